@@ -1,0 +1,136 @@
+// The ChatModel seam: one request shape for every role and backend, one reply shape back.
+import type { z } from 'zod';
+
+/** Which part of a strategy a model call serves (DESIGN.md, Vocabulary). */
+export const ROLES = ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+/** Sampling and runtime options; each backend maps the ones it understands. */
+export interface ChatOptions {
+  temperature?: number;
+  seed?: number;
+  num_ctx?: number;
+  num_predict?: number;
+  think?: boolean;
+  keep_alive?: string | number;
+  timeout_ms?: number;
+}
+
+/**
+ * What a strategy asks of a model. `view` is the structured state the prompt was rendered from
+ * (task id, history, plan, failure); backends that read prose use `messages()`, the scripted
+ * stand-in reads `view`. `messages` is lazy so a backend that never reads prose pays nothing for it.
+ */
+export interface ChatRequest<T = unknown> {
+  role: Role;
+  /** Name of the reply schema, e.g. "plan", "action" (used in prompts and cache keys). */
+  schemaName: string;
+  schema: z.ZodType<T>;
+  view: RoleView;
+  messages: () => ChatMessage[];
+  options: ChatOptions;
+  /** Repetition index of the episode; part of cache keys so epochs stay independent. */
+  epoch: number;
+}
+
+/** Why lenient extraction had to touch a reply before it parsed (recorded on the model-call event). */
+export type FormatWarning =
+  | 'fenced_json'
+  | 'reasoning_in_content'
+  | 'trailing_text'
+  | 'stringified_arguments'
+  | 'type_coerced'
+  | 'tool_call_in_content';
+
+/** What a backend returns: the raw text, token counts and timings. Parsing is the caller's job. */
+export interface ChatResponse {
+  text: string;
+  /** A value the backend already holds in structured form (e.g. native tool calls); parsed again anyway. */
+  structured?: unknown;
+  tokens_in: number;
+  tokens_out: number;
+  /** Model time in ms, excluding load time. */
+  duration_ms: number;
+  /** Model load time in ms (a cold load is not charged to the strategy). */
+  load_ms: number;
+  done_reason?: string;
+  format_warnings?: FormatWarning[];
+  /** Name of the model that actually served the call, e.g. "scripted" or "ollama:qwen3:8b". */
+  model: string;
+  /** Thinking text the backend returned separately, kept for the trace. */
+  reasoning?: string;
+}
+
+/** A model backend. Throws `InfrastructureError` for unreachable servers, 5xx and timeouts only. */
+export interface ChatModel {
+  readonly name: string;
+  /** True when this is a deterministic stand-in, not an LLM (shown in run.json and the table header). */
+  readonly deterministic: boolean;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+}
+
+/** Infrastructure failure: never a strategy's failure; the episode ends as `error`. */
+export class InfrastructureError extends Error {
+  override readonly name = 'InfrastructureError';
+  constructor(
+    message: string,
+    readonly kind: 'unreachable' | 'server_error' | 'busy' | 'timeout' | 'model_missing' | 'other',
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** One tool call and what it returned, as a model sees it. */
+export interface Observation {
+  step_id?: string;
+  tool: string;
+  args: Record<string, unknown>;
+  status: string;
+  output: string;
+  exit_code?: number;
+}
+
+/** The structured state each role's prompt is rendered from. */
+export type RoleView =
+  | { role: 'direct'; phase: 'act' | 'answer'; task_id: string; prompt: string; memory: MemoryView[]; history: Observation[] }
+  | { role: 'agent'; task_id: string; prompt: string; memory: MemoryView[]; history: Observation[]; tool_calls_left: number }
+  | { role: 'planner'; task_id: string; prompt: string; memory: MemoryView[] }
+  | { role: 'executor'; task_id: string; prompt: string; step: StepView; history: Observation[] }
+  | {
+      role: 'replanner';
+      task_id: string;
+      prompt: string;
+      memory: MemoryView[];
+      plan: unknown;
+      history: Observation[];
+      failure: FailureView;
+      changes: string[];
+      named_assumptions: string[];
+      replans_left: number;
+    }
+  | { role: 'reporter'; task_id: string; prompt: string; plan: unknown; history: Observation[]; failures: FailureView[] }
+  | { role: 'gate'; task_id: string; prompt: string };
+
+export interface MemoryView {
+  date: string;
+  text: string;
+}
+
+export interface StepView {
+  id: string;
+  does: string;
+  tool: string;
+  args: Record<string, unknown> | null;
+  expect: string;
+}
+
+/** Why the replanner was called: a failed step or failing done_when checks. */
+export type FailureView =
+  | { kind: 'step_failed'; step_id: string; tool: string; args: Record<string, unknown>; status: string; output: string }
+  | { kind: 'done_when_failed'; checks: Array<{ check: unknown; detail: string }> };
