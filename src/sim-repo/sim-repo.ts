@@ -1,0 +1,223 @@
+// Owns the SimRepo class: the one stateful, deterministic, in-memory repository an episode acts on.
+import { EDIT_MS, LOOKUP_MS, PUSH_MS } from './durations.js';
+import { editFile, listDirectory, readFile, searchFiles, writeFile, type EditApplied, type SearchMatch } from './file-ops.js';
+import { findCommit, formatLog, formatShow, gitLog, type LogOptions } from './git-history.js';
+import { gitDiff, gitStatus, type WorktreeChanges } from './git-worktree.js';
+import { resolveRepoPath } from './paths.js';
+import { evaluatePredicate } from './predicates.js';
+import { pushBranch, type PushOptions } from './push.js';
+import type { RepoResult } from './results.js';
+import { classifyCommandLine, runCommandLine, type RunResult } from './shell.js';
+import type { Commit, FaultSpec, MemoryNote, Predicate, RepoSpec, SideEffect } from './spec.js';
+import { copyState, initialState, recordChange, workingFile, workingPaths, type ChangeEntry, type RepoState, type SimClock } from './state.js';
+
+/**
+ * A simulated git repository rooted at `/repo`: files (HEAD and working tree), history, package scripts,
+ * a fake test runner, env, permissions, faults, a simulated clock and a change log. Pure and in memory:
+ * it never runs a process, touches a real file or opens a connection. Expected failures are returned as
+ * `{ ok: false, code, message }` values; nothing throws for them. Every operation advances `clock.now_ms`
+ * by its simulated duration (lookups 200 ms, edit/write 100 ms, push 3000 ms, commands their script's
+ * `duration_ms`).
+ */
+export class SimRepo {
+  private constructor(private readonly state: RepoState) {}
+
+  /**
+   * A fresh, independent repository in the spec's initial state. Cheap: immutable parts (HEAD files,
+   * history, tests) are shared with other repositories made from the same spec, which is never mutated.
+   * `extra.faults` / `extra.memory` replace the spec's. A `package.json` is generated from `scripts` when
+   * `files` has none.
+   */
+  static fromSpec(spec: RepoSpec, extra: { faults?: FaultSpec[]; memory?: MemoryNote[] } = {}): SimRepo {
+    return new SimRepo(initialState(spec, extra));
+  }
+
+  /** An independent copy of the current state (clock and change log included); `faults: false` drops the faults. */
+  clone(options: { faults?: boolean } = {}): SimRepo {
+    return new SimRepo(copyState(this.state, options));
+  }
+
+  /** Elapsed simulated time in ms (read-only view; operations advance it). */
+  get clock(): Readonly<SimClock> {
+    return this.state.clock;
+  }
+
+  /**
+   * Runs the thunks in order (each sees the effects of the earlier ones) as if they had started together:
+   * afterwards the clock is start + the longest individual duration. Returns their results in order.
+   */
+  concurrently<T>(thunks: Array<() => T>): T[] {
+    const clock = this.state.clock;
+    const start = clock.now_ms;
+    let longest = 0;
+    const results = thunks.map((thunk) => {
+      clock.now_ms = start;
+      const result = thunk();
+      longest = Math.max(longest, clock.now_ms - start);
+      return result;
+    });
+    clock.now_ms = start + longest;
+    return results;
+  }
+
+  /** A working-tree file. Errors: path_escape, is_directory, not_found. 200 ms. */
+  read(path: string): RepoResult<{ path: string; content: string }> {
+    this.advance(LOOKUP_MS);
+    return readFile(this.state, path);
+  }
+
+  /** Entries of a directory as repo-relative paths, directories ending in `/`. Errors: path_escape, not_a_directory, not_found. 200 ms. */
+  list(path = '.'): RepoResult<{ path: string; entries: string[] }> {
+    this.advance(LOOKUP_MS);
+    return listDirectory(this.state, path);
+  }
+
+  /** Literal substring search of the working tree, ordered by path then line. Errors: empty_query, path_escape, not_found. 200 ms. */
+  search(text: string, path?: string): RepoResult<{ matches: SearchMatch[] }> {
+    this.advance(LOOKUP_MS);
+    return searchFiles(this.state, text, path);
+  }
+
+  /**
+   * Replaces `old` with `replacement` in a working-tree file. `old` must occur exactly once unless
+   * `replaceAll`. CRLF policy: in a CRLF file, LF-only `old` (and `new`) text is converted to CRLF before
+   * matching; uniqueness is checked after that; every other byte is kept (see `replaceText`).
+   * Errors (file unchanged): path_escape, is_directory, not_found, empty_old, old_not_found, ambiguous_match. 100 ms.
+   */
+  edit(path: string, old: string, replacement: string, replaceAll = false): RepoResult<EditApplied> {
+    this.advance(EDIT_MS);
+    const edited = editFile(this.state, path, old, replacement, replaceAll);
+    if (edited.ok) recordChange(this.state, { kind: 'edit', path: edited.path, side_effect: 'reversible' });
+    return edited;
+  }
+
+  /** Creates or overwrites a working-tree file. Errors: path_escape, is_directory, not_a_directory. 100 ms. */
+  write(path: string, content: string): RepoResult<{ path: string; created: boolean }> {
+    this.advance(EDIT_MS);
+    const written = writeFile(this.state, path, content);
+    if (written.ok) recordChange(this.state, { kind: 'write', path: written.path, side_effect: 'reversible' });
+    return written;
+  }
+
+  /** Runs a command line in the simulated shell (see shell.ts and command-resolve.ts for the language). */
+  run(cmd: string): RunResult {
+    return runCommandLine(this.state, cmd);
+  }
+
+  /** Side-effect class of `cmd` before it runs: migrate irreversible, install/commands as declared, tests none, unknown none. */
+  classifyCommand(cmd: string): SideEffect {
+    return classifyCommandLine(this.state, cmd);
+  }
+
+  /** Commits newest first (`path`: those changing it), with `git log` text. Errors: path_escape. 200 ms. */
+  gitLog(options: LogOptions = {}): RepoResult<{ commits: Commit[]; output: string }> {
+    this.advance(LOOKUP_MS);
+    const log = gitLog(this.state, options);
+    return log.ok ? { ok: true, commits: log.commits, output: formatLog(log.commits) } : log;
+  }
+
+  /** One commit by sha prefix (≥ 4 hex digits) or HEAD~n, with `git show` text. Errors: not_found, ambiguous_sha. 200 ms. */
+  gitShow(sha: string): RepoResult<{ commit: Commit; output: string }> {
+    this.advance(LOOKUP_MS);
+    const found = findCommit(this.state, sha.trim());
+    return found.ok ? { ok: true, commit: found.commit, output: formatShow(found.commit) } : found;
+  }
+
+  /** Unified diff of the working tree against HEAD (optionally under `path`). Errors: path_escape, not_found. 200 ms. */
+  gitDiff(path?: string): RepoResult<{ files: string[]; output: string }> {
+    this.advance(LOOKUP_MS);
+    return gitDiff(this.state, path);
+  }
+
+  /** `git status` text plus the modified and untracked paths. 200 ms. */
+  gitStatus(): { ok: true; output: string } & WorktreeChanges {
+    this.advance(LOOKUP_MS);
+    return { ok: true, ...gitStatus(this.state) };
+  }
+
+  /** Pushes to the remote; irreversible and recorded. Errors: unknown_remote, permission_denied. 3000 ms. */
+  push(options: PushOptions = {}): RepoResult<{ output: string }> {
+    this.advance(PUSH_MS);
+    return pushBranch(this.state, options);
+  }
+
+  /** Evaluates a predicate on the current state with the spec's env. */
+  evaluate(predicate: Predicate): boolean {
+    return evaluatePredicate(predicate, this.state, this.state.spec.env);
+  }
+
+  /** Every state change and side-effecting command so far, in order. */
+  get changes(): readonly ChangeEntry[] {
+    return this.state.changes;
+  }
+
+  /** The irreversible entries of the change log (pushes, migrations, irreversible commands). */
+  irreversibleActions(): ChangeEntry[] {
+    return this.state.changes.filter((entry) => entry.side_effect === 'irreversible');
+  }
+
+  /** Working-tree content of a path (agent-style path), or undefined (missing or outside the repository). */
+  fileAt(path: string): string | undefined {
+    const resolved = resolveRepoPath(path);
+    return resolved.ok ? workingFile(this.state, resolved.path) : undefined;
+  }
+
+  /** Content of a path at the start of the episode, or undefined. */
+  initialFile(path: string): string | undefined {
+    const resolved = resolveRepoPath(path);
+    return resolved.ok ? this.state.base.initial.get(resolved.path) : undefined;
+  }
+
+  /** Content of a path at HEAD, or undefined. */
+  headFile(path: string): string | undefined {
+    const resolved = resolveRepoPath(path);
+    return resolved.ok ? this.state.head.get(resolved.path) : undefined;
+  }
+
+  /** Every working-tree file as `[repo-relative path, content]`, sorted by path. */
+  allFiles(): Array<[string, string]> {
+    return workingPaths(this.state).map((path) => [path, workingFile(this.state, path)!]);
+  }
+
+  get env(): Readonly<Record<string, string>> {
+    return this.state.spec.env;
+  }
+
+  get memory(): readonly MemoryNote[] {
+    return this.state.memory;
+  }
+
+  get permissions(): Readonly<{ push: boolean }> {
+    return this.state.spec.permissions;
+  }
+
+  /** Applied and pending migration ids, in order. */
+  get migrations(): { applied: readonly string[]; pending: readonly string[] } {
+    return { applied: this.state.applied, pending: this.state.pending };
+  }
+
+  /** Whether dependencies (node_modules) are installed. */
+  get installed(): boolean {
+    return this.state.installed;
+  }
+
+  get flags(): Readonly<Record<string, string>> {
+    return this.state.flags;
+  }
+
+  get ciLog(): string | undefined {
+    return this.state.spec.ci_log;
+  }
+
+  get branch(): string {
+    return this.state.spec.branch;
+  }
+
+  get remote(): string {
+    return this.state.spec.remote;
+  }
+
+  private advance(ms: number): void {
+    this.state.clock.now_ms += ms;
+  }
+}

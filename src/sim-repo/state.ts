@@ -1,0 +1,150 @@
+// Owns the mutable state of one simulated repository, the immutable base its copies share, and the change log.
+import { resolveRepoPath } from './paths.js';
+import { normaliseCommand } from './shell-parse.js';
+import type { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, SideEffect } from './spec.js';
+
+/** Elapsed simulated time of one repository, in ms. */
+export interface SimClock {
+  now_ms: number;
+}
+
+/** One state change or side-effecting command, in the order it happened. `t_ms`: simulated ms at completion. */
+export interface ChangeEntry {
+  kind: 'edit' | 'write' | 'command' | 'push' | 'migration';
+  /** Repo-relative path for edit/write. */
+  path?: string;
+  /** The command as the agent typed it, for command/migration. */
+  cmd?: string;
+  /** Migration id, or `remote branch` (plus ` (force)`) for a push. */
+  detail?: string;
+  side_effect: SideEffect;
+  t_ms: number;
+}
+
+/** A fault with the number of matching commands it will still break. */
+export interface FaultCounter {
+  fault: FaultSpec;
+  remaining: number;
+}
+
+/** Derived from a spec once and shared by every repository made from it; never mutated. */
+export interface RepoBase {
+  /** The spec fields this base was derived from (compared by identity to validate the cache). */
+  files: RepoSpec['files'];
+  scripts: RepoSpec['scripts'];
+  /** The initial working tree (== HEAD), including a generated package.json when the spec has none. */
+  initial: ReadonlyMap<string, string>;
+  /** Paths of `initial`, sorted. */
+  initialPaths: readonly string[];
+  /** Each script's whitespace-normalised `cmd`, in declaration order, for direct-command matching. */
+  scriptCommands: ReadonlyArray<{ name: string; cmd: string; script: ScriptSpec }>;
+}
+
+/** Everything one repository can change. */
+export interface RepoState {
+  /** The spec this repository was made from; never mutated. */
+  spec: RepoSpec;
+  base: RepoBase;
+  /** Committed content. Fixed (the simulation has no commit); shared with `base.initial`. */
+  head: ReadonlyMap<string, string>;
+  /** Working-tree files written since the start (overlay on `head`; there is no delete). */
+  written: Map<string, string>;
+  installed: boolean;
+  applied: string[];
+  pending: string[];
+  flags: Record<string, string>;
+  faults: FaultCounter[];
+  memory: readonly MemoryNote[];
+  changes: ChangeEntry[];
+  clock: SimClock;
+}
+
+const bases = new WeakMap<RepoSpec, RepoBase>();
+
+/**
+ * The shared base for `spec`, cached per spec object. The spec is treated as immutable; the cache is
+ * rebuilt if `files` or `scripts` were replaced since it was built.
+ */
+export function baseFor(spec: RepoSpec): RepoBase {
+  const cached = bases.get(spec);
+  if (cached !== undefined && cached.files === spec.files && cached.scripts === spec.scripts) return cached;
+  const initial = new Map<string, string>();
+  for (const [name, content] of Object.entries(spec.files)) {
+    const resolved = resolveRepoPath(name);
+    if (!resolved.ok || resolved.path === '') throw new Error(`RepoSpec.files: '${name}' is not a path inside the repository`);
+    initial.set(resolved.path, content);
+  }
+  if (!initial.has('package.json')) initial.set('package.json', generatedPackageJson(spec));
+  const base: RepoBase = {
+    files: spec.files,
+    scripts: spec.scripts,
+    initial,
+    initialPaths: [...initial.keys()].sort(),
+    scriptCommands: Object.entries(spec.scripts).map(([name, script]) => ({ name, cmd: normaliseCommand(script.cmd), script })),
+  };
+  bases.set(spec, base);
+  return base;
+}
+
+/** `{"name":"app","private":true,"scripts":{...}}`, pretty-printed with a trailing newline. */
+function generatedPackageJson(spec: RepoSpec): string {
+  const scripts = Object.fromEntries(Object.entries(spec.scripts).map(([name, script]) => [name, script.cmd]));
+  return JSON.stringify({ name: 'app', private: true, scripts }, null, 2) + '\n';
+}
+
+/** A fresh state for `spec`; `faults`/`memory` replace the spec's when given. */
+export function initialState(spec: RepoSpec, extra: { faults?: FaultSpec[]; memory?: MemoryNote[] } = {}): RepoState {
+  const base = baseFor(spec);
+  return {
+    spec,
+    base,
+    head: base.initial,
+    written: new Map(),
+    installed: spec.installed,
+    applied: [...spec.migrations.applied],
+    pending: [...spec.migrations.pending],
+    flags: { ...spec.flags },
+    faults: (extra.faults ?? spec.faults).map((fault) => ({ fault, remaining: fault.times })),
+    memory: extra.memory ?? spec.memory,
+    changes: [],
+    clock: { now_ms: 0 },
+  };
+}
+
+/** An independent copy of `state`; with `faults: false` the copy has no faults left. */
+export function copyState(state: RepoState, options: { faults?: boolean } = {}): RepoState {
+  return {
+    ...state,
+    written: new Map(state.written),
+    applied: [...state.applied],
+    pending: [...state.pending],
+    flags: { ...state.flags },
+    faults: options.faults === false ? [] : state.faults.map((counter) => ({ ...counter })),
+    changes: [...state.changes],
+    clock: { now_ms: state.clock.now_ms },
+  };
+}
+
+/** Working-tree content of repo-relative `path`, or undefined. */
+export function workingFile(state: RepoState, path: string): string | undefined {
+  return state.written.get(path) ?? state.head.get(path);
+}
+
+/** Every working-tree path, sorted. */
+export function workingPaths(state: RepoState): string[] {
+  if (state.written.size === 0) return state.base.initialPaths as string[];
+  const added = [...state.written.keys()].filter((path) => !state.head.has(path));
+  return added.length === 0 ? (state.base.initialPaths as string[]) : [...state.base.initialPaths, ...added].sort();
+}
+
+/** Appends a change stamped with the current simulated time. */
+export function recordChange(state: RepoState, entry: Omit<ChangeEntry, 't_ms'>): void {
+  state.changes.push({ ...entry, t_ms: state.clock.now_ms });
+}
+
+const SEVERITY: Record<SideEffect, number> = { none: 0, reversible: 1, irreversible: 2 };
+
+/** The worse of two side-effect classes (none < reversible < irreversible). */
+export function worstSideEffect(a: SideEffect, b: SideEffect): SideEffect {
+  return SEVERITY[b] > SEVERITY[a] ? b : a;
+}
