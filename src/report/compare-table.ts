@@ -1,0 +1,99 @@
+// Plain-text rendering of a comparison report: cli-table3 tables for strategies, groups and flipped tasks.
+import Table from 'cli-table3';
+import type { ComparisonReport } from './compare-report.js';
+import { configurationLines, decisionLines, describeFolder, methodNotes } from './formats/compare-lines.js';
+import {
+  formatChange,
+  formatMinimumDetectableEffect,
+  formatPercent,
+  formatPValue,
+  formatRate,
+  formatTaskSide,
+  formatTestMethod,
+} from './formats/numbers.js';
+
+export interface TextOptions {
+  /** Colour table headers and borders (only for a TTY). */
+  color: boolean;
+}
+
+function table(head: string[], rows: string[][], options: TextOptions): string {
+  const instance = new Table({ head, ...(options.color ? {} : { style: { head: [], border: [] } }) });
+  instance.push(...rows);
+  return instance.toString();
+}
+
+/**
+ * The comparison as text for a terminal or a CI log: folders, configuration differences, a per-strategy table
+ * (rates on shared tasks with intervals, change, p, Holm p, MDE, verdict), a per-group table, the flipped tasks and
+ * the decision. Lines end with "\n".
+ */
+export function renderCompareText(report: ComparisonReport, options: TextOptions): string {
+  const out: string[] = [];
+  out.push('stratbench compare');
+  out.push(`  base  ${describeFolder(report.base)}`);
+  out.push(`  head  ${describeFolder(report.head)}`);
+  out.push('', 'Configuration');
+  for (const line of configurationLines(report)) out.push(`  ${line}`);
+  out.push('', 'Per strategy (shared tasks; change = head − base)');
+  out.push(
+    table(
+      ['Strategy', 'Tasks', 'Base', 'Head', 'Change', 'Test', 'p', 'p (Holm)', 'MDE', 'Verdict'],
+      report.strategies.map((entry) => [
+        entry.strategy,
+        String(entry.change.tasks),
+        formatRate(entry.base.successRate),
+        formatRate(entry.head.successRate),
+        formatChange(entry.change.difference),
+        formatTestMethod(entry.change),
+        formatPValue(entry.change.test.pValue),
+        formatPValue(entry.change.adjustedPValue),
+        formatMinimumDetectableEffect(entry.change),
+        entry.verdict,
+      ]),
+      options,
+    ),
+  );
+  if (report.groups.length > 0) {
+    out.push('', 'Per group');
+    out.push(
+      table(
+        ['Strategy', 'Group', 'Tasks', 'Base', 'Head', 'Change', 'p'],
+        report.groups.map((entry) => [
+          entry.strategy,
+          entry.group,
+          String(entry.change.tasks),
+          formatPercent(entry.change.firstRate),
+          formatPercent(entry.change.secondRate),
+          formatChange(entry.change.difference),
+          formatPValue(entry.change.test.pValue),
+        ]),
+        options,
+      ),
+    );
+  }
+  const flips = report.tasks.filter((task) => task.flip !== null);
+  out.push('', flips.length > 0 ? 'Flipped tasks' : 'Flipped tasks: none');
+  if (flips.length > 0) {
+    out.push(
+      table(
+        ['Strategy', 'Task', 'Group', 'Base', 'Head', 'Flip'],
+        flips.map((task) => [
+          task.strategy,
+          task.task,
+          task.group,
+          formatTaskSide(task.base),
+          formatTaskSide(task.head),
+          task.gating ? `${task.flip} (gating)` : (task.flip as string),
+        ]),
+        options,
+      ),
+    );
+  }
+  const decision = decisionLines(report);
+  out.push('', `Decision: ${decision.headline}`);
+  for (const reason of decision.reasons) out.push(`  - ${reason}`);
+  out.push('');
+  for (const note of methodNotes(report)) out.push(note);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,128 @@
+// Cluster bootstrap over tasks (percentile intervals) and the paired sign-flip (wild cluster bootstrap) test.
+import { DEFAULT_CONFIDENCE, quantileOfSorted, type Interval } from './statistics-intervals.js';
+import { createRandom, randomIndex } from './statistics-random.js';
+
+/** Bootstrap resamples used unless told otherwise (issue 5: B = 10,000). */
+export const DEFAULT_RESAMPLES = 10_000;
+/** Seed used unless told otherwise; every bootstrap is a pure function of its inputs and seed. */
+export const DEFAULT_SEED = 1;
+
+export interface BootstrapOptions {
+  /** Number of resamples B. */
+  resamples?: number;
+  seed?: number;
+  /** Two-sided confidence level of the percentile interval. */
+  confidence?: number;
+}
+
+/** A bootstrap interval; `degenerate` when every task had the same value, so the resamples have no spread. */
+export interface BootstrapInterval extends Interval {
+  degenerate: boolean;
+}
+
+function mean(values: readonly number[]): number {
+  const present = values.filter((value) => !Number.isNaN(value));
+  return present.reduce((sum, value) => sum + value, 0) / present.length;
+}
+
+/**
+ * Cluster bootstrap of task-level means (Efron & Tibshirani 1993, "An Introduction to the Bootstrap", ch. 13:
+ * percentile interval; Field & Welsh 2007 for resampling clusters). `values[m][t]` is metric m's value for task t
+ * (e.g. the task's c/n, or its pass^k), NaN when task t does not count for metric m. Each of B resamples draws T
+ * task indices with replacement — one draw for all metrics, so all epochs of a task and all metrics travel
+ * together — and takes each metric's mean over the drawn tasks. Returns, per metric, the mean over its tasks and
+ * the (1−confidence)/2 and (1+confidence)/2 quantiles of the resampled means. Deterministic given the seed.
+ * Throws RangeError when a metric has no task.
+ */
+export function clusterBootstrapMeans(values: readonly (readonly number[])[], options: BootstrapOptions = {}): BootstrapInterval[] {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  const random = createRandom(options.seed ?? DEFAULT_SEED);
+  const tasks = values[0]?.length ?? 0;
+  for (const [m, metric] of values.entries()) {
+    if (metric.length !== tasks) throw new RangeError(`clusterBootstrapMeans: metric ${m} has ${metric.length} tasks, expected ${tasks}`);
+    if (!metric.some((value) => !Number.isNaN(value))) throw new RangeError(`clusterBootstrapMeans: metric ${m} has no task`);
+  }
+  const draws: Float64Array[] = values.map(() => new Float64Array(resamples));
+  const counts: number[] = values.map(() => 0);
+  const indices = new Int32Array(tasks);
+  for (let b = 0; b < resamples; b += 1) {
+    for (let t = 0; t < tasks; t += 1) indices[t] = randomIndex(random, tasks);
+    values.forEach((metric, m) => {
+      let sum = 0;
+      let present = 0;
+      for (const index of indices) {
+        const value = metric[index] as number;
+        if (!Number.isNaN(value)) {
+          sum += value;
+          present += 1;
+        }
+      }
+      if (present > 0) {
+        (draws[m] as Float64Array)[counts[m] as number] = sum / present;
+        counts[m] = (counts[m] as number) + 1;
+      }
+    });
+  }
+  return values.map((metric, m) => {
+    const sorted = (draws[m] as Float64Array).slice(0, counts[m]).sort();
+    const estimate = mean(metric as number[]);
+    const present = metric.filter((value) => !Number.isNaN(value));
+    const degenerate = present.every((value) => value === present[0]);
+    if (sorted.length === 0) return { estimate, lower: estimate, upper: estimate, degenerate };
+    return {
+      estimate,
+      lower: quantileOfSorted(sorted, (1 - confidence) / 2),
+      upper: quantileOfSorted(sorted, (1 + confidence) / 2),
+      degenerate,
+    };
+  });
+}
+
+/** Result of the paired sign-flip test: the two-sided p-value, and whether all 2^m sign patterns were enumerated. */
+export interface SignFlipResult {
+  pValue: number;
+  exact: boolean;
+  /** Tasks with a non-zero difference (the others cannot change the statistic). */
+  informativeTasks: number;
+}
+
+/**
+ * Two-sided test of "no difference" for paired task-level differences dᵢ (second − first success rate of task i):
+ * the wild cluster bootstrap with Rademacher weights under the null (Cameron, Gelbach & Miller 2008, "Bootstrap-based
+ * improvements for inference with clustered errors", Rev Econ Stat 90:414), which for a mean difference is the
+ * paired sign-flip randomisation test (Fisher 1935; Good 2005, "Permutation, Parametric and Bootstrap Tests", §3.1):
+ *   p = P(|Σ sᵢdᵢ| ≥ |Σ dᵢ|) over independent signs sᵢ = ±1.
+ * With m non-zero differences, all 2^m sign patterns are enumerated when 2^m ≤ B (an exact p); otherwise B patterns
+ * are drawn with the seeded generator and p = (1 + hits) / (B + 1) (Davison & Hinkley 1997, eq. 4.11). With one
+ * epoch (dᵢ ∈ {−1, 0, 1}) the exact version equals McNemar's exact test. p = 1 when every dᵢ is 0.
+ */
+export function pairedSignFlipTest(differences: readonly number[], options: Omit<BootstrapOptions, 'confidence'> = {}): SignFlipResult {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const informative = differences.filter((difference) => difference !== 0);
+  const m = informative.length;
+  if (m === 0) return { pValue: 1, exact: true, informativeTasks: 0 };
+  const observed = Math.abs(informative.reduce((sum, difference) => sum + difference, 0));
+  const tolerance = 1e-9 * Math.max(1, observed);
+  const atLeastAsExtreme = (signs: (index: number) => number): boolean => {
+    let sum = 0;
+    for (let i = 0; i < m; i += 1) sum += signs(i) * (informative[i] as number);
+    return Math.abs(sum) >= observed - tolerance;
+  };
+  if (2 ** m <= resamples) {
+    let hits = 0;
+    const patterns = 2 ** m;
+    for (let pattern = 0; pattern < patterns; pattern += 1) {
+      if (atLeastAsExtreme((i) => ((pattern >> i) & 1 ? -1 : 1))) hits += 1;
+    }
+    return { pValue: hits / patterns, exact: true, informativeTasks: m };
+  }
+  const random = createRandom(options.seed ?? DEFAULT_SEED);
+  let hits = 0;
+  const signs = new Int8Array(m);
+  for (let b = 0; b < resamples; b += 1) {
+    for (let i = 0; i < m; i += 1) signs[i] = random() < 0.5 ? -1 : 1;
+    if (atLeastAsExtreme((i) => signs[i] as number)) hits += 1;
+  }
+  return { pValue: Math.min(1, (1 + hits) / (resamples + 1)), exact: false, informativeTasks: m };
+}

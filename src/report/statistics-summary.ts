@@ -1,0 +1,141 @@
+// summarise(): success rate, pass@k and pass^k with intervals, and stability counts per strategy and per group.
+import { clusterBootstrapMeans, DEFAULT_RESAMPLES, DEFAULT_SEED, type BootstrapOptions } from './statistics-bootstrap.js';
+import { DEFAULT_CONFIDENCE, wilsonInterval, type Interval } from './statistics-intervals.js';
+import { passAtK, passHatK } from './statistics-pass-k.js';
+import { collectTaskOutcomes, countStability, type EpisodeResult, type StabilityCounts, type TaskOutcome } from './statistics-tasks.js';
+
+/**
+ * wilson: one epoch, Wilson interval on successes / scored episodes. cluster-bootstrap: several epochs, percentile
+ * cluster bootstrap over tasks. wilson-tasks: several epochs but every task had the same value (e.g. all stable-pass),
+ * so the bootstrap has no spread; Wilson on the task count instead (the effective sample size when the epochs of a
+ * task agree, Kish's design effect at its maximum).
+ */
+export type RateMethod = 'wilson' | 'cluster-bootstrap' | 'wilson-tasks';
+
+export interface RateEstimate extends Interval {
+  method: RateMethod;
+}
+
+/** pass@k and pass^k for one k, over the `tasks` tasks with at least k scored epochs. */
+export interface PassKEstimate {
+  k: number;
+  tasks: number;
+  passAtK: RateEstimate;
+  passHatK: RateEstimate;
+}
+
+/** One strategy's results, overall (`group: null`) or within one group. */
+export interface RateSummary {
+  strategy: string;
+  group: string | null;
+  /** All episodes, error episodes included. */
+  episodes: number;
+  /** Infrastructure errors, excluded from every rate. */
+  errors: number;
+  /** Episodes that count: episodes − errors. */
+  scored: number;
+  successes: number;
+  /** Tasks with at least one scored epoch. */
+  tasks: number;
+  /** Most scored epochs of any task (N, the largest k). */
+  epochs: number;
+  /** pass^1: the mean over tasks of c/n (= successes / scored when every task has the same n); null if nothing scored. */
+  successRate: RateEstimate | null;
+  /** k = 1 … epochs. */
+  passK: PassKEstimate[];
+  stability: StabilityCounts;
+}
+
+export interface StatisticsSummary {
+  confidence: number;
+  resamples: number;
+  seed: number;
+  strategies: RateSummary[];
+  groups: RateSummary[];
+}
+
+function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number], tasks: number, confidence: number): RateEstimate {
+  if (!interval.degenerate) return { estimate: interval.estimate, lower: interval.lower, upper: interval.upper, method: 'cluster-bootstrap' };
+  const wilson = wilsonInterval(interval.estimate * tasks, tasks, confidence);
+  return { ...wilson, estimate: interval.estimate, method: 'wilson-tasks' };
+}
+
+/**
+ * Rates of one set of task outcomes. With one epoch per task: Wilson on successes / scored. With several: per-task
+ * c/n, pass@k and pass^k (k = 1 … N; a task counts for k only if it has ≥ k scored epochs) averaged over tasks, with
+ * percentile intervals from one cluster bootstrap over tasks shared by all metrics.
+ */
+export function summariseOutcomes(
+  strategy: string,
+  group: string | null,
+  outcomes: readonly TaskOutcome[],
+  options: BootstrapOptions = {},
+): RateSummary {
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  const scoredTasks = outcomes.filter((outcome) => outcome.epochs > 0);
+  const scored = outcomes.reduce((sum, outcome) => sum + outcome.epochs, 0);
+  const successes = outcomes.reduce((sum, outcome) => sum + outcome.successes, 0);
+  const errors = outcomes.reduce((sum, outcome) => sum + outcome.errors, 0);
+  const epochs = Math.max(0, ...scoredTasks.map((outcome) => outcome.epochs));
+  const summary: RateSummary = {
+    strategy,
+    group,
+    episodes: scored + errors,
+    errors,
+    scored,
+    successes,
+    tasks: scoredTasks.length,
+    epochs,
+    successRate: null,
+    passK: [],
+    stability: countStability(outcomes),
+  };
+  if (scoredTasks.length === 0) return summary;
+  if (epochs === 1) {
+    const rate: RateEstimate = { ...wilsonInterval(successes, scored, confidence), method: 'wilson' };
+    return { ...summary, successRate: rate, passK: [{ k: 1, tasks: scoredTasks.length, passAtK: rate, passHatK: rate }] };
+  }
+  const ks = Array.from({ length: epochs }, (_, index) => index + 1);
+  const metrics: number[][] = [];
+  for (const k of ks) {
+    metrics.push(scoredTasks.map((o) => (o.epochs >= k ? passAtK(o.epochs, o.successes, k) : Number.NaN)));
+    metrics.push(scoredTasks.map((o) => (o.epochs >= k ? passHatK(o.epochs, o.successes, k) : Number.NaN)));
+  }
+  const intervals = clusterBootstrapMeans(metrics, options);
+  const passK = ks.map((k, index): PassKEstimate => {
+    const tasks = scoredTasks.filter((outcome) => outcome.epochs >= k).length;
+    return {
+      k,
+      tasks,
+      passAtK: fromBootstrap(intervals[2 * index] as (typeof intervals)[number], tasks, confidence),
+      passHatK: fromBootstrap(intervals[2 * index + 1] as (typeof intervals)[number], tasks, confidence),
+    };
+  });
+  return { ...summary, successRate: (passK[0] as PassKEstimate).passHatK, passK };
+}
+
+/**
+ * Summarises episodes (EpisodeRecord[] or anything with their outcome fields) per strategy and per strategy × group:
+ * episode, error and success counts, success rate (pass^1) with a 95% interval (Wilson for one epoch, cluster
+ * bootstrap over tasks for several), pass@k and pass^k for k = 1 … N with intervals, and stability counts.
+ * Deterministic given options.seed (default 1); B = options.resamples (default 10,000).
+ */
+export function summarise(episodes: readonly EpisodeResult[], options: BootstrapOptions = {}): StatisticsSummary {
+  const byStrategy = collectTaskOutcomes(episodes);
+  const strategies: RateSummary[] = [];
+  const groups: RateSummary[] = [];
+  for (const [strategy, outcomes] of byStrategy) {
+    strategies.push(summariseOutcomes(strategy, null, outcomes, options));
+    const groupNames = [...new Set(outcomes.map((outcome) => outcome.group))];
+    for (const group of groupNames) {
+      groups.push(summariseOutcomes(strategy, group, outcomes.filter((outcome) => outcome.group === group), options));
+    }
+  }
+  return {
+    confidence: options.confidence ?? DEFAULT_CONFIDENCE,
+    resamples: options.resamples ?? DEFAULT_RESAMPLES,
+    seed: options.seed ?? DEFAULT_SEED,
+    strategies,
+    groups,
+  };
+}

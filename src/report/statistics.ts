@@ -1,0 +1,51 @@
+// The statistics layer's public API: rates with intervals, pass@k / pass^k, stability, paired comparisons.
+export { binomialCdf, normalQuantile } from './statistics-distributions.js';
+export { createRandom, randomIndex, type Random } from './statistics-random.js';
+export {
+  DEFAULT_CONFIDENCE,
+  newcombePairedInterval,
+  quantileOfSorted,
+  twoSidedZ,
+  wilsonInterval,
+  type Interval,
+  type PairedTable,
+} from './statistics-intervals.js';
+export { binomialCoefficient, passAtK, passHatK } from './statistics-pass-k.js';
+export {
+  clusterBootstrapMeans,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  pairedSignFlipTest,
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type SignFlipResult,
+} from './statistics-bootstrap.js';
+export { holmAdjust, mcnemarExact, minimumDetectableEffect, type MinimumDetectableEffectInput } from './statistics-paired-tests.js';
+export {
+  collectTaskOutcomes,
+  countStability,
+  stabilityLabel,
+  type EpisodeResult,
+  type StabilityCounts,
+  type StabilityLabel,
+  type TaskOutcome,
+} from './statistics-tasks.js';
+export {
+  summarise,
+  summariseOutcomes,
+  type PassKEstimate,
+  type RateEstimate,
+  type RateMethod,
+  type RateSummary,
+  type StatisticsSummary,
+} from './statistics-summary.js';
+export {
+  comparePaired,
+  compareStrategies,
+  withHolm,
+  type DifferenceEstimate,
+  type DifferenceMethod,
+  type PairedComparison,
+  type PairedOptions,
+  type PairedTestMethod,
+} from './statistics-comparison.js';
