@@ -135,6 +135,44 @@ export const Task = z.strictObject({
 });
 export type Task = z.infer<typeof Task>;
 
+/** What the suite-level reference checks read of each task: its position in `tasks`, id, group and fixture (a check is skipped for an absent field). */
+export interface TaskReference {
+  index: number;
+  id?: string | undefined;
+  group?: string | undefined;
+  fixture?: string | undefined;
+}
+
+/**
+ * Cross-task checks of a suite: task ids are unique, every task names a defined fixture (when `fixtureNames`
+ * is given), and its group is listed in `groups` (when given). Returns zod-style `{ path, message }` issues.
+ * Exported so the loader can run it on a suite that fails the schema elsewhere (zod skips refinements then).
+ */
+export function suiteReferenceIssues(
+  fixtureNames: readonly string[] | undefined,
+  groups: readonly string[] | undefined,
+  tasks: readonly TaskReference[],
+): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const seen = new Map<string, number>();
+  for (const task of tasks) {
+    const first = task.id === undefined ? undefined : seen.get(task.id);
+    if (first !== undefined) {
+      issues.push({ path: ['tasks', task.index, 'id'], message: `duplicate task id "${task.id}" (first at tasks[${first}])` });
+    } else if (task.id !== undefined) seen.set(task.id, task.index);
+    if (fixtureNames && task.fixture !== undefined && !fixtureNames.includes(task.fixture)) {
+      issues.push({
+        path: ['tasks', task.index, 'repo', 'fixture'],
+        message: `unknown fixture "${task.fixture}"; defined: ${fixtureNames.join(', ') || '(none)'}`,
+      });
+    }
+    if (groups && task.group !== undefined && !groups.includes(task.group)) {
+      issues.push({ path: ['tasks', task.index, 'group'], message: `group "${task.group}" is not in groups: ${groups.join(', ')}` });
+    }
+  }
+  return issues;
+}
+
 export const Suite = z
   .strictObject({
     version: z.literal(1).default(1),
@@ -145,22 +183,9 @@ export const Suite = z
     tasks: z.array(Task).min(1),
   })
   .superRefine((suite, ctx) => {
-    const seen = new Map<string, number>();
-    suite.tasks.forEach((task, index) => {
-      const first = seen.get(task.id);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['tasks', index, 'id'], message: `duplicate task id "${task.id}" (first at tasks[${first}])` });
-      } else seen.set(task.id, index);
-      if (!(task.repo.fixture in suite.fixtures)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['tasks', index, 'repo', 'fixture'],
-          message: `unknown fixture "${task.repo.fixture}"; defined: ${Object.keys(suite.fixtures).join(', ') || '(none)'}`,
-        });
-      }
-      if (suite.groups && !suite.groups.includes(task.group)) {
-        ctx.addIssue({ code: 'custom', path: ['tasks', index, 'group'], message: `group "${task.group}" is not in groups: ${suite.groups.join(', ')}` });
-      }
-    });
+    const references = suite.tasks.map((task, index) => ({ index, id: task.id, group: task.group, fixture: task.repo.fixture }));
+    for (const issue of suiteReferenceIssues(Object.keys(suite.fixtures), suite.groups, references)) {
+      ctx.addIssue({ code: 'custom', ...issue });
+    }
   });
 export type Suite = z.infer<typeof Suite>;

@@ -1,0 +1,119 @@
+// Loading a suite file: YAML → zod → semantic checks, every error located as `file:line:col  path  message`.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument } from 'yaml';
+import type { RepoSpec } from '../sim-repo/spec.js';
+import { resolveTaskRepo } from './resolve-task-repo.js';
+import { Suite, suiteReferenceIssues, Task } from './schema.js';
+import { notAMappingError, schemaIssueErrors } from './schema-issues.js';
+import { taskSemanticErrors } from './semantic-checks.js';
+import { formatSuiteError, sortSuiteErrors, type SuiteError } from './suite-error.js';
+import { errorAt, yamlSyntaxErrors, type YamlSource } from './yaml-source.js';
+
+export { formatSuiteError, type SuiteError } from './suite-error.js';
+export { resolveTaskRepo } from './resolve-task-repo.js';
+
+/** A task with its repository resolved (fixture + overrides + the task's faults and memory). */
+export type LoadedTask = Task & { repoSpec: RepoSpec };
+
+/**
+ * The outcome of loading a suite. `hash` is the sha256 hex of the file text (recorded in run.json);
+ * `errors` are all the errors found, sorted by line then column.
+ */
+export type LoadResult = { ok: true; suite: Suite; tasks: LoadedTask[]; hash: string } | { ok: false; errors: SuiteError[] };
+
+/** sha256 hex of a suite file's text (utf-8). */
+export function suiteHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The tasks that pass the task schema on their own, so their errors are reported even when a sibling is broken. */
+function validTasks(data: Record<string, unknown>, parsed: ReturnType<typeof Suite.safeParse>): { task: Task; index: number }[] {
+  if (parsed.success) return parsed.data.tasks.map((task, index) => ({ task, index }));
+  if (!Array.isArray(data.tasks)) return [];
+  return data.tasks.flatMap((candidate: unknown, index) => {
+    const task = Task.safeParse(candidate);
+    return task.success ? [{ task: task.data, index }] : [];
+  });
+}
+
+const isStringArray = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
+
+const field = (value: unknown, key: string): unknown => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+const stringOrUndefined = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/**
+ * Cross-task errors (duplicate ids, unknown fixtures and groups) of a suite that failed the schema elsewhere,
+ * read from the raw tasks: zod skips the suite refinement then, and every error should be reported at once.
+ */
+function referenceErrors(source: YamlSource, data: Record<string, unknown>): SuiteError[] {
+  const fixtures = data.fixtures;
+  const fixtureNames = fixtures !== null && typeof fixtures === 'object' && !Array.isArray(fixtures) ? Object.keys(fixtures) : undefined;
+  const groups = isStringArray(data.groups) ? data.groups : undefined;
+  const tasks: unknown[] = Array.isArray(data.tasks) ? data.tasks : [];
+  const references = tasks.map((task, index) => ({
+    index,
+    id: stringOrUndefined(field(task, 'id')),
+    group: stringOrUndefined(field(task, 'group')),
+    fixture: stringOrUndefined(field(field(task, 'repo'), 'fixture')),
+  }));
+  return suiteReferenceIssues(fixtureNames, groups, references).map((issue) => errorAt(source, issue.path, issue.message));
+}
+
+/** Drops repeated errors (the same check may run in the schema and in the loader). */
+function unique(errors: SuiteError[]): SuiteError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => {
+    const key = formatSuiteError(error);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Parses and validates a suite from its text. Never throws on bad input: YAML errors (syntax, indentation,
+ * duplicate keys — `uniqueKeys` stays on, HB18) stop there; otherwise every zod issue and every semantic
+ * error (tools and their args, `after`, counterexample names; see `taskSemanticErrors`) is reported.
+ * `file` only labels errors.
+ */
+export function parseSuite(text: string, file: string): LoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const source: YamlSource = { file, text, doc, lineCounter };
+  if (doc.errors.length > 0) return { ok: false, errors: sortSuiteErrors(yamlSyntaxErrors(source)) };
+
+  let data: unknown;
+  try {
+    data = doc.toJS();
+  } catch (error) {
+    return { ok: false, errors: [{ file, line: 1, col: 1, path: '(root)', message: `cannot read the YAML: ${(error as Error).message}` }] };
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ok: false, errors: [notAMappingError(source, data)] };
+
+  const record = data as Record<string, unknown>;
+  const parsed = Suite.safeParse(record);
+  const tasks = validTasks(record, parsed);
+  const errors = parsed.success ? [] : [...schemaIssueErrors(source, parsed.error.issues, record), ...referenceErrors(source, record)];
+  for (const { task, index } of tasks) errors.push(...taskSemanticErrors(source, task, index));
+  if (!parsed.success || errors.length > 0) return { ok: false, errors: sortSuiteErrors(unique(errors)) };
+
+  const suite = parsed.data;
+  const loaded = suite.tasks.map((task) => ({ ...task, repoSpec: resolveTaskRepo(suite, task) }));
+  return { ok: true, suite, tasks: loaded, hash: suiteHash(text) };
+}
+
+/**
+ * Reads and parses a suite file (utf-8); see `parseSuite`. An unreadable file gives one error naming the
+ * file and the OS reason (e.g. ENOENT). Never throws for a missing or invalid file.
+ */
+export async function loadSuiteFile(file: string): Promise<LoadResult> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, errors: [{ file, line: 1, col: 1, path: '(file)', message: `cannot read suite file ${file}: ${reason}` }] };
+  }
+  return parseSuite(text, file);
+}

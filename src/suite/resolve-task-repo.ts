@@ -1,0 +1,58 @@
+// A task's repository: its shared fixture with the task's overrides, faults and memory applied.
+import type { RepoSpec, TestSpec } from '../sim-repo/spec.js';
+import type { RepoOverrides, Suite, Task } from './schema.js';
+
+/** Records merge by key; a `null` value deletes the key (used by `files`). */
+function mergeRecord<V>(base: Record<string, V>, overrides: Record<string, V | null> | undefined): Record<string, V> {
+  const merged = { ...base };
+  for (const [key, value] of Object.entries(overrides ?? {})) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** Tests with the name of an override are replaced in place; the other overrides are appended in order. */
+function mergeTests(base: TestSpec[], overrides: TestSpec[] | undefined): TestSpec[] {
+  if (overrides === undefined) return base;
+  const byName = new Map(overrides.map((test) => [test.name, test]));
+  const merged = base.map((test) => byName.get(test.name) ?? test);
+  const baseNames = new Set(base.map((test) => test.name));
+  return [...merged, ...overrides.filter((test) => !baseNames.has(test.name))];
+}
+
+/** Applies overrides to a fixture: files/scripts/env/flags merge by key (`files: {path: null}` deletes), commits are prepended (newest first), tests replace by name else append, every other field is replaced. */
+export function applyRepoOverrides(fixture: RepoSpec, overrides: RepoOverrides): RepoSpec {
+  const base = structuredClone(fixture);
+  const extra = structuredClone(overrides);
+  return {
+    ...base,
+    files: mergeRecord(base.files, extra.files),
+    commits: [...(extra.commits ?? []), ...base.commits],
+    scripts: mergeRecord(base.scripts, extra.scripts),
+    tests: mergeTests(base.tests, extra.tests),
+    env: mergeRecord(base.env, extra.env),
+    flags: mergeRecord(base.flags, extra.flags),
+    ...(extra.permissions !== undefined && { permissions: extra.permissions }),
+    ...(extra.installed !== undefined && { installed: extra.installed }),
+    ...(extra.migrations !== undefined && { migrations: extra.migrations }),
+    ...(extra.ci_log !== undefined && { ci_log: extra.ci_log }),
+  };
+}
+
+/**
+ * The RepoSpec a task starts from: `suite.fixtures[task.repo.fixture]` with `task.repo` overrides applied
+ * (see `applyRepoOverrides`), then the task's `faults` and `memory` appended to the fixture's.
+ * Returns a fresh copy (sharing nothing with the suite).
+ * @throws Error when the fixture is not defined (a suite from `parseSuite` has been checked for this).
+ */
+export function resolveTaskRepo(suite: Suite, task: Task): RepoSpec {
+  const fixture = Object.hasOwn(suite.fixtures, task.repo.fixture) ? suite.fixtures[task.repo.fixture] : undefined;
+  if (fixture === undefined) throw new Error(`task "${task.id}": unknown fixture "${task.repo.fixture}"`);
+  const repo = applyRepoOverrides(fixture, task.repo);
+  return {
+    ...repo,
+    faults: [...repo.faults, ...structuredClone(task.faults)],
+    memory: [...repo.memory, ...structuredClone(task.memory)],
+  };
+}
