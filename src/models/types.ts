@@ -36,6 +36,8 @@ export interface ChatRequest<T = unknown> {
   options: ChatOptions;
   /** Repetition index of the episode; part of cache keys so epochs stay independent. */
   epoch: number;
+  /** Set on the one repair attempt: the previous reply and why it was rejected. */
+  repair?: { text: string; error: string };
 }
 
 /** Why lenient extraction had to touch a reply before it parsed (recorded on the model-call event). */
@@ -45,7 +47,8 @@ export type FormatWarning =
   | 'trailing_text'
   | 'stringified_arguments'
   | 'type_coerced'
-  | 'tool_call_in_content';
+  | 'tool_call_in_content'
+  | 'tool_name_case';
 
 /** What a backend returns: the raw text, token counts and timings. Parsing is the caller's job. */
 export interface ChatResponse {
@@ -64,11 +67,39 @@ export interface ChatResponse {
   model: string;
   /** Thinking text the backend returned separately, kept for the trace. */
   reasoning?: string;
+  /** True when the reply came from the response cache (no model time was spent: `duration_ms` is 0). */
+  cached?: boolean;
+  /** True when the model had to be loaded for this call (`load_ms` is large; not charged to `duration_ms`). */
+  cold_load?: boolean;
+  /** Model calls this reply took, counting the backend's own retries of output faults (default 1). */
+  attempts?: number;
+  /** An output fault the backend saw before any parsing; the text is returned anyway for the caller to classify. */
+  output_fault?: OutputFault;
+}
+
+/**
+ * A fault in what the model produced that the backend can see but must not repair. The reply text that
+ * comes with it is returned as is (or, for `tool_call_malformed`, the server's error text, which never
+ * parses), so the strategy's repair path and `invalid_output` accounting classify it.
+ */
+export interface OutputFault {
+  kind:
+    | 'tool_call_malformed' // HTTP 500 "error parsing tool call" from the server's tool-call parser
+    | 'tool_arguments_unparseable' // native tool call whose string arguments are not a JSON object
+    | 'output_budget_exhausted' // done_reason "length" (empty or cut-off content)
+    | 'tool_call_in_content'; // a tool call written as text in content instead of a structured call
+  /** The raw evidence: the server's error text, the raw arguments, the cap that was reached. */
+  detail: string;
 }
 
 /** A model backend. Throws `InfrastructureError` for unreachable servers, 5xx and timeouts only. */
 export interface ChatModel {
   readonly name: string;
+  /**
+   * Everything besides the request that changes this backend's replies (e.g. tool-calling mode, tool
+   * definitions, default options); part of response-cache keys. Optional: absent means "nothing".
+   */
+  readonly cacheIdentity?: unknown;
   /** True when this is a deterministic stand-in, not an LLM (shown in run.json and the table header). */
   readonly deterministic: boolean;
   chat(request: ChatRequest): Promise<ChatResponse>;

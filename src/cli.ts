@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Argument parsing only: turns the command line into calls on the runner, suite loader and report modules.
+import { Command, CommanderError, Option } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { runCommand, validateCommand, UsageError } from './runner/commands.js';
+
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** The embedded default suite and prompts, resolved from the package, not the working directory. */
+export const DEFAULT_SUITE = resolve(packageRoot, 'tasks/core.yaml');
+export const DEFAULT_PROMPTS = resolve(packageRoot, 'prompts');
+
+const positiveInt = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
+  return n;
+};
+
+function program(): Command {
+  const cli = new Command('stratbench')
+    .description('Benchmark LLM agent strategies (direct, ReAct, plan-up-front, plan-and-replan, gated) on task suites against a simulated repository.')
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+
+  const run = cli
+    .command('run')
+    .description('Run strategies × tasks × epochs, score every episode in code, write a results folder and print the table.')
+    .option('--suite <file>', 'task suite (YAML)', DEFAULT_SUITE)
+    .option('--strategies <list>', 'comma-separated strategies, or "all" (direct, react, plan-up-front, plan-replan, gated); also plan-replan-lookup', 'all')
+    .option('--tasks <list>', 'only these task ids (comma-separated)')
+    .option('--epochs <n>', 'repetitions of every task × strategy', positiveInt('--epochs'), 1)
+    .option('--concurrency <n>', 'episodes in flight at once', positiveInt('--concurrency'), 4)
+    .option('--seed <n>', 'base seed (each episode derives its own)', (v) => Number.parseInt(v, 10), 1)
+    .option('--model <spec>', 'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>', 'scripted')
+    .option('--out <dir>', 'results folder (default results/<timestamp>)')
+    .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
+    .option('--no-progress', 'no progress output on stderr')
+    .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));
+  for (const role of ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const) {
+    run.option(`--${role}-model <spec>`, `model for the ${role} role (default: --model)`);
+  }
+  run.action(async (options: Record<string, unknown>) => {
+    process.exitCode = await runCommand(options);
+  });
+
+  cli
+    .command('validate')
+    .description('Load a suite (schema errors as file:line:col), then replay every reference (must succeed) and counterexample (must fail).')
+    .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
+    .action(async (suite: string) => {
+      process.exitCode = await validateCommand(suite);
+    });
+
+  return cli;
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; every other commander error is a usage error.
+      return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`stratbench: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`stratbench: crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 70;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,179 @@
+// The embedded `scripted` model: a deterministic stand-in (not an LLM) that plays each task's trajectories.
+import type { TrajectoryStep, Trajectory } from '../suite/schema.js';
+import type { ChatModel, ChatRequest, ChatResponse, FailureView, Observation, RoleView } from './types.js';
+import { describeStep, referenceAfterSwitch, sequentialPosition, type ScriptedTask } from './scripted-tracks.js';
+
+export type { ScriptedTask } from './scripted-tracks.js';
+
+/** What the scripted model says about itself wherever it shows (README, run.json, table header). */
+export const SCRIPTED_NOTICE =
+  'scripted = deterministic stand-in, not an LLM: it replays each task\'s recorded trajectories (naive first, reference after a failure)';
+
+interface PlanStepOut {
+  id: string;
+  does: string;
+  tool: string;
+  args: Record<string, unknown> | null;
+  depends_on: string[];
+  expect: string;
+  side_effect: 'none' | 'reversible' | 'irreversible';
+}
+
+/**
+ * Plays trajectories as DESIGN.md describes: it tries `naive` first where present and switches to
+ * `reference` only after it observes a failure, so it shows what each strategy's control flow can do with
+ * a model that makes no content mistakes. Every decision is derived from the request's view alone (no
+ * hidden state), so the same model can be served over HTTP. Tokens and durations are reported as 0.
+ * Throws (a harness bug, recorded as an `error` episode) when asked about a task it does not know.
+ */
+export class ScriptedModel implements ChatModel {
+  readonly name = 'scripted';
+  readonly deterministic = true;
+  private readonly tasks: ReadonlyMap<string, ScriptedTask>;
+
+  constructor(tasks: Iterable<ScriptedTask>) {
+    this.tasks = new Map([...tasks].map((task) => [task.id, task]));
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    return this.reply(this.decide(request.view));
+  }
+
+  /** The reply value for a view (exposed for serving the scripted model over the Ollama protocol). */
+  decide(view: RoleView): unknown {
+    const task = this.tasks.get(view.task_id);
+    if (!task) throw new Error(`scripted model: unknown task "${view.task_id}"`);
+    switch (view.role) {
+      case 'gate':
+        return { route: task.naive === undefined && task.reference.steps.length <= 1 ? 'direct' : 'plan' };
+      case 'direct':
+        return this.direct(task, view.phase, view.history);
+      case 'agent':
+        return this.agent(task, view.history);
+      case 'planner':
+        return this.plan(task.naive ?? task.reference, 's');
+      case 'executor':
+        return this.execute(task, view.step);
+      case 'replanner':
+        return this.replan(task, view.plan as { revision: number }, view.history, view.failure);
+      case 'reporter':
+        return this.report(task, view.plan as { revision: number; steps: Array<{ status: string }> }, view.failures);
+    }
+  }
+
+  private reply(value: unknown): ChatResponse {
+    return { text: JSON.stringify(value), tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
+  }
+
+  private direct(task: ScriptedTask, phase: 'act' | 'answer', history: Observation[]): unknown {
+    const position = sequentialPosition(task, history);
+    if (phase === 'act') {
+      const next = position.remaining[0];
+      return next ? toolAction(next) : ending(position.trajectory);
+    }
+    if (!position.switched && position.remaining.length === 0) return ending(position.trajectory);
+    const done = history.map((o) => `${o.tool} ${JSON.stringify(o.args)} → ${o.status}`).join('; ');
+    return { action: 'finish', answer: `Partial: ${done}. The request needs more than one action; the rest was not done.` };
+  }
+
+  private agent(task: ScriptedTask, history: Observation[]): unknown {
+    const position = sequentialPosition(task, history);
+    const next = position.remaining[0];
+    return next ? toolAction(next) : ending(position.trajectory);
+  }
+
+  private plan(trajectory: Trajectory, prefix: string, steps: TrajectoryStep[] = trajectory.steps): unknown {
+    return {
+      goal: trajectory.finish ?? trajectory.stop ?? 'Complete the request',
+      done_when: trajectory.done_when ?? [],
+      assumptions: trajectory.assumption ? [trajectory.assumption] : [],
+      steps: toPlanSteps(steps, trajectory.steps, prefix),
+    };
+  }
+
+  private execute(task: ScriptedTask, step: { id: string; does: string; tool: string; args: Record<string, unknown> | null }): unknown {
+    if (step.args !== null) return { tool: step.tool, args: step.args };
+    const known = [...(task.naive?.steps ?? []), ...task.reference.steps].find(
+      (candidate) => candidate.tool === step.tool && describeStep(candidate) === step.does,
+    );
+    return { tool: step.tool, args: known?.args ?? {} };
+  }
+
+  private replan(task: ScriptedTask, plan: { revision: number }, history: Observation[], failure: FailureView): unknown {
+    if (task.naive !== undefined && plan.revision === 0) {
+      const revision = plan.revision + 1;
+      const steps = referenceAfterSwitch(task, history);
+      const replanned = this.plan(task.reference, `r${revision}.`, steps) as { assumptions: string[]; steps: PlanStepOut[]; done_when: unknown[] };
+      return {
+        decision: 'revise',
+        invalidated: task.naive.assumption ?? `the first approach (${describeStep(task.naive.steps[0] ?? task.reference.steps[0]!)}) would work`,
+        assumptions: replanned.assumptions,
+        steps: replanned.steps,
+        ...(task.reference.done_when ? { done_when: task.reference.done_when } : {}),
+        message: '',
+      };
+    }
+    if (task.reference.stop !== undefined) return { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: task.reference.stop };
+    return { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: `I could not finish: ${describeFailure(failure)}.` };
+  }
+
+  private report(task: ScriptedTask, plan: { revision: number; steps: Array<{ status: string }> }, failures: FailureView[]): unknown {
+    const trajectory = plan.revision > 0 ? task.reference : (task.naive ?? task.reference);
+    const allDone = plan.steps.every((step) => step.status === 'done');
+    if (allDone && failures.length === 0) return { answer: trajectory.finish ?? trajectory.stop ?? '' };
+    return { answer: `Not done: ${failures.map(describeFailure).join('; ') || 'some steps did not run'}.` };
+  }
+}
+
+function toolAction(step: TrajectoryStep): unknown {
+  return { action: 'tool', tool: step.tool, args: step.args };
+}
+
+function ending(trajectory: Trajectory): unknown {
+  return trajectory.stop !== undefined ? { action: 'stop', message: trajectory.stop } : { action: 'finish', answer: trajectory.finish ?? '' };
+}
+
+function describeFailure(failure: FailureView): string {
+  if (failure.kind === 'step_failed') return `step ${failure.step_id} (${failure.tool}) ended ${failure.status}: ${failure.output.split('\n')[0] ?? ''}`;
+  return `done_when failed: ${failure.checks.map((c) => c.detail).join(', ')}`;
+}
+
+/** A run command's likely side-effect class, for the plan's `side_effect` field. */
+function commandSideEffect(cmd: string): PlanStepOut['side_effect'] {
+  if (/\bmigrate\b(?!:status)|\bdb:migrate\b/.test(cmd) && !/status/.test(cmd)) return 'irreversible';
+  if (/\b(install|ci|i)\b|fixtures:reset|\bseed\b/.test(cmd)) return 'reversible';
+  return 'none';
+}
+
+function sideEffectOf(step: TrajectoryStep): PlanStepOut['side_effect'] {
+  if (step.tool === 'edit' || step.tool === 'write') return 'reversible';
+  if (step.tool === 'push') return 'irreversible';
+  if (step.tool === 'run') return commandSideEffect(String(step.args['cmd'] ?? ''));
+  return 'none';
+}
+
+/**
+ * Turns trajectory steps into plan steps with ids `<prefix><n>`. Dependencies follow `after` (indices into
+ * the full trajectory) or default to the previous kept step; dependencies on steps not kept are dropped.
+ */
+function toPlanSteps(steps: TrajectoryStep[], all: TrajectoryStep[], prefix: string): PlanStepOut[] {
+  const idOfIndex = new Map<number, string>();
+  steps.forEach((step, i) => idOfIndex.set(all.indexOf(step), `${prefix}${i + 1}`));
+  return steps.map((step, i) => {
+    const deps =
+      step.after !== undefined
+        ? step.after.map((a) => idOfIndex.get(a)).filter((id): id is string => id !== undefined)
+        : i > 0
+          ? [`${prefix}${i}`]
+          : [];
+    return {
+      id: `${prefix}${i + 1}`,
+      does: describeStep(step),
+      tool: step.tool,
+      args: step.deferred ? null : step.args,
+      depends_on: deps,
+      expect: step.expect ?? (step.tool === 'run' ? 'exit 0' : 'success'),
+      side_effect: sideEffectOf(step),
+    };
+  });
+}

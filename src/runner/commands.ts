@@ -1,0 +1,154 @@
+// The `run` and `validate` commands: validate every input before any episode runs, then run and report.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
+import { ROLES, type Role } from '../models/types.js';
+import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
+import { SCRIPTED_NOTICE } from '../models/scripted.js';
+import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
+import { toolDescriptionsForPrompt } from '../tools/index.js';
+import { renderRunTable } from '../report/run-table.js';
+import { loadPromptSet, PromptFilesError } from './prompt-files.js';
+import { prepareOutputFolder, OutputFolderError } from './results-writer.js';
+import { runMatrix } from './run-suite.js';
+import { validateTrajectories } from './replay.js';
+import { SCHEMA_VERSION } from './record.js';
+
+/** Bad input or usage: the CLI prints the message and exits 2, before any episode runs. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const VERSION = '0.1.0';
+
+/** Parses `--strategies`. Throws UsageError naming unknown strategies. */
+export function parseStrategies(value: string): StrategyName[] {
+  if (value.trim() === 'all') return [...DEFAULT_STRATEGIES];
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !isStrategyName(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UsageError(`unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'}; known: ${Object.keys(STRATEGIES).join(', ')}, all`);
+  }
+  return [...new Set(names)] as StrategyName[];
+}
+
+async function loadSuiteOrThrow(path: string): Promise<{ tasks: LoadedTask[]; hash: string; name: string; groups: string[] }> {
+  const loaded = await loadSuiteFile(path);
+  if (!loaded.ok) throw new UsageError(`${path}: ${loaded.errors.length} error(s)\n${loaded.errors.map(formatSuiteError).join('\n')}`);
+  const groups = loaded.suite.groups ?? [...new Set(loaded.tasks.map((t) => t.group))];
+  return { tasks: loaded.tasks, hash: loaded.hash, name: loaded.suite.name, groups };
+}
+
+function timestamp(date = new Date()): string {
+  return date.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19);
+}
+
+const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
+
+/** `stratbench run`: returns the exit code (0 success; throws UsageError for bad input). */
+export async function runCommand(options: Record<string, unknown>): Promise<number> {
+  const suitePath = String(options['suite']);
+  const suite = await loadSuiteOrThrow(suitePath);
+  const strategies = parseStrategies(String(options['strategies']));
+  let tasks = suite.tasks;
+  if (typeof options['tasks'] === 'string') {
+    const wanted = options['tasks'].split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = wanted.filter((id) => !tasks.some((t) => t.id === id));
+    if (unknown.length > 0) throw new UsageError(`unknown task ${unknown.join(', ')}; the suite has: ${tasks.map((t) => t.id).join(', ')}`);
+    tasks = tasks.filter((t) => wanted.includes(t.id));
+  }
+  const overrides: Partial<Record<Role, string>> = {};
+  for (const role of ROLES) {
+    const value = options[`${role}Model`];
+    if (typeof value === 'string') overrides[role] = value;
+  }
+  const specs = modelSpecsByRole(String(options['model']), overrides);
+  let models;
+  try {
+    models = buildModels(specs, { tasks: suite.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })) });
+  } catch (error) {
+    if (error instanceof ModelSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+  let prompts;
+  try {
+    prompts = await loadPromptSet(String(options['prompts']));
+  } catch (error) {
+    if (error instanceof PromptFilesError) throw new UsageError(error.message);
+    throw error;
+  }
+  const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
+  try {
+    await prepareOutputFolder(outDir);
+  } catch (error) {
+    if (error instanceof OutputFolderError) throw new UsageError(error.message);
+    throw error;
+  }
+
+  const usedRoles = [...new Set(strategies.flatMap((s) => STRATEGIES[s].roles))];
+  const modelNames = Object.fromEntries(usedRoles.map((role) => [role, models[role].name]));
+  const promptShas = Object.fromEntries(ROLES.map((role) => [role, prompts[role].sha256]));
+  const strategyOptions = { lookupMissAsResult: false };
+  const configHash = sha256({ suite: suite.hash, models: specs, prompts: promptShas, options: strategyOptions }).slice(0, 16);
+  const seed = Number(options['seed']);
+  const epochs = Number(options['epochs']);
+  const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
+  const runInfo = {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'stratbench', version: VERSION, node: process.version },
+    started_at: new Date().toISOString(),
+    config: { suite: suitePath, strategies, tasks: tasks.map((t) => t.id), epochs, concurrency: options['concurrency'], seed, model_specs: specs, options: strategyOptions },
+    config_hash: configHash,
+    suite: { path: suitePath, name: suite.name, hash: suite.hash },
+    models: modelNames,
+    ...(anyScripted ? { model_notes: { scripted: SCRIPTED_NOTICE } } : {}),
+    prompts: promptShas,
+    strategies,
+    epochs,
+    seed,
+  };
+  const progress = options['progress'] === false ? 'none' : process.stderr.isTTY ? 'tty' : 'plain';
+  const summary = await runMatrix(
+    { tasks, groups: suite.groups, strategies, epochs, concurrency: Number(options['concurrency']), seed, outDir, progress, runInfo },
+    {
+      models,
+      prompts,
+      toolDescriptions: toolDescriptionsForPrompt(),
+      chatOptions: () => ({ temperature: 0 }),
+      options: strategyOptions,
+      configHash,
+    },
+  );
+  if (options['format'] === 'json') {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  } else {
+    const header = [
+      `stratbench ${VERSION} — suite ${suite.name} (${tasks.length} tasks) × ${strategies.length} strategies × ${epochs} epoch(s)`,
+      `models: ${Object.entries(modelNames).map(([role, name]) => `${role}=${name}`).join(' ')}`,
+      ...(anyScripted ? [`note: ${SCRIPTED_NOTICE}`] : []),
+    ];
+    process.stdout.write(`${renderRunTable(summary, { header, color: process.stdout.isTTY === true })}\n`);
+  }
+  process.stderr.write(`results: ${outDir}\n`);
+  return 0;
+}
+
+/** `stratbench validate`: 0 when every reference succeeds and every counterexample fails; 2 otherwise. */
+export async function validateCommand(path: string): Promise<number> {
+  const suite = await loadSuiteOrThrow(path);
+  const lines = validateTrajectories(suite.tasks);
+  const bad = lines.filter((line) => !line.ok);
+  for (const line of lines) {
+    process.stdout.write(`${line.ok ? 'ok  ' : 'FAIL'}  ${line.task.padEnd(28)} ${line.trajectory} — ${line.detail}\n`);
+  }
+  const references = lines.filter((l) => l.trajectory === 'reference');
+  process.stdout.write(
+    `\n${references.filter((l) => l.ok).length}/${references.length} references score success; ` +
+      `${lines.length - references.length - bad.filter((l) => l.trajectory !== 'reference').length}/${lines.length - references.length} counterexamples are rejected.\n`,
+  );
+  if (bad.length > 0) {
+    process.stderr.write(`stratbench: ${bad.length} trajectory(ies) do not score as they should (see FAIL lines)\n`);
+    return 2;
+  }
+  return 0;
+}

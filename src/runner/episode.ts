@@ -1,0 +1,121 @@
+// Runs one episode: fresh repo, strategy, scoring, metrics — and turns any crash into a recorded `error`.
+import { SimRepo } from '../sim-repo/index.js';
+import type { RepoSpec } from '../sim-repo/spec.js';
+import type { Check } from '../suite/schema.js';
+import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
+import { Trace } from '../trace/trace.js';
+import type { TraceEvent } from '../trace/events.js';
+import { score } from '../scoring/score.js';
+import { STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome } from './record.js';
+
+/** The parts of a loaded task an episode needs. */
+export interface EpisodeTask {
+  id: string;
+  group: string;
+  prompt: string;
+  expect: 'finish' | 'stop';
+  checks: Check[];
+  repoSpec: RepoSpec;
+}
+
+/** Everything shared by all episodes of a run. */
+export interface RunEnvironment {
+  models: Record<Role, ChatModel>;
+  prompts: PromptSet;
+  toolDescriptions: string;
+  chatOptions: (role: Role) => ChatOptions;
+  options: StrategyOptions;
+  /** Hash of the model/prompt/suite configuration; part of every episode key. */
+  configHash: string;
+}
+
+export interface EpisodeSpec {
+  task: EpisodeTask;
+  strategy: StrategyName;
+  epoch: number;
+  seed: number;
+}
+
+/** `task|strategy|epoch|configHash`: identifies an episode across resumed and sharded runs. */
+export function episodeKey(task: string, strategy: string, epoch: number, configHash: string): string {
+  return `${task}|${strategy}|${epoch}|${configHash}`;
+}
+
+/**
+ * Runs one episode end to end. Never throws: an InfrastructureError ends it as `error` (reason
+ * `infrastructure:<kind>`), any other exception (a strategy or model bug) as `error` (reason
+ * `harness_error`) with the message; neither is scored as a strategy failure.
+ */
+export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promise<EpisodeRecord> {
+  const started = performance.now();
+  const { task } = spec;
+  const repo = SimRepo.fromSpec(task.repoSpec);
+  const trace = new Trace(repo.clock);
+  const strategy = STRATEGIES[spec.strategy];
+  let outcome: Outcome;
+  try {
+    outcome = await strategy.run({
+      task: { id: task.id, prompt: task.prompt, memory: repo.memory.map((note) => ({ date: note.date, text: note.text })) },
+      repo,
+      models: env.models,
+      prompts: env.prompts,
+      toolDescriptions: env.toolDescriptions,
+      trace,
+      epoch: spec.epoch,
+      seed: spec.seed,
+      chatOptions: (role) => ({ ...env.chatOptions(role), seed: spec.seed }),
+      options: env.options,
+    });
+  } catch (error) {
+    const infrastructure = error instanceof InfrastructureError;
+    outcome = {
+      status: 'error',
+      reason: infrastructure ? `infrastructure:${error.kind}` : 'harness_error',
+      message: error instanceof Error ? error.message : String(error),
+    };
+    trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });
+  }
+  const toolMs = repo.clock.now_ms;
+  const scored =
+    outcome.status === 'error'
+      ? { success: false, checks: [] }
+      : score(task, outcome, { repo, answer: outcome.answer, message: outcome.message });
+  if (outcome.status !== 'error') {
+    for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });
+  }
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
+    task: task.id,
+    group: task.group,
+    strategy: spec.strategy,
+    epoch: spec.epoch,
+    seed: spec.seed,
+    models: Object.fromEntries(strategy.roles.map((role) => [role, env.models[role].name])),
+    outcome,
+    success: scored.success,
+    expect: task.expect,
+    checks: scored.checks,
+    metrics: metricsOf(trace.events, toolMs),
+    attribution: null,
+    wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    trace: trace.events,
+  };
+}
+
+/** Cost metrics derived from the trace (model calls by role, tokens, model/load time) and the simulated clock. */
+export function metricsOf(events: readonly TraceEvent[], toolMs: number): Metrics {
+  const metrics: Metrics = { model_calls: {}, tool_calls: 0, replans: 0, tokens_in: 0, tokens_out: 0, model_ms: 0, load_ms: 0, tool_ms: toolMs };
+  for (const event of events) {
+    if (event.type === 'model_call') {
+      metrics.model_calls[event.role] = (metrics.model_calls[event.role] ?? 0) + 1;
+      metrics.tokens_in += event.tokens_in;
+      metrics.tokens_out += event.tokens_out;
+      metrics.model_ms += event.duration_ms;
+      metrics.load_ms += event.load_ms;
+    } else if (event.type === 'tool_call') metrics.tool_calls += 1;
+    else if (event.type === 'plan_revision') metrics.replans += 1;
+  }
+  return metrics;
+}

@@ -1,0 +1,128 @@
+// Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
+import type { EpisodeRecord } from './record.js';
+import { SCHEMA_VERSION } from './record.js';
+
+export interface Tally {
+  episodes: number;
+  /** Episodes that count for success rates (all but `error`). */
+  scored: number;
+  successes: number;
+  errors: number;
+}
+
+export interface StrategySummary extends Tally {
+  strategy: string;
+  by_group: Record<string, Tally>;
+  /** Totals over scored episodes; divide by `scored` for means. */
+  model_calls: number;
+  tool_calls: number;
+  tool_ms: number;
+  model_ms: number;
+  replans: number;
+  tokens_in: number;
+  tokens_out: number;
+}
+
+export interface EpisodeLine {
+  task: string;
+  group: string;
+  strategy: string;
+  epoch: number;
+  status: string;
+  reason: string;
+  /** The first failing check's detail, when the ending matched but a check failed. */
+  detail?: string;
+}
+
+/** Compact per-episode result kept in memory for statistics (no trace). */
+export interface EpisodeResult {
+  task: string;
+  group: string;
+  strategy: string;
+  epoch: number;
+  success: boolean;
+  status: string;
+}
+
+export interface RunSummary {
+  schemaVersion: number;
+  groups: string[];
+  strategies: StrategySummary[];
+  failures: EpisodeLine[];
+  errors: EpisodeLine[];
+  results: EpisodeResult[];
+}
+
+const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
+
+/** Incremental summary: add records as they finish (memory holds no traces). */
+export class SummaryBuilder {
+  private readonly byStrategy = new Map<string, StrategySummary>();
+  private readonly failures: EpisodeLine[] = [];
+  private readonly errors: EpisodeLine[] = [];
+  private readonly results: EpisodeResult[] = [];
+
+  constructor(
+    private readonly groups: string[],
+    strategies: string[],
+  ) {
+    for (const strategy of strategies) this.strategy(strategy);
+  }
+
+  private strategy(name: string): StrategySummary {
+    let summary = this.byStrategy.get(name);
+    if (!summary) {
+      summary = { strategy: name, ...emptyTally(), by_group: {}, model_calls: 0, tool_calls: 0, tool_ms: 0, model_ms: 0, replans: 0, tokens_in: 0, tokens_out: 0 };
+      for (const group of this.groups) summary.by_group[group] = emptyTally();
+      this.byStrategy.set(name, summary);
+    }
+    return summary;
+  }
+
+  add(record: EpisodeRecord): void {
+    const summary = this.strategy(record.strategy);
+    const group = (summary.by_group[record.group] ??= emptyTally());
+    const isError = record.outcome.status === 'error';
+    for (const tally of [summary, group]) {
+      tally.episodes += 1;
+      if (isError) tally.errors += 1;
+      else {
+        tally.scored += 1;
+        if (record.success) tally.successes += 1;
+      }
+    }
+    this.results.push({ task: record.task, group: record.group, strategy: record.strategy, epoch: record.epoch, success: record.success, status: record.outcome.status });
+    const line: EpisodeLine = { task: record.task, group: record.group, strategy: record.strategy, epoch: record.epoch, status: record.outcome.status, reason: record.outcome.reason };
+    if (isError) {
+      this.errors.push({ ...line, ...(record.outcome.message ? { detail: record.outcome.message } : {}) });
+      return;
+    }
+    const m = record.metrics;
+    summary.model_calls += Object.values(m.model_calls).reduce((a, b) => a + b, 0);
+    summary.tool_calls += m.tool_calls;
+    summary.tool_ms += m.tool_ms;
+    summary.model_ms += m.model_ms;
+    summary.replans += m.replans;
+    summary.tokens_in += m.tokens_in;
+    summary.tokens_out += m.tokens_out;
+    if (!record.success) {
+      const failing = record.checks.find((c) => !c.pass);
+      const endingNote = record.outcome.status === 'finished' || record.outcome.status === 'stopped' ? `expected ${record.expect}` : undefined;
+      const detail = failing?.detail ?? endingNote ?? record.outcome.message;
+      this.failures.push({ ...line, ...(detail ? { detail } : {}) });
+    }
+  }
+
+  build(): RunSummary {
+    const order = (a: { strategy: string; task: string; epoch: number }, b: { strategy: string; task: string; epoch: number }): number =>
+      a.strategy.localeCompare(b.strategy) || a.task.localeCompare(b.task) || a.epoch - b.epoch;
+    return {
+      schemaVersion: SCHEMA_VERSION,
+      groups: this.groups,
+      strategies: [...this.byStrategy.values()],
+      failures: [...this.failures].sort(order),
+      errors: [...this.errors].sort(order),
+      results: [...this.results].sort(order),
+    };
+  }
+}

@@ -1,0 +1,3 @@
+// Public surface of scoring.
+export * from './checks.js';
+export * from './score.js';

@@ -1,0 +1,72 @@
+// One model call for a role: render, call, parse, one repair attempt, and a model_call trace event each time.
+import type { z } from 'zod';
+import type { Role, RoleView } from '../models/types.js';
+import { parseReply } from '../models/parse-reply.js';
+import { renderMessages } from './prompts.js';
+import type { StrategyContext } from './context.js';
+
+export type RoleReply<T> =
+  | { ok: true; value: T; eventId: number }
+  | { ok: false; error: string; eventId: number };
+
+/**
+ * Asks `role`'s model for a reply matching `schema`. A reply that does not parse or match gets one repair
+ * attempt carrying the validation error; if that fails too the result is `ok: false` (the caller records
+ * the role's `invalid_output`). `validate` adds checks the schema cannot express (e.g. plan validation);
+ * it returns error strings. Infrastructure errors from the backend propagate (the runner records `error`).
+ */
+export async function callRole<T>(
+  ctx: StrategyContext,
+  role: Role,
+  schemaName: string,
+  schema: z.ZodType<T>,
+  view: RoleView,
+  validate?: (value: T) => string[],
+): Promise<RoleReply<T>> {
+  const model = ctx.models[role];
+  const template = ctx.prompts[role];
+  let repair: { text: string; error: string } | undefined;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const currentRepair = repair;
+    const request = {
+      role,
+      schemaName,
+      schema,
+      view,
+      messages: () => renderMessages(template, view, schema, ctx.toolDescriptions, currentRepair),
+      options: ctx.chatOptions(role),
+      epoch: ctx.epoch,
+      ...(currentRepair ? { repair: currentRepair } : {}),
+    };
+    const response = await model.chat(request);
+    const parsed = parseReply(response.text, schema, response.done_reason);
+    let error: string | undefined;
+    if (!parsed.ok) error = `${parsed.failure}: ${parsed.error}`;
+    else if (validate) {
+      const problems = validate(parsed.value);
+      if (problems.length > 0) error = `invalid ${schemaName}: ${problems.join('; ')}`;
+    }
+    const warnings = [...(response.format_warnings ?? []), ...parsed.warnings];
+    const eventId = ctx.trace.emit({
+      type: 'model_call',
+      role,
+      model: response.model,
+      schema: schemaName,
+      attempt,
+      outcome: error === undefined ? 'ok' : 'invalid',
+      ...(error === undefined ? {} : { error }),
+      text: response.text,
+      ...(parsed.ok ? { value: parsed.value } : {}),
+      format_warnings: [...new Set(warnings)],
+      tokens_in: response.tokens_in,
+      tokens_out: response.tokens_out,
+      duration_ms: response.duration_ms,
+      load_ms: response.load_ms,
+      prompt_sha256: template.sha256,
+    });
+    if (error === undefined && parsed.ok) return { ok: true, value: parsed.value, eventId };
+    if (attempt === 2) return { ok: false, error: error ?? 'invalid reply', eventId };
+    repair = { text: response.text, error: error ?? 'invalid reply' };
+  }
+  throw new Error('unreachable');
+}

@@ -1,0 +1,61 @@
+// What a strategy receives: the task as the agent sees it, the repo, one model per role, prompts, budgets, trace.
+import type { SimRepo } from '../sim-repo/index.js';
+import type { ChatModel, ChatOptions, MemoryView, Role } from '../models/types.js';
+import type { Trace } from '../trace/trace.js';
+import type { Outcome } from '../runner/record.js';
+import type { PromptSet } from './prompts.js';
+
+/** The task as an agent may see it: no checks, no trajectories. */
+export interface TaskBrief {
+  id: string;
+  prompt: string;
+  memory: MemoryView[];
+}
+
+/**
+ * Budgets enforced in code. Defaults come from the study in seed 001: ReAct 12 tool calls; plan-and-replan
+ * 3 replans and 16 tool calls per episode, a transient error retried once, the same failing call twice stops.
+ */
+export interface Budgets {
+  maxToolCalls: number;
+  maxReplans: number;
+  transientRetries: number;
+  /** How many times the same tool call with the same args may fail before the run stops. */
+  repeatedFailureLimit: number;
+}
+
+export const REACT_BUDGETS: Budgets = { maxToolCalls: 12, maxReplans: 0, transientRetries: 0, repeatedFailureLimit: 2 };
+export const PLAN_REPLAN_BUDGETS: Budgets = { maxToolCalls: 16, maxReplans: 3, transientRetries: 1, repeatedFailureLimit: 2 };
+export const PLAN_UP_FRONT_BUDGETS: Budgets = { maxToolCalls: 12, maxReplans: 0, transientRetries: 0, repeatedFailureLimit: 2 };
+
+/** Strategy switches that are not budgets. */
+export interface StrategyOptions {
+  /**
+   * Keep a failed read-only lookup (missing file, no search hits) as an ordinary result instead of a failed
+   * step. Seed 001 ran plan-and-replan both ways; default false (the study's first version).
+   */
+  lookupMissAsResult: boolean;
+}
+
+export interface StrategyContext {
+  task: TaskBrief;
+  repo: SimRepo;
+  /** The model serving each role. */
+  models: Record<Role, ChatModel>;
+  prompts: PromptSet;
+  /** Tool descriptions as rendered into prompts. */
+  toolDescriptions: string;
+  trace: Trace;
+  epoch: number;
+  seed: number;
+  chatOptions: (role: Role) => ChatOptions;
+  options: StrategyOptions;
+}
+
+/** A control loop. `run` never throws for expected failures; it returns how the episode ended. */
+export interface Strategy {
+  readonly name: string;
+  /** Roles whose model calls this strategy makes. */
+  readonly roles: readonly Role[];
+  run(ctx: StrategyContext): Promise<Outcome>;
+}

@@ -1,0 +1,35 @@
+// Shared helpers that turn replies and limits into outcomes and trace events.
+import type { Outcome } from '../runner/record.js';
+import type { StrategyContext } from './context.js';
+import type { Role } from '../models/types.js';
+
+/** Records the episode's `end` event and returns the outcome. */
+export function end(ctx: StrategyContext, outcome: Outcome): Outcome {
+  ctx.trace.emit({
+    type: 'end',
+    status: outcome.status,
+    reason: outcome.reason,
+    ...(outcome.answer === undefined ? {} : { answer: outcome.answer }),
+    ...(outcome.message === undefined ? {} : { message: outcome.message }),
+  });
+  return outcome;
+}
+
+export function finished(ctx: StrategyContext, answer: string, reason = 'finished'): Outcome {
+  return end(ctx, { status: 'finished', reason, answer });
+}
+
+export function stopped(ctx: StrategyContext, message: string, reason = 'stopped'): Outcome {
+  return end(ctx, { status: 'stopped', reason, message });
+}
+
+/** A budget ended the run (tool calls, replans, repeated call, repeated assumption). */
+export function budgetExhausted(ctx: StrategyContext, limit: string, detail: string): Outcome {
+  ctx.trace.emit({ type: 'budget', limit, detail });
+  return end(ctx, { status: 'budget_exhausted', reason: limit });
+}
+
+/** A role's reply still failed after the repair attempt. */
+export function invalidOutput(ctx: StrategyContext, role: Role, error: string): Outcome {
+  return end(ctx, { status: 'invalid_output', reason: `${role}_invalid_output`, message: error });
+}

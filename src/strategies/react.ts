@@ -1,0 +1,46 @@
+// ReAct: the model picks the next tool call after every result, until it finishes or stops (seed 001: 12 calls).
+import { ActionReply } from './replies.js';
+import { callRole } from './call-role.js';
+import { REACT_BUDGETS, type Budgets, type Strategy, type StrategyContext } from './context.js';
+import { budgetExhausted, finished, invalidOutput, stopped } from './endings.js';
+import { newLedger, useTool } from './tool-use.js';
+import type { Outcome } from '../runner/record.js';
+
+const toolNeedsName = (reply: ActionReply): string[] =>
+  reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : [];
+
+/**
+ * Runs ReAct. Ends `budget_exhausted` when the model asks for a call beyond `maxToolCalls`, or when the
+ * same call with the same args has failed `repeatedFailureLimit` times (M9's stopped_repeated_call).
+ */
+export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BUDGETS): Promise<Outcome> {
+  const ledger = newLedger();
+  for (;;) {
+    const view = {
+      role: 'agent' as const,
+      task_id: ctx.task.id,
+      prompt: ctx.task.prompt,
+      memory: ctx.task.memory,
+      history: ledger.history,
+      tool_calls_left: budgets.maxToolCalls - ledger.toolCalls,
+    };
+    const reply = await callRole(ctx, 'agent', 'action', ActionReply, view, toolNeedsName);
+    if (!reply.ok) return invalidOutput(ctx, 'agent', reply.error);
+    const action = reply.value;
+    if (action.action === 'finish') return finished(ctx, action.answer ?? action.message ?? '');
+    if (action.action === 'stop') return stopped(ctx, action.message ?? action.answer ?? '');
+    if (ledger.toolCalls >= budgets.maxToolCalls) {
+      return budgetExhausted(ctx, 'tool_calls', `the agent asked for call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`);
+    }
+    const used = useTool(ctx, ledger, action.tool ?? '', action.args ?? {});
+    if (used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
+      return budgetExhausted(ctx, 'repeated_call', `${action.tool} with the same args failed ${used.failuresOfThisCall} times`);
+    }
+  }
+}
+
+export const react: Strategy = {
+  name: 'react',
+  roles: ['agent'],
+  run: (ctx) => runReact(ctx),
+};

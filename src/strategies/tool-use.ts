@@ -1,0 +1,87 @@
+// Executes tool calls for a strategy: trace events, the tool-call count, and repeated-failure bookkeeping.
+import { executeToolCall } from '../tools/index.js';
+import type { ToolResult } from '../tools/types.js';
+import type { Observation } from '../models/types.js';
+import type { StrategyContext } from './context.js';
+
+/** How much of a model-visible output is kept in histories (characters). */
+export const OBSERVATION_LIMIT = 2_000;
+
+/** Per-episode tool bookkeeping shared by every strategy. */
+export interface ToolLedger {
+  toolCalls: number;
+  /** Failure count per call key (tool + canonical args). */
+  failures: Map<string, number>;
+  history: Observation[];
+}
+
+export function newLedger(): ToolLedger {
+  return { toolCalls: 0, failures: new Map(), history: [] };
+}
+
+/** JSON with object keys sorted, so equal args give equal keys. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function callKey(tool: string, args: Record<string, unknown>): string {
+  return `${tool}:${canonicalJson(args)}`;
+}
+
+export interface ToolOutcome {
+  result: ToolResult;
+  eventId: number;
+  observation: Observation;
+  /** How many times this exact call has now failed in the episode (0 after a success). */
+  failuresOfThisCall: number;
+}
+
+/** Runs one tool call against the episode's repo, records it, and updates the ledger. Never throws. */
+export function useTool(
+  ctx: StrategyContext,
+  ledger: ToolLedger,
+  tool: string,
+  args: Record<string, unknown>,
+  stepId?: string,
+  attempt = 1,
+): ToolOutcome {
+  const result = executeToolCall(ctx.repo, { tool, args });
+  ledger.toolCalls += 1;
+  const eventId = ctx.trace.emit({
+    type: 'tool_call',
+    ...(stepId === undefined ? {} : { step_id: stepId }),
+    attempt,
+    tool,
+    args,
+    status: result.status,
+    output: result.output,
+    ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
+    duration_ms: result.duration_ms,
+    side_effect: result.side_effect,
+    ...(result.error_code === undefined ? {} : { error_code: result.error_code }),
+  });
+  const output = result.output.length > OBSERVATION_LIMIT ? `${result.output.slice(0, OBSERVATION_LIMIT)}\n[... truncated]` : result.output;
+  const observation: Observation = {
+    ...(stepId === undefined ? {} : { step_id: stepId }),
+    tool,
+    args,
+    status: result.status,
+    output,
+    ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
+  };
+  ledger.history.push(observation);
+  const key = callKey(tool, args);
+  let failures = 0;
+  if (result.status !== 'success') {
+    failures = (ledger.failures.get(key) ?? 0) + 1;
+    ledger.failures.set(key, failures);
+  }
+  return { result, eventId, observation, failuresOfThisCall: failures };
+}

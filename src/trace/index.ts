@@ -1,0 +1,3 @@
+// Public surface of the trace module.
+export * from './events.js';
+export * from './trace.js';

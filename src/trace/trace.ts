@@ -1,0 +1,20 @@
+// The per-episode trace recorder: assigns event ids and simulated timestamps in order.
+import type { TraceEvent, TraceEventInput } from './events.js';
+
+/** Anything that tells simulated time in ms (the episode's SimRepo clock). */
+export interface ClockLike {
+  readonly now_ms: number;
+}
+
+/** Records the ordered events of one episode; ids count from 0. */
+export class Trace {
+  readonly events: TraceEvent[] = [];
+  constructor(private readonly clock: ClockLike) {}
+
+  /** Appends an event and returns its id. */
+  emit(event: TraceEventInput): number {
+    const id = this.events.length;
+    this.events.push({ ...event, id, t_ms: this.clock.now_ms } as TraceEvent);
+    return id;
+  }
+}

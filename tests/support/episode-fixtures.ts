@@ -1,0 +1,83 @@
+// Test helpers: tiny tasks, a function-driven model, and a run environment using the real prompts.
+import { fileURLToPath } from 'node:url';
+import { RepoSpec, type RepoSpecInput } from '../../src/sim-repo/spec.js';
+import { Trajectory, Check, type TrajectoryStep } from '../../src/suite/schema.js';
+import { ROLES, type ChatModel, type ChatRequest, type ChatResponse, type Role } from '../../src/models/types.js';
+import { ScriptedModel } from '../../src/models/scripted.js';
+import { loadPromptSet } from '../../src/runner/prompt-files.js';
+import { toolDescriptionsForPrompt } from '../../src/tools/index.js';
+import type { EpisodeTask, RunEnvironment } from '../../src/runner/episode.js';
+import type { PromptSet } from '../../src/strategies/prompts.js';
+
+export const PROMPTS_DIR = fileURLToPath(new URL('../../prompts', import.meta.url));
+export const CORE_SUITE = fileURLToPath(new URL('../../tasks/core.yaml', import.meta.url));
+
+let prompts: PromptSet | undefined;
+export async function testPrompts(): Promise<PromptSet> {
+  prompts ??= await loadPromptSet(PROMPTS_DIR);
+  return prompts;
+}
+
+export interface MiniTask extends EpisodeTask {
+  reference: Trajectory;
+  naive?: Trajectory;
+}
+
+type TrajectoryInput = { steps?: Array<Partial<TrajectoryStep> & { tool: TrajectoryStep['tool'] }>; finish?: string; stop?: string; done_when?: unknown[]; assumption?: string };
+
+/** A task from a repo spec, checks and trajectories (parsed through the real schemas). */
+export function miniTask(input: {
+  id?: string;
+  group?: string;
+  repo: RepoSpecInput;
+  expect?: 'finish' | 'stop';
+  checks: unknown[];
+  reference: TrajectoryInput;
+  naive?: TrajectoryInput;
+}): MiniTask {
+  const task: MiniTask = {
+    id: input.id ?? 'mini',
+    group: input.group ?? 'single-action',
+    prompt: 'Do the thing.',
+    expect: input.expect ?? 'finish',
+    checks: input.checks.map((c) => Check.parse(c)),
+    repoSpec: RepoSpec.parse(input.repo),
+    reference: Trajectory.parse(input.reference),
+  };
+  if (input.naive) task.naive = Trajectory.parse(input.naive);
+  return task;
+}
+
+/** A model whose replies come from a function of the request (records every request). */
+export class FunctionModel implements ChatModel {
+  readonly deterministic = true;
+  readonly requests: ChatRequest[] = [];
+  constructor(
+    private readonly respond: (request: ChatRequest, index: number) => unknown,
+    readonly name = 'function',
+  ) {}
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    this.requests.push(request);
+    const value = this.respond(request, this.requests.length - 1);
+    return { text: typeof value === 'string' ? value : JSON.stringify(value), tokens_in: 10, tokens_out: 5, duration_ms: 7, load_ms: 0, model: this.name };
+  }
+}
+
+export function allRoles(model: ChatModel): Record<Role, ChatModel> {
+  return Object.fromEntries(ROLES.map((role) => [role, model])) as Record<Role, ChatModel>;
+}
+
+export async function environment(models: Record<Role, ChatModel>, lookupMissAsResult = false): Promise<RunEnvironment> {
+  return {
+    models,
+    prompts: await testPrompts(),
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult },
+    configHash: 'test',
+  };
+}
+
+export function scriptedFor(...tasks: MiniTask[]): Record<Role, ChatModel> {
+  return allRoles(new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive }))));
+}
