@@ -49,3 +49,14 @@ export {
   type PairedOptions,
   type PairedTestMethod,
 } from './statistics-comparison.js';
+export { computeRunStatistics, type RunStatistics } from './statistics-run.js';
+export {
+  comparisonCells,
+  COMPARISON_COLUMNS,
+  rateCells,
+  rateColumns,
+  renderStatisticsText,
+  statisticsNotes,
+  type StatisticsTextOptions,
+} from './statistics-table.js';
+export { renderStatisticsMarkdown } from './formats/statistics-markdown.js';

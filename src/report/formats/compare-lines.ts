@@ -50,6 +50,7 @@ export function methodNotes(report: ComparisonReport): string[] {
   return [
     `Change = head − base on the tasks scored on both sides, in percentage points, with ${confidence}% intervals: Newcombe's paired score interval (one epoch) or a paired cluster bootstrap over tasks (several epochs; B = ${settings.resamples}, seed ${settings.seed}).`,
     `p: McNemar's exact test (one epoch) or the paired cluster sign-flip bootstrap (several epochs); "p (Holm)" is adjusted across strategies. MDE: the smallest change detectable with 80% power at α = ${settings.alpha} (Connor 1987) at this number of tasks.`,
+    'With few tasks a bootstrap interval can exclude 0 while p ≥ 0.05: the sign-flip test is exact, the percentile interval approximate; the gate uses p.',
     `Gate: a strategy regresses when its change is negative with unadjusted p < ${settings.alpha}, or a task goes stable-pass → stable-fail with ≥ ${MIN_EPOCHS_FOR_STABLE_FLIP} scored epochs on both sides. Infrastructure errors are excluded.`,
   ];
 }

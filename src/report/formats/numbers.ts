@@ -17,7 +17,7 @@ export function formatRate(rate: RateEstimate | null): string {
 function signedPoints(value: number): string {
   const points = value * 100;
   const rounded = Math.abs(points) < 0.05 ? 0 : points;
-  return `${rounded > 0 ? '+' : rounded < 0 ? '-' : '±'}${Math.abs(rounded).toFixed(1)}`;
+  return `${rounded > 0 ? '+' : rounded < 0 ? '-' : ''}${Math.abs(rounded).toFixed(1)}`;
 }
 
 /** A difference in percentage points with its interval: "-14.3 pp [-30.1, +2.0]". */

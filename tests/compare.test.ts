@@ -1,0 +1,244 @@
+// runCompare() end to end on synthetic results folders written to a temporary directory.
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCompare } from '../src/report/compare.js';
+import { escapeXml } from '../src/report/formats/junit.js';
+import { escapeMarkdownCell } from '../src/report/formats/markdown.js';
+import type { EpisodeRecord } from '../src/runner/record.js';
+
+type Result = boolean | 'error';
+/** strategy → task → result of each epoch. */
+type Table = Record<string, Record<string, Result[]>>;
+
+const GROUPS = ['single-action', 'multi-step'] as const;
+
+function record(strategy: string, task: string, epoch: number, result: Result): EpisodeRecord {
+  return {
+    schemaVersion: 1,
+    key: `${task}|${strategy}|${epoch}|cfg`,
+    task,
+    group: GROUPS[Number(task.replace(/\D/g, '')) % 2] as string,
+    strategy,
+    epoch,
+    seed: epoch,
+    models: { planner: 'scripted', executor: 'scripted' },
+    outcome: result === 'error' ? { status: 'error', reason: 'model_unreachable' } : { status: 'finished', reason: 'answered' },
+    success: result === true,
+    expect: 'finish',
+    checks: [],
+    metrics: { model_calls: { planner: 1 }, tool_calls: 2, replans: 0, tokens_in: 10, tokens_out: 5, model_ms: 1, load_ms: 0, tool_ms: 20 },
+    attribution: null,
+    wall_ms: 3,
+    trace: [],
+  };
+}
+
+function lines(table: Table): string[] {
+  return Object.entries(table).flatMap(([strategy, tasks]) =>
+    Object.entries(tasks).flatMap(([task, results]) => results.map((result, epoch) => JSON.stringify(record(strategy, task, epoch, result)))),
+  );
+}
+
+const run = (prompts: Record<string, string> = { planner: 'a'.repeat(64) }) => ({
+  schemaVersion: 1,
+  config: { concurrency: 2 },
+  suite: { path: 'tasks/core.yaml', hash: 'f'.repeat(64) },
+  models: { planner: 'scripted', executor: 'scripted' },
+  prompts,
+  strategies: ['direct', 'plan-replan'],
+  epochs: 1,
+  seed: 7,
+});
+
+let root: string;
+let folders = 0;
+
+async function folder(table: Table, options: { run?: object | null; tail?: string } = {}): Promise<string> {
+  folders += 1;
+  const dir = join(root, `run-${folders}`);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'episodes.jsonl'), `${lines(table).join('\n')}\n${options.tail ?? ''}`);
+  if (options.run !== null) await writeFile(join(dir, 'run.json'), JSON.stringify(options.run ?? run()));
+  return dir;
+}
+
+/** n tasks t0…t(n−1), each with `epochs` results from `result(index, epoch)`. */
+function tasks(n: number, epochs: number, result: (index: number, epoch: number) => Result): Record<string, Result[]> {
+  return Object.fromEntries(Array.from({ length: n }, (_, index) => [`t${index}`, Array.from({ length: epochs }, (_, epoch) => result(index, epoch))]));
+}
+
+const options = { failOnRegression: true, color: false } as const;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'stratbench-compare-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('runCompare', () => {
+  it('exits 0 when nothing changed', async () => {
+    const table: Table = { direct: tasks(14, 1, (index) => index < 9), 'plan-replan': tasks(14, 1, (index) => index < 12) };
+    const result = await runCompare(await folder(table), await folder(table), options);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('Decision: no significant regression');
+    expect(result.stdout).toContain('suite: same');
+    expect(result.stdout).toContain('prompts: same');
+    expect(result.stdout).toContain('Flipped tasks: none');
+    expect(result.stdout).not.toMatch(/\u001b\[/);
+    expect(result.report?.strategies.map((entry) => [entry.strategy, entry.change.tasks, entry.change.test.pValue, entry.verdict])).toEqual([
+      ['direct', 14, 1, 'no significant change'],
+      ['plan-replan', 14, 1, 'no significant change'],
+    ]);
+  });
+
+  it('exits 1 on a significant drop with --fail-on-regression, and 0 without it', async () => {
+    const base = await folder({ direct: tasks(14, 1, () => true) });
+    // 7 of 14 tasks now fail: McNemar exact p = 2 · 2^-7 = 0.0156
+    const head = await folder({ direct: tasks(14, 1, (index) => index >= 7) }, { run: run({ planner: 'b'.repeat(64) }) });
+    const result = await runCompare(base, head, options);
+    expect(result.exitCode).toBe(1);
+    expect(result.report?.strategies[0]?.change.test.pValue).toBeCloseTo(2 / 128, 12);
+    expect(result.report?.strategies[0]?.verdict).toBe('regressed');
+    expect(result.report?.decision.reasons[0]).toContain('direct: success fell from 100.0% to 50.0% on 14 shared tasks');
+    expect(result.stdout).toContain('Decision: REGRESSION');
+    expect(result.stdout).toContain(`prompts: DIFFER — prompts.planner: ${'a'.repeat(12)} → ${'b'.repeat(12)}`);
+    expect((await runCompare(base, head, { ...options, failOnRegression: false })).exitCode).toBe(0);
+  });
+
+  it('exits 0 when a drop is too small to be significant', async () => {
+    const base = await folder({ direct: tasks(14, 1, () => true) });
+    const head = await folder({ direct: tasks(14, 1, (index) => index >= 2) });
+    const result = await runCompare(base, head, options);
+    expect(result.exitCode).toBe(0);
+    expect(result.report?.strategies[0]?.change.test.pValue).toBeCloseTo(0.5, 12);
+    expect(result.report?.tasks.filter((task) => task.flip === 'regressed')).toHaveLength(2);
+    expect(result.report?.tasks.some((task) => task.gating)).toBe(false);
+  });
+
+  it('exits 1 when a stable-pass task becomes stable-fail over several epochs', async () => {
+    const base = await folder({ 'plan-replan': tasks(14, 3, (index) => index !== 13) });
+    const head = await folder({ 'plan-replan': tasks(14, 3, (index) => index !== 13 && index !== 4) });
+    const result = await runCompare(base, head, options);
+    expect(result.exitCode).toBe(1);
+    expect(result.report?.strategies[0]?.verdict).toBe('no significant change');
+    expect(result.report?.decision.reasons).toEqual(['plan-replan / t4: stable-pass (3/3) became stable-fail (0/3)']);
+    expect(result.report?.tasks.find((task) => task.task === 't4')).toEqual({
+      strategy: 'plan-replan',
+      task: 't4',
+      group: 'single-action',
+      base: { label: 'stable-pass', successes: 3, epochs: 3, errors: 0 },
+      head: { label: 'stable-fail', successes: 0, epochs: 3, errors: 0 },
+      flip: 'regressed',
+      gating: true,
+    });
+    expect(result.stdout).toContain('regressed (gating)');
+  });
+
+  it('exits 2 when the folders share no task', async () => {
+    const base = await folder({ direct: { a1: [true], a2: [false] } });
+    const head = await folder({ direct: { b1: [true], b2: [true] } });
+    const result = await runCompare(base, head, options);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('no shared tasks');
+  });
+
+  it('exits 2 when the folders share no strategy', async () => {
+    const result = await runCompare(await folder({ direct: { t1: [true] } }), await folder({ react: { t1: [true] } }), options);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('no strategy in common');
+  });
+
+  it('exits 2 for a missing folder or a malformed line, naming the file and line', async () => {
+    const good = await folder({ direct: { t1: [true] } });
+    const missing = await runCompare(join(root, 'nope'), good, options);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`cannot use BASE ${join(root, 'nope')}`);
+    const broken = await folder({ direct: { t1: [true] } });
+    await writeFile(join(broken, 'episodes.jsonl'), `${lines({ direct: { t1: [true] } })[0]}\n{"schemaVersion": 1}\n${lines({ direct: { t2: [true] } })[0]}\n`);
+    const malformed = await runCompare(good, broken, options);
+    expect(malformed.exitCode).toBe(2);
+    expect(malformed.stderr).toContain(`cannot use HEAD ${broken}: ${join(broken, 'episodes.jsonl')}:2: not a valid episode record`);
+  });
+
+  it('tolerates a torn last line with a warning', async () => {
+    const table: Table = { direct: tasks(6, 1, (index) => index < 4) };
+    const head = await folder(table, { tail: '{"schemaVersion":1,"key":"t9|dir' });
+    const result = await runCompare(await folder(table), head, options);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe(`warning: head: ${join(head, 'episodes.jsonl')}:7: incomplete last line (a run interrupted while writing?) — skipped\n`);
+    expect(result.report?.head.episodes).toBe(6);
+  });
+
+  it('excludes infrastructure errors and reports a missing run.json as unknown configuration', async () => {
+    const base = await folder({ direct: tasks(4, 1, () => true) }, { run: null });
+    const head = await folder({ direct: tasks(4, 1, (index) => (index === 0 ? 'error' : true)) });
+    const result = await runCompare(base, head, options);
+    expect(result.exitCode).toBe(0);
+    expect(result.report?.strategies[0]?.change.tasks).toBe(3);
+    expect(result.report?.head.errors).toBe(1);
+    expect(result.stderr).toContain('run.json: missing');
+    expect(result.stdout).toContain('prompts: unknown (run.json incomplete)');
+    expect(result.stdout).toContain('models: same');
+  });
+
+  it('writes markdown and JUnit files with the expected rows', async () => {
+    const base = await folder({ direct: tasks(4, 1, () => true), react: { 'x<&"y': [true] } });
+    const head = await folder({ direct: tasks(4, 1, (index) => index !== 1), react: { 'x<&"y': [false] } });
+    const markdownFile = join(root, 'out', 'summary.md');
+    const junitFile = join(root, 'out', 'nested', 'junit.xml');
+    const result = await runCompare(base, head, { ...options, markdownFile, junitFile });
+    expect(result.exitCode).toBe(0);
+    const markdown = await readFile(markdownFile, 'utf8');
+    expect(markdown).toContain('## stratbench compare: no significant regression');
+    expect(markdown).toContain('| Strategy | Tasks | Base | Head | Change (head − base) | Test | p | p (Holm) | MDE | Verdict |');
+    expect(markdown).toMatch(/\| direct \| 4 \| 100\.0% \[51\.0–100\.0\] \| 75\.0% \[30\.1–95\.4\] \| -25\.0 pp \[[^\]]+\] \| McNemar exact \| 1\.000 \| 1\.000 \| [0-9.]+ pp \| no significant change \|/);
+    expect(markdown).toContain('| direct | t1 | multi-step | 1/1 stable-pass | 0/1 stable-fail | regressed |');
+    expect(markdown).toContain('| react | x&lt;&"y | single-action | 1/1 stable-pass | 0/1 stable-fail | regressed |');
+
+    const junit = await readFile(junitFile, 'utf8');
+    expect(junit.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stratbench compare" tests="5" failures="2" errors="0" skipped="0">')).toBe(true);
+    const cases = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map((match) => [match[1], match[2]]);
+    expect(cases).toEqual([
+      ['stratbench.direct.single-action', 't0'],
+      ['stratbench.direct.multi-step', 't1'],
+      ['stratbench.direct.single-action', 't2'],
+      ['stratbench.direct.multi-step', 't3'],
+      ['stratbench.react.single-action', 'x&lt;&amp;&quot;y'],
+    ]);
+    expect(junit).toContain(
+      '<failure message="regressed: base 1/1 stable-pass → head 0/1 stable-fail" type="regressed">strategy: direct\ntask: t1\ngroup: multi-step\nbase: 1/1 stable-pass\nhead: 0/1 stable-fail</failure>',
+    );
+    expect(junit).toContain('<testsuite name="react" tests="1" failures="1" errors="0" skipped="0">');
+    // every opened element is closed
+    expect(junit.match(/<testsuite /g)?.length).toBe(junit.match(/<\/testsuite>/g)?.length);
+  });
+});
+
+describe('renderers', () => {
+  it('escape XML special characters and drop characters XML cannot hold', () => {
+    expect(escapeXml(`a<b>&"c'\u0001\u0008\tz\uD800`)).toBe('a&lt;b&gt;&amp;&quot;c&apos;\tz');
+    expect(escapeXml('emoji 😀 stays')).toBe('emoji 😀 stays');
+  });
+
+  it('escape markdown table cells', () => {
+    expect(escapeMarkdownCell('a|b\\c\n<d>')).toBe('a\\|b\\\\c &lt;d&gt;');
+  });
+
+  it('mark tasks only in base as skipped and new head tasks as plain cases', async () => {
+    const base = await folder({ direct: { t0: [true], t1: [true], t3: [true] } });
+    const head = await folder({ direct: { t1: [true], t2: [false], t3: ['error'] } });
+    const junitFile = join(root, 'only', 'junit.xml');
+    const result = await runCompare(base, head, { ...options, junitFile });
+    expect(result.exitCode).toBe(0);
+    const junit = await readFile(junitFile, 'utf8');
+    expect(junit).toContain('<testsuites name="stratbench compare" tests="4" failures="1" errors="1" skipped="1">');
+    expect(junit).toContain('<skipped message="not in head (base 1/1 stable-pass)"/>');
+    expect(junit).toContain('<failure message="failing (new in head): head 0/1 stable-fail" type="failed">');
+    expect(junit).toContain('<error message="every head episode was an infrastructure error (1)" type="infrastructure">');
+  });
+});
