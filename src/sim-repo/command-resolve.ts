@@ -35,14 +35,17 @@ export type Action =
 
 /**
  * Resolves a simple command (`words`, already unquoted; `text` = words joined by single spaces).
- * Order: a command equal to some script's `cmd` runs that script; then pnpm/npm/yarn/npx, `vitest`,
- * built-ins and git; anything else is unknown. Package scripts are looked up in the working-tree package.json.
+ * Order: pnpm/npm/yarn look the script up by name in the working-tree package.json; any other command
+ * equal to some script's `cmd` (first in declaration order) runs that script; then npx, `vitest`,
+ * built-ins and git; anything else is unknown (exit 127).
  */
 export function resolveCommand(state: RepoState, words: readonly string[], text: string): Action {
   const [command, ...rest] = words;
   if (command === undefined) return { kind: 'empty' };
-  const direct = state.base.scriptCommands.find((entry) => entry.cmd === text);
-  if (direct !== undefined) return { kind: 'script', name: direct.name, script: direct.script, header: null, args: [] };
+  if (command !== 'pnpm' && command !== 'npm' && command !== 'yarn') {
+    const direct = state.base.scriptCommands.find((entry) => entry.cmd === text);
+    if (direct !== undefined) return { kind: 'script', name: direct.name, script: direct.script, header: null, args: [] };
+  }
   switch (command) {
     case 'pnpm':
       return resolvePnpm(state, dropFlags(rest));

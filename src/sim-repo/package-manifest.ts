@@ -2,11 +2,21 @@
 import { workingFile, type RepoState } from './state.js';
 
 /** The scripts of the working-tree package.json (`name → command`), or the error a package manager would print. */
-export type ManifestResult = { ok: true; scripts: Record<string, string> } | { ok: false; message: string };
+export type ManifestResult = { ok: true; scripts: Readonly<Record<string, string>> } | { ok: false; message: string };
+
+/** The last parsed manifest: most runs of an episode (and of a suite) read the same package.json. */
+let cached: { text: string; result: ManifestResult } | undefined;
 
 /** Parses `/repo/package.json` as it is now (edits to it take effect immediately). */
 export function readManifest(state: RepoState): ManifestResult {
   const text = workingFile(state, 'package.json');
+  if (text !== undefined && cached?.text === text) return cached.result;
+  const result = parseManifest(text);
+  if (text !== undefined) cached = { text, result };
+  return result;
+}
+
+function parseManifest(text: string | undefined): ManifestResult {
   if (text === undefined) {
     return { ok: false, message: ' ERR_PNPM_NO_IMPORTER_MANIFEST_FOUND  No package.json (or package.yaml, or package.json5) was found in "/repo".' };
   }

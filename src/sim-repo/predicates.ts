@@ -5,7 +5,8 @@ import { workingFile, type RepoState } from './state.js';
 
 /**
  * Evaluates `predicate` on the working tree and `env` (the spec's env, overlaid by a running command's
- * own `VAR=value` prefix). File predicates on paths outside the repository are false (file_lacks: true).
+ * own `VAR=value` prefix). File predicates on paths outside the repository are false (file_lacks: true);
+ * `env_set` means set to a non-empty value (`KEY= cmd` does not provide a key).
  */
 export function evaluatePredicate(predicate: Predicate, state: RepoState, env: Readonly<Record<string, string>>): boolean {
   switch (predicate.kind) {

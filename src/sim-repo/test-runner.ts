@@ -19,7 +19,7 @@ const VALUE_FLAGS = new Set(['--reporter', '--config', '-c', '--project', '--env
  *
  * Selection: the script's suites; then positional filters (any of them) and name filters given with
  * `-t X`, `--grep X`, `--testNamePattern X` (any of them), each matching a test whose name or file
- * contains X. Tests whose file is missing from the working tree are not collected. A test whose file
+ * contains X; `--exclude X` drops tests whose file contains X. Tests whose file is missing from the working tree are not collected. A test whose file
  * contains `.skip(` is skipped; otherwise it passes when its `passes_when` holds.
  * Exit 1 when any test fails, when nothing is selected ("No test files found") or when dependencies are
  * not installed; else 0.
@@ -39,7 +39,8 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
       (selection.suites === undefined || selection.suites.includes(test.suite)) &&
       workingFile(state, test.file) !== undefined &&
       matchesAny(test, filters.positional) &&
-      matchesAny(test, filters.names),
+      matchesAny(test, filters.names) &&
+      !filters.excluded.some((excluded) => test.file.includes(excluded)),
   );
   if (selected.length === 0) {
     const shown = [...filters.positional, ...filters.names];
@@ -75,22 +76,31 @@ function summary(counts: Record<TestStatus, number>, total: number): string {
   return `${parts.join(' | ')} (${total})`;
 }
 
-function parseFilters(args: readonly string[]): { positional: string[]; names: string[] } {
+function parseFilters(args: readonly string[]): { positional: string[]; names: string[]; excluded: string[] } {
   const positional: string[] = [];
   const names: string[] = [];
+  const excluded: string[] = [];
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     const [flag, inline] = arg.startsWith('-') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     if (NAME_FLAGS.has(flag)) {
       const value = inline ?? args[++index];
       if (value !== undefined && value !== '') names.push(value);
+    } else if (flag === '--exclude') {
+      const value = inline ?? args[++index];
+      if (value !== undefined && value !== '') excluded.push(stripRoot(value));
     } else if (VALUE_FLAGS.has(flag)) {
       if (inline === undefined) index++;
     } else if (!arg.startsWith('-')) {
-      positional.push(arg.replace(/^(\/repo\/|\.\/)/, ''));
+      positional.push(stripRoot(arg));
     }
   }
-  return { positional, names };
+  return { positional, names, excluded };
+}
+
+/** `./tests/x` and `/repo/tests/x` → `tests/x`. */
+function stripRoot(path: string): string {
+  return path.replace(/^(\/repo\/|\.\/)/, '');
 }
 
 function matchesAny(test: TestSpec, filters: readonly string[]): boolean {

@@ -1,0 +1,329 @@
+// SimRepo.run: package scripts computed from state, the fake test runner, env prefixes, faults, chains, built-ins.
+import { describe, expect, it } from 'vitest';
+import { RepoSpec, SimRepo, type RepoSpecInput } from '../src/sim-repo/index.js';
+
+const PACKAGE_JSON = JSON.stringify(
+  {
+    name: 'shop',
+    private: true,
+    scripts: {
+      test: 'vitest run',
+      'test:checkout': 'vitest run tests/checkout',
+      lint: 'eslint .',
+      'fixtures:reset': 'node scripts/reset-fixtures.js',
+      migrate: 'node scripts/migrate.js',
+      'migrate:status': 'node scripts/migrate.js --status',
+      format: 'prettier --write .',
+    },
+  },
+  null,
+  2,
+);
+
+function shop(overrides: Partial<RepoSpecInput> = {}): SimRepo {
+  return SimRepo.fromSpec(
+    RepoSpec.parse({
+      files: {
+        'package.json': PACKAGE_JSON,
+        'src/pricing.js': 'export const lineTax = (a) => Math.floor(a * 7) / 100;\n',
+        'src/cart.js': 'export const cart = [];\n',
+        'tests/checkout.test.js': "it('computes total with tax', () => expect(total()).toBe(107.09));\n",
+        'tests/cart.test.js': "it('adds items', () => {});\nit('removes items', () => {});\n",
+        'tests/payments.test.js': "it('charges card', () => {});\n",
+      },
+      scripts: {
+        test: { kind: 'test' },
+        'test:checkout': { kind: 'test', cmd: 'vitest run tests/checkout', suites: ['checkout'], duration_ms: 8_000 },
+        lint: {
+          kind: 'command',
+          cmd: 'eslint .',
+          passes_when: { kind: 'file_lacks', path: 'src/cart.js', text: 'console.log' },
+          output: 'No lint errors',
+          failure: "src/cart.js\n  2:1  error  Unexpected console statement  no-console",
+        },
+        'fixtures:reset': {
+          kind: 'command',
+          cmd: 'node scripts/reset-fixtures.js',
+          output: 'Fixtures reset (3 orders, 2 customers).',
+          sets_flags: { fixtures: 'fresh' },
+          side_effect: 'reversible',
+        },
+        migrate: { kind: 'migrate' },
+        'migrate:status': { kind: 'migrate_status' },
+      },
+      tests: [
+        {
+          name: 'computes total with tax',
+          suite: 'checkout',
+          file: 'tests/checkout.test.js',
+          passes_when: { kind: 'file_lacks', path: 'src/pricing.js', text: 'Math.floor' },
+          failure: 'AssertionError: expected 107.07 to be 107.09',
+        },
+        { name: 'adds items', suite: 'cart', file: 'tests/cart.test.js', passes_when: { kind: 'installed' }, failure: 'x' },
+        { name: 'removes items', suite: 'cart', file: 'tests/cart.test.js', passes_when: { kind: 'installed' }, failure: 'x' },
+        {
+          name: 'charges card',
+          suite: 'payments',
+          file: 'tests/payments.test.js',
+          passes_when: { kind: 'env_set', name: 'PAYMENTS_SANDBOX_KEY' },
+          failure: 'Error: PAYMENTS_SANDBOX_KEY is not set',
+        },
+      ],
+      migrations: { applied: ['003_orders'], pending: ['004_index', '005_backfill'] },
+      env: { HOME: '/home/dev' },
+      ...overrides,
+    }),
+  );
+}
+
+const FAILING_RUN = [
+  '> vitest run',
+  '',
+  ' × tests/checkout.test.js > computes total with tax',
+  '   → AssertionError: expected 107.07 to be 107.09',
+  ' ✓ tests/cart.test.js > adds items',
+  ' ✓ tests/cart.test.js > removes items',
+  ' × tests/payments.test.js > charges card',
+  '   → Error: PAYMENTS_SANDBOX_KEY is not set',
+  '',
+  ' Test Files  2 failed | 1 passed (3)',
+  '      Tests  2 failed | 2 passed (4)',
+].join('\n');
+
+describe('the fake test runner', () => {
+  it('prints vitest-style results with the failure text and exits 1 when a test fails', () => {
+    expect(shop().run('pnpm test')).toEqual({ exit_code: 1, output: FAILING_RUN, duration_ms: 20_000, side_effect: 'none', transient: false });
+  });
+
+  it('computes results from the current files: an edit that fixes the code makes the test pass', () => {
+    const repo = shop();
+    expect(repo.run('pnpm test:checkout').exit_code).toBe(1);
+    repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
+    expect(repo.run('pnpm test:checkout')).toEqual({
+      exit_code: 0,
+      output: '> vitest run tests/checkout\n\n ✓ tests/checkout.test.js > computes total with tax\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
+      duration_ms: 8_000,
+      side_effect: 'none',
+      transient: false,
+    });
+  });
+
+  it('reports a test skipped (not failed) when its file contains .skip(', () => {
+    const repo = shop();
+    repo.edit('tests/payments.test.js', "it('charges", "it.skip('charges");
+    const output = repo.run('pnpm test').output;
+    expect(output).toContain(' ↓ tests/payments.test.js > charges card [skipped]');
+    expect(output).toContain(' Test Files  1 failed | 1 passed | 1 skipped (3)');
+    expect(output).toContain('      Tests  1 failed | 2 passed | 1 skipped (4)');
+  });
+
+  it('fails with a missing-module error when dependencies are not installed, until pnpm install', () => {
+    const repo = shop({ installed: false });
+    expect(repo.run('npx vitest run')).toEqual({
+      exit_code: 1,
+      output:
+        "Error: Cannot find module 'vitest'\nRequire stack:\n- /repo/node_modules/.bin/vitest\n" +
+        ' WARN   Local package.json exists, but node_modules missing, did you mean to install?',
+      duration_ms: 20_000,
+      side_effect: 'none',
+      transient: false,
+    });
+    expect(repo.run('pnpm install')).toEqual({ exit_code: 0, output: 'Packages: +312\nDone in 15.0s', duration_ms: 15_000, side_effect: 'reversible', transient: false });
+    expect(repo.installed).toBe(true);
+    expect(repo.run('npx vitest run cart').exit_code).toBe(0);
+  });
+
+  it('selects tests by --grep, -t and positional filters, and by the script suites', () => {
+    const repo = shop();
+    const names = (cmd: string) => [...repo.run(cmd).output.matchAll(/^ [✓×↓] (.*)$/gm)].map((match) => match[1]);
+    expect(names('pnpm test -- --grep removes')).toEqual(['tests/cart.test.js > removes items']);
+    expect(names('npx vitest run -t adds')).toEqual(['tests/cart.test.js > adds items']);
+    expect(names('pnpm test tests/payments')).toEqual(['tests/payments.test.js > charges card']);
+    expect(names('vitest run tests/checkout')).toEqual(['tests/checkout.test.js > computes total with tax']);
+    expect(names('pnpm test:checkout -t adds')).toEqual([]);
+    expect(names('npx vitest run --exclude tests/payments.test.js --exclude=./tests/checkout')).toEqual([
+      'tests/cart.test.js > adds items',
+      'tests/cart.test.js > removes items',
+    ]);
+    expect(repo.run('pnpm test -- --grep nothing-like-this')).toMatchObject({ exit_code: 1, output: '> vitest run -- --grep nothing-like-this\n\nNo test files found, exiting with code 1\n\nfilter: nothing-like-this' });
+  });
+
+  it('applies a VAR=value prefix to that command only', () => {
+    const repo = shop();
+    expect(repo.run('PAYMENTS_SANDBOX_KEY=sk_test_1 pnpm test -- --grep charges').exit_code).toBe(0);
+    expect(repo.run('pnpm test -- --grep charges').exit_code).toBe(1);
+    expect(repo.run('X=1 printenv X; printenv X')).toMatchObject({ exit_code: 1, output: '1' });
+    expect(repo.run('echo "$HOME" \'$HOME\'').output).toBe('/home/dev $HOME');
+  });
+});
+
+describe('package scripts', () => {
+  it('runs a command script whose result depends on the files', () => {
+    const repo = shop();
+    repo.edit('src/cart.js', 'export const cart = [];\n', 'export const cart = [];\nconsole.log(cart);\n');
+    expect(repo.run('pnpm lint')).toEqual({
+      exit_code: 1,
+      output: "> eslint .\n\nsrc/cart.js\n  2:1  error  Unexpected console statement  no-console",
+      duration_ms: 2_000,
+      side_effect: 'none',
+      transient: false,
+    });
+    repo.edit('src/cart.js', 'console.log(cart);\n', '');
+    expect(repo.run('pnpm run lint')).toMatchObject({ exit_code: 0, output: '> eslint .\n\nNo lint errors' });
+    expect(repo.run('eslint .')).toMatchObject({ exit_code: 0, output: 'No lint errors' });
+  });
+
+  it('sets flags and records side-effecting commands', () => {
+    const repo = shop();
+    expect(repo.run('pnpm fixtures:reset').output).toBe('> node scripts/reset-fixtures.js\n\nFixtures reset (3 orders, 2 customers).');
+    expect(repo.flags).toEqual({ fixtures: 'fresh' });
+    expect(repo.changes).toEqual([{ kind: 'command', cmd: 'pnpm fixtures:reset', side_effect: 'reversible', t_ms: 2_000 }]);
+  });
+
+  it('explains a missing script like pnpm, npm and yarn do', () => {
+    const repo = shop();
+    expect(repo.run('pnpm db:migrate')).toEqual({
+      exit_code: 1,
+      output: ' ERR_PNPM_NO_SCRIPT  Missing script: db:migrate\n\nCommand "db:migrate" not found. To list the available scripts, run: pnpm run',
+      duration_ms: 500,
+      side_effect: 'none',
+      transient: false,
+    });
+    expect(repo.run('npm run db:migrate').output).toBe('npm error Missing script: "db:migrate"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run');
+    expect(repo.run('yarn db:migrate').exit_code).toBe(1);
+  });
+
+  it('reads the scripts from the current package.json', () => {
+    const repo = shop();
+    expect(repo.run('pnpm format')).toMatchObject({ exit_code: 0, output: '> prettier --write .' });
+    repo.edit('package.json', '    "format": "prettier --write ."\n', '    "format": "prettier --write .",\n    "ci": "pnpm lint"\n');
+    expect(repo.run('pnpm ci')).toMatchObject({ exit_code: 0, output: '> pnpm lint' });
+    repo.edit('package.json', '"lint": "eslint .",', '');
+    expect(repo.run('pnpm lint').output).toContain('Missing script: lint');
+    repo.write('package.json', '{ "scripts": { ');
+    const broken = repo.run('pnpm test');
+    expect(broken.exit_code).toBe(1);
+    expect(broken.output).toMatch(/^ ERR_PNPM_JSON_PARSE {2}.* while parsing \/repo\/package\.json$/);
+  });
+
+  it('applies pending migrations once (irreversibly) and reports status', () => {
+    const repo = shop();
+    expect(repo.run('pnpm migrate:status')).toMatchObject({ exit_code: 1, output: '> node scripts/migrate.js --status\n\nApplied: 003_orders\nPending: 004_index, 005_backfill' });
+    expect(repo.run('pnpm migrate')).toEqual({
+      exit_code: 0,
+      output: '> node scripts/migrate.js\n\nApplied 004_index, 005_backfill',
+      duration_ms: 5_000,
+      side_effect: 'irreversible',
+      transient: false,
+    });
+    expect(repo.run('node scripts/migrate.js')).toMatchObject({ exit_code: 0, output: 'No pending migrations', side_effect: 'none' });
+    expect(repo.run('pnpm migrate:status')).toMatchObject({ exit_code: 0, output: '> node scripts/migrate.js --status\n\nApplied: 003_orders, 004_index, 005_backfill\nPending: (none)' });
+    expect(repo.irreversibleActions().map((entry) => entry.detail)).toEqual(['004_index', '005_backfill']);
+  });
+
+  it('looks package-manager commands up by script name, never by another script whose cmd is that text', () => {
+    const repo = shop({
+      files: { 'package.json': '{"scripts":{"lint":"eslint .","check":"pnpm lint"}}', 'src/cart.js': 'console.log(1);\n' },
+      scripts: {
+        lint: { kind: 'command', cmd: 'eslint .', passes_when: { kind: 'file_lacks', path: 'src/cart.js', text: 'console.log' }, failure: 'lint failed' },
+        check: { kind: 'command', cmd: 'pnpm lint', output: 'all checks passed' },
+      },
+    });
+    expect(repo.run('pnpm lint')).toMatchObject({ exit_code: 1, output: '> eslint .\n\nlint failed' });
+    expect(repo.run('pnpm check')).toMatchObject({ exit_code: 0, output: '> pnpm lint\n\nall checks passed' });
+  });
+
+  it('lists the scripts with pnpm run', () => {
+    expect(shop().run('pnpm run').output.split('\n').slice(0, 3)).toEqual(['Commands available via "run":', '  test', '    vitest run']);
+  });
+
+  it('classifies commands before they run', () => {
+    const repo = shop();
+    expect(repo.classifyCommand('pnpm migrate')).toBe('irreversible');
+    expect(repo.classifyCommand('pnpm install && pnpm test')).toBe('reversible');
+    expect(repo.classifyCommand('pnpm fixtures:reset')).toBe('reversible');
+    expect(repo.classifyCommand('pnpm test')).toBe('none');
+    expect(repo.classifyCommand('git push')).toBe('irreversible');
+    expect(repo.classifyCommand('rm -rf /')).toBe('none');
+    expect(repo.changes).toEqual([]);
+  });
+});
+
+describe('faults', () => {
+  it('fails the first matching command with the fault output, then runs normally', () => {
+    const repo = shop({
+      installed: false,
+      faults: [{ command: 'pnpm  install', times: 1, transient: true, output: 'ERR_PNPM_META_FETCH_FAIL  GET https://registry.npmjs.org/vitest: request failed, reason: read ECONNRESET', exit_code: 1 }],
+    });
+    expect(repo.run('pnpm install --frozen-lockfile')).toEqual({
+      exit_code: 1,
+      output: 'ERR_PNPM_META_FETCH_FAIL  GET https://registry.npmjs.org/vitest: request failed, reason: read ECONNRESET',
+      duration_ms: 15_000,
+      side_effect: 'none',
+      transient: true,
+    });
+    expect(repo.installed).toBe(false);
+    expect(repo.changes).toEqual([]);
+    expect(repo.run('pnpm   install')).toMatchObject({ exit_code: 0, transient: false, side_effect: 'reversible' });
+    expect(repo.installed).toBe(true);
+  });
+
+  it('matches on word boundaries only', () => {
+    const repo = shop({ faults: [{ command: 'pnpm test', times: 1, transient: false, output: 'boom', exit_code: 2 }] });
+    expect(repo.run('pnpm test:checkout').output).not.toBe('boom');
+    expect(repo.run('pnpm test')).toMatchObject({ exit_code: 2, output: 'boom', transient: false });
+  });
+});
+
+describe('the shell', () => {
+  it('answers unknown commands like sh, with exit 127', () => {
+    expect(shop().run('terraform apply')).toEqual({ exit_code: 127, output: 'sh: 1: terraform: not found', duration_ms: 10, side_effect: 'none', transient: false });
+  });
+
+  it('stops an && chain at the first failure; ; and || continue as in sh', () => {
+    const repo = shop();
+    expect(repo.run('pnpm lint && false && pnpm migrate')).toMatchObject({ exit_code: 1, output: '> eslint .\n\nNo lint errors' });
+    expect(repo.migrations.pending).toEqual(['004_index', '005_backfill']);
+    expect(repo.run('false; echo after')).toMatchObject({ exit_code: 0, output: 'after' });
+    expect(repo.run('false || echo fallback')).toMatchObject({ exit_code: 0, output: 'fallback' });
+    expect(repo.run('true || echo skipped')).toMatchObject({ exit_code: 0, output: '' });
+  });
+
+  it('sums the durations of a chain', () => {
+    const repo = shop();
+    expect(repo.run('pnpm lint && pnpm test:checkout').duration_ms).toBe(10_000);
+  });
+
+  it('refuses pipes, redirections and bad syntax with exit 2', () => {
+    const repo = shop();
+    expect(repo.run('pnpm test | tail -5')).toMatchObject({ exit_code: 2, duration_ms: 10 });
+    expect(repo.run('echo "unterminated')).toMatchObject({ exit_code: 2, output: 'sh: 1: Syntax error: Unterminated quoted string' });
+    expect(repo.run('&& ls').exit_code).toBe(2);
+    expect(repo.run('pnpm lint 2>&1')).toMatchObject({ exit_code: 0, output: '> eslint .\n\nNo lint errors' });
+  });
+
+  it('maps cat, ls, pwd, grep and git onto the repository', () => {
+    const repo = shop();
+    expect(repo.run('cat src/cart.js')).toMatchObject({ exit_code: 0, output: 'export const cart = [];', duration_ms: 50 });
+    expect(repo.run('cat "src/nope.js"')).toMatchObject({ exit_code: 1, output: 'cat: src/nope.js: No such file or directory' });
+    expect(repo.run('cat ../secrets')).toMatchObject({ exit_code: 1, output: 'cat: ../secrets: Permission denied', error_code: 'path_escape' });
+    expect(repo.run('ls')).toMatchObject({ output: 'package.json\nsrc/\ntests/' });
+    expect(repo.run('ls -la tests')).toMatchObject({ output: 'cart.test.js\ncheckout.test.js\npayments.test.js' });
+    expect(repo.run('pwd').output).toBe('/repo');
+    expect(repo.run("grep -rn 'Math.floor' src")).toMatchObject({ exit_code: 0, output: 'src/pricing.js:1:export const lineTax = (a) => Math.floor(a * 7) / 100;' });
+    expect(repo.run('grep -rn nothing-here .')).toMatchObject({ exit_code: 1, output: '' });
+    repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
+    expect(repo.run('git status --short').output).toBe(' M src/pricing.js');
+    expect(repo.run('git diff src/pricing.js').output).toContain('+export const lineTax = (a) => Math.round(a * 7) / 100;');
+    expect(repo.run('git checkout -- src/pricing.js')).toMatchObject({ exit_code: 0, side_effect: 'reversible' });
+    expect(repo.fileAt('src/pricing.js')).toContain('Math.floor');
+    expect(repo.run('git show deadbeef')).toMatchObject({ exit_code: 128 });
+    expect(repo.run('git commit -m x')).toMatchObject({ exit_code: 1, output: "fatal: 'git commit' is not available in this environment" });
+  });
+
+  it('routes git push through the token permission', () => {
+    const repo = shop({ permissions: { push: false } });
+    expect(repo.run('git push --force origin main:preview')).toMatchObject({ exit_code: 128, error_code: 'permission_denied', side_effect: 'none', duration_ms: 3_000 });
+    expect(repo.irreversibleActions()).toEqual([]);
+  });
+});
