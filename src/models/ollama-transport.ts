@@ -1,0 +1,79 @@
+// One /api/chat exchange through the ollama npm client: per-call timeout fetch, streamed or not, folded into one reply.
+import { Ollama, type ChatRequest as OllamaChatRequest, type ChatResponse as OllamaChatResponse } from 'ollama';
+import type { RawToolCall } from './tool-calling.js';
+
+/** A chat reply with streamed parts joined; timings in nanoseconds as Ollama sends them. */
+export interface OllamaReply {
+  model?: string;
+  content: string;
+  thinking: string;
+  tool_calls: RawToolCall[];
+  done_reason?: string;
+  total_duration?: number;
+  load_duration?: number;
+  prompt_eval_count?: number;
+  eval_count?: number;
+  /** Wall-clock time of the exchange in ms (used when the server sends no durations). */
+  wall_ms: number;
+}
+
+/**
+ * A fetch that aborts after `timeoutMs` (combined with the client's own signal on streamed calls).
+ * `Ollama.abort()` only reaches streamed requests, so this is the only per-call timeout for a
+ * non-streamed one (LIBRARIES.md). Aborting closes the socket, so the server stops generating.
+ * Without `timeoutMs` the base fetch is returned unchanged.
+ */
+export function timeoutFetch(base: typeof fetch, timeoutMs: number | undefined): typeof fetch {
+  if (timeoutMs === undefined || !(timeoutMs > 0) || !Number.isFinite(timeoutMs)) return base;
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    return base(input, { ...init, signal });
+  };
+}
+
+export interface SendOptions {
+  host: string;
+  fetch: typeof fetch;
+  timeoutMs: number | undefined;
+  stream: boolean;
+  /** Wall clock in ms (default performance.now). */
+  now?: () => number;
+}
+
+/**
+ * Sends `request` to POST /api/chat and returns the whole reply. Streamed replies are NDJSON; the client
+ * buffers partial lines across reads (fixture ndjson-chunk-split). Errors are the client's and fetch's,
+ * unchanged (see retry.ts for their classification).
+ */
+export async function sendChat(request: OllamaChatRequest, options: SendOptions): Promise<OllamaReply> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const client = new Ollama({ host: options.host, fetch: timeoutFetch(options.fetch, options.timeoutMs) });
+  if (!options.stream) {
+    const response = await client.chat({ ...request, stream: false });
+    return fromParts([response], now() - started);
+  }
+  const parts: OllamaChatResponse[] = [];
+  for await (const part of await client.chat({ ...request, stream: true })) parts.push(part);
+  return fromParts(parts, now() - started);
+}
+
+function fromParts(parts: readonly OllamaChatResponse[], wallMs: number): OllamaReply {
+  const reply: OllamaReply = { content: '', thinking: '', tool_calls: [], wall_ms: wallMs };
+  for (const part of parts) {
+    const message = part.message as Partial<OllamaChatResponse['message']> | undefined;
+    reply.content += typeof message?.content === 'string' ? message.content : '';
+    reply.thinking += typeof message?.thinking === 'string' ? message.thinking : '';
+    if (Array.isArray(message?.tool_calls)) reply.tool_calls.push(...(message.tool_calls as RawToolCall[]));
+    if (typeof part.model === 'string') reply.model = part.model;
+    if (part.done || parts.length === 1) {
+      if (typeof part.done_reason === 'string') reply.done_reason = part.done_reason;
+      if (typeof part.total_duration === 'number') reply.total_duration = part.total_duration;
+      if (typeof part.load_duration === 'number') reply.load_duration = part.load_duration;
+      if (typeof part.prompt_eval_count === 'number') reply.prompt_eval_count = part.prompt_eval_count;
+      if (typeof part.eval_count === 'number') reply.eval_count = part.eval_count;
+    }
+  }
+  return reply;
+}

@@ -1,0 +1,165 @@
+// Infrastructure errors of a model server: classifying transport/HTTP failures, and bounded retry with jittered backoff.
+import { InfrastructureError } from './types.js';
+
+/** Bounds of the retry loop: attempts (first call included) AND total time, whichever ends first. */
+export interface RetryPolicy {
+  /** Calls at most, the first one included. */
+  attempts: number;
+  /** Backoff ceiling of the first retry in ms; doubles each retry. */
+  baseMs: number;
+  /** Backoff ceiling cap in ms. */
+  maxMs: number;
+  /** No retry is started once elapsed time plus the next delay would pass this, in ms. */
+  totalMs: number;
+}
+
+/** 4 calls, 500 ms base, 8 s cap, 60 s in all: a runner crash reloads the model, which takes seconds. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseMs: 500, maxMs: 8_000, totalMs: 60_000 };
+
+/** What to do about one error thrown by the ollama client or by fetch. */
+export type ErrorClassification =
+  | { action: 'retry'; kind: 'unreachable' | 'server_error' | 'busy' | 'timeout'; reason: string; code?: string }
+  | { action: 'fail'; kind: 'model_missing' | 'other'; reason: string }
+  /** HTTP 500 "error parsing tool call": the model's output, reported by the server's tool-call parser. */
+  | { action: 'model_output'; reason: string }
+  /** Not a transport or server error (a bug): rethrow unchanged. */
+  | { action: 'rethrow' };
+
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+  'ESOCKETTIMEDOUT',
+]);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+const TOOL_CALL_PARSE_ERROR = /^\s*error parsing tool call/i;
+const RUNNER_STOPPED = /model runner has unexpectedly stopped|did not receive done or success response in stream/i;
+
+/** The error's message, or its string form. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (error !== null && typeof error === 'object' && 'message' in error) return String(error.message);
+  return String(error);
+}
+
+/** The first `code` found on the error, its `cause` chain, or an AggregateError's first member (e.g. ECONNREFUSED). */
+export function transportCode(error: unknown, depth = 0): string | undefined {
+  if (error === null || typeof error !== 'object' || depth > 5) return undefined;
+  const record = error as { code?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof record.code === 'string') return record.code;
+  const fromCause = transportCode(record.cause, depth + 1);
+  if (fromCause !== undefined) return fromCause;
+  if (Array.isArray(record.errors)) return transportCode(record.errors[0], depth + 1);
+  return undefined;
+}
+
+/**
+ * Classifies an error from the ollama client (ollama-js 0.6.4: `name === 'ResponseError'` with
+ * `status_code`; streamed `{"error"}` lines become plain `Error`s) or from fetch (`TypeError: fetch failed`
+ * with `cause.code`; `TimeoutError` from `AbortSignal.timeout`). Sources: fixtures/ollama-replies.json.
+ */
+export function classifyOllamaError(error: unknown): ErrorClassification {
+  const message = errorMessage(error);
+  const name = error !== null && typeof error === 'object' && 'name' in error ? String(error.name) : '';
+  if (TOOL_CALL_PARSE_ERROR.test(message)) return { action: 'model_output', reason: message };
+  if (name === 'ResponseError') {
+    const status = Number((error as { status_code?: unknown }).status_code);
+    if (status === 404 || /model\b.*\bnot found/i.test(message)) return { action: 'fail', kind: 'model_missing', reason: message };
+    if (status === 503 || status === 429) return { action: 'retry', kind: 'busy', reason: `HTTP ${status}: ${message}` };
+    if (status >= 500) return { action: 'retry', kind: 'server_error', reason: `HTTP ${status}: ${message}` };
+    return { action: 'fail', kind: 'other', reason: `HTTP ${status}: ${message}` };
+  }
+  if (name === 'TimeoutError' || name === 'AbortError') return { action: 'retry', kind: 'timeout', reason: message };
+  const code = transportCode(error);
+  if (code !== undefined && TIMEOUT_CODES.has(code)) return { action: 'retry', kind: 'timeout', reason: `${message} (${code})`, code };
+  if (code !== undefined && UNREACHABLE_CODES.has(code)) {
+    return { action: 'retry', kind: 'unreachable', reason: `${message} (${code})`, code };
+  }
+  if (name === 'TypeError' && message === 'fetch failed') {
+    return { action: 'retry', kind: 'unreachable', reason: code === undefined ? message : `${message} (${code})` };
+  }
+  if (name === 'TypeError' && message === 'terminated') {
+    return { action: 'retry', kind: 'server_error', reason: 'the connection closed in the middle of the reply' };
+  }
+  if (RUNNER_STOPPED.test(message)) return { action: 'retry', kind: 'server_error', reason: message };
+  if (name === 'SyntaxError') return { action: 'retry', kind: 'server_error', reason: `the server sent a body that is not JSON: ${message}` };
+  return { action: 'rethrow' };
+}
+
+/** Full-jitter backoff (AWS Architecture Blog, "Exponential Backoff and Jitter"): uniform in [0, min(max, base·2^(n-1))) ms. */
+export function backoffDelayMs(retry: number, policy: RetryPolicy, random: () => number): number {
+  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, retry - 1));
+  return Math.floor(random() * ceiling);
+}
+
+export interface RetryOptions {
+  policy?: Partial<RetryPolicy>;
+  /** Waits `ms`; inject a fake in tests (default: a real timer). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Uniform in [0, 1) (default Math.random). */
+  random?: () => number;
+  /** Clock in ms for the total-time bound (default performance.now). */
+  now?: () => number;
+  classify?: (error: unknown) => ErrorClassification;
+  /** Called before each backoff sleep (e.g. to log, or to lower concurrency on `busy`). */
+  onRetry?: (info: { retry: number; delayMs: number; classification: ErrorClassification }) => void;
+}
+
+const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `call(attempt, previous)` until it succeeds. Errors classified `retry` are retried with full-jitter
+ * exponential backoff while both bounds of the policy allow; then an `InfrastructureError` of that kind is
+ * thrown. `fail` errors throw an `InfrastructureError` at once (404 → `model_missing`, no retry).
+ * `model_output` and `rethrow` errors propagate unchanged for the caller to handle.
+ * `previous` is the classification of the last failure (e.g. to switch to streaming after a headers timeout).
+ */
+export async function withRetry<T>(
+  what: string,
+  call: (attempt: number, previous: ErrorClassification | undefined) => Promise<T>,
+  options: RetryOptions = {},
+): Promise<T> {
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.policy };
+  const sleep = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? (() => performance.now());
+  const classify = options.classify ?? classifyOllamaError;
+  const started = now();
+  let previous: ErrorClassification | undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(attempt, previous);
+    } catch (error) {
+      const classification = classify(error);
+      if (classification.action === 'fail') {
+        throw new InfrastructureError(`${what}: ${classification.reason}`, classification.kind, { cause: error });
+      }
+      if (classification.action !== 'retry') throw error;
+      const delayMs = backoffDelayMs(attempt, policy, random);
+      const elapsed = now() - started;
+      if (attempt >= policy.attempts || elapsed + delayMs > policy.totalMs) {
+        const summary = `${attempt} attempt${attempt === 1 ? '' : 's'} in ${Math.round(elapsed)} ms`;
+        throw new InfrastructureError(`${what} failed after ${summary}: ${classification.reason}`, classification.kind, {
+          cause: error,
+        });
+      }
+      options.onRetry?.({ retry: attempt, delayMs, classification });
+      previous = classification;
+      await sleep(delayMs);
+    }
+  }
+}
