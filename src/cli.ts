@@ -35,12 +35,15 @@ function program(): Command {
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
+    .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
+    .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));
   for (const role of ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const) {
     run.option(`--${role}-model <spec>`, `model for the ${role} role (default: --model)`);
   }
-  run.action(async (options: Record<string, unknown>) => {
-    process.exitCode = await runCommand(options);
+  run.action(async (options: Record<string, unknown>, command: Command) => {
+    const explicit = new Set(Object.keys(options).filter((name) => command.getOptionValueSource(name) === 'cli'));
+    process.exitCode = await runCommand(options, explicit);
   });
 
   cli

@@ -14,7 +14,7 @@ interface Fixture {
   body: unknown;
   expected: string;
 }
-const fixtures = JSON.parse(readFileSync(new URL('../../shared/fixtures/ollama-replies.json', import.meta.url), 'utf8')) as Fixture[];
+const fixtures = JSON.parse(readFileSync(new URL('./fixtures/shared/ollama-replies.json', import.meta.url), 'utf8')) as Fixture[];
 const fixture = (id: string): Fixture => {
   const found = fixtures.find((item) => item.id === id);
   if (!found) throw new Error(`no fixture ${id}`);

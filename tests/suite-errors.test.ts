@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECK_KINDS } from '../src/suite/schema.js';
 import { formatSuiteError, loadSuiteFile, parseSuite, type SuiteError } from '../src/suite/load-suite.js';
 
-const pitfalls = JSON.parse(readFileSync(new URL('../../shared/fixtures/harness-pitfalls.json', import.meta.url), 'utf8')) as {
+const pitfalls = JSON.parse(readFileSync(new URL('./fixtures/shared/harness-pitfalls.json', import.meta.url), 'utf8')) as {
   id: string;
   input: Record<string, unknown>;
 }[];

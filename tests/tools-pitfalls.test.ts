@@ -9,7 +9,7 @@ interface Pitfall {
   input: { repo: Record<string, string>; model_actions: Array<{ tool: string; args: Record<string, unknown> }> };
 }
 
-const pitfalls = JSON.parse(readFileSync(new URL('../../shared/fixtures/harness-pitfalls.json', import.meta.url), 'utf8')) as Pitfall[];
+const pitfalls = JSON.parse(readFileSync(new URL('./fixtures/shared/harness-pitfalls.json', import.meta.url), 'utf8')) as Pitfall[];
 
 /** The fixture's tool names are from another harness; ours are `read` and `write`. */
 const TOOL_NAMES: Record<string, string> = { read_file: 'read', write_file: 'write' };

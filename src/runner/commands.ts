@@ -12,7 +12,9 @@ import { loadPromptSet, PromptFilesError } from './prompt-files.js';
 import { prepareOutputFolder, OutputFolderError } from './results-writer.js';
 import { runMatrix } from './run-suite.js';
 import { validateTrajectories } from './replay.js';
-import { SCHEMA_VERSION } from './record.js';
+import { SCHEMA_VERSION, type EpisodeRecord } from './record.js';
+import { loadForResume, parseShard, ResumeError } from './resume.js';
+import { readFile } from 'node:fs/promises';
 
 /** Bad input or usage: the CLI prints the message and exits 2, before any episode runs. */
 export class UsageError extends Error {
@@ -45,8 +47,42 @@ function timestamp(date = new Date()): string {
 
 const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-/** `stratbench run`: returns the exit code (0 success; throws UsageError for bad input). */
-export async function runCommand(options: Record<string, unknown>): Promise<number> {
+/**
+ * With `--resume DIR`, options the user did not give on the command line are taken from DIR/run.json, so
+ * `stratbench run --resume DIR` continues exactly the configuration that was interrupted.
+ */
+async function resumeDefaults(options: Record<string, unknown>, explicit: ReadonlySet<string>): Promise<Record<string, unknown>> {
+  const dir = options['resume'];
+  if (typeof dir !== 'string') return options;
+  let config: Record<string, unknown>;
+  try {
+    const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as { config?: Record<string, unknown> };
+    config = run.config ?? {};
+  } catch (error) {
+    throw new UsageError(`cannot resume ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const merged: Record<string, unknown> = { ...options, out: dir };
+  const take = (option: string, value: unknown): void => {
+    if (!explicit.has(option) && value !== undefined) merged[option] = value;
+  };
+  take('suite', config['suite']);
+  take('strategies', Array.isArray(config['strategies']) ? (config['strategies'] as string[]).join(',') : undefined);
+  take('tasks', Array.isArray(config['tasks']) ? (config['tasks'] as string[]).join(',') : undefined);
+  take('epochs', config['epochs']);
+  take('seed', config['seed']);
+  take('concurrency', config['concurrency']);
+  take('prompts', config['prompts_dir']);
+  const specs = config['model_specs'] as Record<string, string> | undefined;
+  if (specs) {
+    take('model', specs['direct']);
+    for (const role of ROLES) take(`${role}Model`, specs[role]);
+  }
+  return merged;
+}
+
+/** `stratbench run`: returns the exit code (0 success, 130 interrupted; throws UsageError for bad input). */
+export async function runCommand(givenOptions: Record<string, unknown>, explicit: ReadonlySet<string> = new Set()): Promise<number> {
+  const options = await resumeDefaults(givenOptions, explicit);
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
   const strategies = parseStrategies(String(options['strategies']));
@@ -78,10 +114,12 @@ export async function runCommand(options: Record<string, unknown>): Promise<numb
     throw error;
   }
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
+  let shard;
   try {
+    shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
     await prepareOutputFolder(outDir);
   } catch (error) {
-    if (error instanceof OutputFolderError) throw new UsageError(error.message);
+    if (error instanceof OutputFolderError || error instanceof ResumeError) throw new UsageError(error.message);
     throw error;
   }
 
@@ -93,11 +131,32 @@ export async function runCommand(options: Record<string, unknown>): Promise<numb
   const seed = Number(options['seed']);
   const epochs = Number(options['epochs']);
   const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
+  let existing: EpisodeRecord[] = [];
+  if (typeof options['resume'] === 'string') {
+    try {
+      const loaded = await loadForResume(outDir, configHash);
+      existing = loaded.records;
+      process.stderr.write(`resuming ${outDir}: ${existing.length} finished episode(s) kept${loaded.droppedTornLine ? ', a half-written last line dropped' : ''}\n`);
+    } catch (error) {
+      if (error instanceof ResumeError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   const runInfo = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'stratbench', version: VERSION, node: process.version },
     started_at: new Date().toISOString(),
-    config: { suite: suitePath, strategies, tasks: tasks.map((t) => t.id), epochs, concurrency: options['concurrency'], seed, model_specs: specs, options: strategyOptions },
+    config: {
+      suite: suitePath,
+      strategies,
+      tasks: tasks.map((t) => t.id),
+      epochs,
+      concurrency: Number(options['concurrency']),
+      seed,
+      model_specs: specs,
+      prompts_dir: String(options['prompts']),
+      options: strategyOptions,
+    },
     config_hash: configHash,
     suite: { path: suitePath, name: suite.name, hash: suite.hash },
     models: modelNames,
@@ -108,8 +167,29 @@ export async function runCommand(options: Record<string, unknown>): Promise<numb
     seed,
   };
   const progress = options['progress'] === false ? 'none' : process.stderr.isTTY ? 'tty' : 'plain';
+  // Ctrl-C: stop starting episodes, let running ones finish, write what finished (a second Ctrl-C kills).
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    process.stderr.write('\ninterrupted: finishing running episodes, then writing the summary (Ctrl-C again to kill)\n');
+    process.off('SIGINT', onSigint);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
   const summary = await runMatrix(
-    { tasks, groups: suite.groups, strategies, epochs, concurrency: Number(options['concurrency']), seed, outDir, progress, runInfo },
+    {
+      tasks,
+      groups: suite.groups,
+      strategies,
+      epochs,
+      concurrency: Number(options['concurrency']),
+      seed,
+      outDir,
+      progress,
+      runInfo,
+      existing,
+      ...(shard ? { shard } : {}),
+      signal: controller.signal,
+    },
     {
       models,
       prompts,
@@ -129,7 +209,12 @@ export async function runCommand(options: Record<string, unknown>): Promise<numb
     ];
     process.stdout.write(`${renderRunTable(summary, { header, color: process.stdout.isTTY === true })}\n`);
   }
+  process.off('SIGINT', onSigint);
   process.stderr.write(`results: ${outDir}\n`);
+  if (summary.interrupted) {
+    process.stderr.write(`interrupted after ${summary.ran} new episode(s); continue with: stratbench run --resume ${outDir}\n`);
+    return 130;
+  }
   return 0;
 }
 

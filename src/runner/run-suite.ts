@@ -7,6 +7,9 @@ import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
 import { EpisodeWriter, writeJsonFile } from './results-writer.js';
 import { SummaryBuilder, type RunSummary } from './summary.js';
+import { episodeKey } from './episode.js';
+import { inShard, type Shard } from './resume.js';
+import type { EpisodeRecord } from './record.js';
 
 export interface MatrixConfig {
   tasks: EpisodeTask[];
@@ -20,6 +23,12 @@ export interface MatrixConfig {
   progress: 'tty' | 'plain' | 'none';
   /** Written to run.json as is. */
   runInfo: Record<string, unknown>;
+  /** Finished episodes from an earlier, interrupted run of this configuration (`--resume`): kept, not re-run. */
+  existing?: EpisodeRecord[];
+  /** Run only this deterministic slice of the matrix (`--shard i/n`). */
+  shard?: Shard;
+  /** Aborting stops starting new episodes; running ones finish and are recorded (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export interface EpisodeCell {
@@ -50,31 +59,59 @@ export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], ep
  * `<out>/episodes.jsonl` as soon as it finishes, then writes `run.json` and `summary.json`.
  * Throws only when a results file cannot be written.
  */
-export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Promise<RunSummary> {
-  const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed);
+export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Promise<RunSummary & { interrupted: boolean; ran: number }> {
+  const existing = config.existing ?? [];
+  const done = new Set(existing.map((record) => record.key));
+  const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed).filter(
+    (cell, position) => inShard(position, config.shard) && !done.has(episodeKey(cell.task.id, cell.strategy, cell.epoch, env.configHash)),
+  );
   const writer = new EpisodeWriter(join(config.outDir, 'episodes.jsonl'));
   await writeJsonFile(join(config.outDir, 'run.json'), { ...config.runInfo, status: 'running' });
   const summary = new SummaryBuilder(config.groups, config.strategies);
+  for (const record of existing) summary.add(record);
   const progress = startProgress(config.progress, cells.length);
   const limit = pLimit(Math.max(1, config.concurrency));
+  const started = performance.now();
+  let firstEpisodeMs: number | undefined;
+  let ran = 0;
   let writing: Promise<void> = Promise.resolve();
-  await Promise.all(
-    cells.map((cell) =>
-      limit(async () => {
-        const record = await runEpisode(cell, env);
-        summary.add(record);
-        writing = writing.then(() => writer.write(record));
-        await writing;
-        progress.tick(record.success);
-      }),
-    ),
-  );
-  await writer.close();
-  progress.stop();
+  const onAbort = (): void => limit.clearQueue();
+  config.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(
+      cells.map((cell) =>
+        limit(async () => {
+          if (config.signal?.aborted) return;
+          const record = await runEpisode(cell, env);
+          summary.add(record);
+          writing = writing.then(() => writer.write(record));
+          await writing;
+          ran += 1;
+          // performance.now() counts from process start: this is start-up to the first finished episode.
+          firstEpisodeMs ??= Math.round(performance.now());
+          progress.tick(record.success);
+        }),
+      ),
+    );
+  } finally {
+    config.signal?.removeEventListener('abort', onAbort);
+    await writer.close();
+    progress.stop();
+  }
+  const interrupted = config.signal?.aborted === true && ran < cells.length;
   const built = summary.build();
   await writeJsonFile(join(config.outDir, 'summary.json'), built);
-  await writeJsonFile(join(config.outDir, 'run.json'), { ...config.runInfo, status: 'complete', episodes: cells.length });
-  return built;
+  const timing = { wall_ms: Math.round(performance.now() - started), process_start_to_first_episode_ms: firstEpisodeMs ?? null };
+  await writeJsonFile(join(config.outDir, 'run.json'), {
+    ...config.runInfo,
+    status: interrupted ? 'interrupted' : 'complete',
+    episodes: existing.length + ran,
+    resumed_from: existing.length,
+    ...(config.shard ? { shard: config.shard } : {}),
+    timing,
+    finished_at: new Date().toISOString(),
+  });
+  return { ...built, interrupted, ran };
 }
 
 interface Progress {

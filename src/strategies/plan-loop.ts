@@ -105,6 +105,8 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
     }
     named.push(invalidated);
     replans += 1;
+    // The reporter sees only failures the latest revision has not answered; the trace keeps them all.
+    failures.length = 0;
     const remaining = plan.steps.filter((s) => s.status === 'pending');
     plan.steps = [...plan.steps.filter((s) => s.status !== 'pending'), ...reply.steps.map((s) => ({ ...s, status: 'pending' as const, revision: replans }))];
     plan.assumptions = reply.assumptions;
@@ -234,7 +236,7 @@ async function report(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger,
     failures,
   });
   if (!reply.ok) return invalidOutput(ctx, 'reporter', reply.error);
-  const anyFailed = plan.steps.some((step) => step.status === 'failed' || step.status === 'skipped');
+  const anyFailed = plan.steps.some((step) => step.revision === plan.revision && (step.status === 'failed' || step.status === 'skipped'));
   return finished(ctx, reply.value.answer, anyFailed && reason !== 'done_when_failed' ? 'plan_had_failures' : reason);
 }
 

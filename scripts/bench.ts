@@ -1,0 +1,98 @@
+// `npm run bench`: episodes per second, peak RSS and start-up time of the built CLI on the core suite (scripted model).
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const cli = join(root, 'dist/cli.js');
+const STRATEGIES = 'direct,react,plan-up-front,plan-replan,gated';
+const EPISODES_TARGET = Number(process.env['BENCH_EPISODES'] ?? 10_000);
+const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 3);
+
+interface ChildResult {
+  wallMs: number;
+  peakRssKb: number;
+  firstLineMs: number | undefined;
+  run: { episodes: number; timing: { wall_ms: number; process_start_to_first_episode_ms: number | null } };
+}
+
+/** Peak resident set (VmHWM, KiB) of a live process, or 0 once it has gone. */
+function highWaterMark(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmHWM:\s+(\d+) kB/.exec(status);
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Runs the CLI once; samples its peak RSS from /proc and the moment its first episode line lands on disk. */
+function runChild(args: string[], out: string): Promise<ChildResult> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [cli, 'run', ...args, '--out', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let peak = 0;
+    let firstLineMs: number | undefined;
+    const episodes = join(out, 'episodes.jsonl');
+    const poll = setInterval(() => {
+      peak = Math.max(peak, highWaterMark(child.pid ?? -1));
+      if (firstLineMs === undefined && existsSync(episodes) && statSync(episodes).size > 0) firstLineMs = performance.now() - started;
+    }, 2);
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      if (code !== 0) return reject(new Error(`stratbench exited ${code}: ${stderr}`));
+      const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as ChildResult['run'];
+      resolvePromise({ wallMs: performance.now() - started, peakRssKb: peak, firstLineMs, run });
+    });
+  });
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function main(): Promise<void> {
+  process.stdout.write('building dist/ (tsc)…\n');
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  const perEpoch = 14 * STRATEGIES.split(',').length;
+  const epochs = Math.ceil(EPISODES_TARGET / perEpoch);
+  const scratch = mkdtempSync(join(tmpdir(), 'stratbench-bench-'));
+  try {
+    const throughput: number[] = [];
+    const rss: number[] = [];
+    let episodes = 0;
+    for (let i = 0; i < REPEATS; i++) {
+      const result = await runChild(['--strategies', STRATEGIES, '--epochs', String(epochs), '--concurrency', '8'], join(scratch, `big-${i}`));
+      episodes = result.run.episodes;
+      throughput.push(result.run.episodes / (result.run.timing.wall_ms / 1000));
+      rss.push(result.peakRssKb / 1024);
+      rmSync(join(scratch, `big-${i}`), { recursive: true, force: true });
+    }
+    const startup: number[] = [];
+    const firstLine: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const result = await runChild(['--strategies', 'direct', '--tasks', 'default-currency', '--concurrency', '1'], join(scratch, `small-${i}`));
+      startup.push(result.run.timing.process_start_to_first_episode_ms ?? Number.NaN);
+      if (result.firstLineMs !== undefined) firstLine.push(result.firstLineMs);
+    }
+    const lines = [
+      `stratbench bench — core suite × ${STRATEGIES.split(',').length} strategies, scripted model (deterministic stand-in, not an LLM), ${REPEATS} runs of ${episodes} episodes`,
+      `  episodes/s (whole episodes: fresh repo, strategy, scoring, JSONL write): median ${median(throughput).toFixed(0)}  [runs: ${throughput.map((t) => t.toFixed(0)).join(', ')}]  target ≥ 5000`,
+      `  peak RSS for ${episodes} episodes: median ${median(rss).toFixed(1)} MB  [runs: ${rss.map((r) => r.toFixed(1)).join(', ')}]  target ≤ 150 MB`,
+      `  start-up to first finished episode (process start → episode recorded): median ${median(startup).toFixed(0)} ms  [runs: ${startup.map((s) => s.toFixed(0)).join(', ')}]  target < 1000 ms`,
+      `  spawn to first JSONL line on disk: median ${firstLine.length ? median(firstLine).toFixed(0) : 'n/a'} ms`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+await main();

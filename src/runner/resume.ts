@@ -1,0 +1,101 @@
+// Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
+import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseEpisodes, RunInfo } from '../report/results-folder.js';
+import type { EpisodeRecord } from './record.js';
+
+/** Thrown when a results folder cannot be resumed or merged (a usage error: exit 2). */
+export class ResumeError extends Error {
+  override readonly name = 'ResumeError';
+}
+
+export interface Shard {
+  /** 1-based shard number. */
+  index: number;
+  count: number;
+}
+
+/** Parses `--shard i/n` (1 ≤ i ≤ n). Throws ResumeError for anything else. */
+export function parseShard(value: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const index = match ? Number(match[1]) : Number.NaN;
+  const count = match ? Number(match[2]) : Number.NaN;
+  if (!match || count < 1 || index < 1 || index > count) throw new ResumeError(`--shard takes i/n with 1 ≤ i ≤ n, e.g. 2/4; got "${value}"`);
+  return { index, count };
+}
+
+/** Whether matrix cell `position` belongs to `shard` (round-robin over the deterministic matrix order). */
+export function inShard(position: number, shard: Shard | undefined): boolean {
+  return shard === undefined || position % shard.count === shard.index - 1;
+}
+
+async function readRunInfo(dir: string): Promise<RunInfo & { config_hash?: string }> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'run.json'), 'utf8');
+  } catch (error) {
+    throw new ResumeError(`cannot read ${join(dir, 'run.json')}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const parsed = RunInfo.safeParse(JSON.parse(text));
+  if (!parsed.success) throw new ResumeError(`${join(dir, 'run.json')} is not a stratbench run.json`);
+  return parsed.data as RunInfo & { config_hash?: string };
+}
+
+/**
+ * Loads the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
+ * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl (so appends start
+ * on a clean line), and returns the records. Throws ResumeError for a different configuration or a corrupt file.
+ */
+export async function loadForResume(dir: string, configHash: string): Promise<{ records: EpisodeRecord[]; droppedTornLine: boolean }> {
+  const run = await readRunInfo(dir);
+  if (run.config_hash !== configHash) {
+    throw new ResumeError(`${dir} was run with another configuration (config hash ${run.config_hash ?? 'missing'}, now ${configHash}): models, prompts, suite or options differ`);
+  }
+  const path = join(dir, 'episodes.jsonl');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], droppedTornLine: false };
+    throw new ResumeError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const lastNewline = text.lastIndexOf('\n');
+  const complete = text.slice(0, lastNewline + 1);
+  const droppedTornLine = complete.length < text.length;
+  if (droppedTornLine) await truncate(path, Buffer.byteLength(complete));
+  const parsed = parseEpisodes(complete, path);
+  if (!parsed.ok) throw new ResumeError(parsed.error);
+  const byKey = new Map<string, EpisodeRecord>();
+  for (const record of parsed.records) if (record.key.endsWith(`|${configHash}`)) byKey.set(record.key, record);
+  return { records: [...byKey.values()], droppedTornLine };
+}
+
+/**
+ * `stratbench merge`: combines shard folders into `out`. Refuses folders whose configuration hashes differ;
+ * an episode present in several folders is kept once. Writes episodes.jsonl and returns the records and the
+ * run.json of the first folder (the caller writes run.json and summary.json).
+ */
+export async function mergeFolders(dirs: string[], out: string): Promise<{ records: EpisodeRecord[]; run: Record<string, unknown> }> {
+  if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
+  const runs = await Promise.all(dirs.map(readRunInfo));
+  const hashes = new Set(runs.map((run) => run.config_hash));
+  if (hashes.size > 1) {
+    throw new ResumeError(`refusing to merge folders from different configurations: ${dirs.map((d, i) => `${d} (${runs[i]!.config_hash ?? 'no hash'})`).join(', ')}`);
+  }
+  const byKey = new Map<string, EpisodeRecord>();
+  for (const dir of dirs) {
+    const path = join(dir, 'episodes.jsonl');
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      throw new ResumeError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const parsed = parseEpisodes(text, path);
+    if (!parsed.ok) throw new ResumeError(parsed.error);
+    for (const record of parsed.records) if (!byKey.has(record.key)) byKey.set(record.key, record);
+  }
+  const records = [...byKey.values()];
+  await writeFile(join(out, 'episodes.jsonl'), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+  return { records, run: runs[0] as Record<string, unknown> };
+}
