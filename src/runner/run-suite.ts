@@ -70,31 +70,20 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   const summary = new SummaryBuilder(config.groups, config.strategies);
   for (const record of existing) summary.add(record);
   const progress = startProgress(config.progress, cells.length);
-  const limit = pLimit(Math.max(1, config.concurrency));
   const started = performance.now();
   let firstEpisodeMs: number | undefined;
   let ran = 0;
-  let writing: Promise<void> = Promise.resolve();
-  const onAbort = (): void => limit.clearQueue();
-  config.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await Promise.all(
-      cells.map((cell) =>
-        limit(async () => {
-          if (config.signal?.aborted) return;
-          const record = await runEpisode(cell, env);
-          summary.add(record);
-          writing = writing.then(() => writer.write(record));
-          await writing;
-          ran += 1;
-          // performance.now() counts from process start: this is start-up to the first finished episode.
-          firstEpisodeMs ??= Math.round(performance.now());
-          progress.tick(record.success);
-        }),
-      ),
-    );
+    await streamCells(cells, config, async (cell) => {
+      const record = await runEpisode(cell, env);
+      summary.add(record);
+      await writer.write(record);
+      ran += 1;
+      // performance.now() counts from process start: this is start-up to the first finished episode.
+      firstEpisodeMs ??= Math.round(performance.now());
+      progress.tick(record.success);
+    });
   } finally {
-    config.signal?.removeEventListener('abort', onAbort);
     await writer.close();
     progress.stop();
   }
@@ -112,6 +101,33 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     finished_at: new Date().toISOString(),
   });
   return { ...built, interrupted, ran };
+}
+
+/**
+ * Streams cells through p-limit with at most `concurrency` episodes in flight. The queue is fed lazily (never
+ * more than `concurrency` waiting), so a matrix of any size holds only a few pending closures. Stops starting
+ * cells once `signal` aborts; the first error from `run` is rethrown after running cells settle.
+ */
+async function streamCells(cells: EpisodeCell[], config: MatrixConfig, run: (cell: EpisodeCell) => Promise<void>): Promise<void> {
+  const concurrency = Math.max(1, config.concurrency);
+  const limit = pLimit(concurrency);
+  const running = new Set<Promise<void>>();
+  let failure: unknown;
+  for (const cell of cells) {
+    if (config.signal?.aborted || failure !== undefined) break;
+    const task = limit(() => (config.signal?.aborted ? Promise.resolve() : run(cell)));
+    running.add(task);
+    task.then(
+      () => running.delete(task),
+      (error: unknown) => {
+        failure ??= error;
+        running.delete(task);
+      },
+    );
+    if (limit.pendingCount >= concurrency) await Promise.race(running).catch(() => undefined);
+  }
+  await Promise.allSettled(running);
+  if (failure !== undefined) throw failure;
 }
 
 interface Progress {
