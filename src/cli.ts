@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { runCommand, validateCommand, UsageError } from './runner/commands.js';
+import { compareCommand, mergeCommand, reportCommand } from './runner/folder-commands.js';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The embedded default suite and prompts, resolved from the package, not the working directory. */
@@ -52,6 +53,37 @@ function program(): Command {
     .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
     .action(async (suite: string) => {
       process.exitCode = await validateCommand(suite);
+    });
+
+  cli
+    .command('report')
+    .description('Re-print the tables (run, statistics) of a results folder without running anything.')
+    .argument('<dir>', 'results folder')
+    .option('--markdown <file>', 'also write the report as markdown')
+    .option('--json', 'print summary JSON instead of tables')
+    .action(async (dir: string, options: { markdown?: string; json?: boolean }) => {
+      process.exitCode = await reportCommand(dir, options);
+    });
+
+  cli
+    .command('compare')
+    .description('Compare two results folders (e.g. main vs a PR): changes with intervals, flipped tasks, configuration differences.')
+    .argument('<base>', 'results folder of the baseline')
+    .argument('<head>', 'results folder to judge')
+    .option('--fail-on-regression', 'exit 1 when a strategy drops significantly (paired test, α = 0.05) or a stable-pass task becomes stable-fail')
+    .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
+    .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
+    .action(async (base: string, head: string, options: { failOnRegression?: boolean; markdown?: string; junit?: string }) => {
+      process.exitCode = await compareCommand(base, head, options);
+    });
+
+  cli
+    .command('merge')
+    .description('Combine the folders of a sharded run (--shard i/n) into one results folder; refuses different configurations.')
+    .argument('<dirs...>', 'results folders to merge')
+    .requiredOption('--out <dir>', 'merged results folder')
+    .action(async (dirs: string[], options: { out: string }) => {
+      process.exitCode = await mergeCommand(dirs, options.out);
     });
 
   return cli;

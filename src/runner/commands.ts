@@ -7,7 +7,7 @@ import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registr
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
-import { renderRunTable } from '../report/run-table.js';
+import { renderRunReport } from '../report/run-report.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
 import { prepareOutputFolder, OutputFolderError } from './results-writer.js';
 import { runMatrix } from './run-suite.js';
@@ -148,6 +148,7 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
     started_at: new Date().toISOString(),
     config: {
       suite: suitePath,
+      groups: suite.groups,
       strategies,
       tasks: tasks.map((t) => t.id),
       epochs,
@@ -199,16 +200,16 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
       configHash,
     },
   );
-  if (options['format'] === 'json') {
-    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  } else {
-    const header = [
-      `stratbench ${VERSION} — suite ${suite.name} (${tasks.length} tasks) × ${strategies.length} strategies × ${epochs} epoch(s)`,
-      `models: ${Object.entries(modelNames).map(([role, name]) => `${role}=${name}`).join(' ')}`,
-      ...(anyScripted ? [`note: ${SCRIPTED_NOTICE}`] : []),
-    ];
-    process.stdout.write(`${renderRunTable(summary, { header, color: process.stdout.isTTY === true })}\n`);
-  }
+  const header = {
+    suiteName: suite.name,
+    tasks: tasks.length,
+    strategies,
+    epochs,
+    models: modelNames,
+    notes: anyScripted ? [SCRIPTED_NOTICE] : [],
+  };
+  if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
   process.off('SIGINT', onSigint);
   process.stderr.write(`results: ${outDir}\n`);
   if (summary.interrupted) {

@@ -6,7 +6,8 @@ import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
 import { EpisodeWriter, writeJsonFile } from './results-writer.js';
-import { SummaryBuilder, type RunSummary } from './summary.js';
+import { SummaryBuilder } from './summary.js';
+import { withStatistics, type SummaryFile } from '../report/run-report.js';
 import { episodeKey } from './episode.js';
 import { inShard, type Shard } from './resume.js';
 import type { EpisodeRecord } from './record.js';
@@ -59,7 +60,7 @@ export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], ep
  * `<out>/episodes.jsonl` as soon as it finishes, then writes `run.json` and `summary.json`.
  * Throws only when a results file cannot be written.
  */
-export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Promise<RunSummary & { interrupted: boolean; ran: number }> {
+export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Promise<SummaryFile & { interrupted: boolean; ran: number }> {
   const existing = config.existing ?? [];
   const done = new Set(existing.map((record) => record.key));
   const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed).filter(
@@ -88,7 +89,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     progress.stop();
   }
   const interrupted = config.signal?.aborted === true && ran < cells.length;
-  const built = summary.build();
+  const built = withStatistics(summary.build(), config.seed);
   await writeJsonFile(join(config.outDir, 'summary.json'), built);
   const timing = { wall_ms: Math.round(performance.now() - started), process_start_to_first_episode_ms: firstEpisodeMs ?? null };
   await writeJsonFile(join(config.outDir, 'run.json'), {

@@ -1,0 +1,63 @@
+// The whole report of a run (run table, statistics, and what else a run prints), shared by `run` and `report`.
+import { SummaryBuilder, type RunSummary } from '../runner/summary.js';
+import type { EpisodeRecord } from '../runner/record.js';
+import { computeRunStatistics, renderStatisticsMarkdown, renderStatisticsText, type RunStatistics } from './statistics.js';
+import { renderRunTable } from './run-table.js';
+
+/** What run.json says about the run, as far as the report needs it. */
+export interface RunHeader {
+  suiteName?: string;
+  tasks?: number;
+  strategies: string[];
+  epochs?: number;
+  models: Record<string, string>;
+  notes: string[];
+}
+
+/** summary.json: the run summary plus the statistics section. */
+export type SummaryFile = RunSummary & { statistics: RunStatistics };
+
+/** Adds the statistics (intervals, pass@k/pass^k, paired tests; seeded bootstrap) to a run summary. */
+export function withStatistics(summary: RunSummary, seed: number): SummaryFile {
+  const episodes = summary.results.map((r) => ({ ...r, outcome: { status: r.status as EpisodeRecord['outcome']['status'] } }));
+  return { ...summary, statistics: computeRunStatistics(episodes, { seed }) };
+}
+
+/** Rebuilds the summary from finished records (for `report` and `merge`). */
+export function summaryFromRecords(records: readonly EpisodeRecord[], groups: string[], strategies: string[]): RunSummary {
+  const builder = new SummaryBuilder(groups, strategies);
+  for (const record of records) builder.add(record);
+  return builder.build();
+}
+
+export function headerLines(header: RunHeader): string[] {
+  const size = header.tasks === undefined ? '' : ` (${header.tasks} tasks)`;
+  return [
+    `stratbench — suite ${header.suiteName ?? '?'}${size} × ${header.strategies.length} strategies × ${header.epochs ?? '?'} epoch(s)`,
+    `models: ${Object.entries(header.models).map(([role, name]) => `${role}=${name}`).join(' ')}`,
+    ...header.notes.map((note) => `note: ${note}`),
+  ];
+}
+
+/** The text report: run table, failed/errored episodes, statistics. */
+export function renderRunReport(summary: SummaryFile, header: RunHeader, color: boolean): string {
+  return [renderRunTable(summary, { header: headerLines(header), color }), '', renderStatisticsText(summary.statistics, { color })].join('\n');
+}
+
+/** The same report as markdown (for a CI step summary). */
+export function renderRunReportMarkdown(summary: SummaryFile, header: RunHeader): string {
+  const rows = summary.strategies.map(
+    (s) => `| ${s.strategy} | ${summary.groups.map((g) => `${s.by_group[g]?.successes ?? 0}/${s.by_group[g]?.scored ?? 0}`).join(' | ')} | ${s.successes}/${s.scored} | ${s.errors} |`,
+  );
+  return [
+    `## stratbench run`,
+    '',
+    ...headerLines(header).map((line) => `${line}  `),
+    '',
+    `| strategy | ${summary.groups.join(' | ')} | overall | errors |`,
+    `|---|${summary.groups.map(() => '---:').join('|')}|---:|---:|`,
+    ...rows,
+    '',
+    renderStatisticsMarkdown(summary.statistics),
+  ].join('\n');
+}
