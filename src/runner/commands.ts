@@ -14,7 +14,24 @@ import { runMatrix } from './run-suite.js';
 import { validateTrajectories } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord } from './record.js';
 import { loadForResume, parseShard, ResumeError } from './resume.js';
+import {
+  OLLAMA_OPTION_KEYS,
+  ollamaConfigIdentity,
+  ollamaFlags,
+  ollamaHeaderNote,
+  ollamaModelFactory,
+  ollamaRunConfig,
+  prepareOllamaModels,
+  roleChatOptions,
+  type OllamaDependencies,
+} from './ollama-setup.js';
 import { readFile } from 'node:fs/promises';
+
+/** What `run` reaches besides its options; injected by tests and scripts (default: the real thing). */
+export interface RunDependencies {
+  /** Transport and retry timing of every Ollama model of the run. */
+  ollama?: OllamaDependencies;
+}
 
 /** Bad input or usage: the CLI prints the message and exits 2, before any episode runs. */
 export class UsageError extends Error {
@@ -73,15 +90,26 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   take('concurrency', config['concurrency']);
   take('prompts', config['prompts_dir']);
   const specs = config['model_specs'] as Record<string, string> | undefined;
-  if (specs) {
+  // An explicit --model replaces the stored per-role models (the configuration check then refuses a change).
+  if (specs && !explicit.has('model')) {
     take('model', specs['direct']);
     for (const role of ROLES) take(`${role}Model`, specs[role]);
   }
+  const ollama = config['ollama_flags'] as Record<string, unknown> | undefined;
+  for (const key of OLLAMA_OPTION_KEYS) take(key, ollama?.[key]);
   return merged;
 }
 
-/** `stratbench run`: returns the exit code (0 success, 130 interrupted; throws UsageError for bad input). */
-export async function runCommand(givenOptions: Record<string, unknown>, explicit: ReadonlySet<string> = new Set()): Promise<number> {
+/**
+ * `stratbench run`: returns the exit code (0 success, 130 interrupted). Throws UsageError for bad input and
+ * ConfigurationError when an Ollama server or model named for a role is not there (both exit 2, before any
+ * episode runs).
+ */
+export async function runCommand(
+  givenOptions: Record<string, unknown>,
+  explicit: ReadonlySet<string> = new Set(),
+  deps: RunDependencies = {},
+): Promise<number> {
   const options = await resumeDefaults(givenOptions, explicit);
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
@@ -99,9 +127,13 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
     if (typeof value === 'string') overrides[role] = value;
   }
   const specs = modelSpecsByRole(String(options['model']), overrides);
+  const ollamaConfig = ollamaRunConfig(options);
   let models;
   try {
-    models = buildModels(specs, { tasks: suite.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })) });
+    models = buildModels(specs, {
+      tasks: suite.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
+      ollama: ollamaModelFactory(ollamaConfig, deps.ollama),
+    });
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
     throw error;
@@ -113,6 +145,11 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
     if (error instanceof PromptFilesError) throw new UsageError(error.message);
     throw error;
   }
+  const usedRoles = [...new Set(strategies.flatMap((s) => STRATEGIES[s].roles))];
+  // Preflight (Ollama answers, every model is there) before any episode and before the results folder.
+  const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);
+  models = prepared.models;
+  const ollamaInfo = prepared.info;
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
   let shard;
   try {
@@ -123,11 +160,16 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
     throw error;
   }
 
-  const usedRoles = [...new Set(strategies.flatMap((s) => STRATEGIES[s].roles))];
   const modelNames = Object.fromEntries(usedRoles.map((role) => [role, models[role].name]));
   const promptShas = Object.fromEntries(ROLES.map((role) => [role, prompts[role].sha256]));
   const strategyOptions = { lookupMissAsResult: false };
-  const configHash = sha256({ suite: suite.hash, models: specs, prompts: promptShas, options: strategyOptions }).slice(0, 16);
+  const configHash = sha256({
+    suite: suite.hash,
+    models: specs,
+    prompts: promptShas,
+    options: strategyOptions,
+    ...(ollamaInfo ? { ollama: ollamaConfigIdentity(ollamaInfo) } : {}),
+  }).slice(0, 16);
   const seed = Number(options['seed']);
   const epochs = Number(options['epochs']);
   const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
@@ -157,11 +199,13 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
       model_specs: specs,
       prompts_dir: String(options['prompts']),
       options: strategyOptions,
+      ...(ollamaInfo ? { ollama_flags: ollamaFlags(options) } : {}),
     },
     config_hash: configHash,
     suite: { path: suitePath, name: suite.name, hash: suite.hash },
     models: modelNames,
     ...(anyScripted ? { model_notes: { scripted: SCRIPTED_NOTICE } } : {}),
+    ...(ollamaInfo ? { ollama: ollamaInfo } : {}),
     prompts: promptShas,
     strategies,
     epochs,
@@ -195,7 +239,7 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
       models,
       prompts,
       toolDescriptions: toolDescriptionsForPrompt(),
-      chatOptions: () => ({ temperature: 0 }),
+      chatOptions: (role) => roleChatOptions(ollamaConfig, role),
       options: strategyOptions,
       configHash,
     },
@@ -206,7 +250,7 @@ export async function runCommand(givenOptions: Record<string, unknown>, explicit
     strategies,
     epochs,
     models: modelNames,
-    notes: anyScripted ? [SCRIPTED_NOTICE] : [],
+    notes: [...(anyScripted ? [SCRIPTED_NOTICE] : []), ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : [])],
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));

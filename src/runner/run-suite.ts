@@ -114,7 +114,14 @@ async function streamCells(cells: EpisodeCell[], config: MatrixConfig, run: (cel
   const limit = pLimit(concurrency);
   const running = new Set<Promise<void>>();
   let failure: unknown;
+  let lastYield = performance.now();
   for (const cell of cells) {
+    // In-process models resolve in microtasks only; yield to the event loop now and then so signals
+    // (Ctrl-C), timers (progress, the writer's flush) and I/O get their turn.
+    if (performance.now() - lastYield > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      lastYield = performance.now();
+    }
     if (config.signal?.aborted || failure !== undefined) break;
     const task = limit(() => (config.signal?.aborted ? Promise.resolve() : run(cell)));
     running.add(task);
