@@ -37,49 +37,65 @@ function mean(values: readonly number[]): number {
 export function clusterBootstrapMeans(values: readonly (readonly number[])[], options: BootstrapOptions = {}): BootstrapInterval[] {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
-  const random = createRandom(options.seed ?? DEFAULT_SEED);
   const tasks = values[0]?.length ?? 0;
   for (const [m, metric] of values.entries()) {
     if (metric.length !== tasks) throw new RangeError(`clusterBootstrapMeans: metric ${m} has ${metric.length} tasks, expected ${tasks}`);
     if (!metric.some((value) => !Number.isNaN(value))) throw new RangeError(`clusterBootstrapMeans: metric ${m} has no task`);
   }
-  const draws: Float64Array[] = values.map(() => new Float64Array(resamples));
-  const counts: number[] = values.map(() => 0);
+  // Memory is O(CHUNK × B), not O(metrics × B): metrics are processed CHUNK at a time and each chunk replays the
+  // same seeded index draws, so every metric still sees the identical resamples (a run with 100+ epochs has 200+
+  // pass@k/pass^k metrics; B = 10,000 doubles each would be tens of MB).
+  // Identical metric vectors (e.g. pass@k = pass^k = c/n for every k on a task that always or never passes)
+  // get identical intervals from identical draws: bootstrap each distinct vector once.
+  const keyOf = (metric: readonly number[]): string => metric.join(',');
+  const distinct = [...new Map(values.map((metric) => [keyOf(metric), metric])).values()];
+  const seed = options.seed ?? DEFAULT_SEED;
   const indices = new Int32Array(tasks);
-  for (let b = 0; b < resamples; b += 1) {
-    for (let t = 0; t < tasks; t += 1) indices[t] = randomIndex(random, tasks);
-    values.forEach((metric, m) => {
-      let sum = 0;
-      let present = 0;
-      for (const index of indices) {
-        const value = metric[index] as number;
-        if (!Number.isNaN(value)) {
-          sum += value;
-          present += 1;
+  const results: BootstrapInterval[] = [];
+  for (let first = 0; first < distinct.length; first += BOOTSTRAP_CHUNK) {
+    const chunk = distinct.slice(first, first + BOOTSTRAP_CHUNK);
+    const draws = chunk.map(() => new Float64Array(resamples));
+    const counts = chunk.map(() => 0);
+    const random = createRandom(seed);
+    for (let b = 0; b < resamples; b += 1) {
+      for (let t = 0; t < tasks; t += 1) indices[t] = randomIndex(random, tasks);
+      for (let m = 0; m < chunk.length; m += 1) {
+        const metric = chunk[m] as readonly number[];
+        let sum = 0;
+        let present = 0;
+        for (let t = 0; t < tasks; t += 1) {
+          const value = metric[indices[t] as number] as number;
+          if (!Number.isNaN(value)) {
+            sum += value;
+            present += 1;
+          }
         }
+        if (present > 0) (draws[m] as Float64Array)[(counts[m] as number)++] = sum / present;
       }
-      if (present > 0) {
-        (draws[m] as Float64Array)[counts[m] as number] = sum / present;
-        counts[m] = (counts[m] as number) + 1;
+    }
+    chunk.forEach((metric, m) => {
+      const sorted = (draws[m] as Float64Array).subarray(0, counts[m]).sort();
+      const estimate = mean(metric as number[]);
+      const present = metric.filter((value) => !Number.isNaN(value));
+      const degenerate = present.every((value) => value === present[0]);
+      if (sorted.length === 0) results.push({ estimate, lower: estimate, upper: estimate, degenerate });
+      else {
+        results.push({
+          estimate,
+          lower: quantileOfSorted(sorted, (1 - confidence) / 2),
+          upper: quantileOfSorted(sorted, (1 + confidence) / 2),
+          degenerate,
+        });
       }
     });
   }
-  return values.map((metric, m) => {
-    const sorted = (draws[m] as Float64Array).slice(0, counts[m]).sort();
-    const estimate = mean(metric as number[]);
-    const present = metric.filter((value) => !Number.isNaN(value));
-    const degenerate = present.every((value) => value === present[0]);
-    if (sorted.length === 0) return { estimate, lower: estimate, upper: estimate, degenerate };
-    return {
-      estimate,
-      lower: quantileOfSorted(sorted, (1 - confidence) / 2),
-      upper: quantileOfSorted(sorted, (1 + confidence) / 2),
-      degenerate,
-    };
-  });
+  const byKey = new Map(distinct.map((metric, i) => [keyOf(metric), results[i] as BootstrapInterval]));
+  return values.map((metric) => ({ ...(byKey.get(keyOf(metric)) as BootstrapInterval) }));
 }
 
-/** Result of the paired sign-flip test: the two-sided p-value, and whether all 2^m sign patterns were enumerated. */
+/** Metrics bootstrapped together (bounds memory at BOOTSTRAP_CHUNK × B doubles). */
+const BOOTSTRAP_CHUNK = 32;
+
 export interface SignFlipResult {
   pValue: number;
   exact: boolean;

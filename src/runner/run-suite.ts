@@ -89,9 +89,10 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     progress.stop();
   }
   const interrupted = config.signal?.aborted === true && ran < cells.length;
+  // Episodes only: statistics and summary writing come after the clock stops.
+  const timing = { wall_ms: Math.round(performance.now() - started), process_start_to_first_episode_ms: firstEpisodeMs ?? null };
   const built = withStatistics(summary.build(), config.seed);
   await writeJsonFile(join(config.outDir, 'summary.json'), built);
-  const timing = { wall_ms: Math.round(performance.now() - started), process_start_to_first_episode_ms: firstEpisodeMs ?? null };
   await writeJsonFile(join(config.outDir, 'run.json'), {
     ...config.runInfo,
     status: interrupted ? 'interrupted' : 'complete',
