@@ -27,6 +27,22 @@ const FENCE = /^\s*```[a-zA-Z0-9_-]*\s*\n([\s\S]*?)\n?```\s*$/;
  * Never throws.
  */
 export function parseReply<T>(text: string, schema: z.ZodType<T>, doneReason?: string): ParsedReply<T> {
+  // Fast path: a reply that is plain JSON needs no extraction.
+  const first = text.charCodeAt(0);
+  if (first === 0x7b || first === 0x5b) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (json !== undefined) {
+      const parsed = schema.safeParse(json);
+      return parsed.success
+        ? { ok: true, value: parsed.data, warnings: [] }
+        : { ok: false, failure: 'schema_mismatch', error: z.prettifyError(parsed.error), warnings: [], json };
+    }
+  }
   const warnings: FormatWarning[] = [];
   let body = text;
   let reasoning: string | undefined;

@@ -77,9 +77,9 @@ export function useTool(
     ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
   };
   ledger.history.push(observation);
-  const key = callKey(tool, args);
   let failures = 0;
   if (result.status !== 'success') {
+    const key = callKey(tool, args);
     failures = (ledger.failures.get(key) ?? 0) + 1;
     ledger.failures.set(key, failures);
   }
