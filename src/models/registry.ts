@@ -1,6 +1,7 @@
 // Turns model specs ("scripted", "scripted:faults=…", "ollama:qwen3:8b") into ChatModel instances.
 import { ROLES, type ChatModel, type Role } from './types.js';
 import { ScriptedModel, type ScriptedTask } from './scripted.js';
+import { FAULT_NAMES } from './scripted-faults.js';
 
 /** Thrown for a model spec the harness does not know (a usage error: exit 2). */
 export class ModelSpecError extends Error {
@@ -39,17 +40,27 @@ export interface ModelFactoryDeps {
   ollama?: (model: string) => ChatModel;
 }
 
+/** Throws ModelSpecError naming the first unknown fault in `spec` and listing the known ones. */
+export function checkFaults(faults: readonly string[], spec: string): void {
+  const unknown = faults.filter((fault) => !FAULT_NAMES.includes(fault));
+  if (unknown.length > 0) {
+    throw new ModelSpecError(`unknown fault ${unknown.map((f) => `"${f}"`).join(', ')} in model "${spec}"; known faults: ${FAULT_NAMES.join(', ')}`);
+  }
+}
+
 /**
  * Builds one ChatModel per distinct spec and maps roles onto them. Throws ModelSpecError for unknown
- * specs or faults, and when an Ollama model is named but no Ollama factory was given.
+ * specs or faults (`faultCheck` may add its own checks), and when an Ollama model is named but no Ollama
+ * factory was given.
  */
 export function buildModels(specs: Record<Role, string>, deps: ModelFactoryDeps, faultCheck?: (faults: string[]) => void): Record<Role, ChatModel> {
   const bySpec = new Map<string, ChatModel>();
   const build = (spec: string): ChatModel => {
     const parsed = parseModelSpec(spec);
     if (parsed.backend === 'scripted') {
+      checkFaults(parsed.faults, spec);
       faultCheck?.(parsed.faults);
-      return new ScriptedModel(deps.tasks);
+      return new ScriptedModel(deps.tasks, parsed.faults);
     }
     if (!deps.ollama) throw new ModelSpecError(`model "${spec}" needs the Ollama backend, which this command does not provide`);
     return deps.ollama(parsed.model);

@@ -2,6 +2,7 @@
 import type { TrajectoryStep, Trajectory } from '../suite/schema.js';
 import type { ChatModel, ChatRequest, ChatResponse, FailureView, Observation, RoleView } from './types.js';
 import { describeStep, referenceAfterSwitch, sequentialPosition, type ScriptedTask } from './scripted-tracks.js';
+import { faultStrikesRole, markFault, SCRIPTED_FAULTS, type ScriptedFault } from './scripted-faults.js';
 
 export type { ScriptedTask } from './scripted-tracks.js';
 
@@ -24,25 +25,45 @@ interface PlanStepOut {
  * `reference` only after it observes a failure, so it shows what each strategy's control flow can do with
  * a model that makes no content mistakes. Every decision is derived from the request's view alone (no
  * hidden state), so the same model can be served over HTTP. Tokens and durations are reported as 0.
- * Throws (a harness bug, recorded as an `error` episode) when asked about a task it does not know.
+ * `faults` (names from SCRIPTED_FAULTS, see scripted-faults.ts) corrupt one role's replies at a known place;
+ * the first that strikes marks the reply. A string reply (a fault's prose) is sent as raw text.
+ * Throws (a harness bug, recorded as an `error` episode) when asked about a task it does not know; the
+ * constructor throws for an unknown fault name (the registry reports those as a ModelSpecError first).
  */
 export class ScriptedModel implements ChatModel {
   readonly name = 'scripted';
   readonly deterministic = true;
   private readonly tasks: ReadonlyMap<string, ScriptedTask>;
+  private readonly faults: readonly ScriptedFault[];
 
-  constructor(tasks: Iterable<ScriptedTask>) {
+  constructor(tasks: Iterable<ScriptedTask>, faults: readonly string[] = []) {
     this.tasks = new Map([...tasks].map((task) => [task.id, task]));
+    this.faults = faults.map((name) => {
+      const fault = SCRIPTED_FAULTS[name];
+      if (!fault) throw new Error(`scripted model: unknown fault "${name}"`);
+      return fault;
+    });
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     return this.reply(this.decide(request.view));
   }
 
-  /** The reply value for a view (exposed for serving the scripted model over the Ollama protocol). */
+  /** The reply value for a view, faults applied (exposed for serving the scripted model over the Ollama protocol). */
   decide(view: RoleView): unknown {
     const task = this.tasks.get(view.task_id);
     if (!task) throw new Error(`scripted model: unknown task "${view.task_id}"`);
+    const reply = this.play(task, view);
+    for (const fault of this.faults) {
+      if (!faultStrikesRole(fault, view.role)) continue;
+      const corrupted = fault.apply({ task, view, reply });
+      if (corrupted !== undefined) return markFault(fault.name, corrupted);
+    }
+    return reply;
+  }
+
+  /** The fault-free reply: the task's trajectories played for this view. */
+  private play(task: ScriptedTask, view: RoleView): unknown {
     switch (view.role) {
       case 'gate':
         return { route: task.naive === undefined && task.reference.steps.length <= 1 ? 'direct' : 'plan' };
@@ -62,7 +83,7 @@ export class ScriptedModel implements ChatModel {
   }
 
   private reply(value: unknown): ChatResponse {
-    return { text: JSON.stringify(value), tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
+    return { text: typeof value === 'string' ? value : JSON.stringify(value), tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
   }
 
   private direct(task: ScriptedTask, phase: 'act' | 'answer', history: Observation[]): unknown {

@@ -1,6 +1,7 @@
 // Renders a run summary as the comparison table (cli-table3) plus one line per failed or errored episode.
 import Table from 'cli-table3';
 import type { RunSummary, Tally } from '../runner/summary.js';
+import { renderAttributionTable } from './attribution-table.js';
 
 export interface RunTableOptions {
   /** Header lines shown above the table (models per role, notices). */
@@ -39,9 +40,11 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   if (summary.failures.length > 0) {
     lines.push('', `Failed episodes (${summary.failures.length}):`);
     for (const f of summary.failures) {
-      lines.push(`  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.detail ? ` — ${f.detail}` : ''}`);
+      lines.push(`  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`);
     }
   }
+  const attribution = summary.attribution ? renderAttributionTable(summary.attribution, { color: options.color }) : '';
+  if (attribution !== '') lines.push('', attribution);
   if (summary.errors.length > 0) {
     lines.push('', `Errored episodes, not counted as failures (${summary.errors.length}):`);
     for (const e of summary.errors) lines.push(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`);

@@ -1,11 +1,12 @@
 // Runs one episode: fresh repo, strategy, scoring, metrics — and turns any crash into a recorded `error`.
 import { SimRepo } from '../sim-repo/index.js';
 import type { RepoSpec } from '../sim-repo/spec.js';
-import type { Check } from '../suite/schema.js';
+import type { Check, Trajectory } from '../suite/schema.js';
 import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
 import { Trace } from '../trace/trace.js';
 import type { TraceEvent } from '../trace/events.js';
 import { score } from '../scoring/score.js';
+import { attribute } from '../attribution/index.js';
 import { STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome } from './record.js';
 
@@ -17,6 +18,9 @@ export interface EpisodeTask {
   expect: 'finish' | 'stop';
   checks: Check[];
   repoSpec: RepoSpec;
+  /** The suite's trajectories; attribution reads their length (does the task need more than one action?). */
+  reference?: Trajectory | undefined;
+  naive?: Trajectory | undefined;
 }
 
 /** Everything shared by all episodes of a run. */
@@ -84,6 +88,14 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   if (outcome.status !== 'error') {
     for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });
   }
+  // Failed, non-error episodes only (attribute returns null otherwise); pure over the trace, task and final state.
+  // A rule that throws is a bug: the episode keeps no attribution (the table counts it as unattributed).
+  let attribution: EpisodeRecord['attribution'] = null;
+  try {
+    attribution = attribute(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks);
+  } catch {
+    attribution = null;
+  }
   return {
     schemaVersion: SCHEMA_VERSION,
     key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
@@ -98,7 +110,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     expect: task.expect,
     checks: scored.checks,
     metrics: metricsOf(trace.events, toolMs),
-    attribution: null,
+    attribution,
     wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
     trace: trace.events,
   };

@@ -1,6 +1,7 @@
 // Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
 import type { EpisodeRecord } from './record.js';
 import { SCHEMA_VERSION } from './record.js';
+import { summarizeAttributions, type AttributedFailure, type AttributionSummary } from '../report/attribution-table.js';
 
 export interface Tally {
   episodes: number;
@@ -32,6 +33,8 @@ export interface EpisodeLine {
   reason: string;
   /** The first failing check's detail, when the ending matched but a check failed. */
   detail?: string;
+  /** `component.mode` of a failed episode's attribution. */
+  attribution?: string;
 }
 
 /** Compact per-episode result kept in memory for statistics (no trace). */
@@ -51,6 +54,8 @@ export interface RunSummary {
   failures: EpisodeLine[];
   errors: EpisodeLine[];
   results: EpisodeResult[];
+  /** Failed episodes per strategy × component and the top failure modes (issue 4 §5). */
+  attribution: AttributionSummary;
 }
 
 const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
@@ -61,6 +66,7 @@ export class SummaryBuilder {
   private readonly failures: EpisodeLine[] = [];
   private readonly errors: EpisodeLine[] = [];
   private readonly results: EpisodeResult[] = [];
+  private readonly attributed: AttributedFailure[] = [];
 
   constructor(
     private readonly groups: string[],
@@ -109,7 +115,9 @@ export class SummaryBuilder {
       const failing = record.checks.find((c) => !c.pass);
       const endingNote = record.outcome.status === 'finished' || record.outcome.status === 'stopped' ? `expected ${record.expect}` : undefined;
       const detail = failing?.detail ?? endingNote ?? record.outcome.message;
-      this.failures.push({ ...line, ...(detail ? { detail } : {}) });
+      const attribution = record.attribution;
+      this.failures.push({ ...line, ...(detail ? { detail } : {}), ...(attribution ? { attribution: `${attribution.component}.${attribution.mode}` } : {}) });
+      this.attributed.push({ strategy: record.strategy, component: attribution?.component, mode: attribution?.mode });
     }
   }
 
@@ -123,6 +131,7 @@ export class SummaryBuilder {
       failures: [...this.failures].sort(order),
       errors: [...this.errors].sort(order),
       results: [...this.results].sort(order),
+      attribution: summarizeAttributions(this.attributed, [...this.byStrategy.keys()]),
     };
   }
 }

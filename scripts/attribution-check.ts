@@ -1,0 +1,217 @@
+// Measures attribution against injected faults: every fault × applicable task × strategy, run in-process on the scripted model.
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../src/suite/load-suite.js';
+import { loadPromptSet } from '../src/runner/prompt-files.js';
+import { runEpisode, type RunEnvironment } from '../src/runner/episode.js';
+import type { Attribution, EpisodeRecord } from '../src/runner/record.js';
+import { ScriptedModel } from '../src/models/scripted.js';
+import { faultIn, SCRIPTED_FAULTS, type ScriptedFault } from '../src/models/scripted-faults.js';
+import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
+import { DEFAULT_STRATEGIES, type StrategyName } from '../src/strategies/index.js';
+import { toolDescriptionsForPrompt } from '../src/tools/index.js';
+import { wilsonInterval, type Interval } from '../src/report/statistics-intervals.js';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/** The goals of issue 4 §3 (fractions). */
+export const GOALS = { component: 0.95, step: 0.9, mode: 0.85 } as const;
+
+/** Every strategy the check covers: the default five plus the lookup variant of plan-and-replan. */
+export const CHECK_STRATEGIES: StrategyName[] = [...DEFAULT_STRATEGIES, 'plan-replan-lookup'];
+
+/** The truth a fault injects: its role, its mode, and the model_call that carried its marker (the first erroneous event). */
+export interface Truth {
+  component: string;
+  mode: string;
+  event: number;
+}
+
+/** One faulted episode. `key`: task|strategy|epoch|fault; `struck`: the marker is in the trace; `failed`: it did not succeed. */
+export interface Trial {
+  key: string;
+  fault: string;
+  task: string;
+  strategy: string;
+  struck: boolean;
+  failed: boolean;
+  truth?: Truth;
+  attribution: Attribution | null;
+}
+
+export interface CheckOptions {
+  suite?: string;
+  faults?: readonly string[];
+  tasks?: readonly string[];
+  strategies?: readonly StrategyName[];
+}
+
+/** Roles that a fault role corrupts, as model_call roles in a trace. */
+const traceRoles = (fault: ScriptedFault): string[] => (fault.role === 'agent' ? ['agent', 'direct'] : [fault.role]);
+
+function environment(tasks: LoadedTask[], faults: string[], prompts: RunEnvironment['prompts']): RunEnvironment {
+  const model: ChatModel = new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })), faults);
+  const models = Object.fromEntries(ROLES.map((role) => [role, model])) as Record<Role, ChatModel>;
+  return { models, prompts, toolDescriptions: toolDescriptionsForPrompt(), chatOptions: () => ({ temperature: 0 }), options: { lookupMissAsResult: false }, configHash: faults.join('+') || 'baseline' };
+}
+
+const run = (task: LoadedTask, strategy: StrategyName, env: RunEnvironment): Promise<EpisodeRecord> =>
+  runEpisode({ task, strategy, epoch: 0, seed: 1 }, env);
+
+/**
+ * Runs the fault-free baseline, then every fault on every (task, strategy) where it applies: the baseline
+ * succeeded (so nothing else is wrong and the truth is known by construction) and the fault's role made a model
+ * call in the baseline episode (a fault applies where its role is used). Throws when the suite does not load.
+ */
+export async function runAttributionCheck(options: CheckOptions = {}): Promise<{ trials: Trial[]; skipped: { baselineFailed: string[] } }> {
+  const loaded = await loadSuiteFile(options.suite ?? resolve(root, 'tasks/core.yaml'));
+  if (!loaded.ok) throw new Error(loaded.errors.map(formatSuiteError).join('\n'));
+  const prompts = await loadPromptSet(resolve(root, 'prompts'));
+  const tasks = loaded.tasks.filter((t) => !options.tasks || options.tasks.includes(t.id));
+  const strategies = options.strategies ?? CHECK_STRATEGIES;
+  const baselineEnv = environment(loaded.tasks, [], prompts);
+  const baseline = new Map<string, EpisodeRecord>();
+  const baselineFailed: string[] = [];
+  for (const task of tasks) {
+    for (const strategy of strategies) {
+      const record = await run(task, strategy, baselineEnv);
+      baseline.set(`${task.id}|${strategy}`, record);
+      if (!record.success) baselineFailed.push(`${task.id}|${strategy}`);
+    }
+  }
+  const trials: Trial[] = [];
+  for (const fault of Object.values(SCRIPTED_FAULTS).filter((f) => !options.faults || options.faults.includes(f.name))) {
+    const env = environment(loaded.tasks, [fault.name], prompts);
+    for (const task of tasks) {
+      for (const strategy of strategies) {
+        const base = baseline.get(`${task.id}|${strategy}`)!;
+        const used = base.trace.some((e) => e.type === 'model_call' && traceRoles(fault).includes(e.role));
+        if (!base.success || !used) continue;
+        const record = await run(task, strategy, env);
+        const marked = record.trace.find((e) => e.type === 'model_call' && faultIn(e.text) === fault.name);
+        trials.push({
+          key: record.key,
+          fault: fault.name,
+          task: task.id,
+          strategy,
+          struck: marked !== undefined,
+          failed: !record.success && record.outcome.status !== 'error',
+          ...(marked ? { truth: { component: fault.role, mode: fault.mode, event: marked.id } } : {}),
+          attribution: record.attribution,
+        });
+      }
+    }
+  }
+  return { trials, skipped: { baselineFailed } };
+}
+
+export interface Accuracy {
+  hits: number;
+  n: number;
+  interval: Interval | undefined;
+}
+
+export interface AccuracyReport {
+  /** Struck faults whose episode failed: the ones attribution is measured on. */
+  measured: Trial[];
+  recovered: Trial[];
+  notStruck: Trial[];
+  component: Accuracy;
+  mode: Accuracy;
+  step: Accuracy;
+  /** truth component → attributed component → count. */
+  confusion: Record<string, Record<string, number>>;
+  misses: Trial[];
+  /** Per fault; `tasks`: the distinct tasks on which it produced its component and mode. */
+  byFault: Array<{ fault: string; measured: number; component: number; mode: number; step: number; recovered: number; notStruck: number; tasks: string[] }>;
+}
+
+const accuracy = (hits: number, n: number): Accuracy => ({ hits, n, interval: n > 0 ? wilsonInterval(hits, n) : undefined });
+const componentHit = (t: Trial): boolean => t.attribution?.component === t.truth?.component;
+const modeHit = (t: Trial): boolean => componentHit(t) && t.attribution?.mode === t.truth?.mode;
+const stepHit = (t: Trial): boolean => t.attribution?.evidence[0] === t.truth?.event;
+
+/** Scores trials: accuracies with Wilson 95% intervals over the measured trials, the confusion matrix, the misses. Pure. */
+export function measureAccuracy(trials: readonly Trial[]): AccuracyReport {
+  const measured = trials.filter((t) => t.struck && t.failed);
+  const confusion: Record<string, Record<string, number>> = {};
+  for (const t of measured) {
+    const row = (confusion[t.truth!.component] ??= {});
+    const got = t.attribution?.component ?? '(none)';
+    row[got] = (row[got] ?? 0) + 1;
+  }
+  const byFault = [...new Set(trials.map((t) => t.fault))].map((fault) => {
+    const mine = measured.filter((t) => t.fault === fault);
+    return {
+      fault,
+      measured: mine.length,
+      component: mine.filter(componentHit).length,
+      mode: mine.filter(modeHit).length,
+      step: mine.filter(stepHit).length,
+      recovered: trials.filter((t) => t.fault === fault && t.struck && !t.failed).length,
+      notStruck: trials.filter((t) => t.fault === fault && !t.struck).length,
+      tasks: [...new Set(mine.filter(modeHit).map((t) => t.task))],
+    };
+  });
+  return {
+    measured,
+    recovered: trials.filter((t) => t.struck && !t.failed),
+    notStruck: trials.filter((t) => !t.struck),
+    component: accuracy(measured.filter(componentHit).length, measured.length),
+    mode: accuracy(measured.filter(modeHit).length, measured.length),
+    step: accuracy(measured.filter(stepHit).length, measured.length),
+    confusion,
+    misses: measured.filter((t) => !componentHit(t) || !modeHit(t) || !stepHit(t)),
+    byFault,
+  };
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const line = (name: string, a: Accuracy, goal: number): string =>
+  `${name.padEnd(10)} ${String(a.hits).padStart(4)}/${String(a.n).padEnd(4)} ${a.interval ? `${pct(a.interval.estimate).padStart(6)}  95% CI [${pct(a.interval.lower)}, ${pct(a.interval.upper)}]` : '   n/a'}  goal ≥ ${pct(goal)}  ${a.interval && a.interval.estimate >= goal ? 'PASS' : 'FAIL'}`;
+
+/** The printed report; `passed` is whether every goal is met. */
+export function renderAccuracyReport(report: AccuracyReport, skipped: { baselineFailed: string[] }): { text: string; passed: boolean } {
+  const out: string[] = [];
+  const { measured, recovered, notStruck } = report;
+  out.push(`attribution check: ${measured.length + recovered.length + notStruck.length} faulted episodes — ${measured.length} failed (measured), ${recovered.length} succeeded despite the fault, ${notStruck.length} where the fault never struck`);
+  out.push(`(cells skipped because the fault-free episode already fails, so no truth is known by construction: ${skipped.baselineFailed.length})`, '');
+  out.push(line('component', report.component, GOALS.component), line('step', report.step, GOALS.step), line('mode', report.mode, GOALS.mode), '');
+  const components = [...new Set([...Object.keys(report.confusion), ...Object.values(report.confusion).flatMap((row) => Object.keys(row))])].sort();
+  out.push('confusion (rows: injected component, columns: attributed component)');
+  out.push(`${''.padEnd(11)}${components.map((c) => c.padStart(10)).join('')}`);
+  for (const truth of Object.keys(report.confusion).sort()) out.push(`${truth.padEnd(11)}${components.map((c) => String(report.confusion[truth]![c] ?? 0).padStart(10)).join('')}`);
+  out.push('', `${'fault'.padEnd(30)} measured component  mode  step  recovered  not-struck  tasks with its mode`);
+  for (const f of report.byFault) {
+    out.push(
+      `${f.fault.padEnd(30)} ${String(f.measured).padStart(8)} ${String(f.component).padStart(9)} ${String(f.mode).padStart(5)} ${String(f.step).padStart(5)} ${String(f.recovered).padStart(10)} ${String(f.notStruck).padStart(11)}  ${f.tasks.length}`,
+    );
+  }
+  out.push('', `misses (${report.misses.length}):`);
+  for (const t of report.misses) {
+    const got = t.attribution ? `${t.attribution.component}.${t.attribution.mode} @${t.attribution.evidence[0]}` : 'none';
+    out.push(`  ${t.key}  truth ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`);
+  }
+  out.push('', `succeeded despite the fault (${recovered.length}):`, ...recovered.map((t) => `  ${t.key}`));
+  if (notStruck.length > 0) {
+    out.push('', `fault never struck (${notStruck.length}; its strike point is absent there — see each fault's "strikes"):`);
+    for (const fault of [...new Set(notStruck.map((t) => t.fault))]) {
+      out.push(`  ${fault}: ${notStruck.filter((t) => t.fault === fault).map((t) => `${t.task}/${t.strategy}`).join(', ')}`);
+    }
+  }
+  const passed =
+    (report.component.interval?.estimate ?? 0) >= GOALS.component && (report.step.interval?.estimate ?? 0) >= GOALS.step && (report.mode.interval?.estimate ?? 0) >= GOALS.mode;
+  out.push('', passed ? 'PASS: every goal met' : 'FAIL: a goal was missed');
+  return { text: out.join('\n'), passed };
+}
+
+async function main(): Promise<number> {
+  const { trials, skipped } = await runAttributionCheck();
+  const { text, passed } = renderAccuracyReport(measureAccuracy(trials), skipped);
+  process.stdout.write(`${text}\n`);
+  return passed ? 0 : 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main();
+}

@@ -1,0 +1,78 @@
+// Attribution: which component caused a failed episode, in which mode, with the trace events that show it.
+import type { Attribution, CheckResult } from '../runner/record.js';
+import type { TraceEvent } from '../trace/events.js';
+import { earliest, failingChecks, type AttributionState, type AttributionTask, type Rule, type RuleInput } from './finding.js';
+import { indexTrace } from './trace-index.js';
+import { invalidOutput } from './rules/invalid-output.js';
+import { misroute } from './rules/misroute.js';
+import { guessedTarget } from './rules/guessed-target.js';
+import { wrongCheck } from './rules/wrong-check.js';
+import { coarseStep } from './rules/coarse-step.js';
+import { badEdit } from './rules/bad-edit.js';
+import { drift } from './rules/drift.js';
+import { repeatedCall } from './rules/repeated-call.js';
+import { repeatedAssumption } from './rules/repeated-assumption.js';
+import { weakenedCheck } from './rules/weakened-check.js';
+import { tamperedTest } from './rules/tampered-test.js';
+import { vagueStop } from './rules/vague-stop.js';
+import { noStop } from './rules/no-stop.js';
+import { prematureFinish } from './rules/premature-finish.js';
+import { wrongAnswer } from './rules/wrong-answer.js';
+import { budgetExhausted } from './rules/budget-exhausted.js';
+import { missingStep } from './rules/missing-step.js';
+
+/**
+ * Rules that find a wrong act at a definite event. All run; the earliest first erroneous event wins, and on a tie
+ * (two mistakes in one reply) the rule listed first (docs/decisions/0004-attribution.md, "Precedence").
+ */
+export const ACT_RULES: ReadonlyArray<readonly [string, Rule]> = [
+  ['invalid_output', invalidOutput],
+  ['misroute', misroute],
+  ['guessed_target', guessedTarget],
+  ['wrong_check', wrongCheck],
+  ['coarse_step', coarseStep],
+  ['bad_edit', badEdit],
+  ['drift', drift],
+  ['repeated_call', repeatedCall],
+  ['repeated_assumption', repeatedAssumption],
+  ['weakened_check', weakenedCheck],
+  ['tampered_test', tamperedTest],
+];
+
+/** Rules about how the episode ended, tried in this order only when no act rule applies; missing_step is the last resort. */
+export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
+  ['vague_stop', vagueStop],
+  ['no_stop', noStop],
+  ['premature_finish', prematureFinish],
+  ['wrong_answer', wrongAnswer],
+  ['budget', budgetExhausted],
+  ['missing_step', missingStep],
+];
+
+/**
+ * Attributes a failed episode: `{component, mode, evidence, explanation}` with `evidence[0]` the first erroneous
+ * event, or null for an episode that succeeded (ending matches `expect`, every check passes) or ended in `error`
+ * (infrastructure, never a strategy's failure). Pure: reads the trace (with the episode's final `check` events),
+ * the task, the final repository state and the check results; never throws for a well-formed trace.
+ * A failed episode that no rule explains gets a last-resort verdict (premature_finish for direct/ReAct,
+ * missing_step for plan strategies), so every failure is counted somewhere.
+ */
+export function attribute(task: AttributionTask, trace: readonly TraceEvent[], finalState: AttributionState, checkResults: readonly CheckResult[]): Attribution | null {
+  const end = [...trace].reverse().find((e) => e.type === 'end');
+  if (!end || end.type !== 'end' || end.status === 'error') return null;
+  const endingMatches = (task.expect === 'finish' && end.status === 'finished') || (task.expect === 'stop' && end.status === 'stopped');
+  const { state, words } = failingChecks(checkResults);
+  if (endingMatches && state.length === 0 && words.length === 0) return null;
+  const index = indexTrace(trace);
+  const input: RuleInput = { task, index, final: finalState, checks: checkResults };
+  const act = earliest(ACT_RULES.map(([, rule]) => rule(input)));
+  const verdict = act ?? ENDING_RULES.map(([, rule]) => rule).reduce<ReturnType<Rule>>((found, rule) => found ?? rule(input), undefined);
+  if (verdict) return verdict;
+  const last = [...index.modelCalls].reverse()[0];
+  return {
+    component: index.family === 'plan' ? 'planner' : 'agent',
+    mode: index.family === 'plan' ? 'missing_step' : 'premature_finish',
+    evidence: [last?.id ?? end.id, end.id].filter((id, i, all) => all.indexOf(id) === i),
+    explanation: `No rule matched; the episode ended ${end.status} (${end.reason}) at event ${end.id} without meeting the task.`,
+  };
+}

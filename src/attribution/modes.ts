@@ -1,0 +1,65 @@
+// The closed list of components and failure modes an attribution may name, each with its one-line definition.
+
+/**
+ * Failure modes per component. The issue's list (issue 4 §1) plus a few the rules need to cover every failed
+ * episode: `executor.wrong_answer` (the reporter, which only writes up the executor's results, states what the
+ * results do not say), `replanner.missing_step`, `invalid_output` for every model role, and `budget.exhausted`.
+ */
+export const MODES = {
+  planner: ['invalid_plan', 'guessed_target', 'wrong_check', 'coarse_step', 'missing_step'],
+  executor: ['invalid_output', 'bad_edit', 'drift', 'wrong_answer'],
+  replanner: ['invalid_output', 'guessed_target', 'repeated_call', 'repeated_assumption', 'weakened_check', 'vague_stop', 'missing_step'],
+  gate: ['invalid_output', 'misroute'],
+  agent: ['invalid_output', 'guessed_target', 'tampered_test', 'no_stop', 'premature_finish', 'wrong_answer'],
+  budget: ['exhausted'],
+} as const;
+
+export type Component = keyof typeof MODES;
+export type Mode = (typeof MODES)[Component][number];
+export type ModeOf<C extends Component> = (typeof MODES)[C][number];
+
+/** What each `component.mode` means (rendered into docs/decisions/0004-attribution.md and `explain`). */
+export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } = {
+  planner: {
+    invalid_plan: 'the plan failed validation (or did not parse) twice, so nothing ran',
+    guessed_target: 'a plan step edits a file, or text in a file, that no earlier event had read, listed or searched and the repository does not have',
+    wrong_check: 'a done_when check that cannot pass in this repository (no such command or file, or it fails although the task is done), e.g. copied from the request',
+    coarse_step: 'one step names several targets (files or commands) but is one call, so the others are never touched',
+    missing_step: 'the plan ran as written and still cannot meet the task: a needed step is not in it',
+  },
+  executor: {
+    invalid_output: 'an executor (or reporter) reply failed to parse or validate twice',
+    bad_edit: 'the executor sent edit text the file does not contain (although it was read)',
+    drift: 'the executor call does not do what the step says: another tool, other args than the plan gave, or an edit that changes nothing',
+    wrong_answer: 'every step and check went through but the final report (the reporter writing up the executor\'s results) misstates them',
+  },
+  replanner: {
+    invalid_output: 'a replanner reply failed to parse or validate twice',
+    guessed_target: 'a revised step edits a file, or text in a file, that no earlier event had shown and the repository does not have',
+    repeated_call: 'a revision schedules again, unchanged, a call that had already failed (or missed), with no change planned before it',
+    repeated_assumption: 'a replan blames an assumption an earlier replan already named (or names none), after a revision that retried the disproved approach',
+    weakened_check: 'a revision drops done_when checks without replacing them, so the loop declares done while the task is not',
+    vague_stop: 'the replanner stopped with a message that names none of the blockers the failure made observable',
+    missing_step: 'the revised plan ran as written and still cannot meet the task',
+  },
+  gate: {
+    invalid_output: 'a gate reply failed to parse or validate twice',
+    misroute: 'the gate sent a task that needs more than one action (its reference has several calls, or its first approach fails) to direct',
+  },
+  agent: {
+    invalid_output: 'an agent reply failed to parse or validate twice',
+    guessed_target: 'the agent edited a file, or text in a file, that no earlier event had shown and the repository does not have',
+    tampered_test: 'the agent changed a test file (one the task protects, or one a test run named) instead of the code',
+    no_stop: 'the task needed a stop, or the agent kept repeating a failed call, and the agent neither stopped nor finished: it finished anyway or the harness ended the run',
+    premature_finish: 'the agent ended before the task was done: state checks fail, its last observation was an unresolved failure, or it answered after fewer calls than the task\'s reference takes',
+    wrong_answer: 'the state is right and the work was done, but the answer (or stop message) misses what the checks ask for',
+  },
+  budget: {
+    exhausted: 'a tool-call or replan budget ended a run that was still making progress, with nothing else wrong',
+  },
+};
+
+/** Every `component.mode` pair, in the order above. */
+export function allModes(): Array<{ component: Component; mode: Mode }> {
+  return (Object.keys(MODES) as Component[]).flatMap((component) => MODES[component].map((mode) => ({ component, mode: mode as Mode })));
+}

@@ -1,0 +1,41 @@
+// Rule: the executor's call does not do what the step says.
+import { earliest, finding, type Finding, type Rule } from '../finding.js';
+import { normalizeArg } from '../targets.js';
+import { stepOf } from '../trace-index.js';
+
+const MISMATCH = /^the executor returned an? (\w+) call for an? (\w+) step/;
+
+/**
+ * Three signs, for plan strategies: the harness refused the call because its tool is not the step's; an argument
+ * the plan gave (path, cmd, old, new, …) differs in the call (extra arguments are allowed); an edit whose new text
+ * equals its old text (it changes nothing). Evidence: the executor's model call, the tool call (or the step_end).
+ */
+export const drift: Rule = ({ index }) => {
+  if (index.family !== 'plan') return undefined;
+  const findings: Finding[] = [];
+  for (const end of index.stepEnds) {
+    const match = MISMATCH.exec(end.reason ?? '');
+    const caller = index.callerOf.get(end.id);
+    if (!match || caller === undefined) continue;
+    findings.push(finding('executor', 'drift', [caller, end.id], `Step ${end.step_id} asks for a ${match[2]} call but the executor returned a ${match[1]} call (event ${caller}); the harness failed the step (event ${end.id}).`));
+  }
+  for (const call of index.toolCalls) {
+    const caller = index.callerOf.get(call.id);
+    const located = stepOf(index, call);
+    if (caller === undefined || !located) continue;
+    const { step } = located;
+    if (call.tool === 'edit' && typeof call.args['old'] === 'string' && call.args['old'] === call.args['new']) {
+      findings.push(
+        finding('executor', 'drift', [caller, call.id], `For step ${step.id} ("${step.does}") the executor (event ${caller}) sent an edit of ${String(call.args['path'])} whose new text equals its old text, so the call at event ${call.id} changed nothing.`),
+      );
+      continue;
+    }
+    if (step.args === null) continue;
+    const changed = Object.keys(step.args).find((key) => normalizeArg(key, step.args![key]) !== normalizeArg(key, call.args[key]));
+    if (changed === undefined) continue;
+    findings.push(
+      finding('executor', 'drift', [caller, call.id], `Step ${step.id} gives ${changed} ${JSON.stringify(step.args[changed])}, but the executor's call (event ${caller}) used ${JSON.stringify(call.args[changed])} (event ${call.id}).`),
+    );
+  }
+  return earliest(findings);
+};

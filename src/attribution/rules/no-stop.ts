@@ -1,0 +1,34 @@
+// Rule: the direct/ReAct agent did not stop: it repeated a failed call until the harness ended the run, or finished a must-stop task.
+import { finding, type Rule } from '../finding.js';
+import { callTarget, canonical } from '../targets.js';
+import { lastCallOf } from '../trace-index.js';
+
+/**
+ * Three shapes: the `repeated_call` budget ended the run (the first erroneous event is the call that repeated the
+ * failure); the `tool_calls` budget ended it after a failure went unanswered (the first call after that failure);
+ * the task expects a stop and the agent finished (its finishing call). Evidence: that call, the failure, the end.
+ */
+export const noStop: Rule = ({ task, index }) => {
+  const end = index.end;
+  if (index.family !== 'agent' || !end) return undefined;
+  const budget = index.budget;
+  if (budget?.limit === 'repeated_call') {
+    const repeat = [...index.toolCalls].reverse().find((t) => t.id < budget.id)!;
+    const key = canonical({ tool: repeat.tool, args: repeat.args });
+    const first = index.toolCalls.find((t) => t.status !== 'success' && canonical({ tool: t.tool, args: t.args }) === key);
+    const again = index.toolCalls.find((t) => first !== undefined && t.id > first.id && canonical({ tool: t.tool, args: t.args }) === key) ?? repeat;
+    const caller = index.callerOf.get(again.id);
+    return finding('agent', 'no_stop', [caller, first?.id, again.id, budget.id], `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already failed at event ${first?.id}, instead of stopping or changing course; the harness stopped the run (event ${budget.id}).`);
+  }
+  if (budget?.limit === 'tool_calls') {
+    const failure = index.toolCalls.find((t) => t.status !== 'success');
+    const next = index.modelCalls.find((c) => failure !== undefined && c.id > failure.id) ?? lastCallOf(index, ['agent', 'direct']);
+    return finding('agent', 'no_stop', [next?.id, failure?.id, budget.id], `After ${failure ? `the failure at event ${failure.id}` : 'its calls'} the agent kept calling tools (from event ${next?.id}) until the harness stopped it at the budget (event ${budget.id}).`);
+  }
+  if (task.expect === 'stop' && end.status === 'finished') {
+    const call = lastCallOf(index, ['agent', 'direct']);
+    const blocker = [...index.toolCalls].reverse().find((t) => t.status !== 'success');
+    return finding('agent', 'no_stop', [call?.id, blocker?.id, end.id], `The task needs a stop${blocker ? ` (the blocker showed at event ${blocker.id})` : ''}, but the agent finished at event ${call?.id}.`);
+  }
+  return undefined;
+};

@@ -1,0 +1,205 @@
+// Indexes one episode's trace for the rules: the plans and who wrote them, the model call behind each tool call, what was seen when.
+import type { TraceEvent } from '../trace/events.js';
+import { canonical, normalizePath } from './targets.js';
+
+export type ModelCallEvent = Extract<TraceEvent, { type: 'model_call' }>;
+export type ToolCallEvent = Extract<TraceEvent, { type: 'tool_call' }>;
+export type CheckEvent = Extract<TraceEvent, { type: 'check' }>;
+export type StepEndEvent = Extract<TraceEvent, { type: 'step_end' }>;
+export type EndEvent = Extract<TraceEvent, { type: 'end' }>;
+export type BudgetEvent = Extract<TraceEvent, { type: 'budget' }>;
+
+/** A step as a plan snapshot records it; `revision` is the plan revision that introduced it (0 = first plan). */
+export interface PlannedStep {
+  id: string;
+  does: string;
+  tool: string;
+  args: Record<string, unknown> | null;
+  depends_on: string[];
+  /** none | reversible | irreversible, as the plan declared it. */
+  side_effect: string;
+  revision: number;
+}
+
+/** One plan version: the first plan (`planner`) or a revision (`replanner`), with the model call that wrote it. */
+export interface PlanVersion {
+  revision: number;
+  /** The plan or plan_revision event. */
+  eventId: number;
+  author: 'planner' | 'replanner';
+  /** The model call whose reply became this plan (the plan event itself if none is found). */
+  authorCallId: number;
+  doneWhen: Array<Record<string, unknown>>;
+  steps: PlannedStep[];
+  invalidated?: string;
+}
+
+/** Everything the rules read. Model calls are kept without raw text or error text: rules judge parsed values only. */
+export interface TraceIndex {
+  events: readonly TraceEvent[];
+  /** `plan` for plan-up-front, plan-and-replan and gated-to-plan; `agent` for direct, ReAct and gated-to-direct. */
+  family: 'plan' | 'agent';
+  modelCalls: ModelCallEvent[];
+  toolCalls: ToolCallEvent[];
+  plans: PlanVersion[];
+  gate?: { eventId: number; callId: number; route: 'direct' | 'plan-replan' };
+  end?: EndEvent;
+  budget?: BudgetEvent;
+  doneWhenChecks: CheckEvent[];
+  finalChecks: CheckEvent[];
+  stepEnds: StepEndEvent[];
+  /** tool_call id (or the step_end id of a step whose call the harness refused) → the model call that chose it. */
+  callerOf: ReadonlyMap<number, number>;
+}
+
+type Snapshot = { done_when?: Array<Record<string, unknown>>; steps?: Array<Record<string, unknown>> };
+
+function stepsOf(plan: Snapshot): PlannedStep[] {
+  return (plan.steps ?? []).map((s) => ({
+    id: String(s['id']),
+    does: String(s['does'] ?? ''),
+    tool: String(s['tool']),
+    args: (s['args'] as Record<string, unknown> | null | undefined) ?? null,
+    depends_on: (s['depends_on'] as string[] | undefined) ?? [],
+    side_effect: String(s['side_effect'] ?? 'none'),
+    revision: Number(s['revision'] ?? 0),
+  }));
+}
+
+const lastBefore = <T extends { id: number }>(items: readonly T[], id: number, keep: (item: T) => boolean = () => true): T | undefined =>
+  [...items].reverse().find((item) => item.id < id && keep(item));
+
+/**
+ * Builds the index. Pure. Model-call text, error strings and output-fault evidence (and the parse error an
+ * invalid_output ending quotes) are blanked, so no rule can read anything but the parsed reply (this is also
+ * what keeps the scripted model's fault markers out of reach).
+ */
+export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
+  const events = trace.map((e): TraceEvent => {
+    if (e.type === 'model_call') {
+      const outputFault = (e as { output_fault?: { kind: string } }).output_fault;
+      return { ...e, text: '', ...(e.error === undefined ? {} : { error: 'invalid reply' }), ...(outputFault ? { output_fault: { kind: outputFault.kind, detail: '' } } : {}) } as TraceEvent;
+    }
+    // An invalid_output ending carries the parse error, which may quote the raw reply.
+    return e.type === 'end' && e.status === 'invalid_output' ? { ...e, message: 'invalid reply' } : e;
+  });
+  const modelCalls = events.filter((e): e is ModelCallEvent => e.type === 'model_call');
+  const toolCalls = events.filter((e): e is ToolCallEvent => e.type === 'tool_call');
+  const planRoles = new Set(['planner', 'executor', 'replanner', 'reporter']);
+  const family = events.some((e) => e.type === 'plan' || (e.type === 'model_call' && planRoles.has(e.role))) ? 'plan' : 'agent';
+  const plans: PlanVersion[] = [];
+  const callerOf = new Map<number, number>();
+  const claimed = new Set<number>();
+  const index: TraceIndex = {
+    events,
+    family,
+    modelCalls,
+    toolCalls,
+    plans,
+    doneWhenChecks: [],
+    finalChecks: [],
+    stepEnds: [],
+    callerOf,
+  };
+  for (const event of events) {
+    switch (event.type) {
+      case 'plan':
+      case 'plan_revision': {
+        const author = event.type === 'plan' ? 'planner' : 'replanner';
+        const call = lastBefore(modelCalls, event.id, (c) => c.role === author && c.outcome === 'ok');
+        const snapshot = event.plan as Snapshot;
+        plans.push({
+          revision: event.revision,
+          eventId: event.id,
+          author,
+          authorCallId: call?.id ?? event.id,
+          doneWhen: snapshot.done_when ?? [],
+          steps: stepsOf(snapshot),
+          ...(event.type === 'plan_revision' ? { invalidated: event.invalidated } : {}),
+        });
+        break;
+      }
+      case 'gate': {
+        const call = lastBefore(modelCalls, event.id, (c) => c.role === 'gate');
+        index.gate = { eventId: event.id, callId: call?.id ?? event.id, route: event.route };
+        break;
+      }
+      case 'tool_call': {
+        if (family === 'agent') {
+          const call = lastBefore(modelCalls, event.id, (c) => c.role === 'agent' || c.role === 'direct');
+          if (call) callerOf.set(event.id, call.id);
+        } else if (event.step_id !== undefined && event.attempt > 1) {
+          const previous = lastBefore(toolCalls, event.id, (t) => t.step_id === event.step_id);
+          const caller = previous && callerOf.get(previous.id);
+          if (caller !== undefined) callerOf.set(event.id, caller);
+        } else {
+          const key = canonical({ tool: event.tool, args: event.args });
+          const call = modelCalls.find((c) => c.id < event.id && c.role === 'executor' && c.outcome === 'ok' && !claimed.has(c.id) && canonical(c.value) === key);
+          if (call) {
+            claimed.add(call.id);
+            callerOf.set(event.id, call.id);
+          }
+        }
+        break;
+      }
+      case 'step_end':
+        index.stepEnds.push(event);
+        if (event.status === 'failed' && event.reason?.startsWith('the executor returned')) {
+          const call = lastBefore(modelCalls, event.id, (c) => c.role === 'executor');
+          if (call) callerOf.set(event.id, call.id);
+        }
+        break;
+      case 'check':
+        (event.scope === 'done_when' ? index.doneWhenChecks : index.finalChecks).push(event);
+        break;
+      case 'budget':
+        index.budget = event;
+        break;
+      case 'end':
+        index.end = event;
+        break;
+      default:
+        break;
+    }
+  }
+  return index;
+}
+
+/** The plan version in force just before `eventId`. */
+export function planBefore(index: TraceIndex, eventId: number): PlanVersion | undefined {
+  return [...index.plans].reverse().find((p) => p.eventId < eventId);
+}
+
+/** The plan step a tool call ran and the plan version that introduced it (whose author wrote its args). */
+export function stepOf(index: TraceIndex, call: { id: number; step_id?: string | undefined }): { step: PlannedStep; author: PlanVersion } | undefined {
+  if (call.step_id === undefined) return undefined;
+  const plan = [...index.plans].reverse().find((p) => p.eventId < call.id);
+  const step = plan?.steps.find((s) => s.id === call.step_id);
+  if (!plan || !step) return undefined;
+  const author = index.plans.find((p) => p.revision === step.revision && p.eventId <= plan.eventId) ?? plan;
+  return { step, author };
+}
+
+/** Whether `needle` (a path or text) showed up before `eventId`: a successful call on that path, or in any tool output. */
+export function observedBefore(index: TraceIndex, eventId: number, needle: string): boolean {
+  const path = normalizePath(needle);
+  return index.toolCalls.some(
+    (t) =>
+      t.id < eventId &&
+      ((t.status === 'success' && typeof t.args['path'] === 'string' && normalizePath(t.args['path']) === path) || t.output.includes(needle) || t.output.includes(path)),
+  );
+}
+
+/** The last contiguous block of done_when check events (the final evaluation), or [] when none ran. */
+export function lastDoneWhenBlock(index: TraceIndex): CheckEvent[] {
+  const checks = index.doneWhenChecks;
+  if (checks.length === 0) return [];
+  const block = [checks[checks.length - 1]!];
+  for (let i = checks.length - 2; i >= 0 && checks[i]!.id === block[0]!.id - 1; i--) block.unshift(checks[i]!);
+  return block;
+}
+
+/** The last model call made by one of `roles`. */
+export function lastCallOf(index: TraceIndex, roles: readonly string[]): ModelCallEvent | undefined {
+  return [...index.modelCalls].reverse().find((c) => roles.includes(c.role));
+}

@@ -1,0 +1,156 @@
+// `stratbench explain`: one episode's trace in order — plan, revisions with diffs, tool calls, checks — with the attributed events marked.
+import type { EpisodeRecord } from '../runner/record.js';
+import type { TraceEvent } from '../trace/events.js';
+import { readResultsFolder } from './results-folder.js';
+
+const FIRST = '▶';
+const OTHER = '•';
+
+const clip = (text: string, max: number): string => {
+  const line = text.replace(/\s*\n\s*/g, ' | ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+const args = (value: unknown): string => (value === null || value === undefined ? 'null' : clip(JSON.stringify(value), 90));
+
+function describeCheck(check: Record<string, unknown>): string {
+  const rest = Object.entries(check)
+    .filter(([key]) => key !== 'check')
+    .map(([key, value]) => `${key}=${JSON.stringify(value)}`);
+  return `${String(check['check'])}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}`;
+}
+
+type PlanSnapshot = { goal?: string; done_when?: Array<Record<string, unknown>>; assumptions?: string[]; steps?: Array<Record<string, unknown>> };
+
+/** The lines of a plan snapshot: goal, done_when, assumptions, then the steps of `revision` (all when undefined). */
+function planLines(plan: PlanSnapshot, revision?: number): string[] {
+  const lines: string[] = [];
+  if (plan.goal !== undefined && revision === undefined) lines.push(`goal: ${clip(plan.goal, 100)}`);
+  if (plan.done_when && plan.done_when.length > 0) lines.push(`done_when: ${plan.done_when.map(describeCheck).join(' · ')}`);
+  else lines.push('done_when: (none)');
+  if (plan.assumptions && plan.assumptions.length > 0) lines.push(`assumptions: ${plan.assumptions.map((a) => `"${clip(a, 80)}"`).join(' · ')}`);
+  for (const step of plan.steps ?? []) {
+    if (revision !== undefined && step['revision'] !== revision) continue;
+    const deps = (step['depends_on'] as string[] | undefined) ?? [];
+    lines.push(
+      `${String(step['id']).padEnd(6)} ${String(step['tool']).padEnd(8)} ${args(step['args'])}${deps.length > 0 ? ` ← ${deps.join(', ')}` : ''}  "${clip(String(step['does'] ?? ''), 70)}"`,
+    );
+  }
+  return lines;
+}
+
+/** A parsed reply in a few words: the plan's size, the replanner's decision, the action or call chosen. */
+function replySummary(role: string, value: unknown): string {
+  const v = (value ?? {}) as Record<string, unknown>;
+  const count = (key: string): number => (Array.isArray(v[key]) ? (v[key] as unknown[]).length : 0);
+  switch (role) {
+    case 'planner':
+      return `a plan of ${count('steps')} step(s), ${count('done_when')} done_when check(s)`;
+    case 'replanner':
+      return v['decision'] === 'stop' ? `stop — "${clip(String(v['message'] ?? ''), 90)}"` : `revise — invalidated "${clip(String(v['invalidated'] ?? ''), 70)}", ${count('steps')} new step(s)`;
+    case 'agent':
+    case 'direct':
+      if (v['action'] === 'tool') return `${String(v['tool'])} ${args(v['args'])}`;
+      return `${String(v['action'])} — "${clip(String(v['answer'] ?? v['message'] ?? ''), 90)}"`;
+    case 'gate':
+      return `route ${String(v['route'])}`;
+    case 'reporter':
+      return `answer "${clip(String(v['answer'] ?? ''), 90)}"`;
+    default:
+      return v['tool'] !== undefined ? `${String(v['tool'])} ${args(v['args'])}` : args(value);
+  }
+}
+
+/** One event as a headline and indented detail lines. */
+function describeEvent(event: TraceEvent): { head: string; body: string[] } {
+  switch (event.type) {
+    case 'model_call': {
+      const retry = event.attempt > 1 ? ' (repair)' : '';
+      if (event.outcome === 'invalid') return { head: `model_call ${event.role}${retry}: invalid — ${clip(event.error ?? '', 80)}`, body: [`reply: ${clip(event.text, 110)}`] };
+      return { head: `model_call ${event.role}${retry}: ${replySummary(event.role, event.value)}`, body: [] };
+    }
+    case 'gate':
+      return { head: `gate → ${event.route}`, body: [] };
+    case 'plan':
+      return { head: 'plan (revision 0)', body: planLines(event.plan as PlanSnapshot) };
+    case 'plan_invalid':
+      return { head: 'plan_invalid', body: event.errors.map((e) => clip(e, 110)) };
+    case 'plan_revision':
+      return { head: `plan_revision ${event.revision}: invalidated "${clip(event.invalidated, 80)}"`, body: planLines(event.plan as PlanSnapshot, event.revision) };
+    case 'plan_diff':
+      return { head: `plan_diff ${event.revision}: removed [${event.diff.removed.join(', ')}] added [${event.diff.added.join(', ')}] revised [${event.diff.revised.join(', ')}]`, body: [] };
+    case 'tool_call': {
+      const step = event.step_id === undefined ? '' : ` ${event.step_id}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`;
+      const code = event.exit_code === undefined ? '' : ` exit ${event.exit_code}`;
+      const lines = event.output.split('\n').filter((l) => l.trim() !== '');
+      const body = lines.slice(0, 3).map((l) => clip(l, 110));
+      if (lines.length > 3) body.push(`… ${lines.length - 3} more line(s)`);
+      return { head: `tool_call${step} ${event.tool} ${args(event.args)} → ${event.status}${code}${event.error_code ? ` (${event.error_code})` : ''}`, body };
+    }
+    case 'step_end':
+      return { head: `step_end ${event.step_id} ${event.status}${event.reason ? ` (${clip(event.reason, 80)})` : ''}`, body: [] };
+    case 'check':
+      return { head: `check ${event.scope} ${event.pass ? 'pass' : 'FAIL'} ${describeCheck(event.check)}`, body: [clip(event.detail, 110)] };
+    case 'budget':
+      return { head: `budget ${event.limit}: ${event.detail}`, body: [] };
+    case 'end': {
+      const said = event.answer ?? event.message;
+      return { head: `end ${event.status} (${event.reason})`, body: said ? [`${event.answer !== undefined ? 'answer' : 'message'}: ${clip(said, 110)}`] : [] };
+    }
+  }
+}
+
+/**
+ * Renders one episode for a person: a header (task, strategy, epoch, outcome, success), the attribution with its
+ * explanation, then every trace event in order with its id. Events in the attribution's evidence are marked
+ * `▶` (the first erroneous event) and `•` (the rest). Plans show goal, done_when, assumptions and steps;
+ * revisions show the broken assumption and their new steps, diffs their removed/added/revised ids; tool calls
+ * their first output lines; checks their detail. Pure.
+ */
+export function explainEpisode(record: EpisodeRecord): string {
+  const evidence = record.attribution?.evidence ?? [];
+  const lines: string[] = [];
+  lines.push(`${record.task} × ${record.strategy}, epoch ${record.epoch} — ${record.outcome.status} (${record.outcome.reason}), ${record.success ? 'succeeded' : 'failed'} (expected ${record.expect})`);
+  lines.push(`models: ${Object.entries(record.models).map(([role, model]) => `${role}=${model}`).join(' ')}`);
+  if (record.attribution) {
+    const { component, mode, explanation } = record.attribution;
+    lines.push(`attribution: ${component}.${mode} — ${explanation}`);
+    lines.push(`evidence: ${evidence.map((id, i) => `${i === 0 ? FIRST : OTHER}${id}`).join(' ')}   (${FIRST} first erroneous event, ${OTHER} other evidence)`);
+  } else if (!record.success) {
+    lines.push(record.outcome.status === 'error' ? 'attribution: none (error episodes are infrastructure, not a strategy failure)' : 'attribution: none recorded');
+  }
+  lines.push('');
+  const width = String(record.trace.length).length;
+  for (const event of record.trace) {
+    const mark = evidence[0] === event.id ? FIRST : evidence.includes(event.id) ? OTHER : ' ';
+    const { head, body } = describeEvent(event);
+    lines.push(`${mark} ${String(event.id).padStart(width)}  ${head}`);
+    for (const line of body) lines.push(`  ${' '.repeat(width)}      ${line}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Picks the episode `explain` prints: `task` × `strategy` at `epoch` (default: the lowest epoch there is).
+ * Returns the record, or a message naming what the results hold instead.
+ */
+export function findEpisode(records: readonly EpisodeRecord[], task: string, strategy: string, epoch?: number): { ok: true; record: EpisodeRecord } | { ok: false; error: string } {
+  const matching = records.filter((r) => r.task === task && r.strategy === strategy).sort((a, b) => a.epoch - b.epoch);
+  const record = epoch === undefined ? matching[0] : matching.find((r) => r.epoch === epoch);
+  if (record) return { ok: true, record };
+  if (matching.length > 0) return { ok: false, error: `no epoch ${epoch} of ${task} × ${strategy}; epochs: ${matching.map((r) => r.epoch).join(', ')}` };
+  const tasks = [...new Set(records.map((r) => r.task))];
+  const strategies = [...new Set(records.map((r) => r.strategy))];
+  return { ok: false, error: `no episode ${task} × ${strategy}; tasks: ${tasks.join(', ') || '(none)'}; strategies: ${strategies.join(', ') || '(none)'}` };
+}
+
+/**
+ * `stratbench explain <results-dir> <task> <strategy> [--epoch N]`: reads the folder's episodes.jsonl and renders
+ * the episode. The only I/O here; the CLI prints `text` (exit 0) or `error` (a usage error, exit 2).
+ */
+export async function explainFromFolder(dir: string, task: string, strategy: string, epoch?: number): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
+  const folder = await readResultsFolder(dir);
+  if (!folder.ok) return { ok: false, error: folder.error };
+  const found = findEpisode(folder.records, task, strategy, epoch);
+  return found.ok ? { ok: true, text: explainEpisode(found.record) } : found;
+}

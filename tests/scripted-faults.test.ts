@@ -1,0 +1,94 @@
+// Scripted faults: named and documented, validated by the registry, derived from the view alone, and harmless to other roles.
+import { describe, expect, it } from 'vitest';
+import { buildModels, ModelSpecError, modelSpecsByRole, parseModelSpec } from '../src/models/registry.js';
+import { ScriptedModel } from '../src/models/scripted.js';
+import { FAULT_NAMES, faultIn, faultStrikesRole, guessedPath, markFault, SCRIPTED_FAULTS } from '../src/models/scripted-faults.js';
+import type { ChatModel, ChatRequest, ChatResponse, RoleView } from '../src/models/types.js';
+import { MODES } from '../src/attribution/modes.js';
+import { runEpisode } from '../src/runner/episode.js';
+import { SimRepo } from '../src/sim-repo/index.js';
+import { loadSuiteFile, type LoadedTask } from '../src/suite/load-suite.js';
+import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
+import { allRoles, CORE_SUITE, environment } from './support/episode-fixtures.js';
+
+async function coreTasks(): Promise<LoadedTask[]> {
+  const loaded = await loadSuiteFile(CORE_SUITE);
+  if (!loaded.ok) throw new Error('core suite does not load');
+  return loaded.tasks;
+}
+
+const scriptedTasks = (tasks: LoadedTask[]) => tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive }));
+
+/** Wraps a model and keeps every view it was asked about. */
+class Recording implements ChatModel {
+  readonly name = 'recording';
+  readonly deterministic = true;
+  readonly views: RoleView[] = [];
+  constructor(private readonly inner: ChatModel) {}
+  chat(request: ChatRequest): Promise<ChatResponse> {
+    this.views.push(structuredClone(request.view));
+    return this.inner.chat(request);
+  }
+}
+
+describe('fault names and the registry', () => {
+  it('names each fault <role>.<mode> with a mode of the closed list and says where it strikes', () => {
+    for (const fault of Object.values(SCRIPTED_FAULTS)) {
+      expect(fault.name).toBe(`${fault.role}.${fault.mode}`);
+      expect((MODES[fault.role] as readonly string[]).includes(fault.mode)).toBe(true);
+      expect(fault.strikes.length).toBeGreaterThan(20);
+    }
+    expect(FAULT_NAMES).toHaveLength(19);
+  });
+
+  it('parses a fault list and builds a scripted model; an unknown fault is a ModelSpecError listing the known ones', async () => {
+    expect(parseModelSpec('scripted:faults=planner.guessed_target, agent.no_stop')).toEqual({ backend: 'scripted', faults: ['planner.guessed_target', 'agent.no_stop'] });
+    const tasks = scriptedTasks(await coreTasks());
+    const models = buildModels(modelSpecsByRole('scripted:faults=planner.guessed_target,agent.no_stop', {}), { tasks });
+    expect(models.planner.name).toBe('scripted');
+    expect(() => buildModels(modelSpecsByRole('scripted:faults=planner.guesed_target', {}), { tasks })).toThrow(ModelSpecError);
+    expect(() => buildModels(modelSpecsByRole('scripted:faults=planner.guesed_target', {}), { tasks })).toThrow(
+      `unknown fault "planner.guesed_target" in model "scripted:faults=planner.guesed_target"; known faults: ${FAULT_NAMES.join(', ')}`,
+    );
+    expect(() => new ScriptedModel(tasks, ['nope.nope'])).toThrow('unknown fault "nope.nope"');
+  });
+
+  it('marks a corrupted reply so the trace shows it, in JSON and in prose', () => {
+    expect(markFault('gate.misroute', { route: 'direct' })).toEqual({ fault: 'gate.misroute', route: 'direct' });
+    expect(faultIn(JSON.stringify(markFault('gate.misroute', { route: 'direct' })))).toBe('gate.misroute');
+    expect(faultIn(markFault('executor.invalid_output', 'I will do it.') as string)).toBe('executor.invalid_output');
+    expect(faultIn('{"route":"direct"}')).toBeUndefined();
+  });
+});
+
+describe('where faults strike', () => {
+  it('guesses paths no core task repository has', async () => {
+    for (const task of await coreTasks()) {
+      const repo = SimRepo.fromSpec(task.repoSpec);
+      expect({ task: task.id, exists: repo.initialFile(guessedPath(task)) !== undefined }).toEqual({ task: task.id, exists: false });
+    }
+  });
+
+  it('decides from the view alone (same view, same reply) and leaves every other role as the fault-free model plays it', async () => {
+    const tasks = await coreTasks();
+    const baseline = new ScriptedModel(scriptedTasks(tasks));
+    const recorder = new Recording(baseline);
+    for (const task of tasks) {
+      for (const strategy of [...DEFAULT_STRATEGIES, 'plan-replan-lookup'] as const) {
+        await runEpisode({ task, strategy, epoch: 0, seed: 1 }, await environment(allRoles(recorder)));
+      }
+    }
+    expect(recorder.views.length).toBeGreaterThan(300);
+    for (const name of FAULT_NAMES) {
+      const faulted = new ScriptedModel(scriptedTasks(tasks), [name]);
+      let struck = 0;
+      for (const view of recorder.views) {
+        const reply = faulted.decide(view);
+        expect(faulted.decide(view)).toEqual(reply);
+        if (!faultStrikesRole(SCRIPTED_FAULTS[name]!, view.role)) expect(reply).toEqual(baseline.decide(view));
+        else if (JSON.stringify(reply) !== JSON.stringify(baseline.decide(view))) struck += 1;
+      }
+      expect({ name, struck: struck > 0 }).toEqual({ name, struck: true });
+    }
+  });
+});
