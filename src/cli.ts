@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { runCommand, validateCommand, UsageError } from './runner/commands.js';
 import { compareCommand, mergeCommand, reportCommand } from './runner/folder-commands.js';
+import { cacheClearCommand } from './runner/cache-command.js';
+import { DEFAULT_CACHE_DIR } from './runner/ollama-setup.js';
+import { ConfigurationError } from './models/preflight.js';
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The embedded default suite and prompts, resolved from the package, not the working directory. */
@@ -15,6 +18,20 @@ const positiveInt = (name: string) => (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
   return n;
+};
+
+const nonNegativeNumber = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a number ≥ 0, got "${value}"`);
+  return n;
+};
+
+/** `--think` alone is true; `--think false|off|no|0` is false. */
+const booleanValue = (name: string) => (value: string): boolean => {
+  const text = value.trim().toLowerCase();
+  if (['true', 'on', 'yes', '1'].includes(text)) return true;
+  if (['false', 'off', 'no', '0'].includes(text)) return false;
+  throw new UsageError(`${name} takes true or false, got "${value}"`);
 };
 
 function program(): Command {
@@ -42,10 +59,34 @@ function program(): Command {
   for (const role of ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const) {
     run.option(`--${role}-model <spec>`, `model for the ${role} role (default: --model)`);
   }
+  // Ollama: used by roles whose model is ollama:<model>; preflight checks the server and models before any episode.
+  run
+    .option('--ollama-host <url>', 'Ollama server (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
+    .addOption(new Option('--tool-calling <mode>', 'actions as JSON matching the action schema, or through Ollama\'s tools field (default: json)').choices(['json', 'native']))
+    .option('--temperature <t>', 'sampling temperature of every call (default: 0)', nonNegativeNumber('--temperature'))
+    .option('--num-ctx <tokens>', 'context window in tokens; Ollama truncates prompts beyond it (default: 8192)', positiveInt('--num-ctx'))
+    .option('--num-predict <tokens>', 'cap on tokens generated per call, thinking included (default: none)', positiveInt('--num-predict'))
+    .option('--think [bool]', 'let thinking models (qwen3) think before replying (default: false)', booleanValue('--think'))
+    .option('--keep-alive <duration>', 'how long Ollama keeps the model loaded after a call, e.g. 30m, 1h, -1 (default: 30m)')
+    .option('--timeout-ms <ms>', 'abort a model call after this many ms (infrastructure error, retried; default: none)', positiveInt('--timeout-ms'))
+    .option('--cache', 'store Ollama replies on disk and reuse them (key: model digest, messages, schema, options, epoch)')
+    .option('--cache-dir <dir>', `response cache folder; implies --cache (default: ${DEFAULT_CACHE_DIR})`);
+  for (const role of ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const) {
+    run.option(`--${role}-think [bool]`, `--think for the ${role} role only`, booleanValue(`--${role}-think`));
+  }
   run.action(async (options: Record<string, unknown>, command: Command) => {
     const explicit = new Set(Object.keys(options).filter((name) => command.getOptionValueSource(name) === 'cli'));
     process.exitCode = await runCommand(options, explicit);
   });
+
+  const cache = cli.command('cache').description('Manage the on-disk response cache of --cache.');
+  cache
+    .command('clear')
+    .description('Delete every cached reply in the cache folder (other files are left alone).')
+    .option('--cache-dir <dir>', 'response cache folder', DEFAULT_CACHE_DIR)
+    .action(async (options: { cacheDir: string }) => {
+      process.exitCode = await cacheClearCommand(options.cacheDir);
+    });
 
   cli
     .command('validate')
@@ -98,7 +139,7 @@ async function main(argv: string[]): Promise<number> {
       // --help and --version exit 0; every other commander error is a usage error.
       return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
     }
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof ConfigurationError) {
       process.stderr.write(`stratbench: ${error.message}\n`);
       return 2;
     }

@@ -63,6 +63,10 @@ export async function callRole<T>(
       duration_ms: response.duration_ms,
       load_ms: response.load_ms,
       prompt_sha256: template.sha256,
+      ...(response.output_fault ? { output_fault: response.output_fault } : {}),
+      ...(response.attempts !== undefined ? { attempts: response.attempts } : {}),
+      ...(response.cold_load ? { cold_load: true } : {}),
+      ...(response.cached ? { cached: true } : {}),
     });
     if (error === undefined && parsed.ok) return { ok: true, value: parsed.value, eventId };
     if (attempt === 2) return { ok: false, error: error ?? 'invalid reply', eventId };

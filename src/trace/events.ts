@@ -33,6 +33,13 @@ export const TraceEvent = z.discriminatedUnion('type', [
     duration_ms: z.number(),
     load_ms: z.number(),
     prompt_sha256: z.string().optional(),
+    output_fault: z
+      .object({ kind: z.string(), detail: z.string() })
+      .optional()
+      .describe('An output fault the backend saw before parsing (e.g. output_budget_exhausted, tool_call_malformed), with its raw evidence'),
+    attempts: z.number().int().nonnegative().optional().describe('Calls the backend made for this reply, counting its own retries of output faults (absent: 1)'),
+    cold_load: z.boolean().optional().describe('The model was loaded for this call; load_ms is not charged to duration_ms'),
+    cached: z.boolean().optional().describe('Served from the response cache: no model time was spent'),
   }),
   z.object({ ...base, type: z.literal('gate'), route: z.enum(['direct', 'plan-replan']) }),
   z.object({ ...base, type: z.literal('plan'), revision: z.literal(0), plan: AnyRecord }),

@@ -1,0 +1,145 @@
+// `npm run bench:ollama`: the core suite through a fake Ollama server with 50 ms per call, wall time against the ideal.
+//
+// The server serves the scripted model and runs in its own process, as a real Ollama does (`--inline`: in this
+// process, to see what sharing the event loop costs). Exit 1 when wall time exceeds the ideal by more than 15 %.
+import { spawn } from 'node:child_process';
+import diagnostics from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
+import { records, runInProcess, scratch, startScriptedOllama, RUN_DEFAULTS } from '../tests/support/scripted-over-ollama.js';
+
+/** Server-side latency of every /api/chat reply, ms (issue 3 §7). */
+const LATENCY_MS = 50;
+const CONCURRENCY = 8;
+/** Wall time may exceed the ideal by at most this factor. */
+const MAX_RATIO = 1.15;
+
+/** What the fake server measured: chat calls answered, mean ms from request headers to reply sent, its CPU ms per call. */
+interface ServerFigures {
+  calls: number;
+  serviceMs: number;
+  cpuMsPerCall: number;
+}
+
+/** A running fake server: its URL, and a way to stop it that returns its figures. */
+interface BenchServer {
+  url: string;
+  stop(): Promise<ServerFigures>;
+}
+
+/**
+ * Starts the scripted fake server and times every chat exchange on the server side (node:http diagnostics
+ * channels: request headers parsed → response finished).
+ */
+async function measuredServer(): Promise<{ url: string; stop(): Promise<ServerFigures> }> {
+  const started = new WeakMap<object, number>();
+  const service: number[] = [];
+  const onStart = (message: unknown): void => {
+    const { request } = message as { request: IncomingMessage };
+    if (request.url === '/api/chat') started.set(request, performance.now());
+  };
+  const onFinish = (message: unknown): void => {
+    const begun = started.get((message as { request: object }).request);
+    if (begun !== undefined) service.push(performance.now() - begun);
+  };
+  diagnostics.subscribe('http.server.request.start', onStart);
+  diagnostics.subscribe('http.server.response.finish', onFinish);
+  const cpuBefore = process.cpuUsage();
+  const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs: LATENCY_MS });
+  return {
+    url: server.url,
+    stop: async () => {
+      const cpu = process.cpuUsage(cpuBefore);
+      const calls = server.chatCalls().length;
+      await server.close();
+      diagnostics.unsubscribe('http.server.request.start', onStart);
+      diagnostics.unsubscribe('http.server.response.finish', onFinish);
+      return {
+        calls,
+        serviceMs: service.reduce((sum, ms) => sum + ms, 0) / Math.max(1, service.length),
+        cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, calls),
+      };
+    },
+  };
+}
+
+/** This script again with `--serve`, in a child process: it prints its URL, and its chat-call count when stdin ends. */
+async function processServer(): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done) throw new Error('the fake Ollama server process exited before printing its URL');
+  return {
+    url: String(first.value),
+    stop: async () => {
+      child.stdin.end();
+      const last = await lines.next();
+      return JSON.parse(String(last.value)) as ServerFigures;
+    },
+  };
+}
+
+/** `--serve`: the fake server for `processServer`. */
+async function serve(): Promise<void> {
+  const server = await measuredServer();
+  process.stdout.write(`${server.url}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', () => {
+    void server.stop().then((figures) => process.stdout.write(`${JSON.stringify(figures)}\n`));
+  });
+}
+
+async function bench(inline: boolean): Promise<number> {
+  const server = inline ? await measuredServer() : await processServer();
+  const out = join(scratch(), 'bench');
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  let run;
+  let figures: ServerFigures;
+  try {
+    run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: server.url, strategies: 'all', concurrency: CONCURRENCY });
+  } finally {
+    figures = await server.stop();
+  }
+  const calls = figures.calls;
+  const totalMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
+  const list = records(out);
+  const wallMs = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { timing: { wall_ms: number } }).timing.wall_ms;
+  const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
+  const perEpisode = list.map((record) => Object.values(record.metrics.model_calls).reduce((sum, n) => sum + n, 0));
+  const ratio = wallMs / idealMs;
+  // Where the time over the ideal went: the exchanges themselves, the harness between calls, the schedule.
+  const exchangeMs = list.flatMap((r) => r.trace).reduce((sum, e) => sum + (e.type === 'model_call' ? e.duration_ms : 0), 0);
+  const episodeMs = list.reduce((sum, r) => sum + r.wall_ms, 0);
+  const lines = [
+    `bench:ollama — core suite (${new Set(list.map((r) => r.task)).size} tasks) × ${DEFAULT_STRATEGIES.length} strategies = ${list.length} episodes, ` +
+      `${list.filter((r) => r.success).length} succeeded, ${list.filter((r) => r.outcome.status === 'error').length} errors; ` +
+      `fake server ${inline ? 'in this process' : 'in its own process'}; load average ${loadavg()[0]!.toFixed(2)} on this machine`,
+    `model calls        ${calls} (${LATENCY_MS} ms each at the server; ${Math.min(...perEpisode)}–${Math.max(...perEpisode)} per episode, sequential within an episode)`,
+    `concurrency        ${CONCURRENCY}`,
+    `ideal              ${idealMs.toFixed(0)} ms  (model calls × ${LATENCY_MS} ms / ${CONCURRENCY})`,
+    `longest episode    ${Math.max(...perEpisode) * LATENCY_MS} ms  (its calls × ${LATENCY_MS} ms: a floor no schedule beats)`,
+    `wall               ${wallMs} ms  (run.json timing.wall_ms: first episode start to last episode end)`,
+    `wall with setup    ${totalMs.toFixed(0)} ms  (suite load, preflight, results folder, summary included)`,
+    `ratio              ${ratio.toFixed(3)}  (limit ${MAX_RATIO})  ${ratio <= MAX_RATIO ? 'ok' : 'TOO SLOW'}`,
+    `per call           ${(exchangeMs / calls).toFixed(1)} ms HTTP exchange as the client saw it (${LATENCY_MS} ms of it server latency), ` +
+      `${((episodeMs - exchangeMs) / calls).toFixed(1)} ms harness time between calls; ` +
+      `${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms CPU of this process per call`,
+    `server             ${figures.serviceMs.toFixed(1)} ms per call from request headers to reply sent (${LATENCY_MS} ms of it latency), ` +
+      `${figures.cpuMsPerCall.toFixed(2)} ms CPU per call`,
+    `schedule           Σ episode wall / ${CONCURRENCY} = ${(episodeMs / CONCURRENCY).toFixed(0)} ms; ` +
+      `wall − that = ${(wallMs - episodeMs / CONCURRENCY).toFixed(0)} ms with fewer than ${CONCURRENCY} episodes in flight (start, tail)`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return ratio <= MAX_RATIO ? 0 : 1;
+}
+
+if (process.argv.includes('--serve')) await serve();
+else process.exitCode = await bench(process.argv.includes('--inline'));

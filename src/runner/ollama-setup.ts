@@ -1,0 +1,223 @@
+// Turns a run's Ollama flags into ChatModels: host, per-role options, tool-calling mode, timeout, preflight, cache.
+import { createOllamaModel, OLLAMA_DEFAULT_OPTIONS, resolveOllamaHost, type OllamaModelConfig } from '../models/ollama.js';
+import { preflightOllama, type PreflightModel } from '../models/preflight.js';
+import { withResponseCache } from '../models/response-cache.js';
+import { modelJsonSchema } from '../models/model-json-schema.js';
+import { createNodeHttpFetch } from '../models/node-http-fetch.js';
+import { parseModelSpec } from '../models/registry.js';
+import type { ToolSpec } from '../models/tool-calling.js';
+import { ROLES, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
+import { TOOLS, TOOL_NAMES } from '../tools/index.js';
+
+export type ToolCallingMode = 'json' | 'native';
+
+/** Where `--cache` stores replies unless `--cache-dir` says otherwise (relative to the working directory). */
+export const DEFAULT_CACHE_DIR = '.stratbench-cache';
+
+/** Roles whose reply is a tool call: with `--tool-calling native` their models must report the "tools" capability. */
+const TOOL_ROLES: ReadonlySet<Role> = new Set(['direct', 'agent', 'executor']);
+
+/**
+ * The commander option names of the Ollama flags (`--ollama-host` → `ollamaHost`, `--planner-think` →
+ * `plannerThink`); saved in run.json so `--resume` continues with the same ones.
+ */
+export const OLLAMA_OPTION_KEYS: readonly string[] = [
+  'ollamaHost',
+  'toolCalling',
+  'temperature',
+  'numCtx',
+  'numPredict',
+  'think',
+  'keepAlive',
+  'timeoutMs',
+  'cache',
+  'cacheDir',
+  ...ROLES.map((role) => `${role}Think`),
+];
+
+/** The Ollama part of a run's configuration. */
+export interface OllamaRunConfig {
+  /** Server URL: `--ollama-host`, else OLLAMA_HOST, else http://127.0.0.1:11434 (`resolveOllamaHost`). */
+  host: string;
+  /** Actions as JSON matching the action schema (`json`, default) or through Ollama's `tools` field (`native`). */
+  toolCalling: ToolCallingMode;
+  /** Options of every call: temperature (default 0), num_ctx (8192), think (false), keep_alive ("30m"), num_predict, timeout_ms. */
+  options: ChatOptions;
+  /** Per-role overrides of `options` (`--<role>-think`). */
+  roleOptions: Partial<Record<Role, ChatOptions>>;
+  /** Response cache folder when `--cache` (or `--cache-dir`) is given. */
+  cacheDir?: string;
+}
+
+/** What run.json records about the Ollama side of a run. */
+export interface OllamaRunInfo {
+  host: string;
+  server_version: string;
+  /** Keyed by the model name as given (e.g. "qwen3:8b"): the name the server lists, its digest, size, quantisation. */
+  models: Record<string, PreflightModel>;
+  tool_calling: ToolCallingMode;
+  options: ChatOptions;
+  role_options: Partial<Record<Role, ChatOptions>>;
+  cache: { dir: string } | null;
+}
+
+/** Injected by tests and scripts: transport and retry timing of every Ollama model of the run. */
+export type OllamaDependencies = Pick<OllamaModelConfig, 'fetch' | 'retry' | 'clock'>;
+
+/** `"30m"` stays a duration; `"300"` or `-1` (seconds; negative keeps the model loaded) becomes a number. */
+function keepAliveValue(value: unknown): string | number {
+  if (typeof value === 'number') return value;
+  const text = String(value).trim();
+  return /^-?\d+$/.test(text) ? Number(text) : text;
+}
+
+const definedOnly = (value: Record<string, unknown>): ChatOptions =>
+  Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as ChatOptions;
+
+/**
+ * Reads the Ollama flags from the `run` options (commander names, values already parsed by the CLI, or
+ * taken from run.json on `--resume`); absent flags get the defaults. `env` is read for OLLAMA_HOST only.
+ */
+export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): OllamaRunConfig {
+  const number = (key: string): number | undefined => (options[key] === undefined ? undefined : Number(options[key]));
+  const run = definedOnly({
+    temperature: number('temperature') ?? OLLAMA_DEFAULT_OPTIONS.temperature,
+    num_ctx: number('numCtx') ?? OLLAMA_DEFAULT_OPTIONS.num_ctx,
+    num_predict: number('numPredict'),
+    think: typeof options['think'] === 'boolean' ? options['think'] : OLLAMA_DEFAULT_OPTIONS.think,
+    keep_alive: options['keepAlive'] === undefined ? OLLAMA_DEFAULT_OPTIONS.keep_alive : keepAliveValue(options['keepAlive']),
+    timeout_ms: number('timeoutMs'),
+  });
+  const roleOptions: Partial<Record<Role, ChatOptions>> = {};
+  for (const role of ROLES) {
+    const think = options[`${role}Think`];
+    if (typeof think === 'boolean') roleOptions[role] = { think };
+  }
+  const hostFlag = typeof options['ollamaHost'] === 'string' ? options['ollamaHost'] : undefined;
+  return {
+    host: resolveOllamaHost(hostFlag, env),
+    toolCalling: options['toolCalling'] === 'native' ? 'native' : 'json',
+    options: run,
+    roleOptions,
+    ...(options['cache'] === true || typeof options['cacheDir'] === 'string'
+      ? { cacheDir: typeof options['cacheDir'] === 'string' ? options['cacheDir'] : DEFAULT_CACHE_DIR }
+      : {}),
+  };
+}
+
+/** The Ollama flags given for a run (to save in run.json for `--resume`). */
+export function ollamaFlags(options: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(OLLAMA_OPTION_KEYS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]]));
+}
+
+/** The options of one role's calls: the run's, then the role's own overrides. */
+export function roleChatOptions(config: OllamaRunConfig, role: Role): ChatOptions {
+  return { ...config.options, ...config.roleOptions[role] };
+}
+
+/** Every tool as Ollama's `tools` field describes it: name, description, flat JSON Schema of the arguments. */
+export function ollamaToolSpecs(): ToolSpec[] {
+  return TOOL_NAMES.map((name) => ({ name, description: TOOLS[name].description, parameters: modelJsonSchema(TOOLS[name].args) }));
+}
+
+/**
+ * The `ollama` factory for `buildModels`: one backend per model name, with the run's host, mode, tools and
+ * options, all sharing one keep-alive connection pool (`createNodeHttpFetch`, unless `deps.fetch` is given).
+ */
+export function ollamaModelFactory(config: OllamaRunConfig, deps: OllamaDependencies = {}): (model: string) => ChatModel {
+  const tools = config.toolCalling === 'native' ? ollamaToolSpecs() : [];
+  const fetch = deps.fetch ?? createNodeHttpFetch();
+  return (model) =>
+    createOllamaModel({ model, host: config.host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, fetch });
+}
+
+/** The distinct Ollama model names serving `roles` (e.g. ["qwen3:32b", "qwen3:8b"]). Throws ModelSpecError for a bad spec. */
+export function ollamaModelNames(specs: Record<Role, string>, roles: readonly Role[]): string[] {
+  const names = roles.map((role) => parseModelSpec(specs[role])).flatMap((spec) => (spec.backend === 'ollama' ? [spec.model] : []));
+  return [...new Set(names)].sort();
+}
+
+/**
+ * Preflight, then the response cache. When any of `roles` is served by Ollama: checks the server answers
+ * and lists every model (with `native` tool calling, that the models of tool-calling roles report the
+ * "tools" capability), then with a cache folder wraps each Ollama model in `withResponseCache` keyed by
+ * its digest. Returns the models (scripted ones untouched) and what run.json records, `info` undefined
+ * when no role uses Ollama (nothing is contacted). Throws `ConfigurationError` (the CLI exits 2):
+ * "cannot reach Ollama at HOST", or a missing model with `ollama pull <model>`.
+ */
+export async function prepareOllamaModels(
+  models: Record<Role, ChatModel>,
+  specs: Record<Role, string>,
+  roles: readonly Role[],
+  config: OllamaRunConfig,
+  deps: OllamaDependencies = {},
+): Promise<{ models: Record<Role, ChatModel>; info?: OllamaRunInfo }> {
+  const names = ollamaModelNames(specs, roles);
+  if (names.length === 0) return { models };
+  const fetch = deps.fetch ?? globalThis.fetch;
+  const preflight = await preflightOllama(config.host, names, fetch);
+  if (config.toolCalling === 'native') {
+    const toolModels = ollamaModelNames(specs, roles.filter((role) => TOOL_ROLES.has(role)));
+    if (toolModels.length > 0) {
+      const shown = await preflightOllama(config.host, toolModels, fetch, { capabilities: ['tools'] });
+      for (const [name, model] of Object.entries(shown.models)) if (model.capabilities) preflight.models[name]!.capabilities = model.capabilities;
+    }
+  }
+  const wrapped = new Map<ChatModel, ChatModel>();
+  const cached = (model: ChatModel, name: string): ChatModel => {
+    const digest = preflight.models[name]?.digest;
+    if (config.cacheDir === undefined || digest === undefined) return model;
+    let cache = wrapped.get(model);
+    if (cache === undefined) {
+      cache = withResponseCache(model, { dir: config.cacheDir, digest });
+      wrapped.set(model, cache);
+    }
+    return cache;
+  };
+  const result = Object.fromEntries(
+    ROLES.map((role) => {
+      const spec = parseModelSpec(specs[role]);
+      return [role, spec.backend === 'ollama' ? cached(models[role], spec.model) : models[role]];
+    }),
+  ) as Record<Role, ChatModel>;
+  return {
+    models: result,
+    info: {
+      host: config.host,
+      server_version: preflight.version,
+      models: preflight.models,
+      tool_calling: config.toolCalling,
+      options: config.options,
+      role_options: config.roleOptions,
+      cache: config.cacheDir === undefined ? null : { dir: config.cacheDir },
+    },
+  };
+}
+
+/** One line for the table header: server, mode and options, e.g. "ollama 0.12.0 at http://…: tool calling json, num_ctx 8192, think false". */
+export function ollamaHeaderNote(info: OllamaRunInfo): string {
+  const options = Object.entries(info.options).map(([key, value]) => `${key} ${String(value)}`);
+  const roles = Object.entries(info.role_options).map(([role, value]) => `${role} think ${String(value?.think)}`);
+  const digests = Object.entries(info.models).map(([name, model]) => `${name} ${model.digest.replace(/^sha256:/, '').slice(0, 12)}`);
+  return [
+    `ollama ${info.server_version} at ${info.host}: tool calling ${info.tool_calling}`,
+    ...options,
+    ...roles,
+    ...(info.cache ? [`cache ${info.cache.dir}`] : []),
+  ].join(', ') + `; models ${digests.join(', ')}`;
+}
+
+/**
+ * What of the Ollama configuration changes replies, for the run's config hash (so `--resume` refuses a
+ * different mode, options or re-pulled model): tool-calling mode, options other than keep_alive and
+ * timeout_ms, per-role options, and each model's digest. The host and the cache folder are not part of it.
+ */
+export function ollamaConfigIdentity(info: OllamaRunInfo): Record<string, unknown> {
+  const { keep_alive: _keepAlive, timeout_ms: _timeout, ...options } = info.options;
+  return {
+    tool_calling: info.tool_calling,
+    options,
+    role_options: info.role_options,
+    digests: Object.fromEntries(Object.entries(info.models).map(([name, model]) => [name, model.digest])),
+  };
+}

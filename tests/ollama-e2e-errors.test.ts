@@ -1,0 +1,67 @@
+// Infrastructure errors end to end: a server that only answers 503, or stops answering, gives `error` episodes, exit 0.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedModel } from '../src/models/scripted.js';
+import { startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
+import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';
+
+/** No real backoff waits: the retry loop's sleep returns at once (the bounds on attempts still hold). */
+const NO_WAIT = { ollama: { clock: { sleep: async () => undefined } } };
+const BUSY: FixtureReply = { status: 503, body: { error: 'server busy, please try again.  maximum pending requests exceeded' } };
+
+let server: FakeOllama | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('§4 infrastructure errors over HTTP end the episode as error', () => {
+  it('503 forever: every episode is an error after the bounded retries, the run exits 0 and the table lists them apart', async () => {
+    server = await startFakeOllama({ reply: () => BUSY });
+    const out = join(scratch(), 'busy');
+    const run = await runInProcess(
+      { out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'direct,plan-replan' },
+      NO_WAIT,
+    );
+    expect(run.code).toBe(0);
+    const list = records(out);
+    expect(list.map((record) => [record.task, record.strategy, record.outcome.status, record.outcome.reason, record.success])).toEqual([
+      ['default-currency', 'direct', 'error', 'infrastructure:busy', false],
+      ['default-currency', 'plan-replan', 'error', 'infrastructure:busy', false],
+      ['fix-checkout-test', 'direct', 'error', 'infrastructure:busy', false],
+      ['fix-checkout-test', 'plan-replan', 'error', 'infrastructure:busy', false],
+    ]);
+    expect(list.every((record) => record.checks.length === 0 && record.attribution === null)).toBe(true);
+    expect(list[0]?.outcome.message).toMatch(/failed after 4 attempts .*HTTP 503: server busy/);
+    // Four attempts per episode (DEFAULT_RETRY_POLICY), then the episode ends: bounded, never a crash.
+    expect(server.chatCalls()).toHaveLength(4 * 4);
+
+    expect(run.stdout).toContain('Errored episodes, not counted as failures (4):');
+    expect(run.stdout).toMatch(/direct\s+default-currency\s+epoch 0\s+infrastructure:busy — Ollama chat with qwen3:8b at http:\/\/127\.0\.0\.1:\d+ failed after 4 attempts/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { errors: unknown[]; strategies: Array<{ strategy: string; scored: number; errors: number }> };
+    expect(summary.errors).toHaveLength(4);
+    expect(summary.strategies.map((s) => [s.strategy, s.scored, s.errors])).toEqual([
+      ['direct', 0, 2],
+      ['plan-replan', 0, 2],
+    ]);
+  });
+
+  it('a server that stops answering: --timeout-ms aborts each call, the episode ends as error (timeout)', async () => {
+    const scripted = scriptedOllamaReply(new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS.suite))));
+    // The first call answers (the model is loaded, so later calls get the short timeout), then nothing.
+    server = await startFakeOllama({ reply: (body, { index }) => (index === 0 ? scripted(body) : { hang: true }) });
+    const out = join(scratch(), 'hang');
+    const started = performance.now();
+    const run = await runInProcess(
+      { out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'fix-checkout-test', strategies: 'react', timeoutMs: 150 },
+      NO_WAIT,
+    );
+    expect(run.code).toBe(0);
+    expect(records(out).map((record) => [record.outcome.status, record.outcome.reason])).toEqual([['error', 'infrastructure:timeout']]);
+    const calls = server.chatCalls();
+    expect(calls).toHaveLength(1 + 4);
+    expect(calls.slice(1).every((call) => call.aborted)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
