@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { runCommand, validateCommand, UsageError } from './runner/commands.js';
 import { compareCommand, mergeCommand, reportCommand } from './runner/folder-commands.js';
+import { explainFromFolder } from './report/explain.js';
 import { cacheClearCommand } from './runner/cache-command.js';
 import { DEFAULT_CACHE_DIR } from './runner/ollama-setup.js';
 import { ConfigurationError } from './models/preflight.js';
@@ -53,6 +54,7 @@ function program(): Command {
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
+    .option('--workers <n>', 'worker threads for the scripted model (auto: one per core for 1,000+ episodes; 0: none)', 'auto')
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));
@@ -116,6 +118,19 @@ function program(): Command {
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
     .action(async (base: string, head: string, options: { failOnRegression?: boolean; markdown?: string; junit?: string }) => {
       process.exitCode = await compareCommand(base, head, options);
+    });
+
+  cli
+    .command('explain')
+    .description('Print one episode in order (plan, revisions with diffs, tool calls, checks) with the attributed events marked.')
+    .argument('<results-dir>', 'results folder')
+    .argument('<task>', 'task id')
+    .argument('<strategy>', 'strategy name')
+    .option('--epoch <n>', 'which epoch (default: the first)', (value) => Number.parseInt(value, 10))
+    .action(async (dir: string, task: string, strategy: string, options: { epoch?: number }) => {
+      const result = await explainFromFolder(dir, task, strategy, options.epoch);
+      if (!result.ok) throw new UsageError(result.error);
+      process.stdout.write(`${result.text}\n`);
     });
 
   cli

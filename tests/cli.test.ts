@@ -134,3 +134,16 @@ describe('stratbench bin', () => {
     expect(run['suite']).toMatchObject({ name: 'core', hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 });
+
+describe('stratbench explain', () => {
+  it('prints one episode with its attribution, and exits 2 for an episode that is not there', () => {
+    const out = join(scratch(), 'r');
+    expect(stratbench(['run', '--out', out, '--no-progress', '--strategies', 'direct', '--tasks', 'rename-tax-rate']).status).toBe(0);
+    const result = stratbench(['explain', out, 'rename-tax-rate', 'direct']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/rename-tax-rate/);
+    expect(result.stdout).toMatch(/agent/);
+    const missing = stratbench(['explain', out, 'rename-tax-rate', 'react']);
+    expect(missing.status).toBe(2);
+  });
+});
