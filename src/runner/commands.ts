@@ -179,7 +179,10 @@ export async function runCommand(
     try {
       const loaded = await loadForResume(outDir, configHash);
       existing = loaded.records;
-      process.stderr.write(`resuming ${outDir}: ${existing.length} finished episode(s) kept${loaded.droppedTornLine ? ', a half-written last line dropped' : ''}\n`);
+      process.stderr.write(
+        `resuming ${outDir}: ${existing.length} finished episode(s) kept${loaded.droppedTornLine ? ', a half-written last line dropped' : ''}` +
+          `${loaded.rerunErrors > 0 ? `, ${loaded.rerunErrors} errored episode(s) to run again` : ''}\n`,
+      );
     } catch (error) {
       if (error instanceof ResumeError) throw new UsageError(error.message);
       throw error;

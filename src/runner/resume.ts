@@ -1,5 +1,5 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
-import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEpisodes, RunInfo } from '../report/results-folder.js';
 import type { EpisodeRecord } from './record.js';
@@ -44,9 +44,9 @@ async function readRunInfo(dir: string): Promise<RunInfo & { config_hash?: strin
 /**
  * Loads the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
  * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl (so appends start
- * on a clean line), and returns the records. Throws ResumeError for a different configuration or a corrupt file.
+ * on a clean line), removes `error` episodes (infrastructure failures run again), and returns the records kept. Throws ResumeError for a different configuration or a corrupt file.
  */
-export async function loadForResume(dir: string, configHash: string): Promise<{ records: EpisodeRecord[]; droppedTornLine: boolean }> {
+export async function loadForResume(dir: string, configHash: string): Promise<{ records: EpisodeRecord[]; droppedTornLine: boolean; rerunErrors: number }> {
   const run = await readRunInfo(dir);
   if (run.config_hash !== configHash) {
     throw new ResumeError(`${dir} was run with another configuration (config hash ${run.config_hash ?? 'missing'}, now ${configHash}): models, prompts, suite or options differ`);
@@ -56,7 +56,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<{ 
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], droppedTornLine: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], droppedTornLine: false, rerunErrors: 0 };
     throw new ResumeError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const lastNewline = text.lastIndexOf('\n');
@@ -67,7 +67,21 @@ export async function loadForResume(dir: string, configHash: string): Promise<{ 
   if (!parsed.ok) throw new ResumeError(parsed.error);
   const byKey = new Map<string, EpisodeRecord>();
   for (const record of parsed.records) if (record.key.endsWith(`|${configHash}`)) byKey.set(record.key, record);
-  return { records: [...byKey.values()], droppedTornLine };
+  // Infrastructure errors are not results: they run again. Rewrite the file without them (atomically), so
+  // every episode still appears exactly once when the run ends.
+  const errored = [...byKey.values()].filter((record) => record.outcome.status === 'error');
+  if (errored.length > 0) {
+    const kept = complete.split('\n').filter((line) => {
+      if (line.trim() === '') return false;
+      const key = /"key":"([^"]*)"/.exec(line)?.[1];
+      return key === undefined || byKey.get(key)?.outcome.status !== 'error';
+    });
+    const tmp = `${path}.tmp`;
+    await writeFile(tmp, kept.map((line) => `${line}\n`).join(''));
+    await rename(tmp, path);
+    for (const record of errored) byKey.delete(record.key);
+  }
+  return { records: [...byKey.values()], droppedTornLine, rerunErrors: errored.length };
 }
 
 /**

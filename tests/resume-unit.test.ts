@@ -1,0 +1,56 @@
+// loadForResume: configuration check, torn last line, errored episodes re-run, and shard slicing.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { inShard, loadForResume, parseShard, ResumeError } from '../src/runner/resume.js';
+import { scratch } from './support/cli.js';
+
+const record = (task: string, status: string) => ({
+  schemaVersion: 1,
+  key: `${task}|direct|0|h`,
+  task,
+  group: 'g',
+  strategy: 'direct',
+  epoch: 0,
+  seed: 1,
+  models: { direct: 'scripted' },
+  outcome: { status, reason: status === 'error' ? 'infrastructure:busy' : 'finished' },
+  success: status !== 'error',
+  expect: 'finish',
+  checks: [],
+  metrics: { model_calls: {}, tool_calls: 0, replans: 0, tokens_in: 0, tokens_out: 0, model_ms: 0, load_ms: 0, tool_ms: 0 },
+  attribution: null,
+  wall_ms: 1,
+  trace: [],
+});
+
+function folder(lines: string): string {
+  const dir = join(scratch(), 'run');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'run.json'), JSON.stringify({ config_hash: 'h' }));
+  writeFileSync(join(dir, 'episodes.jsonl'), lines);
+  return dir;
+}
+
+describe('loadForResume', () => {
+  it('keeps finished episodes, drops a torn last line and hands errored episodes back to run again', async () => {
+    const dir = folder(`${JSON.stringify(record('a', 'finished'))}\n${JSON.stringify(record('b', 'error'))}\n${JSON.stringify(record('c', 'stopped'))}\n{"schemaVersion":1,"ke`);
+    const loaded = await loadForResume(dir, 'h');
+    expect(loaded.records.map((r) => r.task)).toEqual(['a', 'c']);
+    expect(loaded).toMatchObject({ droppedTornLine: true, rerunErrors: 1 });
+    const left = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
+    expect(left.map((line) => (JSON.parse(line) as { task: string }).task)).toEqual(['a', 'c']);
+  });
+
+  it('refuses another configuration and a corrupt middle line', async () => {
+    await expect(loadForResume(folder(''), 'other')).rejects.toThrow(ResumeError);
+    await expect(loadForResume(folder(`not json\n${JSON.stringify(record('a', 'finished'))}\n`), 'h')).rejects.toThrow(/:1: not valid JSON/);
+  });
+
+  it('slices the matrix round-robin and validates i/n', () => {
+    const shard = parseShard('2/3');
+    expect([0, 1, 2, 3, 4, 5].filter((i) => inShard(i, shard))).toEqual([1, 4]);
+    expect(() => parseShard('0/3')).toThrow(ResumeError);
+    expect(() => parseShard('a/b')).toThrow(ResumeError);
+  });
+});
