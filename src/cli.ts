@@ -54,7 +54,6 @@ function program(): Command {
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
-    .option('--workers <n>', 'worker threads for the scripted model (auto: one per core for 1,000+ episodes; 0: none)', 'auto')
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));

@@ -26,7 +26,6 @@ import {
   type OllamaDependencies,
 } from './ollama-setup.js';
 import { readFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 
 /** What `run` reaches besides its options; injected by tests and scripts (default: the real thing). */
 export interface RunDependencies {
@@ -224,8 +223,6 @@ export async function runCommand(
     controller.abort();
   };
   process.on('SIGINT', onSigint);
-  const allScripted = Object.values(modelNames).every((name) => name === 'scripted');
-  const workerCount = chooseWorkers(options['workers'], allScripted, tasks.length * strategies.length * epochs);
   const summary = await runMatrix(
     {
       tasks,
@@ -240,20 +237,6 @@ export async function runCommand(
       existing,
       ...(shard ? { shard } : {}),
       signal: controller.signal,
-      ...(workerCount > 0
-        ? {
-            workers: {
-              count: workerCount,
-              setup: {
-                tasks: tasks.map((t) => ({ id: t.id, group: t.group, prompt: t.prompt, expect: t.expect, checks: t.checks, repoSpec: t.repoSpec, reference: t.reference, naive: t.naive })),
-                prompts,
-                modelSpecs: specs,
-                options: strategyOptions,
-                configHash,
-              },
-            },
-          }
-        : {}),
     },
     {
       models,
@@ -281,19 +264,6 @@ export async function runCommand(
     return 130;
   }
   return 0;
-}
-
-/**
- * Worker threads run in-process models only (the scripted stand-in is CPU-bound; network backends are
- * I/O-bound and use --concurrency). `auto`: one per core (at most 4) for runs of 1,000+ episodes.
- * Throws UsageError for a bad value, or for workers with a model that is not scripted.
- */
-export function chooseWorkers(value: unknown, allScripted: boolean, episodes: number): number {
-  if (value === undefined || value === 'auto') return allScripted && episodes >= 1000 ? Math.min(availableParallelism(), 4) : 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--workers takes a whole number or auto, got "${String(value)}"`);
-  if (n > 0 && !allScripted) throw new UsageError('--workers runs the scripted model only; use --concurrency for Ollama models');
-  return n;
 }
 
 /** `stratbench validate`: 0 when every reference succeeds and every counterexample fails; 2 otherwise. */

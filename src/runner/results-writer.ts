@@ -61,21 +61,6 @@ export class EpisodeWriter {
     this.timer ??= setTimeout(() => this.flush(), this.maxDelayMs).unref();
   }
 
-  /** Appends whole, already-encoded JSONL lines (each ending in a newline). */
-  writeBytes(bytes: Uint8Array): void {
-    if (this.used + bytes.byteLength > this.buffer.length) {
-      this.flush();
-      if (bytes.byteLength > this.buffer.length) {
-        let offset = 0;
-        while (offset < bytes.byteLength) offset += writeSync(this.fd, bytes, offset, bytes.byteLength - offset);
-        return;
-      }
-    }
-    this.buffer.set(bytes, this.used);
-    this.used += bytes.byteLength;
-    this.timer ??= setTimeout(() => this.flush(), this.maxDelayMs).unref();
-  }
-
   /** Writes every buffered line to the file now. */
   flush(): void {
     if (this.timer) {

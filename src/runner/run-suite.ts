@@ -2,9 +2,6 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
-import type { WorkerCell, WorkerReply, WorkerRequest, WorkerSetup } from './episode-worker.js';
 import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
@@ -33,13 +30,6 @@ export interface MatrixConfig {
   shard?: Shard;
   /** Aborting stops starting new episodes; running ones finish and are recorded (Ctrl-C). */
   signal?: AbortSignal;
-  /** Run on worker threads (in-process models only: the scripted stand-in is CPU-bound). */
-  workers?: WorkerPoolConfig;
-}
-
-export interface WorkerPoolConfig {
-  count: number;
-  setup: WorkerSetup;
 }
 
 export interface EpisodeCell {
@@ -85,14 +75,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   let firstEpisodeMs: number | undefined;
   let ran = 0;
   try {
-    if (config.workers && config.workers.count > 0 && cells.length > 0) {
-      await runInWorkers(cells, config, config.workers, writer, (record) => {
-        summary.add(record);
-        ran += 1;
-        firstEpisodeMs ??= Math.round(performance.now());
-        progress.tick(record.success);
-      });
-    } else await streamCells(cells, config, async (cell) => {
+    await streamCells(cells, config, async (cell) => {
       const record = await runEpisode(cell, env);
       summary.add(record);
       await writer.write(record);
@@ -152,76 +135,6 @@ async function streamCells(cells: EpisodeCell[], config: MatrixConfig, run: (cel
   }
   await Promise.allSettled(running);
   if (failure !== undefined) throw failure;
-}
-
-/** Cells per message to a worker: large enough to amortise messaging, small enough to balance the load. */
-const WORKER_BATCH = 32;
-
-/**
- * Runs cells on worker threads. Each worker runs a batch and transfers back its encoded JSONL lines (no copy)
- * and its records without traces; batches are written in matrix order whatever order they finish in, so two
- * runs with the same flags write identical files. Ctrl-C stops sending batches; batches in flight finish.
- * Throws when a worker crashes (a harness bug).
- */
-async function runInWorkers(
-  cells: EpisodeCell[],
-  config: MatrixConfig,
-  pool: WorkerPoolConfig,
-  writer: EpisodeWriter,
-  onRecord: (record: EpisodeRecord) => void,
-): Promise<void> {
-  const taskIndex = new Map(pool.setup.tasks.map((task, i) => [task.id, i]));
-  const batches: WorkerCell[][] = [];
-  for (let i = 0; i < cells.length; i += WORKER_BATCH) {
-    batches.push(cells.slice(i, i + WORKER_BATCH).map((cell) => ({ task: taskIndex.get(cell.task.id)!, strategy: cell.strategy, epoch: cell.epoch, seed: cell.seed })));
-  }
-  const url = workerUrl();
-  const workers = Array.from(
-    { length: Math.min(pool.count, batches.length) },
-    // A small young generation per worker keeps peak RSS bounded (each isolate has its own heap).
-    () => new Worker(url, { workerData: pool.setup }),
-  );
-  const done = new Map<number, Extract<WorkerReply, { lines: Uint8Array }>>();
-  let nextToSend = 0;
-  let nextToWrite = 0;
-  let inFlight = 0;
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const send = (worker: Worker): void => {
-        if (nextToSend < batches.length && !config.signal?.aborted) {
-          worker.postMessage({ batch: nextToSend, cells: batches[nextToSend]! } satisfies WorkerRequest);
-          nextToSend += 1;
-          inFlight += 1;
-        } else if (inFlight === 0) resolve();
-      };
-      for (const worker of workers) {
-        worker.on('error', reject);
-        worker.on('message', (reply: WorkerReply) => {
-          inFlight -= 1;
-          if ('error' in reply) return reject(new Error(`episode worker failed on batch ${reply.batch}: ${reply.error}`));
-          done.set(reply.batch, reply);
-          for (let ready = done.get(nextToWrite); ready; ready = done.get(nextToWrite)) {
-            done.delete(nextToWrite);
-            nextToWrite += 1;
-            writer.writeBytes(ready.lines);
-            for (const record of ready.records) onRecord(record);
-          }
-          send(worker);
-        });
-        // Two batches per worker keep it busy while the main thread writes.
-        send(worker);
-        send(worker);
-      }
-    });
-  } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
-  }
-}
-
-/** The compiled worker next to this file; under tsx (development) its TypeScript source. */
-function workerUrl(): URL {
-  const compiled = new URL('./episode-worker.js', import.meta.url);
-  return existsSync(compiled) ? compiled : new URL('./episode-worker.ts', import.meta.url);
 }
 
 interface Progress {
