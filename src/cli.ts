@@ -48,7 +48,7 @@ function program(): Command {
     .option('--strategies <list>', 'comma-separated strategies, or "all" (direct, react, plan-up-front, plan-replan, gated); also plan-replan-lookup', 'all')
     .option('--tasks <list>', 'only these task ids (comma-separated)')
     .option('--epochs <n>', 'repetitions of every task × strategy', positiveInt('--epochs'), 1)
-    .option('--concurrency <n>', 'episodes in flight at once', positiveInt('--concurrency'), 4)
+    .option('--concurrency <n>', 'episodes in flight at once (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)', positiveInt('--concurrency'))
     .option('--seed <n>', 'base seed (each episode derives its own)', (v) => Number.parseInt(v, 10), 1)
     .option('--model <spec>', 'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>', 'scripted')
     .option('--out <dir>', 'results folder (default results/<timestamp>)')

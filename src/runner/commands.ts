@@ -40,6 +40,9 @@ export class UsageError extends Error {
 
 const VERSION = '0.1.0';
 
+/** Episodes in flight for model backends that wait on a server (`--concurrency`). */
+export const DEFAULT_CONCURRENCY = 4;
+
 /** Parses `--strategies`. Throws UsageError naming unknown strategies. */
 export function parseStrategies(value: string): StrategyName[] {
   if (value.trim() === 'all') return [...DEFAULT_STRATEGIES];
@@ -173,6 +176,10 @@ export async function runCommand(
   const seed = Number(options['seed']);
   const epochs = Number(options['epochs']);
   const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
+  // Concurrency overlaps waiting on model servers; the in-process scripted model never waits, and interleaving
+  // its CPU-bound episodes only costs time (measured: ~4,400 vs ~3,200 episodes/s at 1 vs 4).
+  const allInProcess = usedRoles.every((role) => models[role].deterministic && models[role].name === 'scripted');
+  const concurrency = typeof options['concurrency'] === 'number' ? options['concurrency'] : allInProcess ? 1 : DEFAULT_CONCURRENCY;
   let existing: EpisodeRecord[] = [];
   if (typeof options['resume'] === 'string') {
     try {
@@ -197,7 +204,7 @@ export async function runCommand(
       strategies,
       tasks: tasks.map((t) => t.id),
       epochs,
-      concurrency: Number(options['concurrency']),
+      concurrency,
       seed,
       model_specs: specs,
       prompts_dir: String(options['prompts']),
@@ -229,7 +236,7 @@ export async function runCommand(
       groups: suite.groups,
       strategies,
       epochs,
-      concurrency: Number(options['concurrency']),
+      concurrency,
       seed,
       outDir,
       progress,

@@ -58,6 +58,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   const trace = new Trace(repo.clock);
   const strategy = STRATEGIES[spec.strategy];
   let outcome: Outcome;
+  const chatOptions: Partial<Record<Role, ChatOptions>> = {};
   try {
     outcome = await strategy.run({
       task: { id: task.id, prompt: task.prompt, memory: repo.memory.map((note) => ({ date: note.date, text: note.text })) },
@@ -68,7 +69,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
       trace,
       epoch: spec.epoch,
       seed: spec.seed,
-      chatOptions: (role) => ({ ...env.chatOptions(role), seed: spec.seed }),
+      chatOptions: (role) => (chatOptions[role] ??= { ...env.chatOptions(role), seed: spec.seed }),
       options: env.options,
     });
   } catch (error) {

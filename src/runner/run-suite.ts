@@ -106,35 +106,34 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
 }
 
 /**
- * Streams cells through p-limit with at most `concurrency` episodes in flight. The queue is fed lazily (never
- * more than `concurrency` waiting), so a matrix of any size holds only a few pending closures. Stops starting
- * cells once `signal` aborts; the first error from `run` is rethrown after running cells settle.
+ * Runs cells with at most `concurrency` episodes in flight: `concurrency` loops pull the next cell from one
+ * shared iterator and run it through p-limit, so a matrix of any size holds no queue of pending closures.
+ * Stops starting cells once `signal` aborts (running ones finish); the first error from `run` stops every
+ * loop and is rethrown.
  */
 async function streamCells(cells: EpisodeCell[], config: MatrixConfig, run: (cell: EpisodeCell) => Promise<void>): Promise<void> {
   const concurrency = Math.max(1, config.concurrency);
   const limit = pLimit(concurrency);
-  const running = new Set<Promise<void>>();
-  let failure: unknown;
+  const next = cells[Symbol.iterator]();
   let started = 0;
-  for (const cell of cells) {
-    // In-process models resolve in microtasks only; yield to the event loop every 16 cells so signals
-    // (Ctrl-C), timers (progress, the writer's flush) and I/O get their turn. Counting cells, not time,
-    // keeps the interleaving — and so the order of episodes.jsonl — the same from run to run.
-    if (++started % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
-    if (config.signal?.aborted || failure !== undefined) break;
-    const task = limit(() => (config.signal?.aborted ? Promise.resolve() : run(cell)));
-    running.add(task);
-    task.then(
-      () => running.delete(task),
-      (error: unknown) => {
-        failure ??= error;
-        running.delete(task);
-      },
-    );
-    if (limit.pendingCount >= concurrency) await Promise.race(running).catch(() => undefined);
-  }
-  await Promise.allSettled(running);
-  if (failure !== undefined) throw failure;
+  let failed = false;
+  const loop = async (): Promise<void> => {
+    for (let item = next.next(); !item.done; item = next.next()) {
+      // In-process models resolve in microtasks only; yield to the event loop every 16 cells so signals
+      // (Ctrl-C), timers (progress, the writer's flush) and I/O get their turn. Counting cells, not time,
+      // keeps the interleaving — and so the order of episodes.jsonl — the same from run to run.
+      if (++started % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (config.signal?.aborted || failed) return;
+      const cell = item.value;
+      try {
+        await limit(() => run(cell));
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, cells.length) }, loop));
 }
 
 interface Progress {

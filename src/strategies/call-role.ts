@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Role, RoleView } from '../models/types.js';
 import { parseReply } from '../models/parse-reply.js';
 import { renderMessages } from './prompts.js';
+import type { TraceEventInput } from '../trace/events.js';
 import type { StrategyContext } from './context.js';
 
 export type RoleReply<T> =
@@ -46,28 +47,30 @@ export async function callRole<T>(
       const problems = validate(parsed.value);
       if (problems.length > 0) error = `invalid ${schemaName}: ${problems.join('; ')}`;
     }
-    const warnings = [...(response.format_warnings ?? []), ...parsed.warnings];
-    const eventId = ctx.trace.emit({
+    const warnings = response.format_warnings?.length ? [...new Set([...response.format_warnings, ...parsed.warnings])] : parsed.warnings;
+    // Built by assignment, not conditional spreads: this runs for every model call of every episode.
+    const event: Extract<TraceEventInput, { type: 'model_call' }> = {
       type: 'model_call',
       role,
       model: response.model,
       schema: schemaName,
       attempt,
       outcome: error === undefined ? 'ok' : 'invalid',
-      ...(error === undefined ? {} : { error }),
       text: response.text,
-      ...(parsed.ok ? { value: parsed.value } : {}),
-      format_warnings: [...new Set(warnings)],
+      format_warnings: warnings,
       tokens_in: response.tokens_in,
       tokens_out: response.tokens_out,
       duration_ms: response.duration_ms,
       load_ms: response.load_ms,
       prompt_sha256: template.sha256,
-      ...(response.output_fault ? { output_fault: response.output_fault } : {}),
-      ...(response.attempts !== undefined ? { attempts: response.attempts } : {}),
-      ...(response.cold_load ? { cold_load: true } : {}),
-      ...(response.cached ? { cached: true } : {}),
-    });
+    };
+    if (error !== undefined) event.error = error;
+    if (parsed.ok) event.value = parsed.value;
+    if (response.output_fault) event.output_fault = response.output_fault;
+    if (response.attempts !== undefined) event.attempts = response.attempts;
+    if (response.cold_load) event.cold_load = true;
+    if (response.cached) event.cached = true;
+    const eventId = ctx.trace.emit(event);
     if (error === undefined && parsed.ok) return { ok: true, value: parsed.value, eventId };
     if (attempt === 2) return { ok: false, error: error ?? 'invalid reply', eventId };
     repair = { text: response.text, error: error ?? 'invalid reply' };

@@ -3,6 +3,7 @@ import { executeToolCall } from '../tools/index.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Observation } from '../models/types.js';
 import type { StrategyContext } from './context.js';
+import type { TraceEventInput } from '../trace/events.js';
 
 /** How much of a model-visible output is kept in histories (characters). */
 export const OBSERVATION_LIMIT = 2_000;
@@ -54,28 +55,23 @@ export function useTool(
 ): ToolOutcome {
   const result = executeToolCall(ctx.repo, { tool, args });
   ledger.toolCalls += 1;
-  const eventId = ctx.trace.emit({
+  // Built by assignment, not conditional spreads: this runs for every tool call of every episode.
+  const event: Extract<TraceEventInput, { type: 'tool_call' }> = {
     type: 'tool_call',
-    ...(stepId === undefined ? {} : { step_id: stepId }),
     attempt,
     tool,
     args,
     status: result.status,
     output: result.output,
-    ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
     duration_ms: result.duration_ms,
     side_effect: result.side_effect,
-    ...(result.error_code === undefined ? {} : { error_code: result.error_code }),
-  });
-  const output = result.output.length > OBSERVATION_LIMIT ? `${result.output.slice(0, OBSERVATION_LIMIT)}\n[... truncated]` : result.output;
-  const observation: Observation = {
-    ...(stepId === undefined ? {} : { step_id: stepId }),
-    tool,
-    args,
-    status: result.status,
-    output,
-    ...(result.exit_code === undefined ? {} : { exit_code: result.exit_code }),
   };
+  const output = result.output.length > OBSERVATION_LIMIT ? `${result.output.slice(0, OBSERVATION_LIMIT)}\n[... truncated]` : result.output;
+  const observation: Observation = { tool, args, status: result.status, output };
+  if (stepId !== undefined) event.step_id = observation.step_id = stepId;
+  if (result.exit_code !== undefined) event.exit_code = observation.exit_code = result.exit_code;
+  if (result.error_code !== undefined) event.error_code = result.error_code;
+  const eventId = ctx.trace.emit(event);
   ledger.history.push(observation);
   let failures = 0;
   if (result.status !== 'success') {
