@@ -131,7 +131,7 @@ async function bench(inline: boolean): Promise<number> {
     `ratio              ${ratio.toFixed(3)}  (limit ${MAX_RATIO})  ${ratio <= MAX_RATIO ? 'ok' : 'TOO SLOW'}`,
     `per call           ${(exchangeMs / calls).toFixed(1)} ms HTTP exchange as the client saw it (${LATENCY_MS} ms of it server latency), ` +
       `${((episodeMs - exchangeMs) / calls).toFixed(1)} ms harness time between calls; ` +
-      `${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms CPU of this process per call`,
+      `${((cpu.user + cpu.system) / 1000 / calls).toFixed(2)} ms CPU of this process per call (setup and summary included)`,
     `server             ${figures.serviceMs.toFixed(1)} ms per call from request headers to reply sent (${LATENCY_MS} ms of it latency), ` +
       `${figures.cpuMsPerCall.toFixed(2)} ms CPU per call`,
     `schedule           Σ episode wall / ${CONCURRENCY} = ${(episodeMs / CONCURRENCY).toFixed(0)} ms; ` +

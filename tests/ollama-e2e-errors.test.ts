@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../src/runner/commands.js';
 import { ScriptedModel } from '../src/models/scripted.js';
-import { startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
+import { startFakeOllama, type FakeChatRequest, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
 import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';
 
 /** No real backoff waits: the retry loop's sleep returns at once (the bounds on attempts still hold). */
@@ -63,5 +64,33 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
     expect(calls).toHaveLength(1 + 4);
     expect(calls.slice(1).every((call) => call.aborted)).toBe(true);
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('--resume after an outage re-runs the errored episodes with the Ollama flags of the first run', async () => {
+    const scripted = scriptedOllamaReply(new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS.suite))));
+    let busy = true;
+    server = await startFakeOllama({ reply: (body) => (busy ? BUSY : scripted(body)) });
+    const out = join(scratch(), 'resumed');
+    const flags = { model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'react', toolCalling: 'native', temperature: 0.3 };
+    expect((await runInProcess({ out, ...flags }, NO_WAIT)).code).toBe(0);
+    expect(records(out).map((record) => record.outcome.status)).toEqual(['error', 'error']);
+
+    busy = false;
+    const before = server.chatCalls().length;
+    // Nothing but --resume "on the command line": RUN_DEFAULTS (scripted, json, …) give way to run.json.
+    const resumed = await runInProcess({ resume: out }, NO_WAIT);
+    expect(resumed.code).toBe(0);
+    expect(records(out).map((record) => [record.task, record.outcome.status, record.success])).toEqual([
+      ['default-currency', 'finished', true],
+      ['fix-checkout-test', 'finished', true],
+    ]);
+    const bodies = server.chatCalls().slice(before).map((call) => call.body as FakeChatRequest);
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.every((body) => body.model === 'qwen3:8b' && body.options?.temperature === 0.3 && Array.isArray(body.tools))).toBe(true);
+
+    // A different option given explicitly is a different configuration: refused before any episode.
+    const refused = runInProcess({ resume: out, temperature: 0.9 }, NO_WAIT, new Set(['temperature']));
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(refused).rejects.toThrow(/another configuration/);
   });
 });
