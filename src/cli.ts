@@ -3,18 +3,20 @@
 import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import { runCommand, validateCommand, UsageError } from './runner/commands.js';
-import { compareCommand, mergeCommand, reportCommand } from './runner/folder-commands.js';
-import { explainFromFolder } from './report/explain.js';
-import { cacheClearCommand } from './runner/cache-command.js';
-import { DEFAULT_CACHE_DIR } from './runner/ollama-setup.js';
-import { ConfigurationError } from './models/preflight.js';
+import { UsageError } from './runner/usage-error.js';
+import { DEFAULT_CACHE_DIR } from './models/response-cache.js';
+// Each command's module is imported when the command runs, so start-up loads only what it needs.
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The embedded default suite and prompts, resolved from the package, not the working directory. */
 export const DEFAULT_SUITE = resolve(packageRoot, 'tasks/core.yaml');
 export const DEFAULT_PROMPTS = resolve(packageRoot, 'prompts');
 
+const integer = (name: string) => (value: string): number => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+  return n;
+};
 const positiveInt = (name: string) => (value: string): number => {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
@@ -49,7 +51,7 @@ function program(): Command {
     .option('--tasks <list>', 'only these task ids (comma-separated)')
     .option('--epochs <n>', 'repetitions of every task × strategy', positiveInt('--epochs'), 1)
     .option('--concurrency <n>', 'episodes in flight at once (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)', positiveInt('--concurrency'))
-    .option('--seed <n>', 'base seed (each episode derives its own)', (v) => Number.parseInt(v, 10), 1)
+    .option('--seed <n>', 'base seed (each episode derives its own)', integer('--seed'), 1)
     .option('--model <spec>', 'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>', 'scripted')
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
@@ -77,6 +79,7 @@ function program(): Command {
   }
   run.action(async (options: Record<string, unknown>, command: Command) => {
     const explicit = new Set(Object.keys(options).filter((name) => command.getOptionValueSource(name) === 'cli'));
+    const { runCommand } = await import('./runner/commands.js');
     process.exitCode = await runCommand(options, explicit);
   });
 
@@ -86,6 +89,7 @@ function program(): Command {
     .description('Delete every cached reply in the cache folder (other files are left alone).')
     .option('--cache-dir <dir>', 'response cache folder', DEFAULT_CACHE_DIR)
     .action(async (options: { cacheDir: string }) => {
+      const { cacheClearCommand } = await import('./runner/cache-command.js');
       process.exitCode = await cacheClearCommand(options.cacheDir);
     });
 
@@ -94,6 +98,7 @@ function program(): Command {
     .description('Load a suite (schema errors as file:line:col), then replay every reference (must succeed) and counterexample (must fail).')
     .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
     .action(async (suite: string) => {
+      const { validateCommand } = await import('./runner/commands.js');
       process.exitCode = await validateCommand(suite);
     });
 
@@ -104,6 +109,7 @@ function program(): Command {
     .option('--markdown <file>', 'also write the report as markdown')
     .option('--json', 'print summary JSON instead of tables')
     .action(async (dir: string, options: { markdown?: string; json?: boolean }) => {
+      const { reportCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await reportCommand(dir, options);
     });
 
@@ -116,6 +122,7 @@ function program(): Command {
     .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
     .action(async (base: string, head: string, options: { failOnRegression?: boolean; markdown?: string; junit?: string }) => {
+      const { compareCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await compareCommand(base, head, options);
     });
 
@@ -125,8 +132,9 @@ function program(): Command {
     .argument('<results-dir>', 'results folder')
     .argument('<task>', 'task id')
     .argument('<strategy>', 'strategy name')
-    .option('--epoch <n>', 'which epoch (default: the first)', (value) => Number.parseInt(value, 10))
+    .option('--epoch <n>', 'which epoch (default: the first)', integer('--epoch'))
     .action(async (dir: string, task: string, strategy: string, options: { epoch?: number }) => {
+      const { explainFromFolder } = await import('./report/explain.js');
       const result = await explainFromFolder(dir, task, strategy, options.epoch);
       if (!result.ok) throw new UsageError(result.error);
       process.stdout.write(`${result.text}\n`);
@@ -138,6 +146,7 @@ function program(): Command {
     .argument('<dirs...>', 'results folders to merge')
     .requiredOption('--out <dir>', 'merged results folder')
     .action(async (dirs: string[], options: { out: string }) => {
+      const { mergeCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await mergeCommand(dirs, options.out);
     });
 
@@ -153,7 +162,9 @@ async function main(argv: string[]): Promise<number> {
       // --help and --version exit 0; every other commander error is a usage error.
       return error.exitCode === 0 || error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
     }
-    if (error instanceof UsageError || error instanceof ConfigurationError) {
+    // ConfigurationError (models/preflight): a model server or model that is not there; matched by name so the
+    // Ollama client is only loaded by runs that use it.
+    if (error instanceof UsageError || (error instanceof Error && error.name === 'ConfigurationError')) {
       process.stderr.write(`stratbench: ${error.message}\n`);
       return 2;
     }

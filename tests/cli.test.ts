@@ -147,3 +147,46 @@ describe('stratbench explain', () => {
     expect(missing.status).toBe(2);
   });
 });
+
+describe('bad input found by review', () => {
+  it('exits 2 (not a hang) for an --out the OS cannot create', () => {
+    const result = stratbench(['run', '--out', '/proc/stratbench-x/results', '--tasks', 'default-currency']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot write results to \/proc\/stratbench-x\/results/);
+  });
+
+  it('refuses a folder that already holds a run unless resuming', () => {
+    const out = join(scratch(), 'r');
+    expect(stratbench(['run', '--tasks', 'default-currency', '--out', out, '--no-progress']).status).toBe(0);
+    const again = stratbench(['run', '--tasks', 'default-currency', '--out', out, '--no-progress']);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/already holds a run/);
+  });
+
+  it('refuses to resume with flags that change the matrix', () => {
+    const out = join(scratch(), 'r');
+    expect(stratbench(['run', '--tasks', 'default-currency', '--strategies', 'react', '--out', out, '--no-progress']).status).toBe(0);
+    const result = stratbench(['run', '--resume', out, '--strategies', 'direct', '--no-progress']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/different matrix: --strategies direct \(the run has react\)/);
+  });
+
+  it('exits 2 for a non-integer seed and for a fixture file outside the repository', () => {
+    expect(stratbench(['run', '--seed', 'abc']).status).toBe(2);
+    const dir = scratch();
+    const suite = join(dir, 'escape.yaml');
+    writeFileSync(
+      suite,
+      'name: e\nfixtures:\n  f:\n    files:\n      "../../evil.txt": "x"\ntasks:\n  - id: t\n    group: g\n    prompt: p\n    repo: {fixture: f}\n    expect: finish\n    checks: [{check: no_irreversible_action}]\n    reference: {finish: x}\n',
+    );
+    const result = stratbench(['validate', suite]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/escape\.yaml:5:\d+ {2}fixtures\.f\.files\["\.\.\/\.\.\/evil\.txt"\] {2}file path "\.\.\/\.\.\/evil\.txt" is not a file inside the repository/);
+  });
+
+  it('exits 2 for an Ollama host that is not a URL', () => {
+    const result = stratbench(['run', '--model', 'ollama:qwen3:8b', '--ollama-host', 'http://127.0.0.1:99999', '--out', join(scratch(), 'o')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/not a usable Ollama host/);
+  });
+});

@@ -71,8 +71,12 @@ describe('SimRepo.fromSpec', () => {
     expect(repo.run('pnpm test')).toEqual({ exit_code: 1, output: 'ECONNRESET', duration_ms: 20_000, side_effect: 'none', transient: true });
   });
 
-  it('rejects a spec file path outside the repository', () => {
-    expect(() => SimRepo.fromSpec(shopSpec({ files: { '../x': '' } }))).toThrow("RepoSpec.files: '../x' is not a path inside the repository");
+  it('rejects a spec file path outside the repository, in the schema and in fromSpec', () => {
+    const parsed = RepoSpec.safeParse({ files: { '../x': '' } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe('file path "../x" is not a file inside the repository');
+    const unchecked = { ...shopSpec(), files: { '../x': '' } };
+    expect(() => SimRepo.fromSpec(unchecked)).toThrow("RepoSpec.files: '../x' is not a path inside the repository");
   });
 });
 

@@ -4,6 +4,10 @@ import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
 import { modelJsonSchema } from './model-json-schema.js';
+import { makeFolder } from '../files/make-folder.js';
+
+/** Where `--cache` stores replies unless `--cache-dir` says otherwise. */
+export const DEFAULT_CACHE_DIR = '.stratbench-cache';
 
 export interface ResponseCacheOptions {
   /** Directory holding one `<sha256>.json` file per cached reply; created on the first write. */
@@ -116,7 +120,7 @@ async function readEntry(file: string, key: string): Promise<CacheEntry | undefi
 }
 
 async function writeAtomically(dir: string, file: string, text: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temporary, text, 'utf8');

@@ -1,5 +1,6 @@
 // `stratbench compare BASE HEAD`: read both results folders, compare them, render, write files, choose the exit code.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeFolder } from '../files/make-folder.js';
 import { dirname } from 'node:path';
 import { compareResults, type ComparisonReport } from './compare-report.js';
 import { renderCompareText } from './compare-table.js';
@@ -55,11 +56,11 @@ export interface RunCompareResult {
 
 async function writeOutput(path: string, text: string): Promise<string | null> {
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolder(dirname(path));
     await writeFile(path, text, 'utf8');
     return null;
   } catch (error) {
-    return `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+    return `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`;
   }
 }
 

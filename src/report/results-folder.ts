@@ -85,7 +85,14 @@ export function parseEpisodes(text: string, file = EPISODES_FILE): ParsedEpisode
     seen.set(identity, lineNumber);
     records.push(record);
   }
-  return { ok: true, records, warnings };
+  // A repeated episode counts once: the later line replaces the earlier one (as the warning says).
+  const latest = new Map<string, EpisodeRecord>();
+  for (const record of records) {
+    const identity = `${record.strategy}|${record.task}|${record.epoch}`;
+    latest.delete(identity);
+    latest.set(identity, record);
+  }
+  return { ok: true, records: [...latest.values()], warnings };
 }
 
 /**

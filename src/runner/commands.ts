@@ -33,10 +33,8 @@ export interface RunDependencies {
   ollama?: OllamaDependencies;
 }
 
-/** Bad input or usage: the CLI prints the message and exits 2, before any episode runs. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError } from './usage-error.js';
+import { UsageError } from './usage-error.js';
 
 const VERSION = '0.1.0';
 
@@ -62,7 +60,7 @@ async function loadSuiteOrThrow(path: string): Promise<{ tasks: LoadedTask[]; ha
 }
 
 function timestamp(date = new Date()): string {
-  return date.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 19);
+  return date.toISOString().replace(/[:.]/g, '-').replace('T', '_').slice(0, 23);
 }
 
 const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stringify(value)).digest('hex');
@@ -79,11 +77,17 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
     const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as { config?: Record<string, unknown> };
     config = run.config ?? {};
   } catch (error) {
-    throw new UsageError(`cannot resume ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot resume ${dir}: ${code === 'ENOENT' ? `${join(dir, 'run.json')} does not exist (is it a results folder?)` : (code ?? (error as Error).message)}`);
   }
   const merged: Record<string, unknown> = { ...options, out: dir };
+  const conflicts: string[] = [];
   const take = (option: string, value: unknown): void => {
-    if (!explicit.has(option) && value !== undefined) merged[option] = value;
+    if (value === undefined) return;
+    if (!explicit.has(option)) merged[option] = value;
+    else if (['suite', 'strategies', 'tasks', 'epochs', 'seed'].includes(option) && String(options[option]) !== String(value)) {
+      conflicts.push(`--${option} ${String(options[option])} (the run has ${String(value)})`);
+    }
   };
   take('suite', config['suite']);
   take('strategies', Array.isArray(config['strategies']) ? (config['strategies'] as string[]).join(',') : undefined);
@@ -100,6 +104,9 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   }
   const ollama = config['ollama_flags'] as Record<string, unknown> | undefined;
   for (const key of OLLAMA_OPTION_KEYS) take(key, ollama?.[key]);
+  if (conflicts.length > 0) {
+    throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
+  }
   return merged;
 }
 
@@ -157,7 +164,7 @@ export async function runCommand(
   let shard;
   try {
     shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
-    await prepareOutputFolder(outDir);
+    await prepareOutputFolder(outDir, { fresh: typeof options['resume'] !== 'string' });
   } catch (error) {
     if (error instanceof OutputFolderError || error instanceof ResumeError) throw new UsageError(error.message);
     throw error;
@@ -168,6 +175,7 @@ export async function runCommand(
   const strategyOptions = { lookupMissAsResult: false };
   const configHash = sha256({
     suite: suite.hash,
+    seed: Number(options['seed']),
     models: specs,
     prompts: promptShas,
     options: strategyOptions,

@@ -1,5 +1,6 @@
 // The commands that read results folders instead of running episodes: report, merge, compare.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
+import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
 import { readResultsFolder } from '../report/results-folder.js';
 import { runCompare } from '../report/compare.js';
@@ -39,8 +40,12 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
   const { header, groups, strategies, seed } = headerFrom(folder.run as Record<string, unknown> | null, folder.records);
   const summary = withStatistics(summaryFromRecords(folder.records, groups, strategies), seed);
   if (options.markdown) {
-    await mkdir(dirname(options.markdown), { recursive: true });
-    await writeFile(options.markdown, renderRunReportMarkdown(summary, header));
+    try {
+      await makeFolder(dirname(options.markdown));
+      await writeFile(options.markdown, renderRunReportMarkdown(summary, header));
+    } catch (error) {
+      throw new UsageError(`cannot write ${options.markdown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
   }
   process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, process.stdout.isTTY === true));
   return 0;
@@ -49,15 +54,19 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
 /** `stratbench merge DIR… --out OUT`: combines shard folders of one configuration. Exit 2 when they differ. */
 export async function mergeCommand(dirs: string[], out: string): Promise<number> {
   try {
-    await prepareOutputFolder(out);
-    const { records, run } = await mergeFolders(dirs, out);
+    // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
+    const { records, run, missingShards } = await mergeFolders(dirs);
+    await prepareOutputFolder(out, { fresh: true });
+    await writeFile(join(out, 'episodes.jsonl'), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     const { header, groups, strategies, seed } = headerFrom(run, records);
     const summary = withStatistics(summaryFromRecords(records, groups, strategies), seed);
     const { shard: _shard, timing: _timing, ...rest } = run;
-    await writeJsonFile(join(out, 'run.json'), { ...rest, status: 'complete', episodes: records.length, merged_from: dirs });
+    const status = missingShards.length === 0 ? 'complete' : 'partial';
+    await writeJsonFile(join(out, 'run.json'), { ...rest, status, episodes: records.length, merged_from: dirs, ...(missingShards.length ? { missing_shards: missingShards } : {}) });
     await writeJsonFile(join(out, 'summary.json'), summary);
     process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
     process.stderr.write(`merged ${records.length} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
+    if (missingShards.length > 0) process.stderr.write(`warning: shard(s) ${missingShards.join(', ')} not given: the merged run is partial\n`);
     return 0;
   } catch (error) {
     if (error instanceof ResumeError || error instanceof OutputFolderError) throw new UsageError(error.message);

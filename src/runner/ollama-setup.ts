@@ -1,4 +1,5 @@
 // Turns a run's Ollama flags into ChatModels: host, per-role options, tool-calling mode, timeout, preflight, cache.
+import { UsageError } from './usage-error.js';
 import { createOllamaModel, OLLAMA_DEFAULT_OPTIONS, resolveOllamaHost, type OllamaModelConfig } from '../models/ollama.js';
 import { preflightOllama, type PreflightModel } from '../models/preflight.js';
 import { withResponseCache } from '../models/response-cache.js';
@@ -12,7 +13,8 @@ import { TOOLS, TOOL_NAMES } from '../tools/index.js';
 export type ToolCallingMode = 'json' | 'native';
 
 /** Where `--cache` stores replies unless `--cache-dir` says otherwise (relative to the working directory). */
-export const DEFAULT_CACHE_DIR = '.stratbench-cache';
+export { DEFAULT_CACHE_DIR } from '../models/response-cache.js';
+import { DEFAULT_CACHE_DIR } from '../models/response-cache.js';
 
 /** Roles whose reply is a tool call: with `--tool-calling native` their models must report the "tools" capability. */
 const TOOL_ROLES: ReadonlySet<Role> = new Set(['direct', 'agent', 'executor']);
@@ -95,7 +97,7 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
   }
   const hostFlag = typeof options['ollamaHost'] === 'string' ? options['ollamaHost'] : undefined;
   return {
-    host: resolveOllamaHost(hostFlag, env),
+    host: validHost(resolveOllamaHost(hostFlag, env)),
     toolCalling: options['toolCalling'] === 'native' ? 'native' : 'json',
     options: run,
     roleOptions,
@@ -220,4 +222,16 @@ export function ollamaConfigIdentity(info: OllamaRunInfo): Record<string, unknow
     role_options: info.role_options,
     digests: Object.fromEntries(Object.entries(info.models).map(([name, model]) => [name, model.digest])),
   };
+}
+
+/** The resolved host must be a usable http(s) URL; throws UsageError naming it otherwise (exit 2). */
+function validHost(host: string): string {
+  let url: URL;
+  try {
+    url = new URL(host);
+  } catch {
+    throw new UsageError(`"${host}" is not a usable Ollama host (from --ollama-host or OLLAMA_HOST); e.g. http://127.0.0.1:11434`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Ollama host ${host} must use http or https`);
+  return host;
 }

@@ -1,6 +1,7 @@
 // Appends episode records to <out>/episodes.jsonl as they finish; writes run.json and summary.json atomically.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, writeFile, access, constants, rename, unlink } from 'node:fs/promises';
+import { writeFile, access, constants, rename, unlink } from 'node:fs/promises';
+import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
 import type { EpisodeRecord } from './record.js';
 
@@ -10,15 +11,24 @@ export class OutputFolderError extends Error {
 }
 
 /** Creates `dir` (recursively) and proves it is writable, before any episode runs. */
-export async function prepareOutputFolder(dir: string): Promise<void> {
+export async function prepareOutputFolder(dir: string, options: { fresh?: boolean } = {}): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeFolder(dir);
     await access(dir, constants.W_OK);
     const probe = join(dir, '.write-test');
     await writeFile(probe, '');
     await unlink(probe);
   } catch (error) {
-    throw new OutputFolderError(`cannot write results to ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new OutputFolderError(`cannot write results to ${dir}: ${reason}`);
+  }
+  if (options.fresh) {
+    // Claim the folder: exclusive creation fails if another run (even one started in the same instant) has it.
+    try {
+      await writeFile(join(dir, 'run.json'), `${JSON.stringify({ status: 'starting' })}\n`, { flag: 'wx' });
+    } catch {
+      throw new OutputFolderError(`${dir} already holds a run (run.json exists): continue it with --resume ${dir}, or choose another --out`);
+    }
   }
 }
 

@@ -84,17 +84,50 @@ export async function loadForResume(dir: string, configHash: string): Promise<{ 
   return { records: [...byKey.values()], droppedTornLine, rerunErrors: errored.length };
 }
 
+/** The parts of run.json that define the episode matrix; shards must agree on all of them. */
+function matrixOf(run: Record<string, unknown>): string {
+  const config = (run['config'] ?? {}) as Record<string, unknown>;
+  return JSON.stringify({
+    hash: run['config_hash'] ?? null,
+    strategies: config['strategies'] ?? null,
+    tasks: config['tasks'] ?? null,
+    epochs: config['epochs'] ?? null,
+    seed: config['seed'] ?? null,
+  });
+}
+
 /**
- * `stratbench merge`: combines shard folders into `out`. Refuses folders whose configuration hashes differ;
- * an episode present in several folders is kept once. Writes episodes.jsonl and returns the records and the
- * run.json of the first folder (the caller writes run.json and summary.json).
+ * `stratbench merge`: reads shard folders of one run. Refuses folders whose configuration hash or matrix
+ * (strategies, tasks, epochs, seed) differ, shard specs that do not fit together (different n, a shard given
+ * twice, shards of an unsharded run), and corrupt files. An episode present in several folders is kept once.
+ * Writes nothing; returns the records, the first run.json, and a note when shards are missing.
  */
-export async function mergeFolders(dirs: string[], out: string): Promise<{ records: EpisodeRecord[]; run: Record<string, unknown> }> {
+export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRecord[]; run: Record<string, unknown>; missingShards: number[] }> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
-  const runs = await Promise.all(dirs.map(readRunInfo));
-  const hashes = new Set(runs.map((run) => run.config_hash));
-  if (hashes.size > 1) {
-    throw new ResumeError(`refusing to merge folders from different configurations: ${dirs.map((d, i) => `${d} (${runs[i]!.config_hash ?? 'no hash'})`).join(', ')}`);
+  const runs = (await Promise.all(dirs.map(readRunInfo))) as Array<Record<string, unknown>>;
+  const matrices = new Set(runs.map(matrixOf));
+  if (matrices.size > 1) {
+    throw new ResumeError(
+      `refusing to merge folders from different configurations (config hash, strategies, tasks, epochs or seed differ): ${dirs
+        .map((dir, i) => `${dir} (${String(runs[i]!['config_hash'] ?? 'no hash')})`)
+        .join(', ')}`,
+    );
+  }
+  const shards = runs.map((run) => run['shard'] as Shard | undefined);
+  let missingShards: number[] = [];
+  if (shards.some((shard) => shard !== undefined)) {
+    if (shards.some((shard) => shard === undefined)) throw new ResumeError('refusing to merge a sharded folder with an unsharded one');
+    const counts = new Set(shards.map((shard) => shard!.count));
+    if (counts.size > 1) throw new ResumeError(`refusing to merge shards of different splits: ${[...counts].map((n) => `/${n}`).join(', ')}`);
+    const seen = new Set<number>();
+    for (const [i, shard] of shards.entries()) {
+      if (seen.has(shard!.index)) throw new ResumeError(`shard ${shard!.index}/${shard!.count} is given twice (${dirs[i]})`);
+      seen.add(shard!.index);
+    }
+    const count = shards[0]!.count;
+    missingShards = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
+  } else if (dirs.length > 1 && new Set(dirs).size < dirs.length) {
+    throw new ResumeError('a folder is given twice');
   }
   const byKey = new Map<string, EpisodeRecord>();
   for (const dir of dirs) {
@@ -109,7 +142,5 @@ export async function mergeFolders(dirs: string[], out: string): Promise<{ recor
     if (!parsed.ok) throw new ResumeError(parsed.error);
     for (const record of parsed.records) if (!byKey.has(record.key)) byKey.set(record.key, record);
   }
-  const records = [...byKey.values()];
-  await writeFile(join(out, 'episodes.jsonl'), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  return { records, run: runs[0] as Record<string, unknown> };
+  return { records: [...byKey.values()], run: runs[0]!, missingShards };
 }

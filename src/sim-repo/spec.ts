@@ -1,5 +1,6 @@
 // The declarative shape of a simulated repository: files, history, scripts, tests, env, faults.
 import { z } from 'zod';
+import { resolveRepoPath } from './paths.js';
 
 /** Side-effect class of a tool call or command (seed 001, step fields): none < reversible < irreversible. */
 export const SideEffect = z
@@ -110,9 +111,21 @@ export const MemoryNote = z.strictObject({
 });
 export type MemoryNote = z.infer<typeof MemoryNote>;
 
+/** File maps keyed by repository-relative paths; a key that leaves the repository root is an authoring error. */
+export function filesInsideRepo<T extends z.ZodType>(value: T) {
+  return z.record(z.string(), value).superRefine((files, ctx) => {
+    for (const path of Object.keys(files)) {
+      const resolved = resolveRepoPath(path);
+      if (!resolved.ok || resolved.path === '') {
+        ctx.addIssue({ code: 'custom', path: [path], message: `file path "${path}" is not a file inside the repository` });
+      }
+    }
+  });
+}
+
 /** The whole initial state of one simulated repository. */
 export const RepoSpec = z.strictObject({
-  files: z.record(z.string(), z.string()).default({}),
+  files: filesInsideRepo(z.string()).default({}),
   commits: z.array(Commit).default([]).describe('Newest first'),
   scripts: z.record(z.string(), ScriptSpec).default({}),
   tests: z.array(TestSpec).default([]),

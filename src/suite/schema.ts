@@ -1,6 +1,6 @@
 // The YAML suite format as zod schemas: fixtures, tasks, checks, trajectories. Types come from z.infer.
 import { z } from 'zod';
-import { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, TestSpec, Commit } from '../sim-repo/spec.js';
+import { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, TestSpec, Commit, filesInsideRepo } from '../sim-repo/spec.js';
 import { ToolName } from '../tools/types.js';
 
 /** Checks the harness can run on a final state (closed list; seed 001, "Write the goal as checks"). */
@@ -105,7 +105,7 @@ export type Counterexample = z.infer<typeof Counterexample>;
 /** Overrides applied on top of a shared fixture; `files: {path: null}` deletes a file. */
 export const RepoOverrides = z.strictObject({
   fixture: z.string().min(1).describe('Name of a shared fixture in `fixtures`'),
-  files: z.record(z.string(), z.string().nullable()).optional(),
+  files: filesInsideRepo(z.string().nullable()).optional(),
   commits: z.array(Commit).optional().describe('Prepended (newer) to the fixture history'),
   scripts: z.record(z.string(), ScriptSpec).optional(),
   tests: z.array(TestSpec).optional().describe('Replace the fixture tests with the same name, add the rest'),
