@@ -90,7 +90,11 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   }
   const interrupted = config.signal?.aborted === true && ran < cells.length;
   // Episodes only: statistics and summary writing come after the clock stops.
-  const timing = { wall_ms: Math.round(performance.now() - started), process_start_to_first_episode_ms: firstEpisodeMs ?? null };
+  const timing = {
+    wall_ms: Math.round(performance.now() - started),
+    process_start_to_first_episode_ms: firstEpisodeMs ?? null,
+    peak_rss_mb_after_episodes: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
+  };
   const built = withStatistics(summary.build(), config.seed);
   await writeJsonFile(join(config.outDir, 'summary.json'), built);
   await writeJsonFile(join(config.outDir, 'run.json'), {

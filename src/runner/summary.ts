@@ -1,6 +1,6 @@
 // Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
 import type { EpisodeRecord } from './record.js';
-import { SCHEMA_VERSION } from './record.js';
+import { SCHEMA_VERSION, type OutcomeStatus } from './record.js';
 import { summarizeAttributions, type AttributedFailure, type AttributionSummary } from '../report/attribution-table.js';
 
 export interface Tally {
@@ -45,6 +45,8 @@ export interface EpisodeResult {
   epoch: number;
   success: boolean;
   status: string;
+  /** The same status in the shape the statistics read (`outcome.status`). */
+  outcome?: { status: OutcomeStatus };
 }
 
 export interface RunSummary {
@@ -97,7 +99,15 @@ export class SummaryBuilder {
         if (record.success) tally.successes += 1;
       }
     }
-    this.results.push({ task: record.task, group: record.group, strategy: record.strategy, epoch: record.epoch, success: record.success, status: record.outcome.status });
+    this.results.push({
+      task: record.task,
+      group: record.group,
+      strategy: record.strategy,
+      epoch: record.epoch,
+      success: record.success,
+      status: record.outcome.status,
+      outcome: { status: record.outcome.status },
+    });
     const line: EpisodeLine = { task: record.task, group: record.group, strategy: record.strategy, epoch: record.epoch, status: record.outcome.status, reason: record.outcome.reason };
     if (isError) {
       this.errors.push({ ...line, ...(record.outcome.message ? { detail: record.outcome.message } : {}) });
@@ -130,7 +140,7 @@ export class SummaryBuilder {
       strategies: [...this.byStrategy.values()],
       failures: [...this.failures].sort(order),
       errors: [...this.errors].sort(order),
-      results: [...this.results].sort(order),
+      results: this.results.sort(order),
       attribution: summarizeAttributions(this.attributed, [...this.byStrategy.keys()]),
     };
   }

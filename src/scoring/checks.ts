@@ -12,13 +12,24 @@ export interface FinalState {
 
 const firstLines = (text: string, lines = 3): string => text.split('\n').filter((l) => l.trim() !== '').slice(0, lines).join(' | ');
 
+const commandResults = new WeakMap<SimRepo, Map<string, { pass: boolean; detail: string }>>();
+
 type Handlers = { [K in Check['check']]: (check: Extract<Check, { check: K }>, state: FinalState) => { pass: boolean; detail: string } };
 
 const handlers = {
   command_passes: (check, { repo }) => {
+    // Every operation advances the simulated clock and every change is logged, so (clock, change count)
+    // identifies the state: a done_when check and the final score of an unchanged repo run the command once.
+    const key = `${repo.clock.now_ms}|${repo.changes.length}|${check.cmd}`;
+    let cache = commandResults.get(repo);
+    const cached = cache?.get(key);
+    if (cached) return cached;
     // A copy with faults off: scoring must neither change the final state nor hit injected faults.
     const result = repo.clone({ faults: false }).run(check.cmd);
-    return { pass: result.exit_code === 0, detail: `exit ${result.exit_code}${result.output ? `: ${firstLines(result.output)}` : ''}` };
+    const outcome = { pass: result.exit_code === 0, detail: `exit ${result.exit_code}${result.output ? `: ${firstLines(result.output)}` : ''}` };
+    if (!cache) commandResults.set(repo, (cache = new Map()));
+    cache.set(key, outcome);
+    return outcome;
   },
   file_unchanged: (check, { repo }) => {
     const now = repo.fileAt(check.path);

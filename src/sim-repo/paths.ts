@@ -12,6 +12,20 @@ export const REPO_ROOT = '/repo';
  * Returns the repo-relative path (`''` for the root itself, never a trailing slash) or `path_escape`.
  */
 export function resolveRepoPath(input: string): RepoResult<{ path: string }> {
+  let resolved = resolved_.get(input);
+  if (resolved === undefined) {
+    if (resolved_.size >= RESOLVED_LIMIT) resolved_.clear();
+    resolved = resolveUncached(input);
+    resolved_.set(input, resolved);
+  }
+  return resolved;
+}
+
+/** Resolutions are pure functions of the input string: memoised (bounded), as every file access resolves. */
+const resolved_ = new Map<string, RepoResult<{ path: string }>>();
+const RESOLVED_LIMIT = 10_000;
+
+function resolveUncached(input: string): RepoResult<{ path: string }> {
   const absolute = posix.normalize(input.startsWith('/') ? input : posix.join(REPO_ROOT, input));
   const trimmed = absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute;
   if (trimmed === REPO_ROOT) return { ok: true, path: '' };

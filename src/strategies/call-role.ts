@@ -6,6 +6,33 @@ import { renderMessages } from './prompts.js';
 import type { TraceEventInput } from '../trace/events.js';
 import type { StrategyContext } from './context.js';
 
+/**
+ * parseReply is a pure function of (schema, text, done_reason), and deterministic backends (the scripted
+ * stand-in, cached and replayed replies) send the same text many times: the last 2,048 results per schema
+ * are kept. Values are deep-frozen so a shared one can never be changed by one episode under another.
+ */
+function parseCached<T>(text: string, schema: z.ZodType<T>, doneReason: string | undefined): ReturnType<typeof parseReply<T>> {
+  let cache = parseCache.get(schema);
+  if (!cache) parseCache.set(schema, (cache = new Map()));
+  const key = doneReason === undefined ? text : `${doneReason}\u0000${text}`;
+  const hit = cache.get(key);
+  if (hit) return hit as ReturnType<typeof parseReply<T>>;
+  const parsed = parseReply(text, schema, doneReason);
+  if (parsed.ok) deepFreeze(parsed.value);
+  if (cache.size >= PARSE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  cache.set(key, parsed);
+  return parsed;
+}
+
+const PARSE_CACHE_SIZE = 2_048;
+const parseCache = new WeakMap<z.ZodType, Map<string, unknown>>();
+
+function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) deepFreeze(child);
+}
+
 export type RoleReply<T> =
   | { ok: true; value: T; eventId: number }
   | { ok: false; error: string; eventId: number };
@@ -40,7 +67,7 @@ export async function callRole<T>(
       ...(currentRepair ? { repair: currentRepair } : {}),
     };
     const response = await model.chat(request);
-    const parsed = parseReply(response.text, schema, response.done_reason);
+    const parsed = parseCached(response.text, schema, response.done_reason);
     let error: string | undefined;
     if (!parsed.ok) error = `${parsed.failure}: ${parsed.error}`;
     else if (validate) {
