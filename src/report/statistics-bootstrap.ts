@@ -54,7 +54,7 @@ export function clusterBootstrapMeans(values: readonly (readonly number[])[], op
   const results: BootstrapInterval[] = [];
   for (let first = 0; first < distinct.length; first += BOOTSTRAP_CHUNK) {
     const chunk = distinct.slice(first, first + BOOTSTRAP_CHUNK);
-    const draws = chunk.map(() => new Float64Array(resamples));
+    const draws = drawBuffers(chunk.length, resamples);
     const counts = chunk.map(() => 0);
     const random = createRandom(seed);
     for (let b = 0; b < resamples; b += 1) {
@@ -95,6 +95,14 @@ export function clusterBootstrapMeans(values: readonly (readonly number[])[], op
 
 /** Metrics bootstrapped together (bounds memory at BOOTSTRAP_CHUNK × B doubles). */
 const BOOTSTRAP_CHUNK = 32;
+
+/** Draw buffers are reused across chunks and calls (a run's statistics make hundreds of calls). */
+let buffers: Float64Array[] = [];
+function drawBuffers(count: number, resamples: number): Float64Array[] {
+  if (buffers[0]?.length !== resamples) buffers = [];
+  while (buffers.length < count) buffers.push(new Float64Array(resamples));
+  return buffers.slice(0, count);
+}
 
 export interface SignFlipResult {
   pValue: number;

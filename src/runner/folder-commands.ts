@@ -63,7 +63,7 @@ export async function mergeCommand(dirs: string[], out: string): Promise<number>
     const { shard: _shard, timing: _timing, ...rest } = run;
     const status = missingShards.length === 0 ? 'complete' : 'partial';
     await writeJsonFile(join(out, 'run.json'), { ...rest, status, episodes: records.length, merged_from: dirs, ...(missingShards.length ? { missing_shards: missingShards } : {}) });
-    await writeJsonFile(join(out, 'summary.json'), summary);
+    await writeJsonFile(join(out, 'summary.json'), summary, { compact: true });
     process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
     process.stderr.write(`merged ${records.length} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
     if (missingShards.length > 0) process.stderr.write(`warning: shard(s) ${missingShards.join(', ')} not given: the merged run is partial\n`);

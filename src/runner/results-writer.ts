@@ -88,9 +88,9 @@ export class EpisodeWriter {
   }
 }
 
-/** Writes a JSON file atomically (tmp + rename). */
-export async function writeJsonFile(path: string, value: unknown): Promise<void> {
+/** Writes a JSON file atomically (tmp + rename); `compact` for large machine-read files (summary.json). */
+export async function writeJsonFile(path: string, value: unknown, options: { compact?: boolean } = {}): Promise<void> {
   const tmp = `${path}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  await writeFile(tmp, `${options.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
   await rename(tmp, path);
 }

@@ -96,7 +96,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     peak_rss_mb_after_episodes: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
   };
   const built = withStatistics(summary.build(), config.seed);
-  await writeJsonFile(join(config.outDir, 'summary.json'), built);
+  await writeJsonFile(join(config.outDir, 'summary.json'), built, { compact: true });
   await writeJsonFile(join(config.outDir, 'run.json'), {
     ...config.runInfo,
     status: interrupted ? 'interrupted' : 'complete',

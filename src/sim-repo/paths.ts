@@ -23,7 +23,7 @@ export function resolveRepoPath(input: string): RepoResult<{ path: string }> {
 
 /** Resolutions are pure functions of the input string: memoised (bounded), as every file access resolves. */
 const resolved_ = new Map<string, RepoResult<{ path: string }>>();
-const RESOLVED_LIMIT = 10_000;
+const RESOLVED_LIMIT = 2_000;
 
 function resolveUncached(input: string): RepoResult<{ path: string }> {
   const absolute = posix.normalize(input.startsWith('/') ? input : posix.join(REPO_ROOT, input));

@@ -37,12 +37,31 @@ export function getTool(name: string): ToolDefinition | undefined {
  * available tools); arguments failing the tool's schema → failure `invalid_args` (listing the issues and
  * the expected arguments), with no effect and 0 ms; a bug inside a tool → failure `internal_error`.
  */
+/**
+ * Argument validation, memoised for frozen argument objects (replies a deterministic backend repeats are parsed
+ * once and frozen, see strategies/call-role.ts): a frozen object cannot change, so its validation cannot either.
+ */
+function parseArgs(tool: ToolDefinition, args: Record<string, unknown>): ReturnType<ToolDefinition['args']['safeParse']> {
+  if (!Object.isFrozen(args)) return tool.args.safeParse(args);
+  let byTool = parsedArgs.get(args);
+  if (!byTool) parsedArgs.set(args, (byTool = new Map()));
+  let parsed = byTool.get(tool.name);
+  if (!parsed) {
+    parsed = tool.args.safeParse(args);
+    if (parsed.success) Object.freeze(parsed.data);
+    byTool.set(tool.name, parsed);
+  }
+  return parsed;
+}
+
+const parsedArgs = new WeakMap<object, Map<string, ReturnType<ToolDefinition['args']['safeParse']>>>();
+
 export function executeToolCall(repo: SimRepo, call: { tool: string; args: Record<string, unknown> }): ToolResult {
   const tool = getTool(call.tool);
   if (tool === undefined) {
     return refusal('unknown_tool', `unknown tool '${call.tool}'; available: ${TOOL_NAMES.join(', ')}`);
   }
-  const parsed = tool.args.safeParse(call.args ?? {});
+  const parsed = parseArgs(tool, call.args ?? {});
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => `  - ${issue.path.length > 0 ? issue.path.join('.') : '(args)'}: ${issue.message}`);
     return refusal('invalid_args', [`invalid arguments for ${tool.name}:`, ...issues, `expected args: ${expectedArgs(tool)}`].join('\n'));
