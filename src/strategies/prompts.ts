@@ -21,6 +21,19 @@ export function describeSchema(schema: z.ZodType): string {
   return text;
 }
 
+const systemMessages = new WeakMap<PromptTemplate, Map<z.ZodType, { tools: string; text: string }>>();
+
+/** The role's template with `{{tools}}` and `{{schema}}` filled in, rendered once per template, schema and tool text. */
+function systemMessage(template: PromptTemplate, schema: z.ZodType, tools: string): string {
+  let bySchema = systemMessages.get(template);
+  if (!bySchema) systemMessages.set(template, (bySchema = new Map()));
+  const cached = bySchema.get(schema);
+  if (cached && cached.tools === tools) return cached.text;
+  const text = template.template.replaceAll('{{tools}}', tools).replaceAll('{{schema}}', describeSchema(schema));
+  bySchema.set(schema, { tools, text });
+  return text;
+}
+
 /** Marks the start of the JSON state block in the user message (the scripted-over-HTTP server reads it). */
 export const STATE_FENCE = '```json state';
 
@@ -36,10 +49,10 @@ export function renderMessages(
   tools: string,
   repair?: { text: string; error: string },
 ): ChatMessage[] {
-  const system = template.template.replaceAll('{{tools}}', tools).replaceAll('{{schema}}', describeSchema(schema));
   const messages: ChatMessage[] = [
-    { role: 'system', content: system },
-    { role: 'user', content: `${STATE_FENCE}\n${JSON.stringify(view, null, 2)}\n\`\`\`` },
+    { role: 'system', content: systemMessage(template, schema, tools) },
+    // Compact JSON: every indent is a prompt token a real model pays for, on every call.
+    { role: 'user', content: `${STATE_FENCE}\n${JSON.stringify(view)}\n\`\`\`` },
   ];
   if (repair) {
     messages.push({ role: 'assistant', content: repair.text });
