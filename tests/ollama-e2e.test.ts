@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
+import { extractView } from '../src/strategies/prompts.js';
 import { ACTION_SCHEMA_NAMES } from '../src/models/tool-calling.js';
 import type { EpisodeRecord } from '../src/runner/record.js';
 import { cellOf, comparable, records, runInProcess, scratch, startScriptedOllama, toolCalls, RUN_DEFAULTS } from './support/scripted-over-ollama.js';
@@ -99,6 +100,5 @@ describe('§5 the core suite through the fake Ollama server serving the scripted
 
 /** The role of a chat request, read from its state block. */
 function extractRole(body: FakeChatRequest): string | undefined {
-  const user = body.messages?.find((message) => message.role === 'user')?.content ?? '';
-  return /"role": "([a-z]+)"/.exec(user)?.[1];
+  return extractView(body.messages ?? [])?.role;
 }
