@@ -18,7 +18,7 @@ interface ChildResult {
   wallMs: number;
   peakRssKb: number;
   firstLineMs: number | undefined;
-  run: { episodes: number; timing: { wall_ms: number; process_start_to_first_episode_ms: number | null } };
+  run: { episodes: number; timing: { wall_ms: number; process_start_to_first_episode_ms: number | null; peak_rss_mb?: number } };
 }
 
 /** Peak resident set (VmHWM, KiB) of a live process, or 0 once it has gone. */
@@ -32,8 +32,11 @@ function highWaterMark(pid: number): number {
   }
 }
 
-/** Runs the CLI once; samples its peak RSS from /proc and the moment its first episode line lands on disk. */
-function runChild(args: string[], out: string): Promise<ChildResult> {
+/**
+ * Runs the CLI once; samples its peak RSS (VmHWM, a high-water mark) from /proc and the moment its first episode
+ * line lands on disk, every `pollMs` (2 ms only for the start-up runs, so polling does not compete with long runs).
+ */
+function runChild(args: string[], out: string, pollMs = 20): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [cli, 'run', ...args, '--out', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -45,7 +48,7 @@ function runChild(args: string[], out: string): Promise<ChildResult> {
     const poll = setInterval(() => {
       peak = Math.max(peak, highWaterMark(child.pid ?? -1));
       if (firstLineMs === undefined && existsSync(episodes) && statSync(episodes).size > 0) firstLineMs = performance.now() - started;
-    }, 2);
+    }, pollMs);
     child.on('exit', (code) => {
       clearInterval(poll);
       if (code !== 0) return reject(new Error(`stratbench exited ${code}: ${stderr}`));
@@ -84,13 +87,14 @@ async function main(): Promise<void> {
     for (let i = 0; i < REPEATS; i++) {
       const result = await runChild(['--strategies', STRATEGIES, '--epochs', String(epochs)], join(scratch, `big-${i}`));
       episodes = result.run.episodes;
-      rss.push(result.peakRssKb / 1024);
+      // The larger of /proc's high-water mark seen from outside and the child's own maxRSS after summary.json.
+      rss.push(Math.max(result.peakRssKb / 1024, result.run.timing.peak_rss_mb ?? 0));
       rmSync(join(scratch, `big-${i}`), { recursive: true, force: true });
     }
     const startup: number[] = [];
     const firstLine: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const result = await runChild(['--strategies', 'direct', '--tasks', 'default-currency', '--concurrency', '1'], join(scratch, `small-${i}`));
+      const result = await runChild(['--strategies', 'direct', '--tasks', 'default-currency', '--concurrency', '1'], join(scratch, `small-${i}`), 2);
       startup.push(result.run.timing.process_start_to_first_episode_ms ?? Number.NaN);
       if (result.firstLineMs !== undefined) firstLine.push(result.firstLineMs);
     }

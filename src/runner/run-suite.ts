@@ -97,6 +97,8 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   };
   const built = withStatistics(summary.build(), config.seed);
   await writeJsonFile(join(config.outDir, 'summary.json'), built, { compact: true });
+  // Peak resident set of the whole process so far (statistics and summary.json included), MB.
+  (timing as Record<string, unknown>)['peak_rss_mb'] = Math.round(process.resourceUsage().maxRSS / 102.4) / 10;
   await writeJsonFile(join(config.outDir, 'run.json'), {
     ...config.runInfo,
     status: interrupted ? 'interrupted' : 'complete',
