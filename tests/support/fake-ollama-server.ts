@@ -144,7 +144,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   const calls: RequestLog[] = [];
   let chatIndex = 0;
 
-  const chat = async (body: FakeChatRequest, response: ServerResponse, request: IncomingMessage): Promise<void> => {
+  const chat = async (body: FakeChatRequest, response: ServerResponse, request: IncomingMessage, arrived: number): Promise<void> => {
     const index = chatIndex++;
     let reply: FixtureReply;
     try {
@@ -153,7 +153,9 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
       sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
       return;
     }
-    if (options.latencyMs) await pause(options.latencyMs);
+    // The latency is the model's time to answer, counted from the request's arrival: the time spent reading the
+    // body and computing the reply is part of it, not added on top.
+    if (options.latencyMs) await pause(Math.max(0, arrived + options.latencyMs - performance.now()));
     if ('hang' in reply) return;
     if ('destroy' in reply) {
       request.socket.destroy();
@@ -181,6 +183,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
   };
 
   const server = createServer((request, response) => {
+    const arrived = performance.now();
     void (async () => {
       const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
       const body = await readBody(request);
@@ -222,7 +225,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
         if (body === undefined || typeof body !== 'object' || body === null || '__invalid_json' in body) {
           return sendJson(response, 400, { error: 'invalid request body' });
         }
-        return chat(body as FakeChatRequest, response, request);
+        return chat(body as FakeChatRequest, response, request, arrived);
       }
       return sendJson(response, 404, { error: `no route ${route}` });
     })().catch((error: unknown) => {
