@@ -74,6 +74,11 @@ function program(): Command {
     .option('--timeout-ms <ms>', 'abort a model call after this many ms (infrastructure error, retried; default: none)', positiveInt('--timeout-ms'))
     .option('--cache', 'store Ollama replies on disk and reuse them (key: model digest, messages, schema, options, epoch)')
     .option('--cache-dir <dir>', `response cache folder; implies --cache (default: ${DEFAULT_CACHE_DIR})`);
+  run.option(
+    '--role-option <role.key=value>',
+    'an option for one role, repeatable: temperature, num_ctx, num_predict, think, keep_alive, timeout_ms (e.g. planner.num_ctx=16384)',
+    (value: string, previous: string[] = []) => [...previous, value],
+  );
   for (const role of ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const) {
     run.option(`--${role}-think [bool]`, `--think for the ${role} role only`, booleanValue(`--${role}-think`));
   }

@@ -35,7 +35,39 @@ export const OLLAMA_OPTION_KEYS: readonly string[] = [
   'cache',
   'cacheDir',
   ...ROLES.map((role) => `${role}Think`),
+  'roleOption',
 ];
+
+/** Options `--role-option ROLE.KEY=VALUE` may set for one role (the run-wide flags of the same names). */
+const ROLE_OPTION_KEYS = ['temperature', 'num_ctx', 'num_predict', 'think', 'keep_alive', 'timeout_ms'] as const;
+
+/**
+ * Parses `--role-option` values such as `planner.num_ctx=16384` or `executor.temperature=0.2` into per-role
+ * options. Throws UsageError naming a bad role, key or value.
+ */
+export function parseRoleOptions(values: readonly string[]): Partial<Record<Role, ChatOptions>> {
+  const out: Partial<Record<Role, ChatOptions>> = {};
+  for (const value of values) {
+    const match = /^([a-z]+)\.([a-z_]+)=(.*)$/.exec(value.trim());
+    const role = match?.[1] as Role | undefined;
+    const key = match?.[2] as (typeof ROLE_OPTION_KEYS)[number] | undefined;
+    const raw = match?.[3] ?? '';
+    if (!match || !role || !(ROLES as readonly string[]).includes(role) || !key || !(ROLE_OPTION_KEYS as readonly string[]).includes(key)) {
+      throw new UsageError(`--role-option takes ROLE.KEY=VALUE with ROLE one of ${ROLES.join(', ')} and KEY one of ${ROLE_OPTION_KEYS.join(', ')}; got "${value}"`);
+    }
+    const options = (out[role] ??= {});
+    if (key === 'think') {
+      if (!/^(true|false)$/.test(raw)) throw new UsageError(`--role-option ${role}.think takes true or false, got "${raw}"`);
+      options.think = raw === 'true';
+    } else if (key === 'keep_alive') options.keep_alive = keepAliveValue(raw);
+    else {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--role-option ${role}.${key} takes a number ≥ 0, got "${raw}"`);
+      options[key] = n;
+    }
+  }
+  return out;
+}
 
 /** The Ollama part of a run's configuration. */
 export interface OllamaRunConfig {
@@ -90,10 +122,10 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
     keep_alive: options['keepAlive'] === undefined ? OLLAMA_DEFAULT_OPTIONS.keep_alive : keepAliveValue(options['keepAlive']),
     timeout_ms: number('timeoutMs'),
   });
-  const roleOptions: Partial<Record<Role, ChatOptions>> = {};
+  const roleOptions = parseRoleOptions(Array.isArray(options['roleOption']) ? (options['roleOption'] as string[]) : []);
   for (const role of ROLES) {
     const think = options[`${role}Think`];
-    if (typeof think === 'boolean') roleOptions[role] = { think };
+    if (typeof think === 'boolean') roleOptions[role] = { ...roleOptions[role], think };
   }
   const hostFlag = typeof options['ollamaHost'] === 'string' ? options['ollamaHost'] : undefined;
   return {
