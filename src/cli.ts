@@ -56,6 +56,7 @@ function program(): Command {
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
+    .option('--counterfactual', 'after the run, re-run each failed plan-strategy episode with the planner, then the executor, then the replanner played by the scripted reference; report which replacement fixes it beside the rule-based verdict')
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));

@@ -9,11 +9,12 @@ import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } fro
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { renderRunReport } from '../report/run-report.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
-import { prepareOutputFolder, OutputFolderError } from './results-writer.js';
+import { prepareOutputFolder, OutputFolderError, writeJsonFile } from './results-writer.js';
 import { runMatrix } from './run-suite.js';
 import { validateTrajectories } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord } from './record.js';
 import { loadForResume, parseShard, ResumeError } from './resume.js';
+import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
 import {
   OLLAMA_OPTION_KEYS,
   ollamaConfigIdentity,
@@ -238,6 +239,14 @@ export async function runCommand(
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  const env = {
+    models,
+    prompts,
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: (role: Role) => roleChatOptions(ollamaConfig, role),
+    options: strategyOptions,
+    configHash,
+  };
   const summary = await runMatrix(
     {
       tasks,
@@ -253,14 +262,7 @@ export async function runCommand(
       ...(shard ? { shard } : {}),
       signal: controller.signal,
     },
-    {
-      models,
-      prompts,
-      toolDescriptions: toolDescriptionsForPrompt(),
-      chatOptions: (role) => roleChatOptions(ollamaConfig, role),
-      options: strategyOptions,
-      configHash,
-    },
+    env,
   );
   const header = {
     suiteName: suite.name,
@@ -272,6 +274,11 @@ export async function runCommand(
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
+  if (options['counterfactual'] === true && !summary.interrupted) {
+    const report = await runCounterfactuals(summary.failures, tasks, env, seed);
+    await writeJsonFile(join(outDir, 'counterfactual.json'), report);
+    if (options['format'] !== 'json') process.stdout.write(`${renderCounterfactuals(report)}\n`);
+  }
   process.off('SIGINT', onSigint);
   process.stderr.write(`results: ${outDir}\n`);
   if (summary.interrupted) {
