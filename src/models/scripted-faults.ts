@@ -53,7 +53,7 @@ export function guessedPath(task: ScriptedTask): string {
 function guessedEdit(task: ScriptedTask, id: string): Step {
   const edit = allSteps(task).find((s) => s.tool === 'edit');
   const path = guessedPath(task);
-  const args = { path, old: String(edit?.args['old'] ?? 'TODO'), new: String(edit?.args['new'] ?? `TODO ${task.id}`) };
+  const args = { path, old: String(edit?.args['old'] ?? 'PLACEHOLDER'), new: String(edit?.args['new'] ?? `PLACEHOLDER ${task.id}`) };
   return { id, does: `Edit ${path} to make the change`, tool: 'edit', args, depends_on: [], expect: 'success', side_effect: 'reversible' };
 }
 
