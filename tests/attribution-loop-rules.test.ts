@@ -15,7 +15,7 @@ import { prematureFinish } from '../src/attribution/rules/premature-finish.js';
 import { tamperedTest } from '../src/attribution/rules/tampered-test.js';
 import { misroute } from '../src/attribution/rules/misroute.js';
 import { budgetExhausted } from '../src/attribution/rules/budget-exhausted.js';
-import { allRoles, environment, FunctionModel, miniTask, type MiniTask } from './support/episode-fixtures.js';
+import { allRoles, environment, FunctionModel, miniTask, type MiniTask, roleModel } from './support/episode-fixtures.js';
 
 const repo = {
   files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': 'it("rounds", () => expect(total(1.5)).toBe(2))\n' },
@@ -55,21 +55,6 @@ const tool = (name: string, args: Record<string, unknown>) => ({ action: 'tool',
 
 type Handler = (request: ChatRequest, n: number) => unknown;
 
-function roleModel(handlers: Partial<Record<string, Handler>>): FunctionModel {
-  const counts = new Map<string, number>();
-  return new FunctionModel((request) => {
-    const n = counts.get(request.role) ?? 0;
-    counts.set(request.role, n + 1);
-    const handler = handlers[request.role];
-    if (handler) return handler(request, n);
-    if (request.role === 'executor') {
-      const view = request.view as { step: { tool: string; args: Record<string, unknown> | null } };
-      return { tool: view.step.tool, args: view.step.args ?? {} };
-    }
-    if (request.role === 'reporter') return { answer: 'report' };
-    throw new Error(`no handler for ${request.role}`);
-  });
-}
 
 async function episode(on: MiniTask, strategy: StrategyName, handlers: Partial<Record<string, Handler>>): Promise<EpisodeRecord> {
   return runEpisode({ task: on, strategy, epoch: 0, seed: 1 }, await environment(allRoles(roleModel(handlers))));

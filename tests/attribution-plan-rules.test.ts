@@ -14,7 +14,7 @@ import { missingStep } from '../src/attribution/rules/missing-step.js';
 import { drift } from '../src/attribution/rules/drift.js';
 import { badEdit } from '../src/attribution/rules/bad-edit.js';
 import { wrongAnswer } from '../src/attribution/rules/wrong-answer.js';
-import { allRoles, environment, FunctionModel, miniTask, type MiniTask } from './support/episode-fixtures.js';
+import { allRoles, environment, FunctionModel, miniTask, type MiniTask, roleModel } from './support/episode-fixtures.js';
 
 const repo = {
   files: {
@@ -64,21 +64,6 @@ const step = (id: string, tool: string, args: Record<string, unknown> | null, de
 type Handler = (request: ChatRequest, n: number) => unknown;
 
 /** A model answering each role from a handler; the executor copies the step's args, the reporter says "report". */
-function roleModel(handlers: Partial<Record<string, Handler>>): FunctionModel {
-  const counts = new Map<string, number>();
-  return new FunctionModel((request) => {
-    const n = counts.get(request.role) ?? 0;
-    counts.set(request.role, n + 1);
-    const handler = handlers[request.role];
-    if (handler) return handler(request, n);
-    if (request.role === 'executor') {
-      const view = request.view as { step: { tool: string; args: Record<string, unknown> | null } };
-      return { tool: view.step.tool, args: view.step.args ?? {} };
-    }
-    if (request.role === 'reporter') return { answer: 'report' };
-    throw new Error(`no handler for ${request.role}`);
-  });
-}
 
 async function episode(on: MiniTask, strategy: StrategyName, handlers: Partial<Record<string, Handler>>): Promise<EpisodeRecord> {
   return runEpisode({ task: on, strategy, epoch: 0, seed: 1 }, await environment(allRoles(roleModel(handlers))));

@@ -1,10 +1,9 @@
 // Plan-up-front and plan-and-replan: bounded replans, transient retries, skipped dependents, partial plans (seed 000).
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
-import type { ChatRequest } from '../src/models/types.js';
 import { planDiff, validatePlan } from '../src/strategies/plan.js';
 import { meetsExpectation } from '../src/strategies/plan-loop.js';
-import { allRoles, environment, FunctionModel, miniTask, scriptedFor } from './support/episode-fixtures.js';
+import { allRoles, environment, miniTask, roleModel, scriptedFor } from './support/episode-fixtures.js';
 import type { TraceEvent } from '../src/trace/events.js';
 
 const repo = {
@@ -26,23 +25,6 @@ const step = (id: string, tool: string, args: Record<string, unknown> | null, de
   expect,
   side_effect: 'none',
 });
-
-/** A model that answers each role from a table of functions. */
-function roleModel(handlers: Partial<Record<string, (request: ChatRequest, n: number) => unknown>>): FunctionModel {
-  const counts = new Map<string, number>();
-  return new FunctionModel((request) => {
-    const n = counts.get(request.role) ?? 0;
-    counts.set(request.role, n + 1);
-    const handler = handlers[request.role];
-    if (handler) return handler(request, n);
-    if (request.role === 'executor') {
-      const view = request.view as { step: { tool: string; args: Record<string, unknown> | null } };
-      return { tool: view.step.tool, args: view.step.args ?? {} };
-    }
-    if (request.role === 'reporter') return { answer: 'report' };
-    throw new Error(`no handler for ${request.role}`);
-  });
-}
 
 const task = miniTask({ id: 'fix', group: 'multi-step', repo, checks: [{ check: 'command_passes', cmd: 'pnpm test' }], reference: { steps: [], finish: 'done' } });
 const types = (trace: TraceEvent[]) => trace.map((e) => e.type);

@@ -81,3 +81,26 @@ export async function environment(models: Record<Role, ChatModel>, lookupMissAsR
 export function scriptedFor(...tasks: MiniTask[]): Record<Role, ChatModel> {
   return allRoles(new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive }))));
 }
+
+/** Answers one role's request: the request and how many calls that role has made before (0-based). */
+export type RoleHandler = (request: ChatRequest, n: number) => unknown;
+
+/**
+ * A model answering each role from `handlers`; without a handler the executor returns the step's own call and the
+ * reporter a fixed "report", any other role throws (a test that forgot a role fails loudly).
+ */
+export function roleModel(handlers: Partial<Record<string, RoleHandler>>): FunctionModel {
+  const counts = new Map<string, number>();
+  return new FunctionModel((request) => {
+    const n = counts.get(request.role) ?? 0;
+    counts.set(request.role, n + 1);
+    const handler = handlers[request.role];
+    if (handler) return handler(request, n);
+    if (request.role === 'executor') {
+      const view = request.view as { step: { tool: string; args: Record<string, unknown> | null } };
+      return { tool: view.step.tool, args: view.step.args ?? {} };
+    }
+    if (request.role === 'reporter') return { answer: 'report' };
+    throw new Error(`no handler for ${request.role}`);
+  });
+}
