@@ -2,12 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
 import type { EpisodeRecord } from '../src/runner/record.js';
-import type { ChatRequest } from '../src/models/types.js';
 import type { StrategyName } from '../src/strategies/index.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
-import { allRoles, CORE_SUITE, environment, FunctionModel } from './support/episode-fixtures.js';
+import { allRoles, CORE_SUITE, environment, roleModel, type RoleHandler } from './support/episode-fixtures.js';
 
-type Handler = (request: ChatRequest, n: number) => unknown;
+type Handler = RoleHandler;
 
 /** The verdict in short: component, mode and the first erroneous event. */
 const verdict = (record: EpisodeRecord) => ({ component: record.attribution?.component, mode: record.attribution?.mode, first: record.attribution?.evidence[0] });
@@ -26,18 +25,7 @@ const step = (id: string, tool: string, args: Record<string, unknown> | null, de
 async function replay(taskId: string, strategy: StrategyName, handlers: Partial<Record<string, Handler>>): Promise<EpisodeRecord> {
   const loaded = await loadSuiteFile(CORE_SUITE);
   if (!loaded.ok) throw new Error('core suite does not load');
-  const counts = new Map<string, number>();
-  const model = new FunctionModel((request) => {
-    const n = counts.get(request.role) ?? 0;
-    counts.set(request.role, n + 1);
-    const handler = handlers[request.role];
-    if (handler) return handler(request, n);
-    if (request.role === 'executor') {
-      const view = request.view as { step: { tool: string; args: Record<string, unknown> | null } };
-      return { tool: view.step.tool, args: view.step.args ?? {} };
-    }
-    throw new Error(`no handler for ${request.role}`);
-  });
+  const model = roleModel(handlers);
   return runEpisode({ task: loaded.tasks.find((t) => t.id === taskId)!, strategy, epoch: 0, seed: 1 }, await environment(allRoles(model)));
 }
 

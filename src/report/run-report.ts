@@ -1,6 +1,6 @@
 // The whole report of a run (run table, statistics, and what else a run prints), shared by `run` and `report`.
 import { SummaryBuilder, type RunSummary } from '../runner/summary.js';
-import type { EpisodeRecord, OutcomeStatus } from '../runner/record.js';
+import type { EpisodeRecord } from '../runner/record.js';
 import { computeRunStatistics, renderStatisticsMarkdown, renderStatisticsText, type RunStatistics } from './statistics.js';
 import { renderRunTable } from './run-table.js';
 
@@ -19,8 +19,7 @@ export type SummaryFile = RunSummary & { statistics: RunStatistics };
 
 /** Adds the statistics (intervals, pass@k/pass^k, paired tests; seeded bootstrap) to a run summary. */
 export function withStatistics(summary: RunSummary, seed: number): SummaryFile {
-  const episodes = summary.results.map((r) => (r.outcome ? (r as Required<typeof r>) : { ...r, outcome: { status: r.status as OutcomeStatus } }));
-  return { ...summary, statistics: computeRunStatistics(episodes, { seed }) };
+  return { ...summary, statistics: computeRunStatistics(summary.results, { seed }) };
 }
 
 /** Rebuilds the summary from finished records (for `report` and `merge`). */

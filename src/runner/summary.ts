@@ -1,6 +1,7 @@
 // Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
 import type { EpisodeRecord } from './record.js';
 import { SCHEMA_VERSION, type OutcomeStatus } from './record.js';
+import type { EpisodeResult as StatisticsEpisode } from '../report/statistics-tasks.js';
 import { summarizeAttributions, type AttributedFailure, type AttributionSummary } from '../report/attribution-table.js';
 
 export interface Tally {
@@ -37,16 +38,10 @@ export interface EpisodeLine {
   attribution?: string;
 }
 
-/** Compact per-episode result kept in memory for statistics (no trace). */
-export interface EpisodeResult {
-  task: string;
-  group: string;
-  strategy: string;
-  epoch: number;
-  success: boolean;
-  status: string;
-  /** The same status in the shape the statistics read (`outcome.status`). */
-  outcome?: { status: OutcomeStatus };
+/** Compact per-episode result kept in memory for statistics (no trace): what the statistics read, plus `status`. */
+export interface EpisodeResult extends StatisticsEpisode {
+  /** The same as `outcome.status`, kept flat for readers of summary.json. */
+  status: OutcomeStatus;
 }
 
 export interface RunSummary {
