@@ -1,0 +1,87 @@
+// Owns module resolution inside the sandbox: relative and /repo paths, extensions, index files, JSON, bare packages.
+import type { FileLookup } from './types.js';
+
+/** How specifiers resolve: `node` is Node's ESM (exact paths only), `vite` is vitest's (extensions and index files tried). */
+export type ResolutionMode = 'node' | 'vite';
+
+/** A resolved specifier: a repo file, a harness-provided module, or the error Node/vitest would raise. */
+export type Resolution = { ok: true; name: string } | { ok: false; name: string; message: string };
+
+const VITE_EXTENSIONS = ['.mjs', '.js', '.mts', '.ts', '.jsx', '.tsx', '.json'];
+const NODE_BUILTINS = new Set([
+  'assert', 'buffer', 'child_process', 'crypto', 'dns', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path',
+  'process', 'readline', 'stream', 'timers', 'url', 'util', 'worker_threads', 'zlib',
+]);
+
+/** The directory part of a repo-relative path (`src/a/b.js` → `src/a`, `b.js` → ``). */
+function dirname(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '' : path.slice(0, slash);
+}
+
+/** Joins and normalises posix segments; null when the result leaves the repository root. */
+export function joinRepoPath(base: string, relative: string): string | null {
+  const parts = base === '' ? [] : base.split('/');
+  for (const segment of relative.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join('/');
+}
+
+/**
+ * Resolves `specifier` imported from `importer` (a repo-relative path, or `''` for inline code at the root).
+ * Relative (`./`, `../`) and absolute `/repo/…` specifiers resolve in the working tree; in `vite` mode the
+ * extensions `.mjs .js .mts .ts .jsx .tsx .json` and `index.*` are tried as vitest does. Bare specifiers resolve
+ * to `synthetic` modules, else fail like Node: `node:` built-ins are unavailable (no filesystem, network or
+ * process), a declared package that the sandbox cannot provide and an undeclared one both fail with
+ * Node's "Cannot find package" wording.
+ */
+export function resolveSpecifier(
+  specifier: string,
+  importer: string,
+  files: FileLookup,
+  options: { mode: ResolutionMode; synthetic: ReadonlySet<string>; packages: ReadonlySet<string> },
+): Resolution {
+  const from = importer === '' ? '/repo/' : `/repo/${importer}`;
+  if (specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..' || specifier.startsWith('/')) {
+    const relative = specifier.startsWith('/repo/') ? specifier.slice('/repo/'.length) : specifier.startsWith('/') ? null : specifier;
+    const joined = relative === null ? null : specifier.startsWith('/repo/') ? joinRepoPath('', relative) : joinRepoPath(dirname(importer), relative);
+    if (joined === null) return { ok: false, name: specifier, message: `Cannot find module '${specifier}' imported from ${from}` };
+    const found = findFile(joined, files, options.mode);
+    if (found !== undefined) return { ok: true, name: found };
+    const target = `/repo/${joined}`;
+    return {
+      ok: false,
+      name: specifier,
+      message:
+        options.mode === 'vite'
+          ? `Failed to load url ${specifier} (resolved id: ${specifier}) in ${importer === '' ? '/repo' : importer}. Does the file exist?`
+          : `Cannot find module '${target}' imported from ${from}`,
+    };
+  }
+  if (options.synthetic.has(specifier)) return { ok: true, name: specifier };
+  const builtin = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
+  if (NODE_BUILTINS.has(builtin)) {
+    return { ok: false, name: specifier, message: `Node built-in module '${specifier}' is not available in the stratbench sandbox (no filesystem, network or processes); declare what needs it as an environment-dependent test or script` };
+  }
+  const packageName = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+  if (options.packages.has(packageName)) {
+    return { ok: false, name: specifier, message: `Cannot find package '${packageName}' imported from ${from} (declared in package.json, but the stratbench sandbox provides only the working tree: declare what needs it as an environment-dependent test)` };
+  }
+  return { ok: false, name: specifier, message: `Cannot find package '${packageName}' imported from ${from}` };
+}
+
+function findFile(path: string, files: FileLookup, mode: ResolutionMode): string | undefined {
+  if (path !== '' && files(path) !== undefined) return path;
+  if (mode === 'node') return undefined;
+  for (const extension of VITE_EXTENSIONS) if (files(path + extension) !== undefined) return path + extension;
+  for (const extension of VITE_EXTENSIONS) {
+    const index = path === '' ? `index${extension}` : `${path}/index${extension}`;
+    if (files(index) !== undefined) return index;
+  }
+  return undefined;
+}

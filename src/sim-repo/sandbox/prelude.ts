@@ -1,0 +1,204 @@
+// Owns the globals repository code sees in the sandbox: console, process, a fixed Date, seeded Math.random, timers, Intl.
+//
+// Evaluated as a global script in every fresh context before the entry module. It reads its settings from
+// `__stratbench_settings__` (JSON: env, argv, date_ms, seed, cwd) and talks to the host only through
+// `__host_write(stream, text)` and `__host_intl(kind, locale, optionsJson, value)`.
+export const PRELUDE_SOURCE = String.raw`
+(function () {
+  var settings = JSON.parse(globalThis.__stratbench_settings__);
+  delete globalThis.__stratbench_settings__;
+  var hostWrite = globalThis.__host_write;
+  var hostIntl = globalThis.__host_intl;
+  delete globalThis.__host_write;
+  delete globalThis.__host_intl;
+
+  function inspect(value, depth, seen, nested) {
+    if (value === null) return 'null';
+    var type = typeof value;
+    if (type === 'undefined') return 'undefined';
+    if (type === 'string') return nested ? "'" + value.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n') + "'" : value;
+    if (type === 'number') return Object.is(value, -0) ? '-0' : String(value);
+    if (type === 'bigint') return String(value) + 'n';
+    if (type === 'boolean') return String(value);
+    if (type === 'symbol') return value.toString();
+    if (type === 'function') return '[' + (/^class\s/.test(Function.prototype.toString.call(value)) ? 'class' : 'Function') + (value.name ? ': ' + value.name : ' (anonymous)') + ']';
+    if (value instanceof Error) return nested ? '[' + (value.stack ? value.name + ': ' + value.message : String(value)) + ']' : value.name + ': ' + value.message + (value.stack ? '\n' + value.stack.replace(/\n$/, '') : '');
+    if (value instanceof Date) return isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
+    if (value instanceof RegExp) return String(value);
+    if (seen.indexOf(value) >= 0) return '[Circular *1]';
+    if (depth > 2) return Array.isArray(value) ? '[Array]' : '[Object]';
+    seen = seen.concat([value]);
+    var parts;
+    if (Array.isArray(value)) {
+      parts = value.map(function (item) { return inspect(item, depth + 1, seen, true); });
+      return parts.length === 0 ? '[]' : '[ ' + parts.join(', ') + ' ]';
+    }
+    if (value instanceof Map) {
+      parts = [];
+      value.forEach(function (v, k) { parts.push(inspect(k, depth + 1, seen, true) + ' => ' + inspect(v, depth + 1, seen, true)); });
+      return 'Map(' + value.size + ') ' + (parts.length ? '{ ' + parts.join(', ') + ' }' : '{}');
+    }
+    if (value instanceof Set) {
+      parts = [];
+      value.forEach(function (v) { parts.push(inspect(v, depth + 1, seen, true)); });
+      return 'Set(' + value.size + ') ' + (parts.length ? '{ ' + parts.join(', ') + ' }' : '{}');
+    }
+    if (typeof value.then === 'function') return 'Promise { <pending> }';
+    parts = Object.keys(value).map(function (key) {
+      var shown = /^[A-Za-z_$][\w$]*$/.test(key) ? key : "'" + key + "'";
+      return shown + ': ' + inspect(value[key], depth + 1, seen, true);
+    });
+    var proto = Object.getPrototypeOf(value);
+    var prefix = proto && proto !== Object.prototype && proto.constructor && proto.constructor.name ? proto.constructor.name + ' ' : proto === null ? '[Object: null prototype] ' : '';
+    return prefix + (parts.length === 0 ? '{}' : '{ ' + parts.join(', ') + ' }');
+  }
+
+  function format(args) {
+    var first = args[0];
+    var rest = Array.prototype.slice.call(args, 1);
+    var text;
+    if (typeof first === 'string' && /%[sdifjoOc%]/.test(first)) {
+      text = first.replace(/%([sdifjoOc%])/g, function (match, code) {
+        if (code === '%') return '%';
+        if (rest.length === 0) return match;
+        var next = rest.shift();
+        switch (code) {
+          case 's': return typeof next === 'string' ? next : inspect(next, 1, [], false);
+          case 'd': case 'i': return String(code === 'i' ? parseInt(next, 10) : Number(next));
+          case 'f': return String(parseFloat(next));
+          case 'j': return JSON.stringify(next);
+          case 'c': return '';
+          default: return inspect(next, 0, [], true);
+        }
+      });
+    } else {
+      text = args.length === 0 ? '' : inspect(first, 0, [], false);
+    }
+    for (var i = 0; i < rest.length; i++) text += ' ' + inspect(rest[i], 0, [], false);
+    return text;
+  }
+
+  function writer(stream) {
+    return function () { hostWrite(stream, format(arguments)); };
+  }
+  var counts = {};
+  globalThis.console = {
+    log: writer('stdout'), info: writer('stdout'), debug: writer('stdout'), trace: writer('stderr'),
+    error: writer('stderr'), warn: writer('stderr'),
+    dir: function (value) { hostWrite('stdout', inspect(value, 0, [], true)); },
+    table: writer('stdout'), group: writer('stdout'), groupEnd: function () {}, time: function () {}, timeEnd: function () {},
+    assert: function (condition) { if (!condition) hostWrite('stderr', 'Assertion failed' + (arguments.length > 1 ? ': ' + format(Array.prototype.slice.call(arguments, 1)) : '')); },
+    count: function (label) { label = label === undefined ? 'default' : label; counts[label] = (counts[label] || 0) + 1; hostWrite('stdout', label + ': ' + counts[label]); },
+  };
+
+  // process: env, argv, exit (as a thrown sentinel the host recognises), no real I/O.
+  function ExitSignal(code) { this.__stratbench_exit__ = code; }
+  globalThis.process = {
+    env: settings.env,
+    argv: settings.argv,
+    argv0: 'node',
+    execArgv: [],
+    platform: 'linux',
+    arch: 'x64',
+    pid: 4242,
+    version: 'v20.20.2',
+    versions: { node: '20.20.2' },
+    exitCode: undefined,
+    cwd: function () { return settings.cwd; },
+    exit: function (code) { throw new ExitSignal(code === undefined ? (globalThis.process.exitCode || 0) : Number(code)); },
+    on: function () { return globalThis.process; },
+    once: function () { return globalThis.process; },
+    off: function () { return globalThis.process; },
+    nextTick: function (fn) { var args = Array.prototype.slice.call(arguments, 1); Promise.resolve().then(function () { fn.apply(null, args); }); },
+    hrtime: Object.assign(function () { return [0, 0]; }, { bigint: function () { return 0n; } }),
+    memoryUsage: function () { return { rss: 0, heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 }; },
+    stdout: { write: function (text) { hostWrite('stdout-raw', String(text)); return true; }, isTTY: false },
+    stderr: { write: function (text) { hostWrite('stderr-raw', String(text)); return true; }, isTTY: false },
+  };
+
+  // A fixed clock: new Date() and Date.now() give the fixture's date; explicit dates work as usual.
+  var RealDate = Date;
+  var fixed = settings.date_ms;
+  function FixedDate() {
+    if (!new.target) return new RealDate(fixed).toString();
+    var args = Array.prototype.slice.call(arguments);
+    return args.length === 0 ? new RealDate(fixed) : new (Function.prototype.bind.apply(RealDate, [null].concat(args)))();
+  }
+  FixedDate.prototype = RealDate.prototype;
+  FixedDate.now = function () { return fixed; };
+  FixedDate.parse = RealDate.parse;
+  FixedDate.UTC = RealDate.UTC;
+  Object.defineProperty(RealDate.prototype, 'constructor', { value: FixedDate, writable: true, configurable: true });
+  globalThis.Date = FixedDate;
+  globalThis.performance = { now: function () { return 0; }, timeOrigin: fixed };
+
+  // Seeded Math.random (mulberry32): the same run gives the same numbers.
+  var state = settings.seed >>> 0;
+  Math.random = function () {
+    state = (state + 0x6d2b79f5) >>> 0;
+    var t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  // Timers on a virtual clock: the host runs them in time order once the job queue is empty.
+  var timers = [];
+  var timerSeq = 0;
+  var virtualNow = 0;
+  function addTimer(fn, ms, args, repeat) {
+    var id = ++timerSeq;
+    timers.push({ id: id, at: virtualNow + Math.max(0, Number(ms) || 0), fn: fn, args: args, repeat: repeat ? Math.max(1, Number(ms) || 0) : 0 });
+    return id;
+  }
+  function clearTimer(id) { timers = timers.filter(function (t) { return t.id !== id; }); }
+  globalThis.setTimeout = function (fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), false); };
+  globalThis.setInterval = function (fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), true); };
+  globalThis.setImmediate = function (fn) { return addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false); };
+  globalThis.clearTimeout = clearTimer;
+  globalThis.clearInterval = clearTimer;
+  globalThis.clearImmediate = clearTimer;
+  globalThis.queueMicrotask = function (fn) { Promise.resolve().then(fn); };
+  globalThis.__stratbench_next_timer__ = function () {
+    if (timers.length === 0) return false;
+    timers.sort(function (a, b) { return a.at - b.at || a.id - b.id; });
+    var timer = timers.shift();
+    virtualNow = timer.at;
+    if (timer.repeat) timers.push({ id: timer.id, at: virtualNow + timer.repeat, fn: timer.fn, args: timer.args, repeat: timer.repeat });
+    if (typeof timer.fn === 'function') timer.fn.apply(null, timer.args);
+    return true;
+  };
+  globalThis.global = globalThis;
+  globalThis.structuredClone = function (value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); };
+
+  // Intl: QuickJS has none. NumberFormat and DateTimeFormat forward to the host's ICU (deterministic for a
+  // given Node version, the same one real vitest would use); toLocaleString follows.
+  function makeFormat(kind) {
+    function IntlFormat(locale, options) {
+      if (!(this instanceof IntlFormat)) return new IntlFormat(locale, options);
+      this.__locale = locale === undefined ? 'en-US' : locale;
+      this.__options = JSON.stringify(options === undefined ? {} : options);
+    }
+    IntlFormat.prototype.format = function (value) {
+      if (kind === 'date') value = value === undefined ? fixed : (value instanceof RealDate ? value.getTime() : Number(value));
+      return hostIntl(kind, JSON.stringify(this.__locale), this.__options, kind === 'number' && typeof value === 'bigint' ? Number(value) : value);
+    };
+    IntlFormat.prototype.formatToParts = function (value) {
+      if (kind === 'date') value = value === undefined ? fixed : (value instanceof RealDate ? value.getTime() : Number(value));
+      return JSON.parse(hostIntl(kind + '-parts', JSON.stringify(this.__locale), this.__options, value));
+    };
+    IntlFormat.prototype.resolvedOptions = function () {
+      return JSON.parse(hostIntl(kind + '-options', JSON.stringify(this.__locale), this.__options, 0));
+    };
+    IntlFormat.supportedLocalesOf = function (locales) { return [].concat(locales === undefined ? [] : locales); };
+    return IntlFormat;
+  }
+  globalThis.Intl = { NumberFormat: makeFormat('number'), DateTimeFormat: makeFormat('date') };
+  var numberToLocale = Number.prototype.toLocaleString;
+  Number.prototype.toLocaleString = function (locale, options) { return new globalThis.Intl.NumberFormat(locale, options).format(Number(this)); };
+  RealDate.prototype.toLocaleString = function (locale, options) { return new globalThis.Intl.DateTimeFormat(locale, Object.assign({ dateStyle: undefined }, options || { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })).format(this); };
+  RealDate.prototype.toLocaleDateString = function (locale, options) { return new globalThis.Intl.DateTimeFormat(locale, options || { year: 'numeric', month: 'numeric', day: 'numeric' }).format(this); };
+  RealDate.prototype.toLocaleTimeString = function (locale, options) { return new globalThis.Intl.DateTimeFormat(locale, options || { hour: 'numeric', minute: 'numeric', second: 'numeric' }).format(this); };
+  void numberToLocale;
+})();
+`;

@@ -1,0 +1,343 @@
+// Owns one sandboxed run of repository JavaScript: a fresh QuickJS runtime, limits, module loading, host bridges.
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
+import { resolveSpecifier, type ResolutionMode } from './module-resolve.js';
+import { PRELUDE_SOURCE } from './prelude.js';
+import { quickJS } from './quickjs.js';
+import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
+
+/** Default host-time budget of one run, in ms (an infinite loop ends as `timeout` after this). */
+export const DEFAULT_TIMEOUT_MS = 2_000;
+/** Default QuickJS heap limit, in bytes (a runaway allocation ends as `out_of_memory`). */
+export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
+/** The fixture date when a repository declares none (ISO). */
+export const DEFAULT_DATE = '2026-01-01T09:00:00.000Z';
+const MAX_STACK_BYTES = 256 * 1024;
+/** Output kept per stream; longer output is cut with a marker (a run printing in a loop must not exhaust the host). */
+const MAX_OUTPUT_CHARS = 200_000;
+
+/** Extra options of a run that only the harness's own runners set. */
+export interface RunInternals {
+  /** `vite` for test runs (vitest's resolution), `node` for `node FILE` (default). */
+  resolution?: ResolutionMode;
+  /** ISO date for `new Date()` / `Date.now()`. */
+  date?: string;
+  /** Seed of Math.random. */
+  seed?: number;
+}
+
+class ExitRequested {
+  constructor(readonly code: number) {}
+}
+
+/**
+ * Runs repository code in a fresh QuickJS runtime (see SandboxRunOptions). Synchronous and deterministic:
+ * nothing of the host is visible but the working tree, the given env, a fixed Date, a seeded Math.random and
+ * Intl formatting. Never throws for what the code does (syntax errors, missing modules, exceptions, infinite
+ * loops, runaway allocation are results); throws only on a harness bug.
+ */
+export function runInSandbox(options: SandboxRunOptions & RunInternals): SandboxRunResult {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
+  const reads = new Map<string, string | undefined>();
+  const files = (path: string): string | undefined => {
+    if (reads.has(path)) return reads.get(path);
+    const content = options.files(path);
+    reads.set(path, content);
+    return content;
+  };
+  const synthetic = new Map(Object.entries(options.syntheticModules ?? {}));
+  const resolveOptions = {
+    mode: options.resolution ?? 'node',
+    synthetic: new Set(synthetic.keys()),
+    packages: new Set(options.packages ?? []),
+  };
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  let written = 0;
+  const write = (stream: string, text: string): void => {
+    if (written > MAX_OUTPUT_CHARS) return;
+    written += text.length;
+    const target = stream.startsWith('stderr') ? stderr : stdout;
+    const lines = (stream.endsWith('-raw') ? text.replace(/\n$/, '') : text).split('\n');
+    target.push(...lines);
+    if (written > MAX_OUTPUT_CHARS) target.push(`… output cut at ${MAX_OUTPUT_CHARS} characters`);
+  };
+  /** The specifier each resolved module was first imported as, for Node-style link error messages. */
+  const requestedAs = new Map<string, string>();
+  const failedResolutions = new Map<string, string>();
+
+  const runtime: QuickJSRuntime = quickJS.newRuntime();
+  let context: QuickJSContext | undefined;
+  const finish = (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError, value?: string): SandboxRunResult => {
+    const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
+    if (error !== undefined) result.error = error;
+    if (value !== undefined) result.value = value;
+    return result;
+  };
+  try {
+    runtime.setMemoryLimit(options.memoryBytes ?? DEFAULT_MEMORY_BYTES);
+    runtime.setMaxStackSize(MAX_STACK_BYTES);
+    runtime.setInterruptHandler(() => Date.now() > deadline);
+    runtime.setModuleLoader(
+      (name) => {
+        const failed = failedResolutions.get(name);
+        if (failed !== undefined) return { error: new Error(failed) };
+        const provided = synthetic.get(name);
+        if (provided !== undefined) return provided;
+        const source = files(name);
+        if (source === undefined) return { error: new Error(`Cannot find module '/repo/${name}'`) };
+        if (name.endsWith('.json')) {
+          try {
+            JSON.parse(source);
+          } catch (error) {
+            return { error: new SyntaxError(`/repo/${name}: Unexpected token in JSON (${(error as Error).message})`) };
+          }
+          return `export default ${source};`;
+        }
+        return source;
+      },
+      (base, requested) => {
+        const importer = synthetic.has(base) || base.startsWith('[') ? '' : base;
+        const resolved = resolveSpecifier(requested, importer, files, resolveOptions);
+        if (!resolved.ok) {
+          // A normaliser error is not reported cleanly by quickjs-emscripten: resolve to a marker the loader fails on.
+          const marker = `[unresolved ${failedResolutions.size}] ${requested}`;
+          failedResolutions.set(marker, resolved.message);
+          return marker;
+        }
+        if (!requestedAs.has(resolved.name)) requestedAs.set(resolved.name, requested);
+        return resolved.name;
+      },
+    );
+    const ctx = runtime.newContext();
+    context = ctx;
+    installHost(ctx, write, options, deadline);
+    const prelude = ctx.evalCode(PRELUDE_SOURCE, '[prelude]');
+    if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(ctx.dump(prelude.error))}`);
+    prelude.value.dispose();
+
+    const entryName = 'path' in options.entry ? options.entry.path : options.entry.code === undefined ? '' : options.entry.filename;
+    const entrySource = 'path' in options.entry ? files(options.entry.path) : options.entry.code;
+    if (entrySource === undefined) {
+      return finish('error', 1, { name: 'Error', message: `Cannot find module '/repo/${entryName}'`, stack: '' });
+    }
+    const loaded = settle(ctx, runtime, ctx.evalCode(entrySource, entryName, { type: 'module' }), deadline);
+    if (loaded.kind !== 'fulfilled') return failure(ctx, loaded, requestedAs, options, finish);
+    loaded.handle?.dispose();
+    if (options.after === undefined) {
+      const drained = drain(ctx, runtime, deadline);
+      if (drained !== undefined) return failure(ctx, drained, requestedAs, options, finish);
+      return finish('ok', exitCodeOf(ctx));
+    }
+    const after = settle(ctx, runtime, ctx.evalCode(options.after, '[harness]'), deadline);
+    if (after.kind !== 'fulfilled') return failure(ctx, after, requestedAs, options, finish);
+    const value = after.handle === undefined ? undefined : ctx.typeof(after.handle) === 'string' ? ctx.getString(after.handle) : undefined;
+    after.handle?.dispose();
+    return finish('ok', exitCodeOf(ctx), undefined, value);
+  } catch (error) {
+    if (error instanceof ExitRequested) return finish('ok', error.code);
+    const message = error instanceof Error ? error.message : String(error);
+    if (/out of memory/i.test(message)) return finish('out_of_memory', 1, limitError('out_of_memory', options));
+    throw error;
+  } finally {
+    try {
+      context?.dispose();
+      runtime.dispose();
+    } catch {
+      // A runtime stopped by the memory limit may fail to free cleanly; the WASM heap is reclaimed with the runtime.
+    }
+  }
+}
+
+type Failed = { kind: 'rejected'; handle: QuickJSHandle } | { kind: 'timeout' } | { kind: 'out_of_memory' };
+type Settled = { kind: 'fulfilled'; handle?: QuickJSHandle } | Failed;
+
+/** Evaluates a result handle to completion: runs jobs and virtual timers until its promise settles or the deadline passes. */
+function settle(ctx: QuickJSContext, runtime: QuickJSRuntime, result: ReturnType<QuickJSContext['evalCode']>, deadline: number): Settled {
+  if (result.error) return classify(ctx, result.error);
+  const handle = result.value;
+  for (;;) {
+    const state = ctx.getPromiseState(handle);
+    if (state.type === 'fulfilled') {
+      // For a non-promise value, getPromiseState hands back the same handle.
+      if (!state.notAPromise) handle.dispose();
+      return { kind: 'fulfilled', handle: state.value };
+    }
+    if (state.type === 'rejected') {
+      handle.dispose();
+      return classify(ctx, state.error);
+    }
+    const stuck = step(ctx, runtime, deadline);
+    if (stuck !== undefined) {
+      handle.dispose();
+      return stuck;
+    }
+  }
+}
+
+/** Runs queued jobs, then timers, until nothing is left; a thrown job error (uncaught) ends the run. */
+function drain(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): Failed | undefined {
+  for (let guard = 0; guard < 100_000; guard++) {
+    if (Date.now() > deadline) return { kind: 'timeout' };
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error) return classify(ctx, jobs.error);
+    if (jobs.value > 0) continue;
+    const timer = ctx.evalCode('__stratbench_next_timer__()', '[timers]');
+    if (timer.error) return classify(ctx, timer.error);
+    const ran = ctx.dump(timer.value) === true;
+    timer.value.dispose();
+    if (!ran) return undefined;
+  }
+  return { kind: 'timeout' };
+}
+
+/** One step of the event loop for a pending promise; undefined when progress was made. */
+function step(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): Failed | undefined {
+  if (Date.now() > deadline) return { kind: 'timeout' };
+  const jobs = runtime.executePendingJobs();
+  if (jobs.error) return classify(ctx, jobs.error);
+  if (jobs.value > 0) return undefined;
+  const timer = ctx.evalCode('__stratbench_next_timer__()', '[timers]');
+  if (timer.error) return classify(ctx, timer.error);
+  const ran = ctx.dump(timer.value) === true;
+  timer.value.dispose();
+  // Nothing queued and no timer: the promise can never settle (awaiting something that never resolves).
+  return ran ? undefined : { kind: 'timeout' };
+}
+
+function classify(ctx: QuickJSContext, errorHandle: QuickJSHandle): Failed {
+  let dumped: unknown;
+  try {
+    dumped = ctx.dump(errorHandle);
+  } catch {
+    dumped = { name: 'InternalError', message: 'out of memory' };
+  }
+  if (isExit(dumped)) {
+    errorHandle.dispose();
+    throw new ExitRequested(Number((dumped as { __stratbench_exit__: number }).__stratbench_exit__) || 0);
+  }
+  const error = dumped as { name?: string; message?: string };
+  if (error?.name === 'InternalError' && error.message === 'interrupted') {
+    errorHandle.dispose();
+    return { kind: 'timeout' };
+  }
+  if (error?.name === 'InternalError' && /out of memory/.test(error.message ?? '')) {
+    errorHandle.dispose();
+    return { kind: 'out_of_memory' };
+  }
+  return { kind: 'rejected', handle: errorHandle };
+}
+
+function isExit(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && '__stratbench_exit__' in value;
+}
+
+function failure(
+  ctx: QuickJSContext,
+  settled: Failed,
+  requestedAs: ReadonlyMap<string, string>,
+  options: { timeoutMs?: number; memoryBytes?: number },
+  finish: (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError) => SandboxRunResult,
+): SandboxRunResult {
+  if (settled.kind === 'timeout' || settled.kind === 'out_of_memory') return finish(settled.kind, 1, limitError(settled.kind, options));
+  const error = toSandboxError(ctx.dump(settled.handle), requestedAs);
+  settled.handle.dispose();
+  return finish('error', 1, error);
+}
+
+function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: number; memoryBytes?: number }): SandboxError {
+  return kind === 'timeout'
+    ? { name: 'Error', message: `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`, stack: '' }
+    : { name: 'RangeError', message: `run stopped: out of memory (limit ${Math.round((options?.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 / 1024)} MiB)`, stack: '' };
+}
+
+/** Converts a dumped QuickJS error into Node's wording where the two differ (missing exports, non-Error throws). */
+export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string, string> = new Map()): SandboxError {
+  if (typeof dumped !== 'object' || dumped === null || !('message' in dumped)) {
+    return { name: 'Error', message: `Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : JSON.stringify(dumped) ?? String(dumped)}`, stack: '' };
+  }
+  const raw = dumped as { name?: unknown; message?: unknown; stack?: unknown; fileName?: unknown; lineNumber?: unknown };
+  let name = typeof raw.name === 'string' ? raw.name : 'Error';
+  let message = typeof raw.message === 'string' ? raw.message : String(raw.message);
+  const missingExport = /^Could not find export '([^']+)' in module '([^']+)'$/.exec(message);
+  if (missingExport) {
+    name = 'SyntaxError';
+    message = `The requested module '${requestedAs.get(missingExport[2]!) ?? missingExport[2]}' does not provide an export named '${missingExport[1]}'`;
+  }
+  const stack = typeof raw.stack === 'string' ? raw.stack : '';
+  const error: SandboxError = { name, message, stack };
+  const location = firstLocation(stack) ?? (typeof raw.fileName === 'string' && typeof raw.lineNumber === 'number' ? { file: raw.fileName, line: raw.lineNumber, column: 1 } : undefined);
+  if (location !== undefined) error.location = location;
+  return error;
+}
+
+/** The first `file:line:col` stack frame that points into the repository (not the harness's own modules). */
+export function firstLocation(stack: string): SourceLocation | undefined {
+  for (const match of stack.matchAll(/(?:\(|at )([^\s()]+):(\d+):(\d+)\)?/g)) {
+    const file = match[1]!;
+    if (file.startsWith('[') || !file.includes('.')) continue;
+    return { file, line: Number(match[2]), column: Number(match[3]) };
+  }
+  return undefined;
+}
+
+function exitCodeOf(ctx: QuickJSContext): number {
+  const handle = ctx.evalCode('typeof process === "object" && process.exitCode ? Number(process.exitCode) : 0', '[exit]');
+  if (handle.error) {
+    handle.error.dispose();
+    return 0;
+  }
+  const code = ctx.getNumber(handle.value);
+  handle.value.dispose();
+  return code;
+}
+
+function installHost(ctx: QuickJSContext, write: (stream: string, text: string) => void, options: SandboxRunOptions & RunInternals, deadline: number): void {
+  const date_ms = Date.parse(options.date ?? DEFAULT_DATE);
+  const entryPath = 'path' in options.entry ? `/repo/${options.entry.path}` : undefined;
+  const settings = JSON.stringify({
+    env: { ...(options.env ?? {}) },
+    argv: entryPath === undefined ? ['/usr/local/bin/node', ...(options.args ?? [])] : ['/usr/local/bin/node', entryPath, ...(options.args ?? [])],
+    date_ms: Number.isNaN(date_ms) ? Date.parse(DEFAULT_DATE) : date_ms,
+    seed: options.seed ?? 1,
+    cwd: '/repo',
+  });
+  const settingsHandle = ctx.newString(settings);
+  ctx.setProp(ctx.global, '__stratbench_settings__', settingsHandle);
+  settingsHandle.dispose();
+  const writeFn = ctx.newFunction('__host_write', (stream, text) => {
+    write(ctx.getString(stream), ctx.getString(text));
+  });
+  ctx.setProp(ctx.global, '__host_write', writeFn);
+  writeFn.dispose();
+  const intlFn = ctx.newFunction('__host_intl', (kindHandle, localeHandle, optionsHandle, valueHandle) => {
+    if (Date.now() > deadline) return ctx.newString('');
+    try {
+      return ctx.newString(hostIntl(ctx.getString(kindHandle), JSON.parse(ctx.getString(localeHandle)), JSON.parse(ctx.getString(optionsHandle)), ctx.dump(valueHandle)));
+    } catch (error) {
+      return { error: ctx.newError({ name: 'RangeError', message: error instanceof Error ? error.message : String(error) }) };
+    }
+  });
+  ctx.setProp(ctx.global, '__host_intl', intlFn);
+  intlFn.dispose();
+}
+
+/** Number and date formatting through the host's ICU, with UTC as the time zone unless the options name one. */
+function hostIntl(kind: string, locale: string | string[], options: Record<string, unknown>, value: unknown): string {
+  switch (kind) {
+    case 'number':
+      return new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).format(value as number);
+    case 'number-parts':
+      return JSON.stringify(new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).formatToParts(value as number));
+    case 'number-options':
+      return JSON.stringify(new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).resolvedOptions());
+    case 'date':
+      return new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...options } as Intl.DateTimeFormatOptions).format(value as number);
+    case 'date-parts':
+      return JSON.stringify(new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...options } as Intl.DateTimeFormatOptions).formatToParts(value as number));
+    case 'date-options':
+      return JSON.stringify(new Intl.DateTimeFormat(locale, { timeZone: 'UTC', ...options } as Intl.DateTimeFormatOptions).resolvedOptions());
+    default:
+      throw new Error(`unknown Intl bridge call ${kind}`);
+  }
+}

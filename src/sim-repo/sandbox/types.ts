@@ -1,0 +1,64 @@
+// The sandbox's public shapes: what a run of repository code gets (files, env, clock, limits) and what it returns.
+
+/** A lookup of the in-memory working tree: repo-relative posix path → content, or undefined when absent. */
+export type FileLookup = (path: string) => string | undefined;
+
+/** Where a thrown error points: repo-relative file, 1-based line and column (when known). */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** A JavaScript error raised by repository code, as the sandbox saw it. */
+export interface SandboxError {
+  /** `SyntaxError`, `TypeError`, `AssertionError`, … ; `InternalError` for QuickJS limits. */
+  name: string;
+  message: string;
+  /** QuickJS stack text with repo-relative paths (may be empty). */
+  stack: string;
+  /** First frame inside the repository, when there is one. */
+  location?: SourceLocation;
+}
+
+/** Options of one sandboxed run. Every run gets a fresh QuickJS runtime: nothing survives between runs. */
+export interface SandboxRunOptions {
+  /** The working tree (module source, JSON imports). */
+  files: FileLookup;
+  /** Entry module: a repo-relative path, or inline code (`node -e`) evaluated as a module named `filename`. */
+  entry: { path: string } | { code: string; filename: string };
+  /** `process.env` as the code sees it. */
+  env?: Readonly<Record<string, string>>;
+  /** `process.argv` after `node FILE` (`['node', '/repo/FILE', ...args]` is built from this). */
+  args?: readonly string[];
+  /** Bare-specifier modules provided by the harness (e.g. `vitest` → the vitest API shim), name → ES module source. */
+  syntheticModules?: Readonly<Record<string, string>>;
+  /** Package names the fixture declares (package.json dependencies); any other bare import fails like Node. */
+  packages?: readonly string[];
+  /**
+   * Global script evaluated after the entry module has loaded (e.g. `__vitest_run__("{…}")`); its value may be a
+   * promise, which is awaited (pending jobs run) and must resolve to a string, returned as `value`.
+   */
+  after?: string;
+  /** Milliseconds of host time before the run is interrupted (default 2000). */
+  timeoutMs?: number;
+  /** QuickJS heap limit in bytes (default 64 MiB). */
+  memoryBytes?: number;
+}
+
+/** What one sandboxed run produced. `reads` lists every working-tree path the run looked up, with what it saw. */
+export interface SandboxRunResult {
+  /** `ok`: ran to the end; `error`: an uncaught exception (syntax, link, runtime); `timeout`/`out_of_memory`: a limit ended it. */
+  status: 'ok' | 'error' | 'timeout' | 'out_of_memory';
+  /** `process.exit(code)` or 1 for an uncaught error or a limit, else 0. */
+  exitCode: number;
+  /** console.log/info/debug output, one entry per line written. */
+  stdout: string[];
+  /** console.error/warn output. */
+  stderr: string[];
+  error?: SandboxError;
+  /** The resolved value of `after`, when given and it resolved to a string. */
+  value?: string;
+  /** Every working-tree path looked up (module resolution included), with the content seen (undefined = absent). */
+  reads: ReadonlyArray<readonly [string, string | undefined]>;
+}

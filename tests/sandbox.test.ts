@@ -1,0 +1,98 @@
+// The sandbox: isolation, determinism, limits, Node-like module resolution and errors, Intl through the host.
+import { describe, expect, it } from 'vitest';
+import { runInSandbox } from '../src/sim-repo/sandbox/index.js';
+
+const tree = (files: Record<string, string>) => (path: string) => files[path];
+
+function run(files: Record<string, string>, entry: string, extra: Partial<Parameters<typeof runInSandbox>[0]> = {}) {
+  const result = runInSandbox({ files: tree(files), entry: { path: entry }, timeoutMs: 1_000, ...extra });
+  return { status: result.status, exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, error: result.error };
+}
+
+describe('runInSandbox', () => {
+  it('runs ES modules from the in-memory tree with relative imports and JSON', () => {
+    const files = {
+      'src/main.js': 'import { rate } from "./config.js";\nimport data from "../data/prices.json" with { type: "json" };\nconsole.log(rate * data.net);\n',
+      'src/config.js': 'export const rate = 0.2;\n',
+      'data/prices.json': '{ "net": 50 }\n',
+    };
+    expect(run(files, 'src/main.js')).toEqual({ status: 'ok', exitCode: 0, stdout: ['10'], stderr: [], error: undefined });
+  });
+
+  it('fails a missing export as Node does, naming the module', () => {
+    const files = { 'src/a.js': 'import { VAT_RATE } from "./config.js";\n', 'src/config.js': 'export const TAX_RATE = 0.2;\n' };
+    expect(run(files, 'src/a.js').error).toEqual({
+      name: 'SyntaxError',
+      message: "The requested module './config.js' does not provide an export named 'VAT_RATE'",
+      stack: '',
+    });
+  });
+
+  it('reports a syntax error with its file, line and column', () => {
+    const result = run({ 'src/a.js': 'const ok = 1;\nexport const = 2;\n' }, 'src/a.js');
+    expect(result.status).toBe('error');
+    expect(result.error?.name).toBe('SyntaxError');
+    expect(result.error?.location).toEqual({ file: 'src/a.js', line: 2, column: 14 });
+  });
+
+  it('fails a bare import of an undeclared package with Node\'s wording, and node: built-ins as unavailable', () => {
+    expect(run({ 'a.js': 'import _ from "lodash";\n' }, 'a.js').error?.message).toBe("Cannot find package 'lodash' imported from /repo/a.js");
+    expect(run({ 'a.js': 'import pg from "pg";\n' }, 'a.js', { packages: ['pg'] }).error?.message).toMatch(/^Cannot find package 'pg' imported from \/repo\/a\.js \(declared in package\.json/);
+    expect(run({ 'a.js': 'import { readFileSync } from "node:fs";\n' }, 'a.js').error?.message).toMatch(/^Node built-in module 'node:fs' is not available/);
+  });
+
+  it('resolves extensions and index files only in vite mode', () => {
+    const files = { 'a.js': 'import { x } from "./lib";\nconsole.log(x);\n', 'lib/index.js': 'export const x = 7;\n' };
+    expect(run(files, 'a.js', { resolution: 'vite' }).stdout).toEqual(['7']);
+    expect(run(files, 'a.js').error?.message).toBe("Cannot find module '/repo/lib' imported from /repo/a.js");
+  });
+
+  it('never leaves the repository root', () => {
+    expect(run({ 'a.js': 'import "../../etc/passwd";\n' }, 'a.js').error?.message).toBe("Cannot find module '../../etc/passwd' imported from /repo/a.js");
+  });
+
+  it('sees no host: no require, fetch or real process', () => {
+    const result = run({ 'a.js': 'console.log(typeof require, typeof fetch, typeof process.binding, process.cwd());\n' }, 'a.js');
+    expect(result.stdout).toEqual(['undefined undefined undefined /repo']);
+  });
+
+  it('fixes the clock to the given date and seeds Math.random', () => {
+    const files = { 'a.js': 'console.log(new Date().toISOString(), Date.now(), Math.random());\n' };
+    const first = run(files, 'a.js', { date: '2026-09-15T09:00:00Z', seed: 7 });
+    const second = run(files, 'a.js', { date: '2026-09-15T09:00:00Z', seed: 7 });
+    expect(first.stdout).toEqual(second.stdout);
+    expect(first.stdout[0]).toMatch(/^2026-09-15T09:00:00\.000Z 1789462800000 0\.\d+$/);
+    expect(new Date('2026-09-15T09:00:00Z').getTime()).toBe(1789462800000);
+  });
+
+  it('formats money with Intl.NumberFormat as Node does, non-breaking space included', () => {
+    const files = { 'a.js': 'const f = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });\nconsole.log(JSON.stringify(f.format(4)), (1234.5).toLocaleString("en-US"));\n' };
+    const expected = JSON.stringify(new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(4));
+    expect(run(files, 'a.js').stdout).toEqual([`${expected} 1,234.5`]);
+  });
+
+  it('ends an infinite loop as a timeout without hanging the host', () => {
+    const started = Date.now();
+    const result = run({ 'a.js': 'while (true) {}\n' }, 'a.js', { timeoutMs: 200 });
+    expect(result.status).toBe('timeout');
+    expect(result.error?.message).toBe('run stopped after 200 ms (an infinite loop, or a promise that never settles)');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('ends runaway recursion and allocation as failures, and the next run still works', () => {
+    expect(run({ 'a.js': 'function f() { return f(); }\nf();\n' }, 'a.js').error?.message).toBe('stack overflow');
+    const allocation = run({ 'a.js': 'const a = []; for (;;) a.push(new Array(100000).fill(1));\n' }, 'a.js', { memoryBytes: 16 * 1024 * 1024, timeoutMs: 3_000 });
+    expect(['out_of_memory', 'timeout']).toContain(allocation.status);
+    expect(run({ 'a.js': 'console.log("still fine");\n' }, 'a.js').stdout).toEqual(['still fine']);
+  });
+
+  it('runs virtual timers in order and process.exit sets the exit code', () => {
+    const files = { 'a.js': 'setTimeout(() => console.log("late"), 50);\nsetTimeout(() => { console.log("early"); }, 10);\nawait new Promise((r) => setTimeout(r, 100));\nprocess.exit(3);\n' };
+    expect(run(files, 'a.js')).toEqual({ status: 'ok', exitCode: 3, stdout: ['early', 'late'], stderr: [], error: undefined });
+  });
+
+  it('records every file it read, absent ones included', () => {
+    const result = runInSandbox({ files: tree({ 'a.js': 'import "./b.js";\n' }), entry: { path: 'a.js' } });
+    expect(result.reads).toEqual([['a.js', 'import "./b.js";\n'], ['b.js', undefined]]);
+  });
+});
