@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, TestSpec, Commit, filesInsideRepo } from '../sim-repo/spec.js';
 import { ToolName } from '../tools/types.js';
+import { compilePattern, DEFAULT_PATTERN_FLAGS, normaliseText } from '../scoring/text-match.js';
 
 /** Checks the harness can run on a final state (closed list; seed 001, "Write the goal as checks"). */
 export const CHECK_KINDS = [
@@ -32,17 +33,97 @@ const FileContains = z.strictObject({
 });
 const TextAbsent = z.strictObject({
   check: z.literal('text_absent'),
-  text: z.string().min(1).describe('No file (under `under`, when given) contains this text'),
-  under: z.string().optional(),
+  text: z.string().min(1).describe('No file (in `under`, when given) contains this exact substring'),
+  under: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('A file (only that file is searched) or a folder (the files below it: `src` covers src/a.js, not src2/a.js)'),
 });
-const AnswerContains = z.strictObject({
-  check: z.literal('answer_contains'),
-  text: z.string().min(1).describe('Case-insensitive substring of the final answer'),
-});
-const MessageMentions = z.strictObject({
-  check: z.literal('message_mentions'),
-  text: z.string().min(1).describe('Case-insensitive substring of the stop message'),
-});
+/** The words an answer or stop message must hold: exactly one of `text`, `any_of`, `pattern` (see wordCheckIssues). */
+const wordCheckShape = {
+  text: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('Substring, compared normalised: case, quotes and backticks, whitespace runs, NFKC (non-breaking spaces) do not matter'),
+  any_of: z
+    .array(z.string().min(1))
+    .min(1, '`any_of` needs at least one alternative')
+    .optional()
+    .describe('Alternatives (e.g. a rule id and its paraphrase): passes when any one is found, compared as `text` is'),
+  pattern: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('JavaScript regular expression run on the normalised text (quotes and backticks removed, whitespace runs one space, NFKC)'),
+  flags: z
+    .string()
+    .regex(/^[imsuv]*$/, 'flags are some of i, m, s, u, v (g and y do not apply: a check looks anywhere)')
+    .optional()
+    .describe(`Flags of \`pattern\` (default "${DEFAULT_PATTERN_FLAGS}": case-insensitive)`),
+  exact_token: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only whole tokens count: the match may not be preceded or followed by a letter, digit or _, nor by - . : / joined to one (no-unused-vars does not match in no-unused-vars-extra, EUR not in EURO)',
+    ),
+};
+
+const WORD_FORMS = ['text', 'any_of', 'pattern'] as const;
+
+/** Names a string that normalisation empties (only quotes, backticks and spaces): it would match everything or nothing. */
+const isBlankOnceNormalised = (value: string): boolean => normaliseText(value) === '';
+
+/**
+ * Issues of a word check beyond its fields: exactly one of `text`, `any_of`, `pattern` (reported at the second
+ * one given, or at the check when none is); `flags` only with `pattern`; the pattern compiles; no needle that
+ * normalisation leaves empty.
+ */
+function wordCheckIssues(
+  value: { check: string; text?: string | undefined; any_of?: string[] | undefined; pattern?: string | undefined; flags?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const given = WORD_FORMS.filter((form) => value[form] !== undefined);
+  if (given.length === 0) {
+    ctx.addIssue({ code: 'custom', path: [], message: `${value.check} needs exactly one of \`text\`, \`any_of\` or \`pattern\`; none is given` });
+  }
+  for (const extra of given.slice(1)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [extra],
+      message: `${value.check} takes exactly one of \`text\`, \`any_of\` or \`pattern\`; \`${given[0]}\` and \`${extra}\` are both given`,
+    });
+  }
+  if (value.flags !== undefined && value.pattern === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['flags'], message: '`flags` applies only to `pattern`' });
+  }
+  if (value.pattern !== undefined && (value.flags === undefined || /^[imsuv]*$/.test(value.flags))) {
+    const compiled = compilePattern(value.pattern, value.flags);
+    if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['pattern'], message: `invalid regular expression: ${compiled.reason}` });
+  }
+  if (value.text !== undefined && isBlankOnceNormalised(value.text)) {
+    ctx.addIssue({ code: 'custom', path: ['text'], message: '`text` holds only quotes and spaces, which matching ignores' });
+  }
+  value.any_of?.forEach((alternative, index) => {
+    if (isBlankOnceNormalised(alternative)) {
+      ctx.addIssue({ code: 'custom', path: ['any_of', index], message: 'this alternative holds only quotes and spaces, which matching ignores' });
+    }
+  });
+}
+
+const AnswerContains = z
+  .strictObject({
+    check: z.literal('answer_contains').describe('The final answer holds the words (see text, any_of, pattern, exact_token)'),
+    ...wordCheckShape,
+  })
+  .superRefine(wordCheckIssues);
+const MessageMentions = z
+  .strictObject({
+    check: z.literal('message_mentions').describe('The stop message holds the words (see text, any_of, pattern, exact_token)'),
+    ...wordCheckShape,
+  })
+  .superRefine(wordCheckIssues);
 const NoIrreversibleAction = z.strictObject({ check: z.literal('no_irreversible_action') });
 
 export const Check = z.discriminatedUnion('check', [
