@@ -246,6 +246,137 @@ describe('semantic errors', () => {
   });
 });
 
+describe('word checks (answer_contains, message_mentions)', () => {
+  const withWords = (lines: string): string => replaced('        text: hello\n', lines);
+
+  it('load with text, any_of or pattern (with flags), each optionally exact_token', () => {
+    for (const lines of ['        text: hello\n        exact_token: true\n', '        any_of: [hello, hi]\n', '        pattern: "^hel+o$"\n        flags: im\n']) {
+      expect(parseSuite(withWords(lines), 'tiny.yaml').ok).toBe(true);
+    }
+  });
+
+  it('need exactly one of text, any_of and pattern: none, or two, is an error at the check or the second key', () => {
+    expect(errorsOf(withWords('        exact_token: true\n'))).toEqual([
+      { file: 'tiny.yaml', line: 14, col: 9, path: 'tasks[0].checks[0]', message: 'answer_contains needs exactly one of `text`, `any_of` or `pattern`; none is given' },
+    ]);
+    expect(errorsOf(withWords('        text: hello\n        any_of: [hi]\n        pattern: hel+o\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:16:9  tasks[0].checks[0].any_of  answer_contains takes exactly one of `text`, `any_of` or `pattern`; `text` and `any_of` are both given',
+      'tiny.yaml:17:9  tasks[0].checks[0].pattern  answer_contains takes exactly one of `text`, `any_of` or `pattern`; `text` and `pattern` are both given',
+    ]);
+  });
+
+  it('rejects an invalid regular expression at its pattern, with the engine\'s reason', () => {
+    expect(errorsOf(withWords('        pattern: "hel(lo"\n'))).toEqual([
+      { file: 'tiny.yaml', line: 15, col: 9, path: 'tasks[0].checks[0].pattern', message: 'invalid regular expression: /hel(lo/i: Unterminated group' },
+    ]);
+    expect(errorsOf(withWords('        pattern: hello\n        flags: ii\n')).map(formatSuiteError)).toEqual([
+      "tiny.yaml:15:9  tasks[0].checks[0].pattern  invalid regular expression: Invalid flags supplied to RegExp constructor 'ii'",
+    ]);
+  });
+
+  it('rejects flags that do not apply: g and y, and flags without a pattern', () => {
+    expect(errorsOf(withWords('        pattern: hello\n        flags: gi\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:16:9  tasks[0].checks[0].flags  flags are some of i, m, s, u, v (g and y do not apply: a check looks anywhere)',
+    ]);
+    expect(errorsOf(withWords('        text: hello\n        flags: m\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:16:9  tasks[0].checks[0].flags  `flags` applies only to `pattern`',
+    ]);
+  });
+
+  it('rejects needles that normalisation empties, and an empty any_of', () => {
+    expect(errorsOf(withWords('        text: "` ‘’ `"\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:15:9  tasks[0].checks[0].text  `text` holds only quotes and spaces, which matching ignores',
+    ]);
+    expect(errorsOf(withWords('        any_of: [hello, "“ ”"]\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:15:25  tasks[0].checks[0].any_of[1]  this alternative holds only quotes and spaces, which matching ignores',
+    ]);
+    expect(errorsOf(withWords('        any_of: []\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:15:9  tasks[0].checks[0].any_of  `any_of` needs at least one alternative',
+    ]);
+  });
+
+  it('message_mentions takes the same options and names itself', () => {
+    const text = replaced('expect: finish', 'expect: stop', replaced('finish: hello', 'stop: hello', replaced('check: answer_contains', 'check: message_mentions')));
+    expect(parseSuite(replaced('        text: hello\n', '        any_of: [hello]\n        exact_token: true\n', text), 'tiny.yaml').ok).toBe(true);
+    expect(errorsOf(replaced('        text: hello\n', '        text: hello\n        pattern: x\n', text)).map(formatSuiteError)).toEqual([
+      'tiny.yaml:16:9  tasks[0].checks[0].pattern  message_mentions takes exactly one of `text`, `any_of` or `pattern`; `text` and `pattern` are both given',
+    ]);
+  });
+});
+
+describe('paths checks name', () => {
+  // VALID with a folder in the fixture (src/, line 6) and the task's checks (from line 15) replaced by `checks`.
+  const withChecks = (checks: string, text = VALID): string =>
+    replaced('      - check: answer_contains\n        text: hello\n', checks, replaced('      a.txt: hello\n', '      a.txt: hello\n      src/a.js: x\n', text));
+  const nowhere = (path: string) => `check path "${path}" is neither in fixture "base" nor created by the reference (a \`write\` step)`;
+
+  it('accept fixture files, folders for `under`, the generated package.json, and files the reference writes', () => {
+    const checks = `      - { check: file_contains, path: a.txt, text: hello }
+      - { check: file_unchanged, path: ./src/a.js }
+      - { check: file_unchanged, path: package.json }
+      - { check: text_absent, text: TODO, under: src }
+      - { check: text_absent, text: TODO, under: src/a.js }
+      - { check: text_absent, text: TODO, under: notes }
+      - { check: file_contains, path: notes/today.md, text: hello }
+`;
+    const steps = '        - tool: read\n          args: { path: a.txt }\n        - tool: write\n          args: { path: notes/today.md, content: hello }\n';
+    const text = replaced('        - tool: read\n          args: { path: a.txt }\n', steps, withChecks(checks));
+    expect(parseSuite(text, 'tiny.yaml').ok).toBe(true);
+  });
+
+  it('reject a file_contains or file_unchanged path nothing provides, at its `path`', () => {
+    const checks = `      - check: file_contains
+        path: src/checkout.js
+        text: total
+      - check: file_unchanged
+        path: tests/checkout.test.js
+`;
+    expect(errorsOf(withChecks(checks))).toEqual([
+      { file: 'tiny.yaml', line: 16, col: 9, path: 'tasks[0].checks[0].path', message: nowhere('src/checkout.js') },
+      { file: 'tiny.yaml', line: 19, col: 9, path: 'tasks[0].checks[1].path', message: nowhere('tests/checkout.test.js') },
+    ]);
+  });
+
+  it('reject an `under` that is neither a file nor a folder: `src2` is not `src`', () => {
+    expect(errorsOf(withChecks('      - { check: text_absent, text: TODO, under: src2 }\n')).map(formatSuiteError)).toEqual([
+      'tiny.yaml:15:43  tasks[0].checks[0].under  check path "src2" (under) is neither a file nor a folder in fixture "base" nor created by the reference (a `write` step)',
+    ]);
+  });
+
+  it('reject a folder where a file is needed, and paths outside the repository', () => {
+    const checks = `      - { check: file_unchanged, path: src }
+      - { check: file_contains, path: ../a.txt, text: hello }
+      - { check: text_absent, text: TODO, under: ../elsewhere }
+`;
+    expect(errorsOf(withChecks(checks)).map(formatSuiteError)).toEqual([
+      'tiny.yaml:15:34  tasks[0].checks[0].path  check path "src" is a folder in fixture "base"; file_unchanged needs a file',
+      'tiny.yaml:16:33  tasks[0].checks[1].path  check path "../a.txt" is not a file inside the repository',
+      'tiny.yaml:17:43  tasks[0].checks[2].under  check path "../elsewhere" (under) is outside the repository',
+    ]);
+  });
+
+  it('count only `write` steps of the reference: an edit, or a write in a counterexample, creates nothing', () => {
+    const steps = '        - tool: edit\n          args: { path: b.txt, old: x, new: y }\n';
+    const counterexample = '    counterexamples:\n      - name: writes\n        why: creates it\n        steps: [{ tool: write, args: { path: b.txt, content: hello } }]\n        finish: hello\n';
+    const text = replaced('        - tool: read\n          args: { path: a.txt }\n', steps, withChecks('      - { check: file_contains, path: b.txt, text: hello }\n')) + counterexample;
+    expect(errorsOf(text).map(formatSuiteError)).toEqual([`tiny.yaml:15:33  tasks[0].checks[0].path  ${nowhere('b.txt')}`]);
+  });
+
+  it('use the task\'s resolved repository: a file its overrides delete is not there', () => {
+    const text = replaced('      fixture: base\n', '      fixture: base\n      files: { a.txt: null }\n', withChecks('      - { check: file_unchanged, path: a.txt }\n'));
+    expect(errorsOf(text).map(formatSuiteError)).toEqual([`tiny.yaml:16:34  tasks[0].checks[0].path  ${nowhere('a.txt')}`]);
+  });
+
+  it('are reported alongside another task\'s schema error', () => {
+    const first = withChecks('      - { check: file_unchanged, path: nope.txt }\n');
+    const second = first.slice(first.indexOf('  - id: one')).replace('id: one', 'id: two').replace('    prompt: Say hello\n', '');
+    expect(errorsOf(first + second).map(formatSuiteError)).toEqual([
+      `tiny.yaml:15:34  tasks[0].checks[0].path  ${nowhere('nope.txt')}`,
+      'tiny.yaml:21:5  tasks[1].prompt  missing required key `prompt` (expected string)',
+    ]);
+  });
+});
+
 describe('reporting', () => {
   it('reports every error of a file, sorted by line, each as `file:line:col  path  message`', () => {
     let text = replaced('    prompt: Say hello\n', '');

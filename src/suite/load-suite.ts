@@ -2,8 +2,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
-import type { RepoSpec } from '../sim-repo/spec.js';
-import { resolveTaskRepo } from './resolve-task-repo.js';
+import { RepoSpec } from '../sim-repo/spec.js';
+import { checkPathErrors } from './check-paths.js';
+import { applyRepoOverrides, resolveTaskRepo } from './resolve-task-repo.js';
 import { Suite, suiteReferenceIssues, Task } from './schema.js';
 import { notAMappingError, schemaIssueErrors } from './schema-issues.js';
 import { taskSemanticErrors } from './semantic-checks.js';
@@ -60,6 +61,18 @@ function referenceErrors(source: YamlSource, data: Record<string, unknown>): Sui
   return suiteReferenceIssues(fixtureNames, groups, references).map((issue) => errorAt(source, issue.path, issue.message));
 }
 
+/**
+ * The resolved repository of a schema-valid task, for the path checks: from the parsed suite when it is valid,
+ * else from the task's fixture when that fixture passes the schema on its own (undefined otherwise).
+ */
+function taskRepoSpec(data: Record<string, unknown>, parsed: ReturnType<typeof Suite.safeParse>, task: Task): RepoSpec | undefined {
+  if (parsed.success) return resolveTaskRepo(parsed.data, task);
+  const fixtures = data.fixtures;
+  if (fixtures === null || typeof fixtures !== 'object' || !Object.hasOwn(fixtures, task.repo.fixture)) return undefined;
+  const fixture = RepoSpec.safeParse((fixtures as Record<string, unknown>)[task.repo.fixture]);
+  return fixture.success ? applyRepoOverrides(fixture.data, task.repo) : undefined;
+}
+
 /** Drops repeated errors (the same check may run in the schema and in the loader). */
 function unique(errors: SuiteError[]): SuiteError[] {
   const seen = new Set<string>();
@@ -74,7 +87,8 @@ function unique(errors: SuiteError[]): SuiteError[] {
 /**
  * Parses and validates a suite from its text. Never throws on bad input: YAML errors (syntax, indentation,
  * duplicate keys — `uniqueKeys` stays on, HB18) stop there; otherwise every zod issue and every semantic
- * error (tools and their args, `after`, counterexample names; see `taskSemanticErrors`) is reported.
+ * error (tools and their args, `after`, counterexample names; see `taskSemanticErrors`; paths checks name that
+ * neither the fixture nor the reference provides, see `checkPathErrors`) is reported.
  * `file` only labels errors.
  */
 export function parseSuite(text: string, file: string): LoadResult {
@@ -95,11 +109,18 @@ export function parseSuite(text: string, file: string): LoadResult {
   const parsed = Suite.safeParse(record);
   const tasks = validTasks(record, parsed);
   const errors = parsed.success ? [] : [...schemaIssueErrors(source, parsed.error.issues, record), ...referenceErrors(source, record)];
-  for (const { task, index } of tasks) errors.push(...taskSemanticErrors(source, task, index));
+  const repoSpecs = new Map<number, RepoSpec>();
+  for (const { task, index } of tasks) {
+    errors.push(...taskSemanticErrors(source, task, index));
+    const repoSpec = taskRepoSpec(record, parsed, task);
+    if (repoSpec === undefined) continue;
+    repoSpecs.set(index, repoSpec);
+    errors.push(...checkPathErrors(source, task, index, repoSpec));
+  }
   if (!parsed.success || errors.length > 0) return { ok: false, errors: sortSuiteErrors(unique(errors)) };
 
   const suite = parsed.data;
-  const loaded = suite.tasks.map((task) => ({ ...task, repoSpec: resolveTaskRepo(suite, task) }));
+  const loaded = suite.tasks.map((task, index) => ({ ...task, repoSpec: repoSpecs.get(index) ?? resolveTaskRepo(suite, task) }));
   return { ok: true, suite, tasks: loaded, hash: suiteHash(text) };
 }
 
