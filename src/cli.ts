@@ -101,11 +101,14 @@ function program(): Command {
 
   cli
     .command('validate')
-    .description('Load a suite (schema errors as file:line:col), then replay every reference (must succeed) and counterexample (must fail).')
+    .description(
+      'Load a suite (schema errors as file:line:col), then replay every reference (must succeed), the untouched repository (a do-nothing agent: must fail), every counterexample (must fail) and the naive trajectory (informational).',
+    )
     .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
-    .action(async (suite: string) => {
+    .option('--json', 'print one JSON document (per task, every trajectory\'s result and failing checks) instead of lines')
+    .action(async (suite: string, options: { json?: boolean }) => {
       const { validateCommand } = await import('./runner/commands.js');
-      process.exitCode = await validateCommand(suite);
+      process.exitCode = await validateCommand(suite, options);
     });
 
   cli

@@ -11,7 +11,7 @@ import { renderRunReport } from '../report/run-report.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
 import { prepareOutputFolder, OutputFolderError, writeJsonFile } from './results-writer.js';
 import { runMatrix } from './run-suite.js';
-import { validateTrajectories } from './replay.js';
+import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord } from './record.js';
 import { loadForResume, parseShard, ResumeError } from './resume.js';
 import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
@@ -288,19 +288,45 @@ export async function runCommand(
   return 0;
 }
 
-/** `stratbench validate`: 0 when every reference succeeds and every counterexample fails; 2 otherwise. */
-export async function validateCommand(path: string): Promise<number> {
-  const suite = await loadSuiteOrThrow(path);
-  const lines = validateTrajectories(suite.tasks);
-  const bad = lines.filter((line) => !line.ok);
-  for (const line of lines) {
-    process.stdout.write(`${line.ok ? 'ok  ' : 'FAIL'}  ${line.task.padEnd(28)} ${line.trajectory} — ${line.detail}\n`);
-  }
-  const references = lines.filter((l) => l.trajectory === 'reference');
-  process.stdout.write(
-    `\n${references.filter((l) => l.ok).length}/${references.length} references score success; ` +
-      `${lines.length - references.length - bad.filter((l) => l.trajectory !== 'reference').length}/${lines.length - references.length} counterexamples are rejected.\n`,
+/** A trajectory's label in validate's lines: `reference`, `naive`, `untouched` or `counterexample "name"`. */
+const trajectoryLabel = (trajectory: TrajectoryValidation): string =>
+  trajectory.kind === 'counterexample' ? `counterexample "${trajectory.name ?? ''}"` : trajectory.kind;
+
+/** validate's closing line: how many trajectories of each kind scored as they should. */
+function validateSummary(trajectories: readonly TrajectoryValidation[]): string {
+  const count = (kind: TrajectoryKind) => {
+    const all = trajectories.filter((t) => t.kind === kind);
+    return { all: all.length, ok: all.filter((t) => t.ok).length, failed: all.filter((t) => !t.success).length };
+  };
+  const [references, counterexamples, untouched, naive] = [count('reference'), count('counterexample'), count('untouched'), count('naive')];
+  return (
+    `${references.ok}/${references.all} references score success; ` +
+    `${counterexamples.ok}/${counterexamples.all} counterexamples are rejected; ` +
+    `${untouched.ok}/${untouched.all} untouched repositories (an agent that does nothing) are rejected; ` +
+    `${naive.failed}/${naive.all} naive trajectories fail (informational).`
   );
+}
+
+/**
+ * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
+ * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok }` instead of the lines.
+ */
+export async function validateCommand(path: string, options: { json?: boolean } = {}): Promise<number> {
+  const suite = await loadSuiteOrThrow(path);
+  const tasks = validateTrajectories(suite.tasks);
+  const trajectories = tasks.flatMap((task) => task.trajectories);
+  const bad = trajectories.filter((trajectory) => !trajectory.ok);
+  if (options.json === true) {
+    process.stdout.write(`${JSON.stringify({ suite: suite.name, tasks, ok: bad.length === 0 }, null, 2)}\n`);
+  } else {
+    for (const task of tasks) {
+      for (const trajectory of task.trajectories) {
+        process.stdout.write(`${trajectory.ok ? 'ok  ' : 'FAIL'}  ${task.id.padEnd(28)} ${trajectoryLabel(trajectory)} — ${trajectory.detail}\n`);
+      }
+    }
+    process.stdout.write(`\n${validateSummary(trajectories)}\n`);
+  }
   if (bad.length > 0) {
     process.stderr.write(`stratbench: ${bad.length} trajectory(ies) do not score as they should (see FAIL lines)\n`);
     return 2;

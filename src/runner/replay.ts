@@ -1,4 +1,4 @@
-// Replays a recorded trajectory (reference, naive, counterexample) on a fresh repo and scores it: proves the checks.
+// Replays a trajectory (reference, naive, untouched, counterexample) on a fresh repo and scores it: proves the checks.
 import { SimRepo } from '../sim-repo/index.js';
 import { executeToolCall } from '../tools/index.js';
 import type { Trajectory } from '../suite/schema.js';
@@ -28,42 +28,97 @@ export function replayTrajectory(task: EpisodeTask, trajectory: Omit<Trajectory,
   return { ...scored, outcome, unsuccessfulCalls };
 }
 
-export interface ValidationLine {
-  task: string;
-  trajectory: string;
+/** Which trajectory a validation replayed: the task's own, or the do-nothing agent ("untouched"). */
+export type TrajectoryKind = 'reference' | 'naive' | 'untouched' | 'counterexample';
+
+/** One replayed trajectory in `stratbench validate` (and its --json output). */
+export interface TrajectoryValidation {
+  kind: TrajectoryKind;
+  /** The counterexample's name (counterexamples only). */
+  name?: string;
   expected: 'success' | 'failure';
+  /** Whether it scored success. */
+  success: boolean;
+  /** Whether it scored as expected; a naive trajectory is informational and always ok. */
   ok: boolean;
+  /** How the replay ended: finished or stopped. */
+  ending: Outcome['status'];
+  failing_checks: { check: string; detail: string }[];
+  /** One sentence for the human-readable line. */
   detail: string;
 }
 
-/** Every reference must score success and every counterexample failure; returns one line per trajectory. */
-export function validateTrajectories(tasks: Array<EpisodeTask & { reference: Trajectory; counterexamples: Array<Trajectory & { name: string; why: string }> }>): ValidationLine[] {
-  const lines: ValidationLine[] = [];
-  for (const task of tasks) {
+export interface TaskValidation {
+  id: string;
+  group: string;
+  trajectories: TrajectoryValidation[];
+}
+
+type ValidatedTask = EpisodeTask & {
+  group: string;
+  reference: Trajectory;
+  naive?: Trajectory | undefined;
+  counterexamples: Array<Trajectory & { name: string; why: string }>;
+};
+
+/** The do-nothing agent: no tool call, then an empty answer (expect: finish) or an empty stop message (expect: stop). */
+export function untouchedTrajectory(expect: 'finish' | 'stop'): Trajectory {
+  return expect === 'finish' ? { steps: [], finish: '' } : { steps: [], stop: '' };
+}
+
+function validation(
+  kind: TrajectoryKind,
+  expected: 'success' | 'failure',
+  result: ReplayResult,
+  ok: boolean,
+  detail: string,
+  name?: string,
+): TrajectoryValidation {
+  return {
+    kind,
+    ...(name !== undefined && { name }),
+    expected,
+    success: result.success,
+    ok,
+    ending: result.outcome.status,
+    failing_checks: result.checks.filter((c) => !c.pass).map((c) => ({ check: String(c.check['check']), detail: c.detail })),
+    detail,
+  };
+}
+
+/**
+ * Replays every trajectory of every task: the reference must score success; the untouched repository (a
+ * do-nothing agent, see untouchedTrajectory) and every counterexample must score failure — a task a
+ * do-nothing agent passes has checks that are theatre. The naive trajectory is replayed for information
+ * (expected failure, but ok either way). Order per task: reference, naive, untouched, counterexamples.
+ */
+export function validateTrajectories(tasks: readonly ValidatedTask[]): TaskValidation[] {
+  return tasks.map((task) => {
     const reference = replayTrajectory(task, task.reference);
-    lines.push({
-      task: task.id,
-      trajectory: 'reference',
-      expected: 'success',
-      ok: reference.success,
-      detail: reference.success ? 'scores success' : failureDetail(reference),
-    });
+    const trajectories = [validation('reference', 'success', reference, reference.success, reference.success ? 'scores success' : failureDetail(reference))];
+    if (task.naive !== undefined) {
+      const naive = replayTrajectory(task, task.naive);
+      const detail = naive.success ? 'scores success (informational: a naive trajectory may pass)' : `fails: ${failureDetail(naive)}`;
+      trajectories.push(validation('naive', 'failure', naive, true, detail));
+    }
+    const untouched = replayTrajectory(task, untouchedTrajectory(task.expect));
+    const untouchedDetail = untouched.success
+      ? `scores success: an agent that does nothing and ${task.expect === 'finish' ? 'finishes' : 'stops'} with nothing to say passes, so the checks are theatre here`
+      : `rejected: ${failureDetail(untouched)}`;
+    trajectories.push(validation('untouched', 'failure', untouched, !untouched.success, untouchedDetail));
     for (const counterexample of task.counterexamples) {
       const replayed = replayTrajectory(task, counterexample);
-      lines.push({
-        task: task.id,
-        trajectory: `counterexample "${counterexample.name}"`,
-        expected: 'failure',
-        ok: !replayed.success,
-        detail: replayed.success ? `scores success, but it ${counterexample.why}: the checks are theatre here` : `rejected: ${failureDetail(replayed)}`,
-      });
+      const detail = replayed.success ? `scores success, but it ${counterexample.why}: the checks are theatre here` : `rejected: ${failureDetail(replayed)}`;
+      trajectories.push(validation('counterexample', 'failure', replayed, !replayed.success, detail, counterexample.name));
     }
-  }
-  return lines;
+    return { id: task.id, group: task.group, trajectories };
+  });
 }
 
 function failureDetail(result: ReplayResult): string {
   if (!result.endingMatches) return `ending ${result.outcome.status} does not match expect`;
-  const failing = result.checks.filter((c) => !c.pass).map((c) => `${String(c.check['check'])}: ${c.detail}`);
-  return failing.join('; ');
+  return result.checks
+    .filter((c) => !c.pass)
+    .map((c) => `${String(c.check['check'])}: ${c.detail}`)
+    .join('; ');
 }
