@@ -191,27 +191,29 @@ describe('matchWords on matchers the loader rejects', () => {
 });
 
 describe('text_absent `under`', () => {
-  const absent = (text: string, under?: string) => {
+  /** Runs a text_absent check and compares the whole result, the check included. */
+  const expectAbsent = (text: string, under: string | undefined, pass: boolean, detail: string): void => {
     const check: Check = under === undefined ? { check: 'text_absent', text } : { check: 'text_absent', text, under };
-    return runCheck(check, { repo });
+    expect(runCheck(check, { repo })).toEqual({ check, pass, detail });
   };
 
   it('a file: only that file is searched', () => {
-    expect(absent('TAX_RATE', 'src/config.js')).toMatchObject({ pass: false, detail: '"TAX_RATE" still in src/config.js' });
-    expect(absent('TAX_RATE', 'src/pricing.js')).toMatchObject({ pass: true, detail: 'src/pricing.js does not contain "TAX_RATE"' });
+    expectAbsent('TAX_RATE', 'src/config.js', false, '"TAX_RATE" still in src/config.js');
+    expectAbsent('TAX_RATE', 'src/pricing.js', true, 'src/pricing.js does not contain "TAX_RATE"');
   });
 
   it('a folder: the files below it, not a sibling folder sharing its prefix', () => {
-    expect(absent('lived here', 'src')).toMatchObject({ pass: true, detail: 'no file under src/ contains "lived here"' });
-    expect(absent('lived here', 'src/')).toMatchObject({ pass: true, detail: 'no file under src/ contains "lived here"' });
-    expect(absent('lived here', 'src2')).toMatchObject({ pass: false, detail: '"lived here" still in src2/legacy.js' });
-    expect(absent('TAX_RATE', 'src')).toMatchObject({ pass: false, detail: '"TAX_RATE" still in src/config.js' });
+    expectAbsent('lived here', 'src', true, 'no file under src/ contains "lived here"');
+    expectAbsent('lived here', 'src/', true, 'no file under src/ contains "lived here"');
+    expectAbsent('lived here', 'src2', false, '"lived here" still in src2/legacy.js');
+    expectAbsent('TAX_RATE', 'src', false, '"TAX_RATE" still in src/config.js');
   });
 
-  it('no under, the root, an empty scope and a scope outside the repository', () => {
-    expect(absent('TAX_RATE')).toMatchObject({ pass: false, detail: '"TAX_RATE" still in src/config.js, src2/legacy.js' });
-    expect(absent('VAT_RATE', '.')).toMatchObject({ pass: true, detail: 'no file contains "VAT_RATE"' });
-    expect(absent('TAX_RATE', 'lib')).toMatchObject({ pass: true, detail: 'no file is at or under lib, so none contains "TAX_RATE"' });
-    expect(absent('TAX_RATE', '../elsewhere')).toMatchObject({ pass: false, detail: 'under "../elsewhere" is outside the repository' });
+  it('no under, the root ("." or ""), a scope with no file, and a scope outside the repository', () => {
+    expectAbsent('TAX_RATE', undefined, false, '"TAX_RATE" still in src/config.js, src2/legacy.js');
+    expectAbsent('VAT_RATE', '.', true, 'no file contains "VAT_RATE"');
+    expectAbsent('TAX_RATE', '', false, '"TAX_RATE" still in src/config.js, src2/legacy.js');
+    expectAbsent('TAX_RATE', 'lib', true, 'no file is at or under lib, so none contains "TAX_RATE"');
+    expectAbsent('TAX_RATE', '../elsewhere', false, 'under "../elsewhere" is outside the repository');
   });
 });

@@ -36,9 +36,8 @@ const TextAbsent = z.strictObject({
   text: z.string().min(1).describe('No file (in `under`, when given) contains this exact substring'),
   under: z
     .string()
-    .min(1)
     .optional()
-    .describe('A file (only that file is searched) or a folder (the files below it: `src` covers src/a.js, not src2/a.js)'),
+    .describe('A file (only that file is searched) or a folder (the files below it: `src` covers src/a.js, not src2/a.js; "" or "." is every file)'),
 });
 /** The words an answer or stop message must hold: exactly one of `text`, `any_of`, `pattern` (see wordCheckIssues). */
 const wordCheckShape = {
