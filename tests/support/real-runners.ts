@@ -60,6 +60,8 @@ export interface RealRunOptions {
   env?: Readonly<Record<string, string>>;
   /** Paths ESLint lints, relative to a state's root; `null` skips ESLint. Default `['src', 'tests']`. */
   lintTargets?: readonly string[] | null;
+  /** Globs ESLint ignores on top of the state's config (e.g. hidden test files the agent's `pnpm lint` never sees). */
+  lintIgnore?: readonly string[];
   /** `batched` (default): one vitest process over every state; `per-state`: one vitest process per state. */
   mode?: 'batched' | 'per-state';
   /**
@@ -105,7 +107,7 @@ export async function runRealTools(states: readonly RepoFiles[], options: RealRu
     const lintTargets = options.lintTargets === undefined ? ['src', 'tests'] : options.lintTargets;
     const results: RealStateResult[] = [];
     for (const [index, dir] of stateDirs.entries()) {
-      results.push({ ...tests[index]!, lint: lintTargets === null ? null : await runEslint(dir, lintTargets) });
+      results.push({ ...tests[index]!, lint: lintTargets === null ? null : await runEslint(dir, lintTargets, options.lintIgnore ?? []) });
     }
     return results;
   } finally {
@@ -190,9 +192,9 @@ async function runVitest(root: string, stateNames: readonly string[], options: R
 }
 
 /** ESLint's Node API with the state's own eslint.config.js, as `eslint <targets>` run in the state's root. */
-async function runEslint(dir: string, targets: readonly string[]): Promise<RealLintResult> {
+async function runEslint(dir: string, targets: readonly string[], ignore: readonly string[]): Promise<RealLintResult> {
   try {
-    const eslint = new ESLint({ cwd: dir, errorOnUnmatchedPattern: false });
+    const eslint = new ESLint({ cwd: dir, errorOnUnmatchedPattern: false, ignorePatterns: [...ignore] });
     const results = await eslint.lintFiles([...targets]);
     const messages = results.flatMap((result) =>
       result.messages.map((message) => ({
