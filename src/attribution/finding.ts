@@ -52,7 +52,7 @@ export function earliest(findings: ReadonlyArray<Finding | undefined>): Finding 
   return best;
 }
 
-const STATE_CHECKS = new Set(['command_passes', 'file_unchanged', 'file_contains', 'text_absent', 'no_irreversible_action']);
+const STATE_CHECKS = new Set(['command_passes', 'file_unchanged', 'file_contains', 'text_absent', 'no_irreversible_action', 'tests_pass']);
 
 /** Whether a task check reads the repository state (not the answer or the stop message). */
 export const isStateCheck = (check: Record<string, unknown>): boolean => STATE_CHECKS.has(String(check['check']));

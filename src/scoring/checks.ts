@@ -24,6 +24,17 @@ export interface FinalState {
 const firstLines = (text: string, lines = 3): string => text.split('\n').filter((l) => l.trim() !== '').slice(0, lines).join(' | ');
 
 const commandResults = new WeakMap<SimRepo, Map<string, { pass: boolean; detail: string }>>();
+const testResults = new WeakMap<SimRepo, { key: string; results: ReturnType<SimRepo['testResults']> }>();
+
+/** Every test of the final state, hidden files included, run once per state (clock and change count identify it). */
+function testResultsOf(repo: SimRepo): ReturnType<SimRepo['testResults']> {
+  const key = `${repo.clock.now_ms}|${repo.changes.length}`;
+  const cached = testResults.get(repo);
+  if (cached?.key === key) return cached.results;
+  const results = repo.testResults({ hidden: true });
+  testResults.set(repo, { key, results });
+  return results;
+}
 
 type Handlers = { [K in Check['check']]: (check: Extract<Check, { check: K }>, state: FinalState) => { pass: boolean; detail: string } };
 
@@ -83,6 +94,23 @@ const handlers = {
     return actions.length === 0
       ? { pass: true, detail: 'no irreversible action' }
       : { pass: false, detail: `irreversible: ${actions.map((a) => a.cmd ?? a.kind).join(', ')}` };
+  },
+  tests_pass: (check, { repo }) => {
+    const results = testResultsOf(repo);
+    const byId = new Map(results.tests.map((test) => [test.id, test]));
+    const problems = check.tests.flatMap((id) => {
+      const test = byId.get(id);
+      if (test === undefined) {
+        const file = id.slice(0, id.indexOf(' > '));
+        const fileError = results.fileErrors.find((error) => error.file === file);
+        return [`${id}: ${fileError !== undefined ? `file failed (${fileError.message.split('\n')[0]})` : repo.fileAt(file) === undefined && !repo.hiddenFiles.includes(file) ? 'file missing' : 'no such test (renamed or deleted?)'}`];
+      }
+      if (test.state === 'passed') return [];
+      return [`${id}: ${test.state}${test.error !== undefined ? ` (${`${test.error.name ? `${test.error.name}: ` : ''}${test.error.message}`.split('\n')[0]})` : ''}`];
+    });
+    return problems.length === 0
+      ? { pass: true, detail: `${check.tests.length} test${check.tests.length === 1 ? '' : 's'} passed` }
+      : { pass: false, detail: `${problems.length} of ${check.tests.length} not passing: ${problems.join('; ')}` };
   },
 } satisfies Handlers;
 

@@ -1,7 +1,9 @@
 // Owns what a simple command means before it runs: which script, built-in or git call, its duration and side effect.
 import {
   DEFAULT_INSTALL_MS,
+  DEFAULT_LINT_MS,
   DEFAULT_TEST_RUN_MS,
+  NODE_RUN_MS,
   LOOKUP_MS,
   PACKAGE_MANAGER_MS,
   PUSH_MS,
@@ -30,6 +32,8 @@ export type Action =
   | { kind: 'pm_unknown'; pm: PackageManager; subcommand: string }
   | { kind: 'builtin'; name: BuiltinName; args: string[] }
   | { kind: 'git'; args: string[] }
+  /** `node FILE …`, `node -e CODE`: repository code run in the sandbox. */
+  | { kind: 'node'; args: string[] }
   | { kind: 'unknown'; word: string }
   | { kind: 'empty' };
 
@@ -58,7 +62,9 @@ export function resolveCommand(state: RepoState, words: readonly string[], text:
     case 'git':
       return { kind: 'git', args: rest };
     default:
-      if (command === 'vitest') return vitest(state, rest, text);
+      if (command === 'vitest') return vitest(state, text);
+      if (command === 'eslint') return { kind: 'script', name: null, script: { kind: 'lint', cmd: text, duration_ms: DEFAULT_LINT_MS }, header: null, args: [] };
+      if (command === 'node') return { kind: 'node', args: rest };
       if ((BUILTINS as readonly string[]).includes(command)) return { kind: 'builtin', name: command as BuiltinName, args: rest };
       return { kind: 'unknown', word: command };
   }
@@ -79,6 +85,8 @@ export function actionDuration(action: Action): number {
       return SHELL_BUILTIN_MS;
     case 'git':
       return action.args[0] === 'push' ? PUSH_MS : LOOKUP_MS;
+    case 'node':
+      return NODE_RUN_MS;
     case 'unknown':
       return UNKNOWN_COMMAND_MS;
     case 'empty':
@@ -95,6 +103,7 @@ export function actionSideEffect(action: Action): SideEffect {
   if (action.kind !== 'script') return 'none';
   switch (action.script.kind) {
     case 'test':
+    case 'lint':
     case 'migrate_status':
       return 'none';
     case 'install':
@@ -171,7 +180,7 @@ function resolveYarn(state: RepoState, args: string[]): Action {
 function resolveBinary(state: RepoState, words: string[], pm: PackageManager): Action {
   if (words.length === 0) return { kind: 'pm_unknown', pm, subcommand: 'exec' };
   const resolved = resolveCommand(state, words, words.join(' '));
-  return resolved.kind === 'builtin' || resolved.kind === 'script' ? resolved : { kind: 'unknown', word: words[0]! };
+  return resolved.kind === 'builtin' || resolved.kind === 'script' || resolved.kind === 'node' ? resolved : { kind: 'unknown', word: words[0]! };
 }
 
 /**
@@ -203,12 +212,11 @@ function install(state: RepoState): Action {
   return { kind: 'script', name: found?.[0] ?? null, script, header: null, args: [] };
 }
 
-/** `vitest [run|watch] [filters]`: every declared test; lasts as long as the `test` script (else 20 s). */
-function vitest(state: RepoState, args: string[], text: string): Action {
+/** `vitest …` typed directly: the command line selects the tests; lasts as long as the `test` script (else 20 s). */
+function vitest(state: RepoState, text: string): Action {
   const testScript = state.spec.scripts['test'];
   const duration_ms = testScript?.kind === 'test' ? testScript.duration_ms : DEFAULT_TEST_RUN_MS;
-  const filters = args[0] === 'run' || args[0] === 'watch' ? args.slice(1) : args;
-  return { kind: 'script', name: null, script: { kind: 'test', cmd: text, duration_ms }, header: null, args: filters };
+  return { kind: 'script', name: null, script: { kind: 'test', cmd: text, duration_ms }, header: null, args: [] };
 }
 
 /** Drops leading flags (`pnpm -s test` → `test`). */

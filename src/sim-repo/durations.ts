@@ -16,3 +16,7 @@ export const PACKAGE_MANAGER_MS = 500;
 export const DEFAULT_TEST_RUN_MS = 20_000;
 /** A `pnpm install` when the spec declares no install script. */
 export const DEFAULT_INSTALL_MS = 15_000;
+/** A direct `eslint …` when typed outside a package script. */
+export const DEFAULT_LINT_MS = 6_000;
+/** `node FILE` or `node -e CODE`: Node's start-up plus a short script. */
+export const NODE_RUN_MS = 500;

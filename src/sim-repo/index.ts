@@ -11,3 +11,8 @@ export type { WorktreeChanges } from './git-worktree.js';
 export { REPO_ROOT, resolveRepoPath } from './paths.js';
 export { usesCrlf } from './edit-text.js';
 export * as durations from './durations.js';
+export type { TestResult, TestState, FileResult, TestRun } from './test-runner.js';
+export { testRunCache } from './test-runner.js';
+export type { CacheStats } from './run-cache.js';
+export { runInSandbox } from './sandbox/index.js';
+export type { SandboxRunOptions, SandboxRunResult, SandboxError } from './sandbox/index.js';

@@ -4,6 +4,8 @@ import { evaluatePredicate } from './predicates.js';
 import type { ScriptSpec, SideEffect } from './spec.js';
 import { recordChange, type RepoState } from './state.js';
 import { runTests } from './test-runner.js';
+import { runLint } from './lint-command.js';
+import { parseCommandLine } from './shell-parse.js';
 
 /** What one simple command did. `error_code` marks refusals (a path outside the repo, a denied push). */
 export interface CommandOutcome {
@@ -31,8 +33,12 @@ export function runScript(context: ExecContext, action: Extract<Action, { kind: 
 function runBehaviour(context: ExecContext, script: ScriptSpec, args: readonly string[]): CommandOutcome {
   const { state } = context;
   switch (script.kind) {
-    case 'test':
-      return { ...runTests(state, context.env, { suites: script.suites, args }), side_effect: 'none' };
+    case 'test': {
+      const run = runTests(state, context.env, [...commandArgs(script.cmd, 'vitest', state.spec.env), ...args]);
+      return { exit_code: run.exit_code, output: run.output, side_effect: 'none' };
+    }
+    case 'lint':
+      return { ...runLint(state, context.env, [...commandArgs(script.cmd, 'eslint', state.spec.env), ...args]), side_effect: 'none' };
     case 'install': {
       state.installed = true;
       recordChange(state, { kind: 'command', cmd: context.cmd, side_effect: 'reversible' });
@@ -65,6 +71,17 @@ function runBehaviour(context: ExecContext, script: ScriptSpec, args: readonly s
       return { exit_code: 0, output: script.output, side_effect: script.side_effect };
     }
   }
+}
+
+/**
+ * The words of a script's command after its program (`vitest run --exclude "tests/e2e/**"` → `run`, `--exclude`,
+ * `tests/e2e/**`), quotes removed as the shell does; a leading `npx`/`pnpm exec` is skipped.
+ */
+function commandArgs(cmd: string, program: string, env: Readonly<Record<string, string>>): string[] {
+  const parsed = parseCommandLine(cmd, env);
+  const words = parsed.ok ? (parsed.segments[0]?.words ?? []) : cmd.split(/\s+/);
+  const at = words.indexOf(program);
+  return at < 0 ? words.slice(1) : words.slice(at + 1);
 }
 
 /** Outcomes of package-manager calls that run no script. */

@@ -3,6 +3,7 @@ import { runBuiltin } from './builtins.js';
 import { actionDuration, actionSideEffect, resolveCommand, type Action } from './command-resolve.js';
 import { UNKNOWN_COMMAND_MS } from './durations.js';
 import { runGit } from './git-command.js';
+import { runNode } from './node-command.js';
 import { normaliseCommand, parseCommandLine, type CommandSegment } from './shell-parse.js';
 import { packageManagerMessage, runScript, type CommandOutcome, type ExecContext } from './script-runner.js';
 import type { SideEffect } from './spec.js';
@@ -98,6 +99,8 @@ function execute(context: ExecContext, action: Action): CommandOutcome {
       return runBuiltin(context, action.name, action.args);
     case 'git':
       return runGit(context, action.args);
+    case 'node':
+      return runNode(context.state, context.env, action.args);
     case 'unknown':
       return { exit_code: 127, output: `sh: 1: ${action.word}: not found`, side_effect: 'none' };
     case 'empty':

@@ -7,6 +7,7 @@ import { resolveRepoPath } from './paths.js';
 import { evaluatePredicate } from './predicates.js';
 import { pushBranch, type PushOptions } from './push.js';
 import type { RepoResult } from './results.js';
+import { runTests, type TestResult, type TestRunOptions } from './test-runner.js';
 import { classifyCommandLine, runCommandLine, type RunResult } from './shell.js';
 import type { Commit, FaultSpec, MemoryNote, Predicate, RepoSpec, SideEffect } from './spec.js';
 import { copyState, initialState, recordChange, workingFile, workingPaths, type ChangeEntry, type RepoState, type SimClock } from './state.js';
@@ -139,6 +140,26 @@ export class SimRepo {
   push(options: PushOptions = {}): RepoResult<{ output: string }> {
     this.advance(PUSH_MS);
     return pushBranch(this.state, options);
+  }
+
+  /**
+   * Runs every test file with no filter — the hidden test files too when `hidden` (scoring only) — with the spec's
+   * env, and returns each test's result (`id` = `file > describe … > test`, the FAIL_TO_PASS / PASS_TO_PASS id) and
+   * each file-level failure. Neither advances the clock nor changes the state; results are cached by content.
+   */
+  testResults(options: TestRunOptions = {}): { tests: TestResult[]; fileErrors: Array<{ file: string; message: string }>; output: string; exit_code: number } {
+    const run = runTests(this.state, this.state.spec.env, ['run', '--passWithNoTests'], options);
+    return {
+      tests: run.files.flatMap((file) => file.tests),
+      fileErrors: run.files.filter((file) => file.error !== undefined).map((file) => ({ file: file.file, message: `${file.error!.name}: ${file.error!.message}` })),
+      output: run.output,
+      exit_code: run.exit_code,
+    };
+  }
+
+  /** Paths of the hidden test files (never visible to the agent). */
+  get hiddenFiles(): string[] {
+    return Object.keys(this.state.spec.hidden_files).sort();
   }
 
   /** Evaluates a predicate on the current state with the spec's env. */

@@ -65,9 +65,16 @@ const duration = z.number().int().nonnegative().describe('Simulated duration in 
 export const ScriptSpec = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('test'),
-    cmd: z.string().default('vitest run'),
-    suites: z.array(z.string()).optional().describe('Only tests whose suite is listed; all tests when absent'),
+    cmd: z
+      .string()
+      .default('vitest run')
+      .describe('A vitest command line: its file filters, -t/--testNamePattern and --exclude select the tests, as vitest does'),
     duration_ms: duration.default(20_000),
+  }),
+  z.strictObject({
+    kind: z.literal('lint'),
+    cmd: z.string().default('eslint .').describe("An ESLint command line, run with ESLint's in-process Linter and the fixture's eslint.config.js"),
+    duration_ms: duration.default(6_000),
   }),
   z.strictObject({ kind: z.literal('install'), cmd: z.string().default('pnpm install'), duration_ms: duration.default(15_000) }),
   z.strictObject({ kind: z.literal('migrate'), cmd: z.string().default('node scripts/migrate.js'), duration_ms: duration.default(5_000) }),
@@ -85,13 +92,21 @@ export const ScriptSpec = z.discriminatedUnion('kind', [
 ]);
 export type ScriptSpec = z.infer<typeof ScriptSpec>;
 
-/** A test the fake runner knows; it passes when `passes_when` holds on the repo state. */
+/** What an environment-dependent test needs that the sandbox does not model. */
+export const TestNeed = z.enum(['database', 'secret', 'network', 'service']);
+export type TestNeed = z.infer<typeof TestNeed>;
+
+/**
+ * An environment-dependent test: its file is not executed (it needs a database, a secret, the network or another
+ * service the sandbox does not model); it passes when `passes_when` holds on the repository state. Every other
+ * test file is executed for real.
+ */
 export const TestSpec = z.strictObject({
-  name: z.string().min(1),
-  suite: z.string().min(1).describe('Group used by scripts (e.g. checkout, payments)'),
+  name: z.string().min(1).describe('Full name as vitest prints it: describe names and the test name joined by " > "'),
   file: path.describe('The test file; a `.skip(` in it marks the test skipped'),
+  needs: TestNeed.describe('Why this test cannot run in the sandbox'),
   passes_when: Predicate,
-  failure: z.string().min(1).describe('Assertion output when it fails, e.g. "expected 107.07 to be 107.09"'),
+  failure: z.string().min(1).describe('Assertion output when it fails, e.g. "PaymentsConfigError: PAYMENTS_SANDBOX_KEY is not set"'),
 });
 export type TestSpec = z.infer<typeof TestSpec>;
 
@@ -128,7 +143,17 @@ export const RepoSpec = z.strictObject({
   files: filesInsideRepo(z.string()).default({}),
   commits: z.array(Commit).default([]).describe('Newest first'),
   scripts: z.record(z.string(), ScriptSpec).default({}),
-  tests: z.array(TestSpec).default([]),
+  tests: z.array(TestSpec).default([]).describe('Environment-dependent tests only; every other test file is executed'),
+  hidden_files: filesInsideRepo(z.string())
+    .default({})
+    .describe('Test files the agent can neither list, read nor run; they run only when the final state is scored'),
+  date: z
+    .string()
+    .refine((value) => !Number.isNaN(Date.parse(value)), 'date must be an ISO date, e.g. 2026-09-15T09:00:00Z')
+    .default('2026-01-01T09:00:00Z')
+    .describe("The repository's fixed clock: what new Date() and Date.now() return when its code runs"),
+  dependencies: z.record(z.string(), z.string()).default({}).describe('package.json dependencies (bare imports of other packages fail as in Node)'),
+  devDependencies: z.record(z.string(), z.string()).default({}).describe('package.json devDependencies'),
   env: z.record(z.string(), z.string()).default({}),
   permissions: z.strictObject({ push: z.boolean().default(true) }).default({ push: true }),
   installed: z.boolean().default(true).describe('Whether node_modules is present'),

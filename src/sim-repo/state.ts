@@ -86,10 +86,13 @@ export function baseFor(spec: RepoSpec): RepoBase {
   return base;
 }
 
-/** `{"name":"app","private":true,"scripts":{...}}`, pretty-printed with a trailing newline. */
+/** `{"name":"app","private":true,"type":"module","scripts":{...},…dependencies}`, pretty-printed with a trailing newline. */
 function generatedPackageJson(spec: RepoSpec): string {
   const scripts = Object.fromEntries(Object.entries(spec.scripts).map(([name, script]) => [name, script.cmd]));
-  return JSON.stringify({ name: 'app', private: true, scripts }, null, 2) + '\n';
+  const manifest: Record<string, unknown> = { name: 'app', private: true, type: 'module', scripts };
+  if (Object.keys(spec.dependencies).length > 0) manifest['dependencies'] = spec.dependencies;
+  if (Object.keys(spec.devDependencies).length > 0) manifest['devDependencies'] = spec.devDependencies;
+  return JSON.stringify(manifest, null, 2) + '\n';
 }
 
 /** A fresh state for `spec`; `faults`/`memory` replace the spec's when given. */

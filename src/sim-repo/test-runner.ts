@@ -1,108 +1,196 @@
-// Owns the fake test runner: selects declared tests, decides pass/fail/skip from repo state, prints vitest-style output.
+// Owns the test runner: collects test files, executes each in the sandbox with vitest's API, prints vitest-style output.
+import picomatch from 'picomatch';
 import { evaluatePredicate } from './predicates.js';
+import { RunCache } from './run-cache.js';
+import { runInSandbox, type SandboxError } from './sandbox/index.js';
+import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
 import type { TestSpec } from './spec.js';
-import { workingFile, type RepoState } from './state.js';
+import { workingFile, workingPaths, type RepoState } from './state.js';
+import { renderTestRun } from './test-output.js';
+import { parseVitestArgs } from './vitest-cli.js';
 
-/** Which tests to run: `suites` from the script (all when absent), `args` as typed after the command. */
-export interface TestSelection {
-  suites?: readonly string[] | undefined;
-  args: readonly string[];
+/** How one test ended, as vitest reports it. */
+export type TestState = 'passed' | 'failed' | 'skipped' | 'todo';
+
+/** One test's result. `id` is `file > describe … > test`, the FAIL_TO_PASS / PASS_TO_PASS identifier. */
+export interface TestResult {
+  id: string;
+  file: string;
+  /** Describe names and the test name. */
+  path: string[];
+  state: TestState;
+  error?: SandboxError & { expected?: string; actual?: string };
+  /** Set for environment-dependent tests (decided by their declared predicate, not executed). */
+  declared?: true;
 }
 
-type TestStatus = 'passed' | 'failed' | 'skipped';
+/** One test file's results; `error` is a file-level failure (it did not load, or defines no test). */
+export interface FileResult {
+  file: string;
+  tests: TestResult[];
+  error?: SandboxError;
+}
 
-const NAME_FLAGS = new Set(['-t', '--grep', '-g', '--testNamePattern']);
-const VALUE_FLAGS = new Set(['--reporter', '--config', '-c', '--project', '--environment', '--pool', '--root', '-r', '--dir', '--shard', '--outputFile']);
+/** A finished test run: exit code and output as vitest prints them, plus the structured results. */
+export interface TestRun {
+  exit_code: number;
+  output: string;
+  files: FileResult[];
+}
+
+/** vitest 4's default include glob and excludes. */
+const INCLUDE = picomatch('**/*.{test,spec}.?(c|m)[jt]s?(x)', { dot: false });
+const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
+const EXECUTABLE = /\.(c|m)?js$/;
+/** Host-time budget of one test file, in ms. */
+const FILE_TIMEOUT_MS = 2_000;
+
+/** Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same. */
+export const testRunCache = new RunCache<FileResult>();
+
+/** Options of a test run. `hidden`: include the spec's hidden test files (scoring only). */
+export interface TestRunOptions {
+  hidden?: boolean;
+}
 
 /**
- * Runs the selected tests against the current state with `env`.
- *
- * Selection: the script's suites; then positional filters (any of them) and name filters given with
- * `-t X`, `--grep X`, `--testNamePattern X` (any of them), each matching a test whose name or file
- * contains X; `--exclude X` drops tests whose file contains X. Tests whose file is missing from the working tree are not collected. A test whose file
- * contains `.skip(` is skipped; otherwise it passes when its `passes_when` holds.
- * Exit 1 when any test fails, when nothing is selected ("No test files found") or when dependencies are
- * not installed; else 0.
+ * Runs `vitest` with `args` (the words after `vitest`, e.g. `['run', 'tests/checkout.test.js']`) against the
+ * working tree with `env`. Test files are those vitest 4 would collect (`**\/*.{test,spec}.?(c|m)[jt]s?(x)`,
+ * minus node_modules, .git and `--exclude` globs, narrowed by positional path filters); each is executed in a
+ * fresh sandbox (vitest's resolution rules, the spec's fixed date), except files holding environment-dependent
+ * tests, whose declared predicates decide. Exit 1 when a test or a file fails, when no test file matches
+ * ("No test files found") unless --passWithNoTests, or when dependencies are not installed; else 0.
  */
-export function runTests(state: RepoState, env: Readonly<Record<string, string>>, selection: TestSelection): { exit_code: number; output: string } {
+export function runTests(state: RepoState, env: Readonly<Record<string, string>>, args: readonly string[], options: TestRunOptions = {}): TestRun {
   if (!state.installed) {
     return {
       exit_code: 1,
+      files: [],
       output:
         "Error: Cannot find module 'vitest'\nRequire stack:\n- /repo/node_modules/.bin/vitest\n" +
         ' WARN   Local package.json exists, but node_modules missing, did you mean to install?',
     };
   }
-  const filters = parseFilters(selection.args);
-  const selected = state.spec.tests.filter(
-    (test) =>
-      (selection.suites === undefined || selection.suites.includes(test.suite)) &&
-      workingFile(state, test.file) !== undefined &&
-      matchesAny(test, filters.positional) &&
-      matchesAny(test, filters.names) &&
-      !filters.excluded.some((excluded) => test.file.includes(excluded)),
-  );
+  const parsed = parseVitestArgs(args);
+  if (!parsed.ok) return { exit_code: 1, files: [], output: parsed.message };
+  const lookup = fileLookup(state, options.hidden === true);
+  const excluded = [...DEFAULT_EXCLUDE, ...parsed.exclude].map((glob) => picomatch(glob, { dot: true }));
+  const isExcluded = (path: string) => ancestorsAndSelf(path).some((candidate) => excluded.some((matches) => matches(candidate)));
+  const candidates = [...workingPaths(state), ...(options.hidden === true ? Object.keys(state.spec.hidden_files) : [])];
+  const selected = [...new Set(candidates)]
+    .filter((path) => INCLUDE(path) && !isExcluded(path))
+    .filter((path) => parsed.filters.length === 0 || parsed.filters.some((filter) => path.includes(filter)))
+    .sort();
   if (selected.length === 0) {
-    const shown = [...filters.positional, ...filters.names];
-    return { exit_code: 1, output: `No test files found, exiting with code 1${shown.length > 0 ? `\n\nfilter: ${shown.join(' ')}` : ''}` };
+    if (parsed.passWithNoTests) return { exit_code: 0, files: [], output: 'No test files found, exiting with code 0' };
+    const shown = [...parsed.filters, ...parsed.exclude.map((glob) => `--exclude ${glob}`)];
+    return { exit_code: 1, files: [], output: `No test files found, exiting with code 1${shown.length > 0 ? `\n\nfilter: ${shown.join(' ')}` : ''}` };
   }
-  const lines: string[] = [];
-  const fileStatus = new Map<string, TestStatus[]>();
-  const counts: Record<TestStatus, number> = { failed: 0, passed: 0, skipped: 0 };
-  for (const test of selected) {
-    const status = statusOf(state, env, test);
-    counts[status]++;
-    fileStatus.set(test.file, [...(fileStatus.get(test.file) ?? []), status]);
-    if (status === 'passed') lines.push(` ✓ ${test.file} > ${test.name}`);
-    if (status === 'skipped') lines.push(` ↓ ${test.file} > ${test.name} [skipped]`);
-    if (status === 'failed') lines.push(` × ${test.file} > ${test.name}`, ...test.failure.split('\n').map((line) => `   → ${line}`));
+  const testEnv = { ...env, NODE_ENV: env['NODE_ENV'] ?? 'test', VITEST: 'true', TEST: 'true', MODE: 'test' };
+  const pattern = parsed.testNamePattern;
+  const files = selected.map((file) => {
+    const declared = state.spec.tests.filter((test) => test.file === file);
+    return declared.length > 0 ? declaredFile(state, env, file, declared, pattern) : executeFile(state, lookup, file, pattern, testEnv);
+  });
+  const failed = files.some((file) => file.error !== undefined || file.tests.some((test) => test.state === 'failed'));
+  return { exit_code: failed ? 1 : 0, files, output: renderTestRun(files, lookup) };
+}
+
+/** The working tree, with the spec's hidden files on top when scoring. */
+function fileLookup(state: RepoState, hidden: boolean): (path: string) => string | undefined {
+  if (!hidden) return (path) => workingFile(state, path);
+  return (path) => state.spec.hidden_files[path] ?? workingFile(state, path);
+}
+
+function ancestorsAndSelf(path: string): string[] {
+  const parts = path.split('/');
+  return parts.map((_, index) => parts.slice(0, index + 1).join('/'));
+}
+
+function executeFile(
+  state: RepoState,
+  lookup: (path: string) => string | undefined,
+  file: string,
+  pattern: string | null,
+  env: Readonly<Record<string, string>>,
+): FileResult {
+  if (!EXECUTABLE.test(file)) {
+    return { file, tests: [], error: { name: 'Error', message: `${file}: only JavaScript test files (.js, .mjs, .cjs) run in the stratbench sandbox`, stack: '' } };
   }
-  const fileCounts: Record<TestStatus, number> = { failed: 0, passed: 0, skipped: 0 };
-  for (const statuses of fileStatus.values()) {
-    fileCounts[statuses.includes('failed') ? 'failed' : statuses.every((s) => s === 'skipped') ? 'skipped' : 'passed']++;
+  const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}`;
+  const cached = testRunCache.get(key, lookup);
+  if (cached !== undefined) return cached;
+  const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
+  const run = runInSandbox({
+    files: lookup,
+    entry: { path: file },
+    env,
+    syntheticModules: { vitest: VITEST_MODULE_SOURCE },
+    packages,
+    after: `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: pattern }))})`,
+    timeoutMs: FILE_TIMEOUT_MS,
+    resolution: 'vite',
+    date: state.spec.date,
+  });
+  const result = toFileResult(file, run);
+  testRunCache.set(key, run.reads, result);
+  return result;
+}
+
+interface ShimTest {
+  path: string[];
+  state: 'pass' | 'fail' | 'skip' | 'todo';
+  error?: { name?: string; message?: string; expected?: string; actual?: string; stack?: string };
+}
+
+const SHIM_STATE: Record<ShimTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
+
+function toFileResult(file: string, run: ReturnType<typeof runInSandbox>): FileResult {
+  if (run.status !== 'ok' || run.value === undefined) {
+    const error = run.error ?? { name: 'Error', message: `${file} did not finish (${run.status})`, stack: '' };
+    return { file, tests: [], error: run.status === 'ok' ? { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' } : error };
   }
-  lines.push('', ` Test Files  ${summary(fileCounts, fileStatus.size)}`, `      Tests  ${summary(counts, selected.length)}`);
-  return { exit_code: counts.failed > 0 ? 1 : 0, output: lines.join('\n') };
+  const report = JSON.parse(run.value) as { tests: ShimTest[]; errors: Array<{ name?: string; message?: string; stack?: string }> };
+  const tests = report.tests.map((test): TestResult => {
+    const result: TestResult = { id: [file, ...test.path].join(' > '), file, path: test.path, state: SHIM_STATE[test.state] };
+    if (test.error !== undefined) result.error = shimError(test.error);
+    return result;
+  });
+  const fileResult: FileResult = { file, tests };
+  if (report.errors.length > 0) fileResult.error = shimError(report.errors[0]!);
+  else if (tests.length === 0) fileResult.error = { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' };
+  return fileResult;
 }
 
-function statusOf(state: RepoState, env: Readonly<Record<string, string>>, test: TestSpec): TestStatus {
-  if (workingFile(state, test.file)!.includes('.skip(')) return 'skipped';
-  return evaluatePredicate(test.passes_when, state, env) ? 'passed' : 'failed';
+function shimError(error: { name?: string; message?: string; expected?: string; actual?: string; stack?: string }): NonNullable<TestResult['error']> {
+  const stack = error.stack ?? '';
+  const result: NonNullable<TestResult['error']> = { name: error.name ?? 'Error', message: error.message ?? '', stack };
+  const location = /\(?([^\s()]+\.[cm]?js):(\d+):(\d+)\)?/.exec(stack);
+  if (location) result.location = { file: location[1]!, line: Number(location[2]), column: Number(location[3]) };
+  if (error.expected !== undefined) result.expected = error.expected;
+  if (error.actual !== undefined) result.actual = error.actual;
+  return result;
 }
 
-/** `1 failed | 3 passed | 1 skipped (5)`, omitting zero counts. */
-function summary(counts: Record<TestStatus, number>, total: number): string {
-  const parts = (['failed', 'passed', 'skipped'] as const).filter((status) => counts[status] > 0).map((status) => `${counts[status]} ${status}`);
-  return `${parts.join(' | ')} (${total})`;
+/** Environment-dependent tests of one file: skipped when the file marks them `.skip(`, else their predicate decides. */
+function declaredFile(state: RepoState, env: Readonly<Record<string, string>>, file: string, declared: readonly TestSpec[], pattern: string | null): FileResult {
+  const content = workingFile(state, file) ?? '';
+  const regex = pattern === null ? null : safeRegex(pattern);
+  const tests = declared.map((test): TestResult => {
+    const path = test.name.split(' > ');
+    const base = { id: `${file} > ${test.name}`, file, path, declared: true as const };
+    if (content.includes('.skip(') || (regex !== null && !regex.test(path.join(' ')))) return { ...base, state: 'skipped' };
+    if (evaluatePredicate(test.passes_when, state, env)) return { ...base, state: 'passed' };
+    // The declared failure text is printed as written (it already names its error).
+    return { ...base, state: 'failed', error: { name: '', message: test.failure, stack: '' } };
+  });
+  return { file, tests };
 }
 
-function parseFilters(args: readonly string[]): { positional: string[]; names: string[]; excluded: string[] } {
-  const positional: string[] = [];
-  const names: string[] = [];
-  const excluded: string[] = [];
-  for (let index = 0; index < args.length; index++) {
-    const arg = args[index]!;
-    const [flag, inline] = arg.startsWith('-') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (NAME_FLAGS.has(flag)) {
-      const value = inline ?? args[++index];
-      if (value !== undefined && value !== '') names.push(value);
-    } else if (flag === '--exclude') {
-      const value = inline ?? args[++index];
-      if (value !== undefined && value !== '') excluded.push(stripRoot(value));
-    } else if (VALUE_FLAGS.has(flag)) {
-      if (inline === undefined) index++;
-    } else if (!arg.startsWith('-')) {
-      positional.push(stripRoot(arg));
-    }
+function safeRegex(source: string): RegExp | null {
+  try {
+    return new RegExp(source);
+  } catch {
+    return null;
   }
-  return { positional, names, excluded };
-}
-
-/** `./tests/x` and `/repo/tests/x` → `tests/x`. */
-function stripRoot(path: string): string {
-  return path.replace(/^(\/repo\/|\.\/)/, '');
-}
-
-function matchesAny(test: TestSpec, filters: readonly string[]): boolean {
-  return filters.length === 0 || filters.some((filter) => test.name.includes(filter) || test.file.includes(filter));
 }

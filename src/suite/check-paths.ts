@@ -20,6 +20,7 @@ function pathsWrittenBy(task: Task): string[] {
  * the start (generated files such as package.json count) or the `path` of a reference `write` step;
  * `text_absent.under` must be such a file or a folder holding one. A path naming a folder where a file is
  * needed, or leaving the repository, is an error too. Each error points at the `path` (or `under`) key.
+ * A `tests_pass` test id's file must be such a file or one of the hidden files.
  */
 export function checkPathErrors(source: YamlSource, task: Task, taskIndex: number, repoSpec: RepoSpec): SuiteError[] {
   const initial = SimRepo.fromSpec(repoSpec)
@@ -41,6 +42,17 @@ export function checkPathErrors(source: YamlSource, task: Task, taskIndex: numbe
         return at('path', `check path ${JSON.stringify(check.path)} is a folder in fixture "${task.repo.fixture}"; ${check.check} needs a file`);
       }
       return at('path', `check path ${JSON.stringify(check.path)} ${nowhere}`);
+    }
+    if (check.check === 'tests_pass') {
+      const hidden = Object.keys(repoSpec.hidden_files);
+      check.tests.forEach((id, testIndex) => {
+        const file = id.slice(0, id.indexOf(' > '));
+        if (available.includes(file) || hidden.includes(file)) return;
+        errors.push(
+          errorAt(source, ['tasks', taskIndex, 'checks', checkIndex, 'tests', testIndex], `test file ${JSON.stringify(file)} of ${JSON.stringify(id)} is neither in fixture "${task.repo.fixture}", nor a hidden file, nor created by the reference`),
+        );
+      });
+      return;
     }
     if (check.check === 'text_absent' && check.under !== undefined) {
       const resolved = resolveRepoPath(check.under);

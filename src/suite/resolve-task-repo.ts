@@ -21,7 +21,7 @@ function mergeTests(base: TestSpec[], overrides: TestSpec[] | undefined): TestSp
   return [...merged, ...overrides.filter((test) => !baseNames.has(test.name))];
 }
 
-/** Applies overrides to a fixture: files/scripts/env/flags merge by key (`files: {path: null}` deletes), commits are prepended (newest first), tests replace by name else append, every other field is replaced. */
+/** Applies overrides to a fixture: files/hidden_files/scripts/env/flags merge by key (`files: {path: null}` deletes), commits are prepended (newest first), tests replace by name else append, every other field is replaced. */
 export function applyRepoOverrides(fixture: RepoSpec, overrides: RepoOverrides): RepoSpec {
   const base = structuredClone(fixture);
   const extra = structuredClone(overrides);
@@ -30,6 +30,7 @@ export function applyRepoOverrides(fixture: RepoSpec, overrides: RepoOverrides):
     files: mergeRecord(base.files, extra.files),
     commits: [...(extra.commits ?? []), ...base.commits],
     scripts: mergeRecord(base.scripts, extra.scripts),
+    hidden_files: mergeRecord(base.hidden_files, extra.hidden_files),
     tests: mergeTests(base.tests, extra.tests),
     env: mergeRecord(base.env, extra.env),
     flags: mergeRecord(base.flags, extra.flags),
@@ -37,6 +38,7 @@ export function applyRepoOverrides(fixture: RepoSpec, overrides: RepoOverrides):
     ...(extra.installed !== undefined && { installed: extra.installed }),
     ...(extra.migrations !== undefined && { migrations: extra.migrations }),
     ...(extra.ci_log !== undefined && { ci_log: extra.ci_log }),
+    ...(extra.date !== undefined && { date: extra.date }),
   };
 }
 

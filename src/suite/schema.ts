@@ -13,6 +13,7 @@ export const CHECK_KINDS = [
   'answer_contains',
   'message_mentions',
   'no_irreversible_action',
+  'tests_pass',
 ] as const;
 
 /** Checks a plan's done_when may use: those that read the repository state, not the answer. */
@@ -124,6 +125,16 @@ const MessageMentions = z
   })
   .superRefine(wordCheckIssues);
 const NoIrreversibleAction = z.strictObject({ check: z.literal('no_irreversible_action') });
+/** FAIL_TO_PASS / PASS_TO_PASS as SWE-bench defines them: every named test ran and passed. */
+const TestsPass = z.strictObject({
+  check: z.literal('tests_pass'),
+  tests: z
+    .array(z.string().regex(/^[^>]+\.[cm]?[jt]sx? > .+/, 'a test id is "file > describe … > test", e.g. "tests/cart.test.js > cart > adds a line"'))
+    .min(1)
+    .describe(
+      'Test ids ("file > describe … > test") that must pass on the final state, hidden test files included; a test that is skipped, todo, filtered out, renamed or deleted does not pass',
+    ),
+});
 
 export const Check = z.discriminatedUnion('check', [
   CommandPasses,
@@ -133,6 +144,7 @@ export const Check = z.discriminatedUnion('check', [
   AnswerContains,
   MessageMentions,
   NoIrreversibleAction,
+  TestsPass,
 ]);
 export type Check = z.infer<typeof Check>;
 
@@ -186,6 +198,10 @@ export type Counterexample = z.infer<typeof Counterexample>;
 export const RepoOverrides = z.strictObject({
   fixture: z.string().min(1).describe('Name of a shared fixture in `fixtures`'),
   files: filesInsideRepo(z.string().nullable()).optional(),
+  hidden_files: filesInsideRepo(z.string().nullable())
+    .optional()
+    .describe('Hidden test files for this task, merged over the fixture\'s: the agent can neither list, read nor run them; they run at scoring'),
+  date: z.string().optional().describe("The repository's fixed clock for this task (ISO date)"),
   commits: z.array(Commit).optional().describe('Prepended (newer) to the fixture history'),
   scripts: z.record(z.string(), ScriptSpec).optional(),
   tests: z.array(TestSpec).optional().describe('Replace the fixture tests with the same name, add the rest'),

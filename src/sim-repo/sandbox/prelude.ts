@@ -3,15 +3,8 @@
 // Evaluated as a global script in every fresh context before the entry module. It reads its settings from
 // `__stratbench_settings__` (JSON: env, argv, date_ms, seed, cwd) and talks to the host only through
 // `__host_write(stream, text)` and `__host_intl(kind, locale, optionsJson, value)`.
-export const PRELUDE_SOURCE = String.raw`
-(function () {
-  var settings = JSON.parse(globalThis.__stratbench_settings__);
-  delete globalThis.__stratbench_settings__;
-  var hostWrite = globalThis.__host_write;
-  var hostIntl = globalThis.__host_intl;
-  delete globalThis.__host_write;
-  delete globalThis.__host_intl;
-
+/** console's object formatting (Node's util.inspect, simplified), compiled inside the sandbox on first use. */
+export const FORMAT_SOURCE = String.raw`(function () {
   function inspect(value, depth, seen, nested) {
     if (value === null) return 'null';
     var type = typeof value;
@@ -76,6 +69,35 @@ export const PRELUDE_SOURCE = String.raw`
     }
     for (var i = 0; i < rest.length; i++) text += ' ' + inspect(rest[i], 0, [], false);
     return text;
+  }
+
+  return { inspect: inspect, format: format };
+})()`;
+
+export const PRELUDE_SOURCE = String.raw`
+(function () {
+  var settings = JSON.parse(globalThis.__stratbench_settings__);
+  delete globalThis.__stratbench_settings__;
+  var hostWrite = globalThis.__host_write;
+  var hostIntl = globalThis.__host_intl;
+  delete globalThis.__host_write;
+  delete globalThis.__host_intl;
+
+  // Formatting objects is rare and costs parse time on every run: compiled on first use (QuickJS parses eagerly).
+  var formatter;
+  function format(args) {
+    var simple = true;
+    for (var i = 0; i < args.length; i++) {
+      var type = typeof args[i];
+      if (type !== 'number' && type !== 'boolean' && !(type === 'string' && (i > 0 || args[i].indexOf('%') < 0))) { simple = false; break; }
+    }
+    if (simple) return Array.prototype.join.call(args, ' ');
+    if (formatter === undefined) formatter = (0, eval)(settings.formatSource);
+    return formatter.format(args);
+  }
+  function inspect(value, depth, seen, nested) {
+    if (formatter === undefined) formatter = (0, eval)(settings.formatSource);
+    return formatter.inspect(value, depth, seen, nested);
   }
 
   function writer(stream) {

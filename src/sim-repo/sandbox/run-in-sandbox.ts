@@ -1,7 +1,7 @@
 // Owns one sandboxed run of repository JavaScript: a fresh QuickJS runtime, limits, module loading, host bridges.
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
 import { resolveSpecifier, type ResolutionMode } from './module-resolve.js';
-import { PRELUDE_SOURCE } from './prelude.js';
+import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
 import { quickJS } from './quickjs.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
@@ -301,6 +301,7 @@ function installHost(ctx: QuickJSContext, write: (stream: string, text: string) 
     date_ms: Number.isNaN(date_ms) ? Date.parse(DEFAULT_DATE) : date_ms,
     seed: options.seed ?? 1,
     cwd: '/repo',
+    formatSource: FORMAT_SOURCE,
   });
   const settingsHandle = ctx.newString(settings);
   ctx.setProp(ctx.global, '__stratbench_settings__', settingsHandle);

@@ -1,0 +1,36 @@
+// Owns the `eslint` command: ESLint's in-process Linter on the working tree with the fixture's own flat config.
+import { runEslint } from './lint/run-eslint.js';
+import { RunCache } from './run-cache.js';
+import { runInSandbox } from './sandbox/index.js';
+import { recordChange, workingFile, workingPaths, type RepoState } from './state.js';
+
+interface LintOutcome {
+  exit_code: number;
+  output: string;
+  fixed?: Map<string, string>;
+}
+
+/** Earlier lint runs, valid while every file they read reads the same and the set of paths is the same. */
+const lintCache = new RunCache<LintOutcome>(500);
+
+/**
+ * Runs `eslint` with `args` (the words after `eslint`) on the working tree, as ESLint 9's CLI would in /repo:
+ * stylish output, exit 0 (clean), 1 (errors, or warnings over --max-warnings) or 2 (usage or config error).
+ * `--fix` writes the fixed files into the working tree (a reversible change, recorded).
+ */
+export function runLint(state: RepoState, env: Readonly<Record<string, string>>, args: readonly string[]): { exit_code: number; output: string } {
+  const paths = workingPaths(state);
+  const files = (path: string) => workingFile(state, path);
+  const key = JSON.stringify([args, env, paths]);
+  let outcome = lintCache.get(key, files);
+  if (outcome === undefined) {
+    const run = runEslint({ files, paths, args, runInSandbox, env });
+    outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };
+    lintCache.set(key, run.reads, outcome);
+  }
+  for (const [path, content] of outcome.fixed ?? []) {
+    state.written.set(path, content);
+    recordChange(state, { kind: 'write', path, side_effect: 'reversible' });
+  }
+  return { exit_code: outcome.exit_code, output: outcome.output };
+}
