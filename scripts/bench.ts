@@ -18,7 +18,7 @@ interface ChildResult {
   wallMs: number;
   peakRssKb: number;
   firstLineMs: number | undefined;
-  run: { episodes: number; timing: { wall_ms: number; process_start_to_first_episode_ms: number | null; peak_rss_mb?: number } };
+  run: { episodes: number; timing: { wall_ms: number; process_start_to_first_episode_ms: number | null; peak_rss_mb?: number; sandbox_test_files?: { executed: number; cached: number } } };
 }
 
 /** Peak resident set (VmHWM, KiB) of a live process, or 0 once it has gone. */
@@ -76,10 +76,12 @@ async function main(): Promise<void> {
     const rss: number[] = [];
     let episodes = 0;
     let throughputEpisodes = 0;
+    let sandboxFiles: { executed: number; cached: number } | undefined;
     // Default flags, as `npm start` runs them.
     for (let i = 0; i < REPEATS; i++) {
       const result = await runChild(['--strategies', STRATEGIES, '--epochs', String(Math.ceil(THROUGHPUT_EPISODES / perEpoch))], join(scratch, `long-${i}`));
       throughputEpisodes = result.run.episodes;
+      sandboxFiles = result.run.timing.sandbox_test_files;
       throughput.push(result.run.episodes / (result.run.timing.wall_ms / 1000));
       seconds.push(result.run.timing.wall_ms / 1000);
       rmSync(join(scratch, `long-${i}`), { recursive: true, force: true });
@@ -104,6 +106,9 @@ async function main(): Promise<void> {
       `  peak RSS of the whole process for ${episodes} episodes (statistics and summary included): median ${median(rss).toFixed(1)} MB  [runs: ${rss.map((r) => r.toFixed(1)).join(', ')}]  target ≤ 150 MB`,
       `  start-up to first finished episode (process start → episode recorded): median ${median(startup).toFixed(0)} ms  [runs: ${startup.map((s) => s.toFixed(0)).join(', ')}]  target < 1000 ms`,
       `  spawn to first JSONL line on disk: median ${firstLine.length ? median(firstLine).toFixed(0) : 'n/a'} ms`,
+      sandboxFiles === undefined
+        ? '  sandbox test-file runs: not recorded'
+        : `  sandbox test-file runs in the last throughput run: ${sandboxFiles.executed} executed, ${sandboxFiles.cached} from the content-keyed cache (hit rate ${((100 * sandboxFiles.cached) / Math.max(1, sandboxFiles.executed + sandboxFiles.cached)).toFixed(2)}%)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
