@@ -5,6 +5,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
+import picomatch from 'picomatch';
 
 /** A repository state: repo-relative posix path → file content. */
 export type RepoFiles = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
@@ -214,4 +215,30 @@ async function runEslint(dir: string, targets: readonly string[], ignore: readon
   } catch (error) {
     return { errorCount: 1, warningCount: 0, messages: [], crash: (error as Error).message };
   }
+}
+
+/**
+ * The exit code `vitest run ARGS` (e.g. `vitest run --exclude tests/e2e`, `vitest run tests/checkout.test.js`) would
+ * have on a state, derived from a run over all its test files: the files its positional filters (substrings of the
+ * path) and `--exclude` globs (matched against the path and its folders, as vitest 4 does) select, minus `ignore`
+ * (hidden files). 1 when no file is selected ("No test files found"), a selected file failed to load or a test
+ * failed; else 0 (skipped and todo tests do not fail a run).
+ */
+export function vitestExitCode(cmd: string, result: Pick<RealStateResult, 'tests' | 'fileErrors'>, ignore: readonly string[] = []): 0 | 1 {
+  const words = cmd.split(/\s+/).filter((word) => word !== '');
+  if (words[0] !== 'vitest' || words[1] !== 'run') throw new Error(`not a \`vitest run\` command: ${cmd}`);
+  const filters: string[] = [];
+  const excluded: Array<(path: string) => boolean> = [];
+  for (let index = 2; index < words.length; index += 1) {
+    const word = words[index]!;
+    if (word === '--exclude') excluded.push(picomatch(words[(index += 1)]!.replace(/^["']|["']$/g, ''), { dot: true }));
+    else if (word.startsWith('-')) throw new Error(`vitestExitCode does not model the option ${word}`);
+    else filters.push(word);
+  }
+  const ancestors = (path: string) => path.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'));
+  const selected = (file: string) =>
+    !ignore.includes(file) && (filters.length === 0 || filters.some((filter) => file.includes(filter))) && !ancestors(file).some((path) => excluded.some((matches) => matches(path)));
+  const files = new Set([...result.tests.map((test) => test.file), ...result.fileErrors.map((error) => error.file)].filter(selected));
+  if (files.size === 0) return 1;
+  return result.fileErrors.some((error) => selected(error.file)) || result.tests.some((test) => selected(test.file) && test.state === 'failed') ? 1 : 0;
 }
