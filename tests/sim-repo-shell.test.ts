@@ -1,4 +1,4 @@
-// SimRepo.run: package scripts computed from state, the fake test runner, env prefixes, faults, chains, built-ins.
+// SimRepo.run: the test runner (executed and declared tests, vitest's selection), node, package scripts, env prefixes, faults, chains, built-ins.
 import { describe, expect, it } from 'vitest';
 import { RepoSpec, SimRepo, type RepoSpecInput } from '../src/sim-repo/index.js';
 
@@ -6,6 +6,7 @@ const PACKAGE_JSON = JSON.stringify(
   {
     name: 'shop',
     private: true,
+    type: 'module',
     scripts: {
       test: 'vitest run',
       'test:checkout': 'vitest run tests/checkout',
@@ -20,20 +21,74 @@ const PACKAGE_JSON = JSON.stringify(
   2,
 );
 
+const CHECKOUT = [
+  "import { lineTax } from './pricing.js';",
+  '',
+  '/** The order total in euros: each line plus its tax, rounded to the cent. */',
+  'export function total(lines) {',
+  '  const sum = lines.reduce((running, amount) => running + amount + lineTax(amount), 0);',
+  '  return Math.round(sum * 100) / 100;',
+  '}',
+  '',
+].join('\n');
+
+const CHECKOUT_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { total } from '../src/checkout.js';",
+  '',
+  "describe('checkout', () => {",
+  "  it('computes total with tax', () => {",
+  '    expect(total([50.5, 49.5])).toBe(107.01);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
+const CART_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { cart } from '../src/cart.js';",
+  '',
+  "describe('cart', () => {",
+  "  it('adds items', () => {",
+  "    cart.push('apple');",
+  '    expect(cart.length).toBe(1);',
+  '  });',
+  "  it('removes items', () => {",
+  '    cart.pop();',
+  '    expect(cart).toEqual([]);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
+/** Needs the payment provider's sandbox key: declared (needs: secret), never executed. */
+const PAYMENTS_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { charge } from '../src/payments.js';",
+  '',
+  "describe('payments', () => {",
+  "  it('charges card', async () => {",
+  "    expect((await charge('4242424242424242', 1000)).status).toBe('succeeded');",
+  '  });',
+  '});',
+  '',
+].join('\n');
+
 function shop(overrides: Partial<RepoSpecInput> = {}): SimRepo {
   return SimRepo.fromSpec(
     RepoSpec.parse({
       files: {
         'package.json': PACKAGE_JSON,
         'src/pricing.js': 'export const lineTax = (a) => Math.floor(a * 7) / 100;\n',
+        'src/checkout.js': CHECKOUT,
         'src/cart.js': 'export const cart = [];\n',
-        'tests/checkout.test.js': "it('computes total with tax', () => expect(total()).toBe(107.09));\n",
-        'tests/cart.test.js': "it('adds items', () => {});\nit('removes items', () => {});\n",
-        'tests/payments.test.js': "it('charges card', () => {});\n",
+        'tests/checkout.test.js': CHECKOUT_TEST,
+        'tests/cart.test.js': CART_TEST,
+        'tests/payments.test.js': PAYMENTS_TEST,
       },
       scripts: {
         test: { kind: 'test' },
-        'test:checkout': { kind: 'test', cmd: 'vitest run tests/checkout', suites: ['checkout'], duration_ms: 8_000 },
+        'test:checkout': { kind: 'test', cmd: 'vitest run tests/checkout', duration_ms: 8_000 },
         lint: {
           kind: 'command',
           cmd: 'eslint .',
@@ -53,18 +108,9 @@ function shop(overrides: Partial<RepoSpecInput> = {}): SimRepo {
       },
       tests: [
         {
-          name: 'computes total with tax',
-          suite: 'checkout',
-          file: 'tests/checkout.test.js',
-          passes_when: { kind: 'file_lacks', path: 'src/pricing.js', text: 'Math.floor' },
-          failure: 'AssertionError: expected 107.07 to be 107.09',
-        },
-        { name: 'adds items', suite: 'cart', file: 'tests/cart.test.js', passes_when: { kind: 'installed' }, failure: 'x' },
-        { name: 'removes items', suite: 'cart', file: 'tests/cart.test.js', passes_when: { kind: 'installed' }, failure: 'x' },
-        {
-          name: 'charges card',
-          suite: 'payments',
+          name: 'payments > charges card',
           file: 'tests/payments.test.js',
+          needs: 'secret',
           passes_when: { kind: 'env_set', name: 'PAYMENTS_SANDBOX_KEY' },
           failure: 'Error: PAYMENTS_SANDBOX_KEY is not set',
         },
@@ -76,22 +122,60 @@ function shop(overrides: Partial<RepoSpecInput> = {}): SimRepo {
   );
 }
 
+const RULE = '⎯'.repeat(24);
+
 const FAILING_RUN = [
   '> vitest run',
   '',
-  ' × tests/checkout.test.js > computes total with tax',
-  '   → AssertionError: expected 107.07 to be 107.09',
-  ' ✓ tests/cart.test.js > adds items',
-  ' ✓ tests/cart.test.js > removes items',
-  ' × tests/payments.test.js > charges card',
-  '   → Error: PAYMENTS_SANDBOX_KEY is not set',
+  '',
+  ' RUN  v4.1.12 /repo',
+  '',
+  ' ✓ tests/cart.test.js (2 tests)',
+  ' ❯ tests/checkout.test.js (1 test | 1 failed)',
+  '   × tests/checkout.test.js > checkout > computes total with tax',
+  '     → expected 106.99 to be 107.01 // Object.is equality',
+  ' ❯ tests/payments.test.js (1 test | 1 failed)',
+  '   × tests/payments.test.js > payments > charges card',
+  '     → Error: PAYMENTS_SANDBOX_KEY is not set',
+  '',
+  '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯⎯',
+  '',
+  ' FAIL  tests/checkout.test.js > checkout > computes total with tax',
+  'AssertionError: expected 106.99 to be 107.01 // Object.is equality',
+  '',
+  '- Expected',
+  '+ Received',
+  '',
+  '- 107.01',
+  '+ 106.99',
+  '',
+  ' ❯ tests/checkout.test.js:6:37',
+  "    4| describe('checkout', () => {",
+  "    5|   it('computes total with tax', () => {",
+  '    6|     expect(total([50.5, 49.5])).toBe(107.01);',
+  '     |                                     ^',
+  '    7|   });',
+  '',
+  `${RULE}[1/2]⎯`,
+  '',
+  ' FAIL  tests/payments.test.js > payments > charges card',
+  'Error: PAYMENTS_SANDBOX_KEY is not set',
+  '',
+  `${RULE}[2/2]⎯`,
+  '',
   '',
   ' Test Files  2 failed | 1 passed (3)',
   '      Tests  2 failed | 2 passed (4)',
 ].join('\n');
 
-describe('the fake test runner', () => {
-  it('prints vitest-style results with the failure text and exits 1 when a test fails', () => {
+/** The per-file lines of a run (` ✓ tests/cart.test.js (2 tests)`) and its exit code: which files and tests it selected. */
+function selection(repo: SimRepo, cmd: string): { exit_code: number; files: string[] } {
+  const run = repo.run(cmd);
+  return { exit_code: run.exit_code, files: run.output.split('\n').filter((line) => /^ [✓❯↓] \S+ \(/.test(line)) };
+}
+
+describe('the test runner', () => {
+  it('executes the test files and prints vitest-style results, with the failure and its code frame, and exits 1 when a test fails', () => {
     expect(shop().run('pnpm test')).toEqual({ exit_code: 1, output: FAILING_RUN, duration_ms: 20_000, side_effect: 'none', transient: false });
   });
 
@@ -101,20 +185,31 @@ describe('the fake test runner', () => {
     repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
     expect(repo.run('pnpm test:checkout')).toEqual({
       exit_code: 0,
-      output: '> vitest run tests/checkout\n\n ✓ tests/checkout.test.js > computes total with tax\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
+      output: '> vitest run tests/checkout\n\n\n RUN  v4.1.12 /repo\n\n ✓ tests/checkout.test.js (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
       duration_ms: 8_000,
       side_effect: 'none',
       transient: false,
     });
   });
 
-  it('reports a test skipped (not failed) when its file contains .skip(', () => {
+  it('reports tests marked .skip as skipped, executed or declared', () => {
     const repo = shop();
+    repo.edit('tests/cart.test.js', "it('removes items'", "it.skip('removes items'");
     repo.edit('tests/payments.test.js', "it('charges", "it.skip('charges");
     const output = repo.run('pnpm test').output;
-    expect(output).toContain(' ↓ tests/payments.test.js > charges card [skipped]');
-    expect(output).toContain(' Test Files  1 failed | 1 passed | 1 skipped (3)');
-    expect(output).toContain('      Tests  1 failed | 2 passed | 1 skipped (4)');
+    expect(output).toContain(' ✓ tests/cart.test.js (2 tests | 1 skipped)\n');
+    expect(output).toContain(' ↓ tests/payments.test.js (1 test | 1 skipped)\n');
+    expect(output).toContain(' Test Files  1 failed | 1 passed | 1 skipped (3)\n');
+    expect(output).toContain('      Tests  1 failed | 1 passed | 2 skipped (4)');
+  });
+
+  it('fails a test file that does not load, naming the missing export', () => {
+    const repo = shop();
+    repo.edit('src/checkout.js', 'export function total', 'export function orderTotal');
+    const run = repo.run('npx vitest run tests/checkout');
+    expect(run.exit_code).toBe(1);
+    expect(run.output).toContain(" ❯ tests/checkout.test.js (0 tests)\n\n⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯\n\n FAIL  tests/checkout.test.js [ tests/checkout.test.js ]\n");
+    expect(run.output).toContain("The requested module '../src/checkout.js' does not provide an export named 'total'");
   });
 
   it('fails with a missing-module error when dependencies are not installed, until pnpm install', () => {
@@ -133,27 +228,125 @@ describe('the fake test runner', () => {
     expect(repo.run('npx vitest run cart').exit_code).toBe(0);
   });
 
-  it('selects tests by --grep, -t and positional filters, and by the script suites', () => {
+  it('selects test files by positional filters (substrings of the path) and --exclude globs, as vitest does', () => {
     const repo = shop();
-    const names = (cmd: string) => [...repo.run(cmd).output.matchAll(/^ [✓×↓] (.*)$/gm)].map((match) => match[1]);
-    expect(names('pnpm test -- --grep removes')).toEqual(['tests/cart.test.js > removes items']);
-    expect(names('npx vitest run -t adds')).toEqual(['tests/cart.test.js > adds items']);
-    expect(names('pnpm test tests/payments')).toEqual(['tests/payments.test.js > charges card']);
-    expect(names('vitest run tests/checkout')).toEqual(['tests/checkout.test.js > computes total with tax']);
-    expect(names('pnpm test:checkout -t adds')).toEqual([]);
-    expect(names('npx vitest run --exclude tests/payments.test.js --exclude=./tests/checkout')).toEqual([
-      'tests/cart.test.js > adds items',
-      'tests/cart.test.js > removes items',
+    expect(selection(repo, 'pnpm test tests/payments')).toEqual({ exit_code: 1, files: [' ❯ tests/payments.test.js (1 test | 1 failed)'] });
+    expect(selection(repo, 'vitest run ./tests/checkout cart')).toEqual({
+      exit_code: 1,
+      files: [' ✓ tests/cart.test.js (2 tests)', ' ❯ tests/checkout.test.js (1 test | 1 failed)'],
+    });
+    expect(selection(repo, 'npx vitest run --exclude tests/payments.test.js --exclude=./tests/checkout.test.js')).toEqual({
+      exit_code: 0,
+      files: [' ✓ tests/cart.test.js (2 tests)'],
+    });
+    expect(repo.run('npx vitest run nothing-like-this')).toMatchObject({ exit_code: 1, output: 'No test files found, exiting with code 1\n\nfilter: nothing-like-this' });
+    expect(repo.run('npx vitest run nothing-like-this --passWithNoTests')).toMatchObject({ exit_code: 0, output: 'No test files found, exiting with code 0' });
+  });
+
+  it('excludes a folder given as a path or as a glob', () => {
+    const repo = shop();
+    repo.write('tests/e2e/checkout.test.js', CHECKOUT_TEST.replace("'../src/checkout.js'", "'../../src/checkout.js'"));
+    expect(selection(repo, 'npx vitest run checkout')).toEqual({
+      exit_code: 1,
+      files: [' ❯ tests/checkout.test.js (1 test | 1 failed)', ' ❯ tests/e2e/checkout.test.js (1 test | 1 failed)'],
+    });
+    for (const exclude of ['tests/e2e', './tests/e2e', '"tests/e2e/**"']) {
+      expect(selection(repo, `npx vitest run checkout --exclude ${exclude}`)).toEqual({ exit_code: 1, files: [' ❯ tests/checkout.test.js (1 test | 1 failed)'] });
+    }
+    expect(repo.run('npx vitest run e2e --exclude tests/e2e')).toMatchObject({ exit_code: 1, output: 'No test files found, exiting with code 1\n\nfilter: e2e --exclude tests/e2e' });
+  });
+
+  it('selects tests by -t / --testNamePattern, a regex on the describe and test names; the others are skipped', () => {
+    const repo = shop();
+    expect(selection(repo, 'npx vitest run -t adds')).toEqual({
+      exit_code: 0,
+      files: [' ✓ tests/cart.test.js (2 tests | 1 skipped)', ' ↓ tests/checkout.test.js (1 test | 1 skipped)', ' ↓ tests/payments.test.js (1 test | 1 skipped)'],
+    });
+    expect(selection(repo, 'pnpm test --testNamePattern "^cart (adds|removes) items$"')).toEqual({
+      exit_code: 0,
+      files: [' ✓ tests/cart.test.js (2 tests)', ' ↓ tests/checkout.test.js (1 test | 1 skipped)', ' ↓ tests/payments.test.js (1 test | 1 skipped)'],
+    });
+    expect(selection(repo, 'pnpm test tests/ --testNamePattern=payments')).toEqual({
+      exit_code: 1,
+      files: [' ↓ tests/cart.test.js (2 tests | 2 skipped)', ' ↓ tests/checkout.test.js (1 test | 1 skipped)', ' ❯ tests/payments.test.js (1 test | 1 failed)'],
+    });
+    expect(selection(repo, 'pnpm test:checkout -t adds')).toEqual({ exit_code: 0, files: [' ↓ tests/checkout.test.js (1 test | 1 skipped)'] });
+  });
+
+  it('fails an unknown option as vitest\'s CLI does: --grep is not a vitest option', () => {
+    const repo = shop();
+    expect(repo.run('pnpm test --grep removes')).toEqual({
+      exit_code: 1,
+      output: '> vitest run --grep removes\n\nCACError: Unknown option `--grep`',
+      duration_ms: 20_000,
+      side_effect: 'none',
+      transient: false,
+    });
+    expect(repo.run('npx vitest run --grep=removes')).toMatchObject({ exit_code: 1, output: 'CACError: Unknown option `--grep`' });
+  });
+
+  it('decides declared environment-dependent tests by their predicate, without executing their file', () => {
+    const repo = shop();
+    // tests/payments.test.js imports src/payments.js, which does not exist: executed, the file would fail to load.
+    expect(repo.fileAt('src/payments.js')).toBeUndefined();
+    expect(repo.run('PAYMENTS_SANDBOX_KEY=sk_test_1 pnpm test tests/payments')).toMatchObject({
+      exit_code: 0,
+      output: '> vitest run tests/payments\n\n\n RUN  v4.1.12 /repo\n\n ✓ tests/payments.test.js (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
+    });
+    expect(repo.run('pnpm test tests/payments').exit_code).toBe(1);
+    expect(repo.testResults().tests.map((test) => [test.id, test.state, test.declared ?? false])).toEqual([
+      ['tests/cart.test.js > cart > adds items', 'passed', false],
+      ['tests/cart.test.js > cart > removes items', 'passed', false],
+      ['tests/checkout.test.js > checkout > computes total with tax', 'failed', false],
+      ['tests/payments.test.js > payments > charges card', 'failed', true],
     ]);
-    expect(repo.run('pnpm test -- --grep nothing-like-this')).toMatchObject({ exit_code: 1, output: '> vitest run -- --grep nothing-like-this\n\nNo test files found, exiting with code 1\n\nfilter: nothing-like-this' });
+  });
+
+  it('requires a declared test to say what it needs, and takes no suite', () => {
+    const declared = { name: 'payments > charges card', file: 'tests/payments.test.js', passes_when: { kind: 'env_set', name: 'KEY' }, failure: 'no key' };
+    expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret' }] }).success).toBe(true);
+    expect(RepoSpec.safeParse({ tests: [declared] }).error?.issues.map((issue) => [issue.path, issue.code])).toEqual([[['tests', 0, 'needs'], 'invalid_value']]);
+    expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret', suite: 'payments' }] }).error?.issues.map((issue) => issue.message)).toEqual(['Unrecognized key: "suite"']);
+    expect(RepoSpec.safeParse({ scripts: { test: { kind: 'test', suites: ['checkout'] } } }).error?.issues.map((issue) => issue.message)).toEqual(['Unrecognized key: "suites"']);
   });
 
   it('applies a VAR=value prefix to that command only', () => {
     const repo = shop();
-    expect(repo.run('PAYMENTS_SANDBOX_KEY=sk_test_1 pnpm test -- --grep charges').exit_code).toBe(0);
-    expect(repo.run('pnpm test -- --grep charges').exit_code).toBe(1);
+    expect(repo.run('PAYMENTS_SANDBOX_KEY=sk_test_1 pnpm test -t charges').exit_code).toBe(0);
+    expect(repo.run('pnpm test -t charges').exit_code).toBe(1);
     expect(repo.run('X=1 printenv X; printenv X')).toMatchObject({ exit_code: 1, output: '1' });
     expect(repo.run('echo "$HOME" \'$HOME\'').output).toBe('/home/dev $HOME');
+  });
+});
+
+describe('node', () => {
+  it('evaluates -e code and prints the value of -p code, importing the working tree', () => {
+    const repo = shop();
+    expect(repo.run('node -p "[50.5, 49.5].map((amount) => amount * 2)"')).toEqual({ exit_code: 0, output: '[ 101, 99 ]', duration_ms: 500, side_effect: 'none', transient: false });
+    expect(repo.run("node -e \"import('./src/checkout.js').then(({ total }) => console.log(total([50.5, 49.5])))\"")).toMatchObject({ exit_code: 0, output: '106.99' });
+    expect(repo.run('node -e "process.exit(3)"')).toMatchObject({ exit_code: 3, output: '' });
+    expect(repo.run('node --version')).toMatchObject({ exit_code: 0, output: 'v20.20.2' });
+  });
+
+  it('runs a file, and fails like Node when it is missing or throws', () => {
+    const repo = shop();
+    expect(repo.run('node scripts/check-total.js')).toEqual({
+      exit_code: 1,
+      output: "node:internal/modules/run_main:123\nError: Cannot find module '/repo/scripts/check-total.js'\n  code: 'MODULE_NOT_FOUND'",
+      duration_ms: 500,
+      side_effect: 'none',
+      transient: false,
+    });
+    repo.write(
+      'scripts/check-total.js',
+      "import { total } from '../src/checkout.js';\n\nconst got = total([50.5, 49.5]);\nif (got !== 107.01) throw new Error(`total is ${got}, not 107.01`);\nconsole.log('total ok');\n",
+    );
+    expect(repo.run('node scripts/check-total.js')).toMatchObject({
+      exit_code: 1,
+      output: '/repo/scripts/check-total.js:4\n\nError: total is 106.99, not 107.01\n    at <anonymous> (scripts/check-total.js:4:36)\n\nNode.js v20.20.2',
+    });
+    repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
+    expect(repo.run('node ./scripts/check-total.js')).toMatchObject({ exit_code: 0, output: 'total ok' });
   });
 });
 

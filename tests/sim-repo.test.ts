@@ -1,15 +1,26 @@
-// SimRepo: copies, files (HEAD vs working tree), paths, edits, git history and worktree, push, clock, change log.
+// SimRepo: copies, files (HEAD vs working tree), hidden test files, paths, edits, git history and worktree, push, clock, change log.
 import { describe, expect, it } from 'vitest';
 import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
 
 const PRICING = 'export function lineTax(amount) {\n  return Math.floor(amount * 0.07 * 100) / 100;\n}\n';
+const CHECKOUT_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { lineTax } from '../src/pricing.js';",
+  '',
+  "describe('checkout', () => {",
+  "  it('taxes a line at 7%', () => {",
+  '    expect(lineTax(100)).toBe(7);',
+  '  });',
+  '});',
+  '',
+].join('\n');
 
 function shopSpec(overrides: Partial<RepoSpec> = {}): RepoSpec {
   return RepoSpec.parse({
     files: {
       'src/pricing.js': PRICING,
       'src/cart.js': 'export const cart = [];\n',
-      'tests/checkout.test.js': "test('total', () => expect(total()).toBe(107.09));\n",
+      'tests/checkout.test.js': CHECKOUT_TEST,
       'README.md': '# shop\n',
     },
     commits: [
@@ -30,7 +41,6 @@ function shopSpec(overrides: Partial<RepoSpec> = {}): RepoSpec {
       { sha: 'c0ffee0000000000', author: 'Sam Okafor <sam@acme.dev>', date: '2026-08-20', message: 'Initial commit', changes: [] },
     ],
     scripts: { test: { kind: 'test' }, migrate: { kind: 'migrate' } },
-    tests: [{ name: 'total', suite: 'checkout', file: 'tests/checkout.test.js', passes_when: { kind: 'installed' }, failure: 'expected 0 to be 107.09' }],
     env: { NODE_ENV: 'test' },
     migrations: { applied: ['003_orders'], pending: ['004_index', '005_backfill'] },
     ...overrides,
@@ -55,11 +65,20 @@ describe('SimRepo.fromSpec', () => {
     expect(spec).toEqual(snapshot);
   });
 
-  it('generates package.json from the scripts when the files have none', () => {
+  it('generates an ES-module package.json from the scripts and dependencies when the files have none', () => {
     const repo = SimRepo.fromSpec(shopSpec());
     expect(repo.fileAt('package.json')).toBe(
-      '{\n  "name": "app",\n  "private": true,\n  "scripts": {\n    "test": "vitest run",\n    "migrate": "node scripts/migrate.js"\n  }\n}\n',
+      '{\n  "name": "app",\n  "private": true,\n  "type": "module",\n  "scripts": {\n    "test": "vitest run",\n    "migrate": "node scripts/migrate.js"\n  }\n}\n',
     );
+    const withDependencies = SimRepo.fromSpec(shopSpec({ dependencies: { pg: '8.16.3' }, devDependencies: { vitest: '4.1.12' } }));
+    expect(JSON.parse(withDependencies.fileAt('package.json')!)).toEqual({
+      name: 'app',
+      private: true,
+      type: 'module',
+      scripts: { test: 'vitest run', migrate: 'node scripts/migrate.js' },
+      dependencies: { pg: '8.16.3' },
+      devDependencies: { vitest: '4.1.12' },
+    });
     const own = SimRepo.fromSpec(shopSpec({ files: { 'package.json': '{"name":"shop"}' } }));
     expect(own.fileAt('package.json')).toBe('{"name":"shop"}');
   });
@@ -135,6 +154,59 @@ describe('files', () => {
     expect(repo.headFile('src/pricing.js')).toBe(PRICING);
     expect(repo.initialFile('src/pricing.js')).toBe(PRICING);
     expect(repo.allFiles().map(([path]) => path)).toEqual(['README.md', 'package.json', 'src/cart.js', 'src/pricing.js', 'tests/checkout.test.js']);
+  });
+});
+
+describe('hidden test files', () => {
+  const ROUNDING_TEST = [
+    "import { describe, expect, it } from 'vitest';",
+    "import { lineTax } from '../../src/pricing.js';",
+    '',
+    "describe('lineTax', () => {",
+    "  it('rounds to the nearest cent', () => {",
+    '    expect(lineTax(0.5)).toBe(0.04);',
+    '  });',
+    '});',
+    '',
+  ].join('\n');
+  const hiddenSpec = () => shopSpec({ hidden_files: { 'tests/hidden/rounding.test.js': ROUNDING_TEST } });
+  const states = (results: ReturnType<SimRepo['testResults']>) => results.tests.map((test) => [test.id, test.state]);
+
+  it('are invisible to read, list, search, cat, grep and git', () => {
+    const repo = SimRepo.fromSpec(hiddenSpec());
+    expect(repo.hiddenFiles).toEqual(['tests/hidden/rounding.test.js']);
+    expect(repo.read('tests/hidden/rounding.test.js')).toEqual({ ok: false, code: 'not_found', message: 'tests/hidden/rounding.test.js: no such file' });
+    expect(repo.list('tests')).toEqual({ ok: true, path: 'tests', entries: ['tests/checkout.test.js'] });
+    expect(repo.list('tests/hidden')).toEqual({ ok: false, code: 'not_found', message: 'tests/hidden: no such file or directory' });
+    expect(repo.search('nearest cent')).toEqual({ ok: true, matches: [] });
+    expect(repo.fileAt('tests/hidden/rounding.test.js')).toBeUndefined();
+    expect(repo.allFiles().map(([path]) => path)).toEqual(['README.md', 'package.json', 'src/cart.js', 'src/pricing.js', 'tests/checkout.test.js']);
+    expect(repo.run('cat tests/hidden/rounding.test.js')).toMatchObject({ exit_code: 1, output: 'cat: tests/hidden/rounding.test.js: No such file or directory' });
+    expect(repo.run('grep -rn lineTax tests')).toMatchObject({ exit_code: 0, output: "tests/checkout.test.js:2:import { lineTax } from '../src/pricing.js';\ntests/checkout.test.js:6:    expect(lineTax(100)).toBe(7);" });
+    expect(repo.gitStatus()).toMatchObject({ modified: [], untracked: [] });
+    expect(repo.gitDiff()).toEqual({ ok: true, files: [], output: '' });
+  });
+
+  it('are not run by the test scripts, only by testResults({ hidden: true }), which sees the current working tree', () => {
+    const repo = SimRepo.fromSpec(hiddenSpec());
+    expect(repo.run('pnpm test')).toMatchObject({ exit_code: 0 });
+    expect(repo.run('pnpm test').output).not.toContain('hidden');
+    expect(repo.run('npx vitest run tests/hidden')).toMatchObject({ exit_code: 1, output: 'No test files found, exiting with code 1\n\nfilter: tests/hidden' });
+    expect(states(repo.testResults())).toEqual([['tests/checkout.test.js > checkout > taxes a line at 7%', 'passed']]);
+    const hidden = repo.testResults({ hidden: true });
+    expect(states(hidden)).toEqual([
+      ['tests/checkout.test.js > checkout > taxes a line at 7%', 'passed'],
+      ['tests/hidden/rounding.test.js > lineTax > rounds to the nearest cent', 'failed'],
+    ]);
+    expect(hidden.tests[1]?.error).toMatchObject({ name: 'AssertionError', message: 'expected 0.03 to be 0.04 // Object.is equality' });
+    expect(hidden).toMatchObject({ exit_code: 1, fileErrors: [] });
+    repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
+    expect(states(repo.testResults({ hidden: true }))).toEqual([
+      ['tests/checkout.test.js > checkout > taxes a line at 7%', 'passed'],
+      ['tests/hidden/rounding.test.js > lineTax > rounds to the nearest cent', 'passed'],
+    ]);
+    // Three test commands and one edit: testResults does not advance the clock.
+    expect(repo.clock.now_ms).toBe(3 * 20_000 + 100);
   });
 });
 

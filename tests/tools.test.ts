@@ -3,10 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { RepoSpec, SimRepo, type RepoSpecInput } from '../src/sim-repo/index.js';
 import { executeToolCall, getTool, ToolName, ToolResult, TOOLS, toolDescriptionsForPrompt } from '../src/tools/index.js';
 
+const PRICING_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { rate } from './pricing.js';",
+  '',
+  "describe('pricing', () => {",
+  "  it('charges the 8% rate', () => {",
+  '    expect(rate).toBe(0.08);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
 function repo(overrides: Partial<RepoSpecInput> = {}): SimRepo {
   return SimRepo.fromSpec(
     RepoSpec.parse({
-      files: { 'src/pricing.js': 'export const rate = 0.07;\n', 'README.md': '# shop\n' },
+      files: { 'src/pricing.js': 'export const rate = 0.07;\n', 'src/pricing.test.js': PRICING_TEST, 'README.md': '# shop\n' },
       commits: [
         {
           sha: '9f8e7d6c5b4a',
@@ -21,7 +33,6 @@ function repo(overrides: Partial<RepoSpecInput> = {}): SimRepo {
         migrate: { kind: 'migrate' },
         'fixtures:reset': { kind: 'command', cmd: 'node scripts/reset.js', side_effect: 'reversible', output: 'reset' },
       },
-      tests: [{ name: 'rate', suite: 'pricing', file: 'src/pricing.js', passes_when: { kind: 'file_contains', path: 'src/pricing.js', text: '0.08' }, failure: 'expected 0.07 to be 0.08' }],
       migrations: { applied: [], pending: ['004_index'] },
       ...overrides,
     }),
@@ -170,12 +181,14 @@ describe('classification', () => {
     const target = repo();
     expect(call(target, 'run', { cmd: 'pnpm test' })).toEqual({
       status: 'failure',
-      output: '> vitest run\n\n × src/pricing.js > rate\n   → expected 0.07 to be 0.08\n\n Test Files  1 failed (1)\n      Tests  1 failed (1)',
+      output: expect.stringMatching(/^> vitest run\n[^]*\n {3}× src\/pricing\.test\.js > pricing > charges the 8% rate\n {5}→ expected 0\.07 to be 0\.08 \/\/ Object\.is equality\n[^]*\n Test Files {2}1 failed \(1\)\n {6}Tests {2}1 failed \(1\)$/),
       exit_code: 1,
       side_effect: 'none',
       error_code: 'nonzero_exit',
       duration_ms: 20_000,
     });
+    call(target, 'edit', { path: 'src/pricing.js', old: '0.07', new: '0.08' });
+    expect(call(target, 'run', { cmd: 'pnpm test' })).toMatchObject({ status: 'success', exit_code: 0, side_effect: 'none' });
     expect(call(target, 'run', { cmd: 'make build' })).toMatchObject({ status: 'failure', exit_code: 127, error_code: 'command_not_found' });
     expect(call(target, 'run', { cmd: 'pnpm migrate' })).toMatchObject({ status: 'success', exit_code: 0, side_effect: 'irreversible' });
     expect(call(target, 'run', { cmd: 'cat /etc/passwd' })).toMatchObject({ status: 'permission_denied', exit_code: 1, error_code: 'path_escape' });
