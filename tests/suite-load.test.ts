@@ -24,20 +24,27 @@ describe('loadSuiteFile on a valid suite', () => {
     expect(result.tasks[1]?.counterexamples).toEqual([]);
     expect(result.tasks[0]?.reference.steps[1]).toEqual({
       tool: 'edit',
-      args: { path: 'src/price.ts', old: '1.0701', new: '1.07' },
+      args: { path: 'src/price.js', old: '107.01', new: '107' },
       deferred: false,
       after: [0],
     });
   });
 
-  it('resolves overrides: files merged (null deletes), commits prepended, records merged, tests replaced by name', async () => {
-    const [fixPrice] = loaded(await loadSuiteFile(SMALL)).tasks;
-    const repo = fixPrice!.repoSpec;
+  it('resolves overrides: files and hidden files merged (null deletes), commits prepended, records merged, tests replaced by name, date replaced', async () => {
+    const { suite, tasks } = loaded(await loadSuiteFile(SMALL));
+    const fixture = suite.fixtures.shop!;
+    const repo = tasks[0]!.repoSpec;
     expect(repo.files).toEqual({
-      'src/price.ts': 'export const price = (n: number) => n * 1.0701;\n',
-      'test/price.test.ts': 'expect(price(100)).toBe(107);\n',
-      'src/extra.ts': 'export {};\n',
+      'src/price.js': 'export const price = (amount) => Math.round(amount * 107.01) / 100;\n',
+      'test/price.test.js': fixture.files['test/price.test.js'],
+      'test/payments.test.js': fixture.files['test/payments.test.js'],
+      'test/orders.test.js': fixture.files['test/orders.test.js'],
+      'test/search.test.js': expect.stringContaining("it('finds a product', async () => {"),
     });
+    expect(Object.keys(fixture.hidden_files)).toEqual(['test/hidden/price-rounding.test.js']);
+    expect(repo.hidden_files).toEqual({ 'test/hidden/price-exact.test.js': expect.stringContaining('expect(price(300)).toBe(321);') });
+    expect([fixture.date, repo.date]).toEqual(['2026-01-05T09:00:00Z', '2026-02-04T09:00:00Z']);
+    expect([repo.dependencies, repo.devDependencies]).toEqual([{ pg: '8.16.3' }, { vitest: '4.1.12' }]);
     expect(repo.commits).toEqual([
       { sha: 'bbbbbbb', author: 'bo', date: '2026-02-03', message: 'break prices', changes: [] },
       { sha: 'aaaaaaa', author: 'ana', date: '2026-01-02', message: 'initial commit', changes: [] },
@@ -49,25 +56,25 @@ describe('loadSuiteFile on a valid suite', () => {
     });
     expect(repo.tests).toEqual([
       {
-        name: 'price',
-        suite: 'checkout',
-        file: 'test/price.test.ts',
-        passes_when: { kind: 'file_contains', path: 'src/price.ts', text: '1.07;' },
-        failure: 'expected 107.01 to be 107',
+        name: 'payments > charges a test card',
+        file: 'test/payments.test.js',
+        needs: 'secret',
+        passes_when: { kind: 'env_equals', name: 'STRIPE_KEY', value: 'sk_test_4eC39HqLyjWDarjtT1zdp7dc' },
+        failure: 'StripeAuthenticationError: Invalid API Key provided: sk_live_****',
       },
       {
-        name: 'readme',
-        suite: 'docs',
-        file: 'test/readme.test.ts',
-        passes_when: { kind: 'file_exists', path: 'README.md' },
-        failure: 'README.md is missing',
+        name: 'orders > saves an order',
+        file: 'test/orders.test.js',
+        needs: 'database',
+        passes_when: { kind: 'migrations_applied', ids: ['m1'] },
+        failure: 'error: relation "orders" does not exist',
       },
       {
-        name: 'extra',
-        suite: 'checkout',
-        file: 'test/extra.test.ts',
-        passes_when: { kind: 'file_exists', path: 'src/extra.ts' },
-        failure: 'src/extra.ts is missing',
+        name: 'search > finds a product',
+        file: 'test/search.test.js',
+        needs: 'service',
+        passes_when: { kind: 'flag', name: 'search', value: 'up' },
+        failure: 'Error: connect ECONNREFUSED 127.0.0.1:9200',
       },
     ]);
     expect(repo.env).toEqual({ NODE_ENV: 'test', CI: '0', DEBUG: '1' });
@@ -75,7 +82,7 @@ describe('loadSuiteFile on a valid suite', () => {
     expect(repo.permissions).toEqual({ push: false });
     expect(repo.installed).toBe(false);
     expect(repo.migrations).toEqual({ applied: ['m1'], pending: ['m2'] });
-    expect(repo.ci_log).toBe('price.test.ts failed');
+    expect(repo.ci_log).toBe('test/price.test.js failed');
     expect(repo.branch).toBe('main');
   });
 
