@@ -3,17 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
 import { planDiff, validatePlan } from '../src/strategies/plan.js';
 import { meetsExpectation } from '../src/strategies/plan-loop.js';
-import { allRoles, environment, miniTask, roleModel, scriptedFor } from './support/episode-fixtures.js';
+import { allRoles, environment, miniTask, roleModel, scriptedFor, TOTAL_TEST } from './support/episode-fixtures.js';
 import type { TraceEvent } from '../src/trace/events.js';
 
 const repo = {
-  files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': 'expect(total(1.5)).toBe(2)\n' },
+  files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': TOTAL_TEST },
   scripts: {
     test: { kind: 'test' as const, duration_ms: 20_000 },
     lint: { kind: 'command' as const, cmd: 'eslint .', output: 'clean', failure: 'src/total.js: no-floor', passes_when: { kind: 'file_lacks' as const, path: 'src/total.js', text: 'Math.floor' }, duration_ms: 20_000 },
     install: { kind: 'install' as const },
   },
-  tests: [{ name: 'rounds', suite: 'total', file: 'tests/total.test.js', passes_when: { kind: 'file_contains' as const, path: 'src/total.js', text: 'Math.round' }, failure: 'expected 1 to be 2' }],
 };
 
 const step = (id: string, tool: string, args: Record<string, unknown> | null, depends_on: string[] = [], expect = 'exit 0') => ({

@@ -18,6 +18,22 @@ export async function testPrompts(): Promise<PromptSet> {
   return prompts;
 }
 
+/**
+ * tests/total.test.js of the small "fix the rounding" repositories: real vitest code that imports src/total.js
+ * and expects `total(1.5)` to be 2, so it fails while total uses Math.floor and passes once it uses Math.round.
+ */
+export const TOTAL_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { total } from '../src/total.js';",
+  '',
+  "describe('total', () => {",
+  "  it('rounds', () => {",
+  '    expect(total(1.5)).toBe(2);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
 export interface MiniTask extends EpisodeTask {
   reference: Trajectory;
   naive?: Trajectory;
