@@ -5,6 +5,7 @@ import type { EpisodeRecord } from '../src/runner/record.js';
 import type { ChatRequest } from '../src/models/types.js';
 import type { StrategyName } from '../src/strategies/index.js';
 import { SimRepo } from '../src/sim-repo/index.js';
+import { Check } from '../src/suite/schema.js';
 import { indexTrace, type Rule } from '../src/attribution/index.js';
 import { repeatedCall } from '../src/attribution/rules/repeated-call.js';
 import { repeatedAssumption } from '../src/attribution/rules/repeated-assumption.js';
@@ -15,12 +16,11 @@ import { prematureFinish } from '../src/attribution/rules/premature-finish.js';
 import { tamperedTest } from '../src/attribution/rules/tampered-test.js';
 import { misroute } from '../src/attribution/rules/misroute.js';
 import { budgetExhausted } from '../src/attribution/rules/budget-exhausted.js';
-import { allRoles, environment, FunctionModel, miniTask, type MiniTask, roleModel } from './support/episode-fixtures.js';
+import { allRoles, environment, FunctionModel, miniTask, type MiniTask, roleModel, TOTAL_TEST } from './support/episode-fixtures.js';
 
 const repo = {
-  files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': 'it("rounds", () => expect(total(1.5)).toBe(2))\n' },
+  files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': TOTAL_TEST },
   scripts: { test: { kind: 'test' as const }, lint: { kind: 'command' as const, cmd: 'eslint .', failure: 'src/total.js: API_TOKEN is not set', passes_when: { kind: 'env_set' as const, name: 'API_TOKEN' } } },
-  tests: [{ name: 'rounds', suite: 'total', file: 'tests/total.test.js', passes_when: { kind: 'file_contains' as const, path: 'src/total.js', text: 'Math.round' }, failure: 'expected 1 to be 2' }],
 };
 
 const fix: MiniTask = miniTask({
@@ -126,6 +126,22 @@ describe('replanner.vague_stop', () => {
       evidence: [5, 3, 6, 7],
       explanation: 'The replanner stopped at event 5 with "Something is off, could you look?", which does not mention "API_TOKEN", although the failure it was shown (event 3) made the blocker observable.',
     });
+  });
+
+  it('names the alternatives or the pattern of a message check that has no text', async () => {
+    const vague = { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'Something is off, could you look?' };
+    const explanations: Array<string | undefined> = [];
+    for (const words of [{ any_of: ['API_TOKEN', 'lint token'] }, { pattern: 'API_TOKEN|token', exact_token: true }, { pattern: 'api_token', flags: 'iu' }]) {
+      const on = { ...blocked, checks: [Check.parse({ check: 'message_mentions', ...words })] };
+      const record = await episode(on, 'plan-replan', { planner: firstPlan([step('s1', 'run', { cmd: 'pnpm lint' })]), replanner: () => vague });
+      expect(record.attribution).toEqual(applies(vagueStop, on, record));
+      explanations.push(record.attribution?.explanation.match(/which (does not mention .*), although/)?.[1]);
+    }
+    expect(explanations).toEqual([
+      'does not mention any of "API_TOKEN", "lint token"',
+      'does not mention /API_TOKEN|token/i as a whole token',
+      'does not mention /api_token/iu',
+    ]);
   });
 
   it('accepts a stop that names the blocker', async () => {

@@ -5,6 +5,7 @@ import type { EpisodeRecord } from '../src/runner/record.js';
 import type { ChatRequest } from '../src/models/types.js';
 import type { StrategyName } from '../src/strategies/index.js';
 import { SimRepo } from '../src/sim-repo/index.js';
+import { Check } from '../src/suite/schema.js';
 import { indexTrace, type Rule, type RuleInput } from '../src/attribution/index.js';
 import { guessedTarget } from '../src/attribution/rules/guessed-target.js';
 import { wrongCheck } from '../src/attribution/rules/wrong-check.js';
@@ -16,22 +17,27 @@ import { badEdit } from '../src/attribution/rules/bad-edit.js';
 import { wrongAnswer } from '../src/attribution/rules/wrong-answer.js';
 import { allRoles, environment, FunctionModel, miniTask, type MiniTask, roleModel } from './support/episode-fixtures.js';
 
+/** The test needs both fixes: total must round (not floor) and money must round to the cent (not truncate). */
+const TOTAL_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { money } from '../src/format.js';",
+  "import { total } from '../src/total.js';",
+  '',
+  "describe('total', () => {",
+  "  it('rounds', () => {",
+  '    expect(money(total(1.5) + 0.006)).toBe(2.01);',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
 const repo = {
   files: {
     'src/total.js': 'export const total = (x) => Math.floor(x);\n',
-    'src/format.js': 'export const money = (x) => x.toFixed(2);\n',
-    'tests/total.test.js': 'expect(total(1.5)).toBe(2)\n',
+    'src/format.js': 'export const money = (x) => Math.trunc(x * 100) / 100;\n',
+    'tests/total.test.js': TOTAL_TEST,
   },
   scripts: { test: { kind: 'test' as const } },
-  tests: [
-    {
-      name: 'rounds',
-      suite: 'total',
-      file: 'tests/total.test.js',
-      passes_when: { kind: 'all' as const, of: [{ kind: 'file_contains' as const, path: 'src/total.js', text: 'Math.round' }, { kind: 'file_contains' as const, path: 'src/format.js', text: 'round' }] },
-      failure: 'expected 1 to be 2',
-    },
-  ],
 };
 
 const task: MiniTask = miniTask({
@@ -223,6 +229,25 @@ describe('executor.wrong_answer (the reporter)', () => {
     const record = await episode(question, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/total.js' })]), reporter: () => ({ answer: 'It rounds up.' }) });
     expect(applies(wrongAnswer, question, record)).toMatchObject({ component: 'executor', mode: 'wrong_answer', evidence: [5, 3, 7, 6] });
     expect(record.attribution?.mode).toBe('wrong_answer');
+  });
+
+  it('reads an answer check with alternatives or a pattern as the check does, whole tokens included', async () => {
+    const wrongly = async (words: Record<string, unknown>) => {
+      const on = { ...question, checks: [Check.parse({ check: 'answer_contains', ...words })] };
+      const record = await episode(on, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/total.js' })]), reporter: () => ({ answer: 'It rounds up.' }) });
+      return applies(wrongAnswer, on, record);
+    };
+    expect(await wrongly({ any_of: ['rounds down', 'floor'] })).toEqual({
+      component: 'executor',
+      mode: 'wrong_answer',
+      evidence: [5, 3, 7, 6],
+      explanation:
+        'The report written at event 5 ("It rounds up.") fails the check: answer contains none of "rounds down", "floor" (event 7), although the read call at event 3 showed it.',
+    });
+    expect(await wrongly({ pattern: 'Math\\.(floor|trunc)' })).toMatchObject({ mode: 'wrong_answer', evidence: [5, 3, 7, 6] });
+    expect(await wrongly({ text: 'Math.floor', exact_token: true })).toMatchObject({ mode: 'wrong_answer', evidence: [5, 3, 7, 6] });
+    // The read showed "floor" only inside Math.floor, never as a token of its own: the plan never looked for it.
+    expect(await wrongly({ text: 'floor', exact_token: true })).toBeUndefined();
   });
 
   it('leaves an answer the plan never looked for to missing_step (the study\'s deploy check that never ran the linter)', async () => {

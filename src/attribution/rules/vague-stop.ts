@@ -1,6 +1,7 @@
 // Rule: the replanner stopped with a message that names none of the blockers the failure made observable.
 import { finalCheckEvent, finding, type Rule } from '../finding.js';
 import { readReplannerStop } from '../stops.js';
+import { describeWords } from '../word-checks.js';
 
 /**
  * Plan-and-replan runs the replanner ended with a stop that failed: vague when a task `message_mentions` check
@@ -13,7 +14,7 @@ export const vagueStop: Rule = (input) => {
   const stop = readReplannerStop(input.index, input.checks);
   const end = input.index.end;
   if (!stop || !stop.vague || !end) return undefined;
-  const why = stop.missedCheck ? `does not mention ${JSON.stringify(String(stop.missedCheck.check['text']))}` : `names none of ${stop.tokens.slice(0, 4).join(', ')}`;
+  const why = stop.missedCheck ? `does not mention ${describeWords(stop.missedCheck.check)}` : `names none of ${stop.tokens.slice(0, 4).join(', ')}`;
   return finding(
     'replanner',
     'vague_stop',

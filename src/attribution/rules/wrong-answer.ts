@@ -2,6 +2,7 @@
 import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
 import { brief } from '../targets.js';
 import { lastCallOf } from '../trace-index.js';
+import { showsWords } from '../word-checks.js';
 
 /**
  * Every state check passes, the ending matches the task, and an answer_contains or message_mentions check fails.
@@ -25,8 +26,7 @@ export const wrongAnswer: Rule = (input) => {
     return finding('agent', 'wrong_answer', [call?.id, event, end.id], `The agent's ${end.status === 'stopped' ? 'stop message' : 'answer'} at event ${call?.id} ("${quote}") fails the check: ${brief(words[0]!.detail)} (event ${event}).`);
   }
   const reporter = lastCallOf(index, ['reporter']);
-  const wanted = words.map((c) => String(c.check['text'] ?? '').toLowerCase());
-  const shown = index.toolCalls.find((t) => wanted.some((text) => text !== '' && t.output.toLowerCase().includes(text)));
+  const shown = index.toolCalls.find((t) => words.some((c) => showsWords(t.output, c.check)));
   if (!reporter || !shown) return undefined;
   return finding(
     'executor',
