@@ -81,8 +81,9 @@ describe('runInSandbox', () => {
 
   it('ends runaway recursion and allocation as failures, and the next run still works', () => {
     expect(run({ 'a.js': 'function f() { return f(); }\nf();\n' }, 'a.js').error?.message).toBe('stack overflow');
-    const allocation = run({ 'a.js': 'const a = []; for (;;) a.push(new Array(100000).fill(1));\n' }, 'a.js', { memoryBytes: 16 * 1024 * 1024, timeoutMs: 3_000 });
-    expect(['out_of_memory', 'timeout']).toContain(allocation.status);
+    const allocation = run({ 'a.js': 'const a = []; for (;;) a.push({ n: a.length });\n' }, 'a.js', { memoryBytes: 16 * 1024 * 1024, timeoutMs: 3_000 });
+    expect(allocation.status).toBe('out_of_memory');
+    expect(allocation.error?.message).toBe('run stopped: out of memory (limit 16 MiB)');
     expect(run({ 'a.js': 'console.log("still fine");\n' }, 'a.js').stdout).toEqual(['still fine']);
   });
 
@@ -91,8 +92,27 @@ describe('runInSandbox', () => {
     expect(run(files, 'a.js')).toEqual({ status: 'ok', exitCode: 3, stdout: ['early', 'late'], stderr: [], error: undefined });
   });
 
+  it('follows vitest for a missing named export in test runs and Node for node FILE', () => {
+    const files = { 'a.js': 'import { VAT_RATE, ok } from "./c.js";\nimport fallback, { ok as k } from "./c.js";\nconsole.log(VAT_RATE, ok, k, fallback);\n', 'c.js': 'export const ok = 1;\nexport default 9;\n' };
+    expect(run(files, 'a.js', { resolution: 'vite' })).toEqual({ status: 'ok', exitCode: 0, stdout: ['undefined 1 1 9'], stderr: [], error: undefined });
+    expect(run(files, 'a.js').error?.message).toBe("The requested module './c.js' does not provide an export named 'VAT_RATE'");
+  });
+
   it('records every file it read, absent ones included', () => {
     const result = runInSandbox({ files: tree({ 'a.js': 'import "./b.js";\n' }), entry: { path: 'a.js' } });
     expect(result.reads).toEqual([['a.js', 'import "./b.js";\n'], ['b.js', undefined]]);
+  });
+});
+
+describe('the code worker (hard cutoff)', () => {
+  it('kills a run that never yields to the interrupt handler, and the next command runs normally', async () => {
+    const { SimRepo, RepoSpec } = await import('../src/sim-repo/index.js');
+    const repo = SimRepo.fromSpec(RepoSpec.parse({ files: { 'a.js': 'const a = [];\nfor (;;) a.push(new Array(100000).fill(1));\n' } }));
+    const started = Date.now();
+    const stuck = repo.run('node a.js');
+    expect(stuck.exit_code).toBe(1);
+    expect(stuck.output).toContain("run killed after 2000 ms: the code never yielded (a long native call); the harness's hard cutoff ended it");
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(repo.run('node -e "console.log(6 * 7)"')).toMatchObject({ exit_code: 0, output: '42' });
   });
 });

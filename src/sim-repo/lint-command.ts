@@ -1,7 +1,7 @@
 // Owns the `eslint` command: ESLint's in-process Linter on the working tree with the fixture's own flat config.
-import { runEslint } from './lint/run-eslint.js';
+import { callCodeWorker, treeSnapshot } from './code-host.js';
+import type { EslintRun } from './lint/run-eslint.js';
 import { RunCache } from './run-cache.js';
-import { runInSandbox } from './sandbox/index.js';
 import { recordChange, workingFile, workingPaths, type RepoState } from './state.js';
 
 interface LintOutcome {
@@ -9,6 +9,9 @@ interface LintOutcome {
   output: string;
   fixed?: Map<string, string>;
 }
+
+/** Host time one lint run may take (config evaluation included) before the worker is killed, ms. */
+const LINT_DEADLINE_MS = 20_000;
 
 /** Earlier lint runs, valid while every file they read reads the same and the set of paths is the same. */
 const lintCache = new RunCache<LintOutcome>(500);
@@ -24,7 +27,11 @@ export function runLint(state: RepoState, env: Readonly<Record<string, string>>,
   const key = JSON.stringify([args, env, paths]);
   let outcome = lintCache.get(key, files);
   if (outcome === undefined) {
-    const run = runEslint({ files, paths, args, runInSandbox, env });
+    const run = (callCodeWorker({ kind: 'eslint', input: { paths, args, env }, files: treeSnapshot(paths, files) }, LINT_DEADLINE_MS) as EslintRun | undefined) ?? {
+      exit_code: 2,
+      output: `\nOops! Something went wrong! :(\n\nlint run killed after ${LINT_DEADLINE_MS} ms (the harness's hard cutoff)`,
+      reads: paths.map((path): [string, string | undefined] => [path, files(path)]),
+    };
     outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };
     lintCache.set(key, run.reads, outcome);
   }

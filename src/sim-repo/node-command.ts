@@ -1,8 +1,9 @@
 // Owns the `node` command: `node FILE`, `node -e CODE`, `node -p CODE` run the repository's code in the sandbox.
 import { RunCache } from './run-cache.js';
-import { runInSandbox, type SandboxRunResult } from './sandbox/index.js';
+import { runSandboxed, treeSnapshot } from './code-host.js';
+import type { SandboxRunResult } from './sandbox/index.js';
 import type { CommandOutcome } from './script-runner.js';
-import { workingFile, type RepoState } from './state.js';
+import { workingFile, workingPaths, type RepoState } from './state.js';
 
 /** Host-time budget of one `node` run, in ms. */
 const NODE_TIMEOUT_MS = 2_000;
@@ -44,8 +45,8 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   // -p prints the value as Node's util.inspect would (console.log's formatting), statements allowed as in Node.
   const entry = path !== undefined ? { path } : { code: print ? `console.log((0, eval)(${JSON.stringify(code)}));` : code!, filename: '[eval1]' };
-  const run = runInSandbox({
-    files: lookup,
+  const run = runSandboxed(
+    {
     entry,
     env,
     args: code === undefined ? rest.slice(1) : rest,
@@ -53,7 +54,9 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
     timeoutMs: NODE_TIMEOUT_MS,
     resolution: 'node',
     date: state.spec.date,
-  });
+    },
+    treeSnapshot(workingPaths(state), lookup),
+  );
   const outcome = toOutcome(run, path);
   nodeRunCache.set(key, run.reads, outcome);
   return outcome;

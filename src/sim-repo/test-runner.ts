@@ -2,8 +2,8 @@
 import picomatch from 'picomatch';
 import { evaluatePredicate } from './predicates.js';
 import { RunCache } from './run-cache.js';
-import { runInSandbox, type SandboxError } from './sandbox/index.js';
-import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
+import { runSandboxed, treeSnapshot } from './code-host.js';
+import type { SandboxError, SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
 import { workingFile, workingPaths, type RepoState } from './state.js';
 import { renderTestRun } from './test-output.js';
@@ -45,6 +45,18 @@ const EXECUTABLE = /\.(c|m)?js$/;
 /** Host-time budget of one test file, in ms. */
 const FILE_TIMEOUT_MS = 2_000;
 
+const matchers = new Map<string, (path: string) => boolean>();
+
+/** A compiled glob (picomatch, as vitest's file search uses), memoised: the same few globs recur in every run. */
+function globMatcher(glob: string): (path: string) => boolean {
+  let matcher = matchers.get(glob);
+  if (matcher === undefined) {
+    matcher = picomatch(glob, { dot: true });
+    if (matchers.size < 1_000) matchers.set(glob, matcher);
+  }
+  return matcher;
+}
+
 /** Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same. */
 export const testRunCache = new RunCache<FileResult>();
 
@@ -74,7 +86,7 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
   const parsed = parseVitestArgs(args);
   if (!parsed.ok) return { exit_code: 1, files: [], output: parsed.message };
   const lookup = fileLookup(state, options.hidden === true);
-  const excluded = [...DEFAULT_EXCLUDE, ...parsed.exclude].map((glob) => picomatch(glob, { dot: true }));
+  const excluded = [...DEFAULT_EXCLUDE, ...parsed.exclude].map(globMatcher);
   const isExcluded = (path: string) => ancestorsAndSelf(path).some((candidate) => excluded.some((matches) => matches(candidate)));
   const candidates = [...workingPaths(state), ...(options.hidden === true ? Object.keys(state.spec.hidden_files) : [])];
   const selected = [...new Set(candidates)]
@@ -88,9 +100,11 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
   }
   const testEnv = { ...env, NODE_ENV: env['NODE_ENV'] ?? 'test', VITEST: 'true', TEST: 'true', MODE: 'test' };
   const pattern = parsed.testNamePattern;
+  let snapshot: Record<string, string> | undefined;
+  const tree = () => (snapshot ??= treeSnapshot(workingPaths(state), (path) => workingFile(state, path), options.hidden === true ? state.spec.hidden_files : {}));
   const files = selected.map((file) => {
     const declared = state.spec.tests.filter((test) => test.file === file);
-    return declared.length > 0 ? declaredFile(state, env, file, declared, pattern) : executeFile(state, lookup, file, pattern, testEnv);
+    return declared.length > 0 ? declaredFile(state, env, file, declared, pattern) : executeFile(state, lookup, tree, file, pattern, testEnv);
   });
   const failed = files.some((file) => file.error !== undefined || file.tests.some((test) => test.state === 'failed'));
   return { exit_code: failed ? 1 : 0, files, output: renderTestRun(files, lookup) };
@@ -110,6 +124,7 @@ function ancestorsAndSelf(path: string): string[] {
 function executeFile(
   state: RepoState,
   lookup: (path: string) => string | undefined,
+  tree: () => Record<string, string>,
   file: string,
   pattern: string | null,
   env: Readonly<Record<string, string>>,
@@ -121,17 +136,19 @@ function executeFile(
   const cached = testRunCache.get(key, lookup);
   if (cached !== undefined) return cached;
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
-  const run = runInSandbox({
-    files: lookup,
-    entry: { path: file },
-    env,
-    syntheticModules: { vitest: VITEST_MODULE_SOURCE },
-    packages,
+  const run = runSandboxed(
+    {
+      entry: { path: file },
+      env,
+      vitest: true,
+      packages,
     after: `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: pattern }))})`,
-    timeoutMs: FILE_TIMEOUT_MS,
-    resolution: 'vite',
-    date: state.spec.date,
-  });
+      timeoutMs: FILE_TIMEOUT_MS,
+      resolution: 'vite',
+      date: state.spec.date,
+    },
+    tree(),
+  );
   const result = toFileResult(file, run);
   testRunCache.set(key, run.reads, result);
   return result;
@@ -145,7 +162,7 @@ interface ShimTest {
 
 const SHIM_STATE: Record<ShimTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
 
-function toFileResult(file: string, run: ReturnType<typeof runInSandbox>): FileResult {
+function toFileResult(file: string, run: SandboxRunResult): FileResult {
   if (run.status !== 'ok' || run.value === undefined) {
     const error = run.error ?? { name: 'Error', message: `${file} did not finish (${run.status})`, stack: '' };
     return { file, tests: [], error: run.status === 'ok' ? { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' } : error };

@@ -3,6 +3,7 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emsc
 import { resolveSpecifier, type ResolutionMode } from './module-resolve.js';
 import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
 import { quickJS } from './quickjs.js';
+import { viteImports } from './vite-imports.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
 /** Default host-time budget of one run, in ms (an infinite loop ends as `timeout` after this). */
@@ -94,7 +95,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
           }
           return `export default ${source};`;
         }
-        return source;
+        return resolveOptions.mode === 'vite' && /\.[cm]?[jt]sx?$/.test(name) ? viteImports(source) : source;
       },
       (base, requested) => {
         const importer = synthetic.has(base) || base.startsWith('[') ? '' : base;
@@ -121,7 +122,8 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     if (entrySource === undefined) {
       return finish('error', 1, { name: 'Error', message: `Cannot find module '/repo/${entryName}'`, stack: '' });
     }
-    const loaded = settle(ctx, runtime, ctx.evalCode(entrySource, entryName, { type: 'module' }), deadline);
+    const entryCode = resolveOptions.mode === 'vite' ? viteImports(entrySource) : entrySource;
+    const loaded = settle(ctx, runtime, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
     if (loaded.kind !== 'fulfilled') return failure(ctx, loaded, requestedAs, options, finish);
     loaded.handle?.dispose();
     if (options.after === undefined) {
@@ -323,11 +325,24 @@ function installHost(ctx: QuickJSContext, write: (stream: string, text: string) 
   intlFn.dispose();
 }
 
+/** Formatters by kind, locale and options: creating one costs far more than formatting with it. */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function numberFormat(locale: string | string[], options: Record<string, unknown>): Intl.NumberFormat {
+  const key = `n${JSON.stringify(locale)}${JSON.stringify(options)}`;
+  let formatter = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (formatter === undefined) {
+    formatter = new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions);
+    if (formatters.size < 1_000) formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
 /** Number and date formatting through the host's ICU, with UTC as the time zone unless the options name one. */
 function hostIntl(kind: string, locale: string | string[], options: Record<string, unknown>, value: unknown): string {
   switch (kind) {
     case 'number':
-      return new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).format(value as number);
+      return numberFormat(locale, options).format(value as number);
     case 'number-parts':
       return JSON.stringify(new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).formatToParts(value as number));
     case 'number-options':

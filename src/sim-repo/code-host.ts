@@ -1,0 +1,124 @@
+// Owns the main thread's side of code execution: a worker thread called synchronously, with a hard deadline.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { EslintRun, RunEslintInput } from './lint/run-eslint.js';
+import type { RunInternals, SandboxRunOptions, SandboxRunResult } from './sandbox/index.js';
+
+/** A request to the code worker: the working tree travels with it (the main thread is blocked while it runs). */
+export type CodeRequest =
+  | { kind: 'sandbox'; options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }; files: Record<string, string> }
+  | { kind: 'eslint'; input: Omit<RunEslintInput, 'files' | 'runInSandbox'>; files: Record<string, string> };
+
+export type CodeResponse = { ok: true; value: SandboxRunResult | EslintRun } | { ok: false; message: string };
+
+/** Host-time allowance for a worker's start (loading its modules, compiling QuickJS's WebAssembly), ms. */
+const STARTUP_ALLOWANCE_MS = 15_000;
+/** Extra host time a request may take beyond the sandbox's own deadline before the worker is killed, ms. */
+const HARD_CUTOFF_GRACE_MS = 1_000;
+/** A worker idle this long is ended: its QuickJS heap and ESLint go with it, so repeated states cost no memory. */
+const IDLE_MS = 300;
+
+interface Live {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+  started: true;
+  idle?: NodeJS.Timeout;
+}
+
+let live: Live | undefined;
+
+/**
+ * The worker's entry. Built (dist/), it is code-worker.js. Under tsx or vitest (development, tests) the sources
+ * are TypeScript: a small bootstrap registers tsx's loader in the worker first, then imports code-worker.ts.
+ */
+function workerEntry(): { entry: URL | string; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts')) return { entry: new URL('./code-worker.js', import.meta.url), eval: false };
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const target = new URL('./code-worker.ts', import.meta.url).href;
+  return { entry: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(target)}); });`, eval: true };
+}
+
+function start(): Live {
+  const signal = new SharedArrayBuffer(4);
+  const channel = new MessageChannel();
+  const { entry, eval: isEval } = workerEntry();
+  const worker = new Worker(entry, { eval: isEval, workerData: { port: channel.port2, signal }, transferList: [channel.port2], stdout: false, stderr: false });
+  worker.unref();
+  channel.port1.unref();
+  const flag = new Int32Array(signal);
+  // The worker sets the flag once its modules (QuickJS's WebAssembly included) are loaded.
+  if (Atomics.wait(flag, 0, 0, STARTUP_ALLOWANCE_MS) === 'timed-out') {
+    void worker.terminate();
+    throw new Error(`the code worker did not start within ${STARTUP_ALLOWANCE_MS} ms`);
+  }
+  return { worker, port: channel.port1, flag, started: true };
+}
+
+function stop(): void {
+  if (live === undefined) return;
+  clearTimeout(live.idle);
+  void live.worker.terminate();
+  live = undefined;
+}
+
+/**
+ * Runs `request` on the code worker and waits for it, blocking this thread (repository code is synchronous for
+ * its callers). The worker is started on demand and ended after IDLE_MS without requests. If the request runs
+ * past `deadlineMs` (+ grace, + start-up allowance for a fresh worker), the worker is killed — a hard cutoff for
+ * code that never yields to QuickJS's interrupt handler — and `undefined` is returned.
+ * @throws Error when the worker itself fails (a harness bug), with the worker's stack.
+ */
+export function callCodeWorker(request: CodeRequest, deadlineMs: number): SandboxRunResult | EslintRun | undefined {
+  if (live === undefined) live = start();
+  const current = live;
+  clearTimeout(current.idle);
+  Atomics.store(current.flag, 0, 0);
+  current.worker.postMessage(request);
+  const budget = deadlineMs + HARD_CUTOFF_GRACE_MS;
+  const waited = Atomics.wait(current.flag, 0, 0, budget);
+  if (waited === 'timed-out') {
+    stop();
+    return undefined;
+  }
+  const message = receiveMessageOnPort(current.port)?.message as CodeResponse | undefined;
+  current.idle = setTimeout(stop, IDLE_MS);
+  current.idle.unref();
+  if (message === undefined) throw new Error('code worker answered without a message');
+  if (!message.ok) throw new Error(`code worker failed: ${message.message}`);
+  return message.value;
+}
+
+/** Ends the worker now (tests; a process that is about to exit needs nothing: the worker is unref'd). */
+export function stopCodeWorker(): void {
+  stop();
+}
+
+/** Every file the code may read: the working tree (and the hidden files on top, when given). */
+export function treeSnapshot(paths: readonly string[], lookup: (path: string) => string | undefined, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const path of paths) {
+    const content = lookup(path);
+    if (content !== undefined) files[path] = content;
+  }
+  return Object.assign(files, extra);
+}
+
+/**
+ * Runs repository code in the sandbox on the code worker (see runInSandbox for the options and the result). A run
+ * the worker had to be killed for (it never yielded: a long native call) ends as `timeout` with a message saying so.
+ */
+export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }, files: Record<string, string>): SandboxRunResult {
+  const deadline = options.timeoutMs ?? 2_000;
+  const result = callCodeWorker({ kind: 'sandbox', options, files }, deadline);
+  if (result !== undefined) return result as SandboxRunResult;
+  return {
+    status: 'timeout',
+    exitCode: 1,
+    stdout: [],
+    stderr: [],
+    error: { name: 'Error', message: `run killed after ${deadline} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`, stack: '' },
+    reads: Object.entries(files),
+  };
+}
