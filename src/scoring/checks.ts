@@ -21,7 +21,15 @@ export interface FinalState {
   message?: string | undefined;
 }
 
-const firstLines = (text: string, lines = 3): string => text.split('\n').filter((l) => l.trim() !== '').slice(0, lines).join(' | ');
+/**
+ * Up to `lines` informative lines of a command's output: the package manager's `> cmd` header and vitest's
+ * `RUN` banner are skipped, and for a failing command the lines that name the failure (×, FAIL, errors) come first.
+ */
+const firstLines = (text: string, lines = 3, failed = false): string => {
+  const meaningful = text.split('\n').filter((l) => l.trim() !== '' && !/^> /.test(l) && !/^\s*RUN\s+v\d/.test(l));
+  const failures = failed ? meaningful.filter((l) => /×|\bFAIL\b|Error|error|✖/.test(l)) : [];
+  return (failures.length > 0 ? failures : meaningful).slice(0, lines).join(' | ');
+};
 
 const commandResults = new WeakMap<SimRepo, Map<string, { pass: boolean; detail: string }>>();
 const testResults = new WeakMap<SimRepo, { key: string; results: ReturnType<SimRepo['testResults']> }>();
@@ -48,7 +56,7 @@ const handlers = {
     if (cached) return cached;
     // A copy with faults off: scoring must neither change the final state nor hit injected faults.
     const result = repo.clone({ faults: false }).run(check.cmd);
-    const outcome = { pass: result.exit_code === 0, detail: `exit ${result.exit_code}${result.output ? `: ${firstLines(result.output)}` : ''}` };
+    const outcome = { pass: result.exit_code === 0, detail: `exit ${result.exit_code}${result.output ? `: ${firstLines(result.output, 3, result.exit_code !== 0)}` : ''}` };
     if (!cache) commandResults.set(repo, (cache = new Map()));
     cache.set(key, outcome);
     return outcome;

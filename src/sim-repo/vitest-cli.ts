@@ -67,7 +67,7 @@ export function parseVitestArgs(words: readonly string[]): VitestArgs {
   return { ok: true, filters, testNamePattern, exclude, passWithNoTests };
 }
 
-/** `./tests/x` and `/repo/tests/x` → `tests/x`. */
+/** `./tests/x`, `/repo/tests/x` and `tests/x/` → `tests/x`. */
 function stripRoot(path: string): string {
-  return path.replace(/^(\/repo\/|\.\/)/, '');
+  return path.replace(/^(\/repo\/|\.\/)/, '').replace(/(.)\/+$/, '$1');
 }
