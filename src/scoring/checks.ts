@@ -1,4 +1,5 @@
 // The closed list of checks, each a pure function over the final repo state, the answer and the stop message.
+import { compilePattern } from './text-match.js';
 import { resolveRepoPath, type SimRepo } from '../sim-repo/index.js';
 import type { Check } from '../suite/schema.js';
 import type { CheckResult } from '../runner/record.js';
@@ -72,7 +73,12 @@ const handlers = {
   file_contains: (check, { repo }) => {
     const content = repo.fileAt(check.path);
     if (content === undefined) return { pass: false, detail: `${check.path} does not exist` };
-    const pass = content.includes(check.text);
+    if (check.pattern !== undefined) {
+      const compiled = compilePattern(check.pattern, check.flags ?? '');
+      const pass = compiled.ok && compiled.regex.test(content);
+      return { pass, detail: `${check.path} ${pass ? 'matches' : 'does not match'} /${check.pattern}/${check.flags ?? ''}` };
+    }
+    const pass = content.includes(check.text ?? '');
     return { pass, detail: `${check.path} ${pass ? 'contains' : 'does not contain'} ${JSON.stringify(check.text)}` };
   },
   text_absent: (check, { repo }) => {

@@ -27,11 +27,28 @@ const FileUnchanged = z.strictObject({
   check: z.literal('file_unchanged'),
   path: z.string().min(1).describe('Passes when the file is byte-for-byte as it was at the start'),
 });
-const FileContains = z.strictObject({
-  check: z.literal('file_contains'),
-  path: z.string().min(1),
-  text: z.string().min(1).describe('Exact substring'),
-});
+const FileContains = z
+  .strictObject({
+    check: z.literal('file_contains'),
+    path: z.string().min(1),
+    text: z.string().min(1).optional().describe('Exact substring (give exactly one of text or pattern)'),
+    pattern: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Regular expression matched against the whole file content (^ and $ anchor the whole file unless flags has m)'),
+    flags: z.string().optional().describe('Flags of pattern (default none; e.g. "i", "m")'),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.text === undefined) === (value.pattern === undefined)) {
+      ctx.addIssue({ code: 'custom', message: 'file_contains takes exactly one of `text` or `pattern`', path: value.text === undefined ? [] : ['pattern'] });
+    }
+    if (value.flags !== undefined && value.pattern === undefined) ctx.addIssue({ code: 'custom', message: '`flags` needs a `pattern`', path: ['flags'] });
+    if (value.pattern !== undefined) {
+      const compiled = compilePattern(value.pattern, value.flags ?? '');
+      if (!compiled.ok) ctx.addIssue({ code: 'custom', message: `invalid pattern: ${compiled.reason}`, path: ['pattern'] });
+    }
+  });
 const TextAbsent = z.strictObject({
   check: z.literal('text_absent'),
   text: z.string().min(1).describe('No file (in `under`, when given) contains this exact substring'),
