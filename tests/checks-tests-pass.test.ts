@@ -1,4 +1,5 @@
 // The tests_pass check (FAIL_TO_PASS / PASS_TO_PASS): named tests of the final state, hidden test files included.
+import { ROUNDING_TEST } from './support/episode-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../src/scoring/checks.js';
 import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
@@ -17,17 +18,6 @@ const PRICING_TEST = [
   '',
 ].join('\n');
 
-const ROUNDING_TEST = [
-  "import { describe, expect, it } from 'vitest';",
-  "import { lineTax } from '../../src/pricing.js';",
-  '',
-  "describe('lineTax', () => {",
-  "  it('rounds to the nearest cent', () => {",
-  '    expect(lineTax(0.5)).toBe(0.04);',
-  '  });',
-  '});',
-  '',
-].join('\n');
 
 const VISIBLE = 'tests/pricing.test.js > lineTax > taxes whole euros at 7%';
 const HIDDEN = 'tests/hidden/rounding.test.js > lineTax > rounds to the nearest cent';

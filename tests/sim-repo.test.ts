@@ -1,4 +1,5 @@
 // SimRepo: copies, files (HEAD vs working tree), hidden test files, paths, edits, git history and worktree, push, clock, change log.
+import { ROUNDING_TEST } from './support/episode-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
 
@@ -158,17 +159,6 @@ describe('files', () => {
 });
 
 describe('hidden test files', () => {
-  const ROUNDING_TEST = [
-    "import { describe, expect, it } from 'vitest';",
-    "import { lineTax } from '../../src/pricing.js';",
-    '',
-    "describe('lineTax', () => {",
-    "  it('rounds to the nearest cent', () => {",
-    '    expect(lineTax(0.5)).toBe(0.04);',
-    '  });',
-    '});',
-    '',
-  ].join('\n');
   const hiddenSpec = () => shopSpec({ hidden_files: { 'tests/hidden/rounding.test.js': ROUNDING_TEST } });
   const states = (results: ReturnType<SimRepo['testResults']>) => results.tests.map((test) => [test.id, test.state]);
 

@@ -120,3 +120,16 @@ export function roleModel(handlers: Partial<Record<string, RoleHandler>>): Funct
     throw new Error(`no handler for ${request.role}`);
   });
 }
+
+/** A hidden test for `lineTax` in `src/pricing.js` (nearest-cent rounding), used by the hidden-file and tests_pass tests. */
+export const ROUNDING_TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { lineTax } from '../../src/pricing.js';",
+  '',
+  "describe('lineTax', () => {",
+  "  it('rounds to the nearest cent', () => {",
+  '    expect(lineTax(0.5)).toBe(0.04);',
+  '  });',
+  '});',
+  '',
+].join('\n');

@@ -179,32 +179,30 @@ function settle(ctx: QuickJSContext, runtime: QuickJSRuntime, result: ReturnType
 
 /** Runs queued jobs, then timers, until nothing is left; a thrown job error (uncaught) ends the run. */
 function drain(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): Failed | undefined {
-  for (let guard = 0; guard < 100_000; guard++) {
-    if (Date.now() > deadline) return { kind: 'timeout' };
-    const jobs = runtime.executePendingJobs();
-    if (jobs.error) return classify(ctx, jobs.error);
-    if (jobs.value > 0) continue;
-    const timer = ctx.evalCode('__stratbench_next_timer__()', '[timers]');
-    if (timer.error) return classify(ctx, timer.error);
-    const ran = ctx.dump(timer.value) === true;
-    timer.value.dispose();
-    if (!ran) return undefined;
+  for (;;) {
+    const advanced = advance(ctx, runtime, deadline);
+    if (advanced !== 'progress') return advanced === 'idle' ? undefined : advanced;
   }
-  return { kind: 'timeout' };
 }
 
 /** One step of the event loop for a pending promise; undefined when progress was made. */
 function step(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): Failed | undefined {
+  const advanced = advance(ctx, runtime, deadline);
+  // Nothing queued and no timer: the promise can never settle (awaiting something that never resolves).
+  return advanced === 'progress' ? undefined : advanced === 'idle' ? { kind: 'timeout' } : advanced;
+}
+
+/** Runs the pending jobs, or else the next virtual timer: `progress`, `idle` (nothing left to run) or how it failed. */
+function advance(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): 'progress' | 'idle' | Failed {
   if (Date.now() > deadline) return { kind: 'timeout' };
   const jobs = runtime.executePendingJobs();
   if (jobs.error) return classify(ctx, jobs.error);
-  if (jobs.value > 0) return undefined;
+  if (jobs.value > 0) return 'progress';
   const timer = ctx.evalCode('__stratbench_next_timer__()', '[timers]');
   if (timer.error) return classify(ctx, timer.error);
   const ran = ctx.dump(timer.value) === true;
   timer.value.dispose();
-  // Nothing queued and no timer: the promise can never settle (awaiting something that never resolves).
-  return ran ? undefined : { kind: 'timeout' };
+  return ran ? 'progress' : 'idle';
 }
 
 function classify(ctx: QuickJSContext, errorHandle: QuickJSHandle): Failed {
