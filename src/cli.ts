@@ -106,7 +106,8 @@ function program(): Command {
     )
     .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
     .option('--json', 'print one JSON document (per task, every trajectory\'s result and failing checks) instead of lines')
-    .action(async (suite: string, options: { json?: boolean }) => {
+    .option('--prompts <dir>', 'role prompt templates checked for contamination: a warning for each that shares 12 consecutive words, or a plan\'s tool calls, with a task', DEFAULT_PROMPTS)
+    .action(async (suite: string, options: { json?: boolean; prompts?: string }) => {
       const { validateCommand } = await import('./runner/commands.js');
       process.exitCode = await validateCommand(suite, options);
     });
@@ -143,10 +144,8 @@ function program(): Command {
     .argument('<strategy>', 'strategy name')
     .option('--epoch <n>', 'which epoch (default: the first)', integer('--epoch'))
     .action(async (dir: string, task: string, strategy: string, options: { epoch?: number }) => {
-      const { explainFromFolder } = await import('./report/explain.js');
-      const result = await explainFromFolder(dir, task, strategy, options.epoch);
-      if (!result.ok) throw new UsageError(result.error);
-      process.stdout.write(`${result.text}\n`);
+      const { explainCommand } = await import('./runner/folder-commands.js');
+      process.exitCode = await explainCommand(dir, task, strategy, options.epoch);
     });
 
   cli

@@ -168,7 +168,7 @@ describe('stratbench validate', () => {
     const result = stratbench(['validate', '--json', SUITE]);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ suite: 'validate', tasks: EXPECTED, ok: true });
+    expect(JSON.parse(result.stdout)).toEqual({ suite: 'validate', tasks: EXPECTED, ok: true, prompt_contamination: { min_words: 12, findings: [] } });
   });
 
   it('exits 2 for a task a do-nothing agent passes, with FAIL lines, the summary and ok: false in --json', () => {
@@ -190,6 +190,7 @@ describe('stratbench validate', () => {
     expect(JSON.parse(json.stdout)).toEqual({
       suite: 'theatre',
       ok: false,
+      prompt_contamination: { min_words: 12, findings: [] },
       tasks: [
         {
           id: 'keep-a',

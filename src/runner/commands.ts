@@ -26,7 +26,8 @@ import {
   roleChatOptions,
   type OllamaDependencies,
 } from './ollama-setup.js';
-import { readFile } from 'node:fs/promises';
+import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
+import type { PromptSet } from '../strategies/prompts.js';
 
 /** What `run` reaches besides its options; injected by tests and scripts (default: the real thing). */
 export interface RunDependencies {
@@ -53,6 +54,27 @@ export function parseStrategies(value: string): StrategyName[] {
   return [...new Set(names)] as StrategyName[];
 }
 
+/** Loads a prompts folder, a missing template being a usage error (exit 2). */
+async function loadPromptsOrThrow(dir: string): Promise<PromptSet> {
+  try {
+    return await loadPromptSet(dir);
+  } catch (error) {
+    if (error instanceof PromptFilesError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * The contamination check of every role's template against the suite's tasks (issue 11 §4), each finding
+ * written to stderr as a warning; the report is what run.json and validate --json record.
+ */
+function checkPromptContamination(prompts: PromptSet, tasks: readonly LoadedTask[]): ContaminationReport {
+  const templates = Object.fromEntries(ROLES.map((role) => [role, prompts[role].template]));
+  const findings = findPromptContamination(templates, tasks);
+  for (const finding of findings) process.stderr.write(`warning: ${formatContamination(finding)}\n`);
+  return { min_words: CONTAMINATION_MIN_WORDS, findings };
+}
+
 async function loadSuiteOrThrow(path: string): Promise<{ tasks: LoadedTask[]; hash: string; name: string; groups: string[] }> {
   const loaded = await loadSuiteFile(path);
   if (!loaded.ok) throw new UsageError(`${path}: ${loaded.errors.length} error(s)\n${loaded.errors.map(formatSuiteError).join('\n')}`);
@@ -73,14 +95,10 @@ const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stri
 async function resumeDefaults(options: Record<string, unknown>, explicit: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const dir = options['resume'];
   if (typeof dir !== 'string') return options;
-  let config: Record<string, unknown>;
-  try {
-    const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as { config?: Record<string, unknown> };
-    config = run.config ?? {};
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot resume ${dir}: ${code === 'ENOENT' ? `${join(dir, 'run.json')} does not exist (is it a results folder?)` : (code ?? (error as Error).message)}`);
-  }
+  const read = await readRunFile(dir, { required: true });
+  if (!read.ok) throw new UsageError(`cannot resume ${dir}: ${read.error}`);
+  if (read.run === null) throw new UsageError(`cannot resume ${dir}: no run.json`);
+  const config = read.run.config;
   const merged: Record<string, unknown> = { ...options, out: dir };
   const conflicts: string[] = [];
   const take = (option: string, value: unknown): void => {
@@ -90,21 +108,20 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
       conflicts.push(`--${option} ${String(options[option])} (the run has ${String(value)})`);
     }
   };
-  take('suite', config['suite']);
-  take('strategies', Array.isArray(config['strategies']) ? (config['strategies'] as string[]).join(',') : undefined);
-  take('tasks', Array.isArray(config['tasks']) ? (config['tasks'] as string[]).join(',') : undefined);
-  take('epochs', config['epochs']);
-  take('seed', config['seed']);
-  take('concurrency', config['concurrency']);
-  take('prompts', config['prompts_dir']);
-  const specs = config['model_specs'] as Record<string, string> | undefined;
+  take('suite', config.suite);
+  take('strategies', config.strategies.join(','));
+  take('tasks', config.tasks.join(','));
+  take('epochs', config.epochs);
+  take('seed', config.seed);
+  take('concurrency', config.concurrency);
+  take('prompts', config.prompts_dir);
+  const specs = config.model_specs;
   // An explicit --model replaces the stored per-role models (the configuration check then refuses a change).
-  if (specs && !explicit.has('model')) {
+  if (!explicit.has('model')) {
     take('model', specs['direct']);
     for (const role of ROLES) take(`${role}Model`, specs[role]);
   }
-  const ollama = config['ollama_flags'] as Record<string, unknown> | undefined;
-  for (const key of OLLAMA_OPTION_KEYS) take(key, ollama?.[key]);
+  for (const key of OLLAMA_OPTION_KEYS) take(key, config.ollama_flags?.[key]);
   if (conflicts.length > 0) {
     throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
   }
@@ -149,13 +166,8 @@ export async function runCommand(
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
     throw error;
   }
-  let prompts;
-  try {
-    prompts = await loadPromptSet(String(options['prompts']));
-  } catch (error) {
-    if (error instanceof PromptFilesError) throw new UsageError(error.message);
-    throw error;
-  }
+  const prompts = await loadPromptsOrThrow(String(options['prompts']));
+  const contamination = checkPromptContamination(prompts, suite.tasks);
   const usedRoles = [...new Set(strategies.flatMap((s) => STRATEGIES[s].roles))];
   // Preflight (Ollama answers, every model is there) before any episode and before the results folder.
   const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);
@@ -203,7 +215,7 @@ export async function runCommand(
       throw error;
     }
   }
-  const runInfo = {
+  const runInfo: RunDescription = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'stratbench', version: VERSION, node: process.version },
     started_at: new Date().toISOString(),
@@ -226,6 +238,7 @@ export async function runCommand(
     ...(anyScripted ? { model_notes: { scripted: SCRIPTED_NOTICE } } : {}),
     ...(ollamaInfo ? { ollama: ollamaInfo } : {}),
     prompts: promptShas,
+    prompt_contamination: contamination,
     strategies,
     epochs,
     seed,
@@ -310,15 +323,19 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
 /**
  * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
  * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
- * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok }` instead of the lines.
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, prompt_contamination? }` instead of
+ * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
+ * warning on stderr; a warning does not change the exit code.
  */
-export async function validateCommand(path: string, options: { json?: boolean } = {}): Promise<number> {
+export async function validateCommand(path: string, options: { json?: boolean; prompts?: string } = {}): Promise<number> {
   const suite = await loadSuiteOrThrow(path);
+  const contamination = options.prompts === undefined ? undefined : checkPromptContamination(await loadPromptsOrThrow(options.prompts), suite.tasks);
   const tasks = validateTrajectories(suite.tasks);
   const trajectories = tasks.flatMap((task) => task.trajectories);
   const bad = trajectories.filter((trajectory) => !trajectory.ok);
   if (options.json === true) {
-    process.stdout.write(`${JSON.stringify({ suite: suite.name, tasks, ok: bad.length === 0 }, null, 2)}\n`);
+    const document = { suite: suite.name, tasks, ok: bad.length === 0, ...(contamination ? { prompt_contamination: contamination } : {}) };
+    process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     for (const task of tasks) {
       for (const trajectory of task.trajectories) {
