@@ -98,6 +98,34 @@ describe('runInSandbox', () => {
     expect(run(files, 'a.js').error?.message).toBe("The requested module './c.js' does not provide an export named 'VAT_RATE'");
   });
 
+  it('starts every run from the same pristine state: nothing a run changes is seen by the next one', () => {
+    const vandal = {
+      'a.js': [
+        'globalThis.leaked = 1;',
+        'Array.prototype.sum = function () { return 42; };',
+        'Math.random = () => 0.5;',
+        'JSON.stringify = () => "hijacked";',
+        'process.env.SECRET = "left behind";',
+        'globalThis.console = undefined; globalThis.process = undefined; globalThis.Date = undefined;',
+        'let junk = []; for (let i = 0; i < 20000; i++) junk.push({ i, s: "x".repeat(20) });',
+      ].join('\n'),
+    };
+    const probe = {
+      'b.js': 'console.log(typeof globalThis.leaked, typeof [].sum, JSON.stringify({ a: 1 }), Math.random(), process.env.SECRET, new Date().toISOString());\n',
+    };
+    const clean = run(probe, 'b.js', { date: '2026-03-01T10:00:00.000Z', seed: 7 });
+    expect(clean.stdout[0]).toMatch(/^undefined undefined \{"a":1\} 0\.\d+ undefined 2026-03-01T10:00:00\.000Z$/);
+    for (let round = 0; round < 3; round++) {
+      expect(run(vandal, 'a.js').status).toBe('ok');
+      // Same seed, same date: the very same output, and the host bridges (console) still work after the vandal freed them.
+      expect(run(probe, 'b.js', { date: '2026-03-01T10:00:00.000Z', seed: 7 })).toEqual(clean);
+    }
+    // Per-run settings apply to every run: another date, seed and env.
+    const other = run(probe, 'b.js', { date: '2027-01-02T00:00:00.000Z', seed: 8, env: { SECRET: 's' } });
+    expect(other.stdout[0]).toMatch(/ s 2027-01-02T00:00:00\.000Z$/);
+    expect(other.stdout[0]).not.toBe(clean.stdout[0]);
+  });
+
   it('records every file it read, absent ones included', () => {
     const result = runInSandbox({ files: tree({ 'a.js': 'import "./b.js";\n' }), entry: { path: 'a.js' } });
     expect(result.reads).toEqual([['a.js', 'import "./b.js";\n'], ['b.js', undefined]]);

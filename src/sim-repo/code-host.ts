@@ -23,7 +23,8 @@ interface Live {
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
-  started: true;
+  /** False until the worker has signalled that its modules are loaded (a prewarmed worker may still be loading). */
+  ready: boolean;
   idle?: NodeJS.Timeout;
 }
 
@@ -40,20 +41,47 @@ function workerEntry(): { entry: URL | string; eval: boolean } {
   return { entry: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(target)}); });`, eval: true };
 }
 
-function start(): Live {
+/** Starts a worker without waiting for it: it loads its modules on another core while this thread goes on. */
+function spawn(preloadEslint: boolean): Live {
   const signal = new SharedArrayBuffer(4);
   const channel = new MessageChannel();
   const { entry, eval: isEval } = workerEntry();
-  const worker = new Worker(entry, { eval: isEval, workerData: { port: channel.port2, signal }, transferList: [channel.port2], stdout: false, stderr: false });
+  const worker = new Worker(entry, {
+    eval: isEval,
+    workerData: { port: channel.port2, signal, preloadEslint },
+    transferList: [channel.port2],
+    stdout: false,
+    stderr: false,
+  });
   worker.unref();
   channel.port1.unref();
-  const flag = new Int32Array(signal);
-  // The worker sets the flag once its modules (QuickJS's WebAssembly included) are loaded.
-  if (Atomics.wait(flag, 0, 0, STARTUP_ALLOWANCE_MS) === 'timed-out') {
-    void worker.terminate();
+  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false };
+}
+
+/** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
+function awaitReady(current: Live): void {
+  if (current.ready) return;
+  if (Atomics.wait(current.flag, 0, 0, STARTUP_ALLOWANCE_MS) === 'timed-out') {
+    stop();
     throw new Error(`the code worker did not start within ${STARTUP_ALLOWANCE_MS} ms`);
   }
-  return { worker, port: channel.port1, flag, started: true };
+  current.ready = true;
+}
+
+/**
+ * Starts the code worker now, in the background, so that loading QuickJS's WebAssembly (and, with
+ * `eslint: true`, ESLint) overlaps with this thread's own start-up instead of delaying the first test run.
+ * A no-op when a worker is already running. The worker still ends after IDLE_MS without requests once it has
+ * served one; a prewarmed worker that is never used ends after STARTUP_ALLOWANCE_MS.
+ */
+export function prewarmCodeWorker(options: { eslint?: boolean } = {}): void {
+  if (live !== undefined) return;
+  live = spawn(options.eslint === true);
+  const current = live;
+  current.idle = setTimeout(() => {
+    if (live === current) stop();
+  }, STARTUP_ALLOWANCE_MS);
+  current.idle.unref();
 }
 
 function stop(): void {
@@ -71,9 +99,10 @@ function stop(): void {
  * @throws Error when the worker itself fails (a harness bug), with the worker's stack.
  */
 export function callCodeWorker(request: CodeRequest, deadlineMs: number): SandboxRunResult | EslintRun | undefined {
-  if (live === undefined) live = start();
+  live ??= spawn(false);
   const current = live;
   clearTimeout(current.idle);
+  awaitReady(current);
   Atomics.store(current.flag, 0, 0);
   current.worker.postMessage(request);
   const budget = deadlineMs + HARD_CUTOFF_GRACE_MS;
@@ -88,6 +117,22 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
   if (message === undefined) throw new Error('code worker answered without a message');
   if (!message.ok) throw new Error(`code worker failed: ${message.message}`);
   return message.value;
+}
+
+/**
+ * Prewarms the code worker when any of `specs` runs code (a `test` or `lint` script; `eslint` preloaded only when
+ * a `lint` script exists). Call once before a run's first episode: worker start-up then overlaps the run's own.
+ */
+export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<string, { kind: string }>> }>): void {
+  let tests = false;
+  let lint = false;
+  for (const spec of specs) {
+    for (const script of Object.values(spec.scripts)) {
+      tests ||= script.kind === 'test';
+      lint ||= script.kind === 'lint';
+    }
+  }
+  if (tests || lint) prewarmCodeWorker({ eslint: lint });
 }
 
 /** Ends the worker now (tests; a process that is about to exit needs nothing: the worker is unref'd). */

@@ -1,14 +1,20 @@
 // Owns the worker thread that executes repository code (sandbox runs, ESLint) for the main thread, one request at a time.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { runEslint } from './lint/run-eslint.js';
 import { runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
 import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
 import type { CodeRequest, CodeResponse } from './code-host.js';
 
-const { port, signal } = workerData as { port: MessagePort; signal: SharedArrayBuffer };
+const { port, signal, preloadEslint } = workerData as { port: MessagePort; signal: SharedArrayBuffer; preloadEslint?: boolean };
 const flag = new Int32Array(signal);
 
-function handle(request: CodeRequest): CodeResponse {
+/**
+ * ESLint (its Linter, rules and parser: about half a second to load) is imported on the first lint request, or
+ * in the background right after start-up when the host asked for it; a worker that only runs tests never loads it.
+ */
+let eslint: Promise<typeof import('./lint/run-eslint.js')> | undefined;
+const loadEslint = () => (eslint ??= import('./lint/run-eslint.js'));
+
+async function handle(request: CodeRequest): Promise<CodeResponse> {
   const files = new Map(Object.entries(request.files));
   const lookup = (path: string) => files.get(path);
   try {
@@ -18,14 +24,15 @@ function handle(request: CodeRequest): CodeResponse {
       if (vitest === true) options.syntheticModules = { ...rest.syntheticModules, vitest: VITEST_MODULE_SOURCE };
       return { ok: true, value: runInSandbox(options) };
     }
+    const { runEslint } = await loadEslint();
     return { ok: true, value: runEslint({ ...request.input, files: lookup, runInSandbox }) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
 }
 
-parentPort!.on('message', (request: CodeRequest) => {
-  const response = handle(request);
+parentPort!.on('message', async (request: CodeRequest) => {
+  const response = await handle(request);
   port.postMessage(response);
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
@@ -34,3 +41,4 @@ parentPort!.on('message', (request: CodeRequest) => {
 // Loaded: tell the waiting main thread.
 Atomics.store(flag, 0, 1);
 Atomics.notify(flag, 0);
+if (preloadEslint === true) setImmediate(() => void loadEslint());

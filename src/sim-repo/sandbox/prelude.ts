@@ -1,8 +1,9 @@
 // Owns the globals repository code sees in the sandbox: console, process, a fixed Date, seeded Math.random, timers, Intl.
 //
-// Evaluated as a global script in every fresh context before the entry module. It reads its settings from
-// `__stratbench_settings__` (JSON: env, argv, date_ms, seed, cwd) and talks to the host only through
-// `__host_write(stream, text)` and `__host_intl(kind, locale, optionsJson, value)`.
+// Evaluated as a global script once per engine, before the engine's memory is snapshotted. It reads default
+// settings from `__stratbench_settings__` (JSON: env, argv, date_ms, seed, cwd, formatSource); each run then calls
+// `__stratbench_configure__(json)` once (env, argv, date_ms, seed) before its entry module. It talks to the host
+// only through `__host_write(stream, text)` and `__host_intl(kind, locale, optionsJson, value)`.
 /** console's object formatting (Node's util.inspect, simplified), compiled inside the sandbox on first use. */
 export const FORMAT_SOURCE = String.raw`(function () {
   function inspect(value, depth, seen, nested) {
@@ -78,6 +79,16 @@ export const PRELUDE_SOURCE = String.raw`
 (function () {
   var settings = JSON.parse(globalThis.__stratbench_settings__);
   delete globalThis.__stratbench_settings__;
+  // Per-run settings, applied once by the host before the entry module runs (the engine is snapshotted before).
+  globalThis.__stratbench_configure__ = function (json) {
+    var run = JSON.parse(json);
+    globalThis.process.env = run.env;
+    globalThis.process.argv = run.argv;
+    fixed = run.date_ms;
+    globalThis.performance.timeOrigin = fixed;
+    state = run.seed >>> 0;
+    delete globalThis.__stratbench_configure__;
+  };
   var hostWrite = globalThis.__host_write;
   var hostIntl = globalThis.__host_intl;
   delete globalThis.__host_write;

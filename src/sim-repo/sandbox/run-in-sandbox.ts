@@ -1,9 +1,10 @@
-// Owns one sandboxed run of repository JavaScript: a fresh QuickJS runtime, limits, module loading, host bridges.
+// Owns sandboxed runs of repository JavaScript: QuickJS engines restored from a snapshot, limits, module loading, host bridges.
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
 import { resolveSpecifier, type ResolutionMode } from './module-resolve.js';
 import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
 import { quickJS } from './quickjs.js';
 import { viteImports } from './vite-imports.js';
+import { VITEST_MODULE_SOURCE } from './vitest-api.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
 /** Default host-time budget of one run, in ms (an infinite loop ends as `timeout` after this). */
@@ -30,14 +31,160 @@ class ExitRequested {
   constructor(readonly code: number) {}
 }
 
+/** What the host callbacks of the engines (module loader, console, Intl, interrupt) act on during one run. */
+interface RunScope {
+  files: (path: string) => string | undefined;
+  write: (stream: string, text: string) => void;
+  deadline: number;
+  synthetic: ReadonlyMap<string, string>;
+  resolveOptions: { mode: ResolutionMode; synthetic: ReadonlySet<string>; packages: ReadonlySet<string> };
+  /** The specifier each resolved module was first imported as, for Node-style link error messages. */
+  requestedAs: Map<string, string>;
+  failedResolutions: Map<string, string>;
+}
+
+/** One QuickJS runtime and context with the prelude evaluated (and, for `vitest`, the vitest API loaded). */
+interface Engine {
+  runtime: QuickJSRuntime;
+  ctx: QuickJSContext;
+  /** Host functions, held so no run can free them (their ids live on the host side, outside the snapshot). */
+  hostFunctions: QuickJSHandle[];
+}
+
 /**
- * Runs repository code in a fresh QuickJS runtime (see SandboxRunOptions). Synchronous and deterministic:
- * nothing of the host is visible but the working tree, the given env, a fixed Date, a seeded Math.random and
- * Intl formatting. Never throws for what the code does (syntax errors, missing modules, exceptions, infinite
- * loops, runaway allocation are results); throws only on a harness bug.
+ * The engines and the snapshot of QuickJS's WebAssembly memory taken once both were ready. Every run restores
+ * the snapshot first, so it starts from exactly the state a fresh runtime with the prelude and the vitest API
+ * would have — the same bytes every time — without compiling the 80 KB vitest API again (QuickJS compiles
+ * eagerly, ~10 KB/ms; there is no bytecode cache in quickjs-emscripten 0.32). The snapshot is the technique
+ * Wizer/Javy use to pre-initialise QuickJS; it covers all of the module's linear memory in use (malloc's state
+ * included), and everything a run leaves behind is overwritten by the next restore.
+ */
+interface Engines {
+  plain: Engine;
+  vitest: Engine;
+  snapshot: Uint8Array;
+  dirty: boolean;
+}
+
+let engines: Engines | undefined;
+let scope: RunScope | undefined;
+
+/** The emscripten module's view of the WebAssembly memory (replaced by emscripten when the memory grows). */
+function heap(): Uint8Array {
+  return (quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8;
+}
+
+/** Bytes of the memory in use: everything after the last non-zero byte is zero (malloc's free top, unused pages). */
+function usedBytes(memory: Uint8Array): number {
+  const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.byteLength >>> 2);
+  let last = words.length - 1;
+  while (last >= 0 && words[last] === 0) last--;
+  return (last + 1) * 4;
+}
+
+function activeScope(): RunScope {
+  if (scope === undefined) throw new Error('sandbox host callback outside a run');
+  return scope;
+}
+
+function loadModule(name: string): string | { error: Error } {
+  const run = activeScope();
+  const failed = run.failedResolutions.get(name);
+  if (failed !== undefined) return { error: new Error(failed) };
+  const provided = run.synthetic.get(name);
+  if (provided !== undefined) return provided;
+  const source = run.files(name);
+  if (source === undefined) return { error: new Error(`Cannot find module '/repo/${name}'`) };
+  if (name.endsWith('.json')) {
+    try {
+      JSON.parse(source);
+    } catch (error) {
+      return { error: new SyntaxError(`/repo/${name}: Unexpected token in JSON (${(error as Error).message})`) };
+    }
+    return `export default ${source};`;
+  }
+  return run.resolveOptions.mode === 'vite' && /\.[cm]?[jt]sx?$/.test(name) ? viteImports(source) : source;
+}
+
+function normalizeModule(base: string, requested: string): string {
+  const run = activeScope();
+  const importer = run.synthetic.has(base) || base.startsWith('[') ? '' : base;
+  const resolved = resolveSpecifier(requested, importer, run.files, run.resolveOptions);
+  if (!resolved.ok) {
+    // A normaliser error is not reported cleanly by quickjs-emscripten: resolve to a marker the loader fails on.
+    const marker = `[unresolved ${run.failedResolutions.size}] ${requested}`;
+    run.failedResolutions.set(marker, resolved.message);
+    return marker;
+  }
+  if (!run.requestedAs.has(resolved.name)) run.requestedAs.set(resolved.name, requested);
+  return resolved.name;
+}
+
+function createEngine(preload: string | undefined): Engine {
+  const runtime = quickJS.newRuntime();
+  runtime.setMemoryLimit(DEFAULT_MEMORY_BYTES);
+  runtime.setMaxStackSize(MAX_STACK_BYTES);
+  runtime.setInterruptHandler(() => scope !== undefined && Date.now() > scope.deadline);
+  runtime.setModuleLoader(loadModule, normalizeModule);
+  const ctx = runtime.newContext();
+  const hostFunctions = installHost(ctx);
+  const prelude = ctx.evalCode(PRELUDE_SOURCE, '[prelude]');
+  if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(ctx.dump(prelude.error))}`);
+  prelude.value.dispose();
+  if (preload !== undefined) {
+    const loaded = ctx.evalCode(preload, '[preload]', { type: 'module' });
+    if (loaded.error) throw new Error(`sandbox preload failed: ${JSON.stringify(ctx.dump(loaded.error))}`);
+    loaded.value.dispose();
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error) throw new Error(`sandbox preload failed: ${JSON.stringify(ctx.dump(jobs.error))}`);
+  }
+  return { runtime, ctx, hostFunctions };
+}
+
+/**
+ * The vitest engine loads the API and formats one failed assertion, so the lazily compiled half of the API (diffs,
+ * object formatting) is in the snapshot too; the module's state is reset by the test runner at every collect.
+ */
+const VITEST_PRELOAD = `import { expect } from 'vitest';
+try { expect({ a: [1] }).toEqual({ a: [2] }); } catch (error) { String(error && error.message); }`;
+
+/** Builds both engines and snapshots the memory (once per process or worker thread, ~20 ms). */
+function readyEngines(): Engines {
+  if (engines !== undefined) return engines;
+  scope = {
+    files: () => undefined,
+    write: () => undefined,
+    deadline: Number.POSITIVE_INFINITY,
+    synthetic: new Map([['vitest', VITEST_MODULE_SOURCE]]),
+    resolveOptions: { mode: 'vite', synthetic: new Set(['vitest']), packages: new Set() },
+    requestedAs: new Map(),
+    failedResolutions: new Map(),
+  };
+  try {
+    const plain = createEngine(undefined);
+    const vitest = createEngine(VITEST_PRELOAD);
+    const memory = heap();
+    engines = { plain, vitest, snapshot: memory.slice(0, usedBytes(memory)), dirty: false };
+    return engines;
+  } finally {
+    scope = undefined;
+  }
+}
+
+/**
+ * Runs repository code in QuickJS (see SandboxRunOptions). Each run starts from the same pristine state — a fresh
+ * runtime with the prelude (and, for the harness's vitest API, that API) loaded, restored from a memory snapshot —
+ * so nothing survives between runs. Synchronous and deterministic: nothing of the host is visible but the working
+ * tree, the given env, a fixed Date, a seeded Math.random and Intl formatting. Never throws for what the code does
+ * (syntax errors, missing modules, exceptions, infinite loops, runaway allocation are results); throws only on a
+ * harness bug (including a run started from inside another run's host callback).
  */
 export function runInSandbox(options: SandboxRunOptions & RunInternals): SandboxRunResult {
+  if (scope !== undefined) throw new Error('runInSandbox called during another sandbox run');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const ready = readyEngines();
+  if (ready.dirty) heap().set(ready.snapshot, 0);
+  ready.dirty = true;
   const deadline = Date.now() + timeoutMs;
   const reads = new Map<string, string | undefined>();
   const files = (path: string): string | undefined => {
@@ -47,11 +194,8 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     return content;
   };
   const synthetic = new Map(Object.entries(options.syntheticModules ?? {}));
-  const resolveOptions = {
-    mode: options.resolution ?? 'node',
-    synthetic: new Set(synthetic.keys()),
-    packages: new Set(options.packages ?? []),
-  };
+  const useVitest = synthetic.get('vitest') === VITEST_MODULE_SOURCE;
+  const { runtime, ctx } = useVitest ? ready.vitest : ready.plain;
   const stdout: string[] = [];
   const stderr: string[] = [];
   let written = 0;
@@ -63,12 +207,17 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     target.push(...lines);
     if (written > MAX_OUTPUT_CHARS) target.push(`… output cut at ${MAX_OUTPUT_CHARS} characters`);
   };
-  /** The specifier each resolved module was first imported as, for Node-style link error messages. */
   const requestedAs = new Map<string, string>();
-  const failedResolutions = new Map<string, string>();
-
-  const runtime: QuickJSRuntime = quickJS.newRuntime();
-  let context: QuickJSContext | undefined;
+  scope = {
+    files,
+    write,
+    deadline,
+    synthetic,
+    resolveOptions: { mode: options.resolution ?? 'node', synthetic: new Set(synthetic.keys()), packages: new Set(options.packages ?? []) },
+    requestedAs,
+    failedResolutions: new Map(),
+  };
+  const resolution = scope.resolveOptions.mode;
   const finish = (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError, value?: string): SandboxRunResult => {
     const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
     if (error !== undefined) result.error = error;
@@ -77,52 +226,14 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   };
   try {
     runtime.setMemoryLimit(options.memoryBytes ?? DEFAULT_MEMORY_BYTES);
-    runtime.setMaxStackSize(MAX_STACK_BYTES);
-    runtime.setInterruptHandler(() => Date.now() > deadline);
-    runtime.setModuleLoader(
-      (name) => {
-        const failed = failedResolutions.get(name);
-        if (failed !== undefined) return { error: new Error(failed) };
-        const provided = synthetic.get(name);
-        if (provided !== undefined) return provided;
-        const source = files(name);
-        if (source === undefined) return { error: new Error(`Cannot find module '/repo/${name}'`) };
-        if (name.endsWith('.json')) {
-          try {
-            JSON.parse(source);
-          } catch (error) {
-            return { error: new SyntaxError(`/repo/${name}: Unexpected token in JSON (${(error as Error).message})`) };
-          }
-          return `export default ${source};`;
-        }
-        return resolveOptions.mode === 'vite' && /\.[cm]?[jt]sx?$/.test(name) ? viteImports(source) : source;
-      },
-      (base, requested) => {
-        const importer = synthetic.has(base) || base.startsWith('[') ? '' : base;
-        const resolved = resolveSpecifier(requested, importer, files, resolveOptions);
-        if (!resolved.ok) {
-          // A normaliser error is not reported cleanly by quickjs-emscripten: resolve to a marker the loader fails on.
-          const marker = `[unresolved ${failedResolutions.size}] ${requested}`;
-          failedResolutions.set(marker, resolved.message);
-          return marker;
-        }
-        if (!requestedAs.has(resolved.name)) requestedAs.set(resolved.name, requested);
-        return resolved.name;
-      },
-    );
-    const ctx = runtime.newContext();
-    context = ctx;
-    installHost(ctx, write, options, deadline);
-    const prelude = ctx.evalCode(PRELUDE_SOURCE, '[prelude]');
-    if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(ctx.dump(prelude.error))}`);
-    prelude.value.dispose();
+    configure(ctx, options);
 
     const entryName = 'path' in options.entry ? options.entry.path : options.entry.code === undefined ? '' : options.entry.filename;
     const entrySource = 'path' in options.entry ? files(options.entry.path) : options.entry.code;
     if (entrySource === undefined) {
       return finish('error', 1, { name: 'Error', message: `Cannot find module '/repo/${entryName}'`, stack: '' });
     }
-    const entryCode = resolveOptions.mode === 'vite' ? viteImports(entrySource) : entrySource;
+    const entryCode = resolution === 'vite' ? viteImports(entrySource) : entrySource;
     const loaded = settle(ctx, runtime, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
     if (loaded.kind !== 'fulfilled') return failure(ctx, loaded, requestedAs, options, finish);
     loaded.handle?.dispose();
@@ -142,12 +253,8 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     if (/out of memory/i.test(message)) return finish('out_of_memory', 1, limitError('out_of_memory', options));
     throw error;
   } finally {
-    try {
-      context?.dispose();
-      runtime.dispose();
-    } catch {
-      // A runtime stopped by the memory limit may fail to free cleanly; the WASM heap is reclaimed with the runtime.
-    }
+    // Whatever the run left in the engine (handles, modules, garbage) is overwritten by the next restore.
+    scope = undefined;
   }
 }
 
@@ -292,7 +399,8 @@ function exitCodeOf(ctx: QuickJSContext): number {
   return code;
 }
 
-function installHost(ctx: QuickJSContext, write: (stream: string, text: string) => void, options: SandboxRunOptions & RunInternals, deadline: number): void {
+/** Per-run settings the prelude's `__stratbench_configure__` applies: env, argv, the fixed date, the random seed. */
+function configure(ctx: QuickJSContext, options: SandboxRunOptions & RunInternals): void {
   const date_ms = Date.parse(options.date ?? DEFAULT_DATE);
   const entryPath = 'path' in options.entry ? `/repo/${options.entry.path}` : undefined;
   const settings = JSON.stringify({
@@ -300,19 +408,31 @@ function installHost(ctx: QuickJSContext, write: (stream: string, text: string) 
     argv: entryPath === undefined ? ['/usr/local/bin/node', ...(options.args ?? [])] : ['/usr/local/bin/node', entryPath, ...(options.args ?? [])],
     date_ms: Number.isNaN(date_ms) ? Date.parse(DEFAULT_DATE) : date_ms,
     seed: options.seed ?? 1,
-    cwd: '/repo',
-    formatSource: FORMAT_SOURCE,
   });
-  const settingsHandle = ctx.newString(settings);
+  const fn = ctx.getProp(ctx.global, '__stratbench_configure__');
+  const arg = ctx.newString(settings);
+  const result = ctx.callFunction(fn, ctx.undefined, arg);
+  arg.dispose();
+  fn.dispose();
+  if (result.error) {
+    const dumped = ctx.dump(result.error);
+    result.error.dispose();
+    throw new Error(`sandbox configure failed: ${JSON.stringify(dumped)}`);
+  }
+  result.value.dispose();
+}
+
+/** The host bridges (console output, Intl) as global functions the prelude takes and deletes; they act on the current run. */
+function installHost(ctx: QuickJSContext): QuickJSHandle[] {
+  const settingsHandle = ctx.newString(JSON.stringify({ env: {}, argv: ['/usr/local/bin/node'], date_ms: Date.parse(DEFAULT_DATE), seed: 1, cwd: '/repo', formatSource: FORMAT_SOURCE }));
   ctx.setProp(ctx.global, '__stratbench_settings__', settingsHandle);
   settingsHandle.dispose();
   const writeFn = ctx.newFunction('__host_write', (stream, text) => {
-    write(ctx.getString(stream), ctx.getString(text));
+    activeScope().write(ctx.getString(stream), ctx.getString(text));
   });
   ctx.setProp(ctx.global, '__host_write', writeFn);
-  writeFn.dispose();
   const intlFn = ctx.newFunction('__host_intl', (kindHandle, localeHandle, optionsHandle, valueHandle) => {
-    if (Date.now() > deadline) return ctx.newString('');
+    if (Date.now() > activeScope().deadline) return ctx.newString('');
     try {
       return ctx.newString(hostIntl(ctx.getString(kindHandle), JSON.parse(ctx.getString(localeHandle)), JSON.parse(ctx.getString(optionsHandle)), ctx.dump(valueHandle)));
     } catch (error) {
@@ -320,7 +440,7 @@ function installHost(ctx: QuickJSContext, write: (stream: string, text: string) 
     }
   });
   ctx.setProp(ctx.global, '__host_intl', intlFn);
-  intlFn.dispose();
+  return [writeFn, intlFn];
 }
 
 /** Formatters by kind, locale and options: creating one costs far more than formatting with it. */

@@ -21,7 +21,7 @@ export interface SandboxError {
   location?: SourceLocation;
 }
 
-/** Options of one sandboxed run. Every run gets a fresh QuickJS runtime: nothing survives between runs. */
+/** Options of one sandboxed run. Every run starts from the same pristine QuickJS state: nothing survives between runs. */
 export interface SandboxRunOptions {
   /** The working tree (module source, JSON imports). */
   files: FileLookup;
