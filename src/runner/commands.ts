@@ -26,6 +26,7 @@ import {
   roleChatOptions,
   type OllamaDependencies,
 } from './ollama-setup.js';
+import { readFile } from 'node:fs/promises';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
 
@@ -95,10 +96,14 @@ const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stri
 async function resumeDefaults(options: Record<string, unknown>, explicit: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const dir = options['resume'];
   if (typeof dir !== 'string') return options;
-  const read = await readRunFile(dir, { required: true });
-  if (!read.ok) throw new UsageError(`cannot resume ${dir}: ${read.error}`);
-  if (read.run === null) throw new UsageError(`cannot resume ${dir}: no run.json`);
-  const config = read.run.config;
+  let config: Record<string, unknown>;
+  try {
+    const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as { config?: Record<string, unknown> };
+    config = run.config ?? {};
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot resume ${dir}: ${code === 'ENOENT' ? `${join(dir, 'run.json')} does not exist (is it a results folder?)` : (code ?? (error as Error).message)}`);
+  }
   const merged: Record<string, unknown> = { ...options, out: dir };
   const conflicts: string[] = [];
   const take = (option: string, value: unknown): void => {
@@ -108,20 +113,21 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
       conflicts.push(`--${option} ${String(options[option])} (the run has ${String(value)})`);
     }
   };
-  take('suite', config.suite);
-  take('strategies', config.strategies.join(','));
-  take('tasks', config.tasks.join(','));
-  take('epochs', config.epochs);
-  take('seed', config.seed);
-  take('concurrency', config.concurrency);
-  take('prompts', config.prompts_dir);
-  const specs = config.model_specs;
+  take('suite', config['suite']);
+  take('strategies', Array.isArray(config['strategies']) ? (config['strategies'] as string[]).join(',') : undefined);
+  take('tasks', Array.isArray(config['tasks']) ? (config['tasks'] as string[]).join(',') : undefined);
+  take('epochs', config['epochs']);
+  take('seed', config['seed']);
+  take('concurrency', config['concurrency']);
+  take('prompts', config['prompts_dir']);
+  const specs = config['model_specs'] as Record<string, string> | undefined;
   // An explicit --model replaces the stored per-role models (the configuration check then refuses a change).
-  if (!explicit.has('model')) {
+  if (specs && !explicit.has('model')) {
     take('model', specs['direct']);
     for (const role of ROLES) take(`${role}Model`, specs[role]);
   }
-  for (const key of OLLAMA_OPTION_KEYS) take(key, config.ollama_flags?.[key]);
+  const ollama = config['ollama_flags'] as Record<string, unknown> | undefined;
+  for (const key of OLLAMA_OPTION_KEYS) take(key, ollama?.[key]);
   if (conflicts.length > 0) {
     throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
   }
@@ -215,7 +221,7 @@ export async function runCommand(
       throw error;
     }
   }
-  const runInfo: RunDescription = {
+  const runInfo = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'stratbench', version: VERSION, node: process.version },
     started_at: new Date().toISOString(),
