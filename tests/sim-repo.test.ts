@@ -309,6 +309,7 @@ describe('git', () => {
     expect(repo.gitShow('a1b2c')).toEqual({
       ok: true,
       commit: shopSpec().commits[0],
+      files: ['src/pricing.js'],
       output: [
         'commit a1b2c3d4e5f60718',
         'Author: Dana Reyes <dana@acme.dev>',

@@ -83,7 +83,9 @@ describe('registry', () => {
     const text = toolDescriptionsForPrompt();
     for (const name of ToolName.options) expect(text).toContain(`${name}: `);
     expect(text).toContain(
-      'args: {"type":"object","properties":{"sha":{"type":"string","minLength":1,"description":"Commit sha or unique prefix (at least 4 hex digits), or HEAD~n"}},"required":["sha"],"additionalProperties":false}',
+      'args: {"type":"object","properties":{"sha":{"type":"string","minLength":1,"description":"Commit sha or unique prefix (at least 4 hex digits), or HEAD~n"},' +
+        '"path":{"description":"Only the changes to this file or directory","type":"string","minLength":1},' +
+        '"stat":{"description":"Only the changed files with their line counts, no diff (default false)","type":"boolean"}},"required":["sha"],"additionalProperties":false}',
     );
     expect(TOOLS.edit.description).toContain('Fails when old text is not found or matches more than once');
   });

@@ -1,5 +1,5 @@
 // Owns `git ...` typed into the shell: status, diff, log, show, push, restore/checkout mapped onto the git operations.
-import { findCommit, formatLog, formatShow, gitLog } from './git-history.js';
+import { changesUnder, findCommit, formatLog, formatShow, gitLog } from './git-history.js';
 import { gitDiff, gitStatus, restoreFile } from './git-worktree.js';
 import { pushBranch } from './push.js';
 import type { RepoError } from './results.js';
@@ -25,12 +25,21 @@ export function runGit(context: ExecContext, args: readonly string[]): CommandOu
       return diff.ok ? ok(diff.output) : failed(diff);
     }
     case 'log': {
-      const log = gitLog(state, { ...(operands[0] !== undefined ? { path: operands[0] } : {}), ...logLimit(rest) });
+      const { revisions, paths } = revisionsAndPaths(rest);
+      const path = paths[0] ?? revisions[0];
+      const log = gitLog(state, { ...(path !== undefined ? { path } : {}), ...logLimit(rest), ...logSkip(rest) });
       return log.ok ? ok(formatLog(log.commits, rest.includes('--oneline'))) : failed(log);
     }
     case 'show': {
-      const found = findCommit(state, operands[0] ?? 'HEAD');
-      return found.ok ? ok(formatShow(found.commit)) : failed(found);
+      const { revisions, paths } = revisionsAndPaths(rest);
+      const found = findCommit(state, revisions[0] ?? 'HEAD');
+      if (!found.ok) return failed(found);
+      // Without `--`, words after the revision are paths (git accepts them when they exist in the working tree).
+      const selected = changesUnder(found.commit, [...revisions.slice(1), ...paths]);
+      if (!selected.ok) return failed(selected);
+      const stat = rest.includes('--stat');
+      const patch = rest.includes('-p') || rest.includes('--patch');
+      return ok(formatShow(found.commit, { paths: [...revisions.slice(1), ...paths], stat, patch }, selected.changes));
     }
     case 'push': {
       const [remote, refspec] = operands;
@@ -83,10 +92,27 @@ function positional(args: readonly string[]): string[] {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === '--') return [...operands, ...args.slice(index + 1)];
-    if (arg === '-n' || arg === '--max-count') index++;
+    if (arg === '-n' || arg === '--max-count' || arg === '--skip') index++;
     else if (!arg.startsWith('-')) operands.push(arg);
   }
   return operands;
+}
+
+/** Non-flag words before `--` (revisions, or paths git would guess), and every word after it (paths). */
+function revisionsAndPaths(args: readonly string[]): { revisions: string[]; paths: string[] } {
+  const separator = args.indexOf('--');
+  const before = separator === -1 ? args : args.slice(0, separator);
+  return { revisions: positional(before), paths: separator === -1 ? [] : args.slice(separator + 1) };
+}
+
+/** `--skip 5`, `--skip=5`. */
+function logSkip(args: readonly string[]): { skip?: number } {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    const value = arg === '--skip' ? args[index + 1] : /^--skip=(\d+)$/.exec(arg)?.[1];
+    if (value !== undefined && /^\d+$/.test(value)) return { skip: Number(value) };
+  }
+  return {};
 }
 
 /** `-n 5`, `-5`, `--max-count=5`, `--max-count 5`. */

@@ -1,7 +1,7 @@
 // Owns the SimRepo class: the one stateful, deterministic, in-memory repository an episode acts on.
 import { EDIT_MS, LOOKUP_MS, PUSH_MS } from './durations.js';
 import { editFile, listDirectory, readFile, searchFiles, writeFile, type EditApplied, type SearchMatch } from './file-ops.js';
-import { findCommit, formatLog, formatShow, gitLog, type LogOptions } from './git-history.js';
+import { changesUnder, findCommit, formatLog, formatShow, gitLog, type LogOptions, type ShowOptions } from './git-history.js';
 import { gitDiff, gitStatus, type WorktreeChanges } from './git-worktree.js';
 import { resolveRepoPath } from './paths.js';
 import { evaluatePredicate } from './predicates.js';
@@ -110,18 +110,34 @@ export class SimRepo {
     return classifyCommandLine(this.state, cmd);
   }
 
-  /** Commits newest first (`path`: those changing it), with `git log` text. Errors: path_escape. 200 ms. */
-  gitLog(options: LogOptions = {}): RepoResult<{ commits: Commit[]; output: string }> {
+  /**
+   * Commits newest first (`path`: those changing it; `skip` newest left out; at most `limit`), with `git log` text;
+   * `total`: every commit that matched the path. Errors: path_escape. 200 ms.
+   */
+  gitLog(options: LogOptions = {}): RepoResult<{ commits: Commit[]; total: number; output: string }> {
     this.advance(LOOKUP_MS);
     const log = gitLog(this.state, options);
-    return log.ok ? { ok: true, commits: log.commits, output: formatLog(log.commits) } : log;
+    return log.ok ? { ok: true, commits: log.commits, total: log.total, output: formatLog(log.commits) } : log;
   }
 
-  /** One commit by sha prefix (≥ 4 hex digits) or HEAD~n, with `git show` text. Errors: not_found, ambiguous_sha. 200 ms. */
-  gitShow(sha: string): RepoResult<{ commit: Commit; output: string }> {
+  /**
+   * One commit by sha prefix (≥ 4 hex digits) or HEAD~n, with `git show` text (see `ShowOptions`: `paths`, `stat`,
+   * `patch`). `statFirstOver`: when the plain diff text is longer than this many characters, the file list comes
+   * first (`--stat --patch`), so a large commit names every file it changed before any diff. `files`: the changed
+   * paths shown, in git's order. Errors: not_found, ambiguous_sha, path_escape. 200 ms.
+   */
+  gitShow(sha: string, options: ShowOptions & { statFirstOver?: number } = {}): RepoResult<{ commit: Commit; files: string[]; output: string }> {
     this.advance(LOOKUP_MS);
     const found = findCommit(this.state, sha.trim());
-    return found.ok ? { ok: true, commit: found.commit, output: formatShow(found.commit) } : found;
+    if (!found.ok) return found;
+    const selected = changesUnder(found.commit, options.paths);
+    if (!selected.ok) return selected;
+    const { changes } = selected;
+    let output = formatShow(found.commit, options, changes);
+    if (options.stat !== true && options.statFirstOver !== undefined && output.length > options.statFirstOver) {
+      output = formatShow(found.commit, { stat: true, patch: true }, changes);
+    }
+    return { ok: true, commit: found.commit, files: changes.map((change) => change.path), output };
   }
 
   /** Unified diff of the working tree against HEAD (optionally under `path`). Errors: path_escape, not_found. 200 ms. */

@@ -1,9 +1,10 @@
 // Owns the file tools: read, list, search, edit and write.
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
+import { capOutput, OUTPUT_LIMITS } from './cap-output.js';
 import { fromRepoError, lookupMiss, succeeded, timed } from './tool-result.js';
 
-/** Search output is cut after this many matches. */
+/** Search output lists at most this many matches; the rest are counted in the "… N more lines" marker. */
 export const MAX_SEARCH_MATCHES = 100;
 
 const path = z.string().min(1).describe('File path relative to the repository root, e.g. "src/pricing.js" (absolute paths must be under /repo)');
@@ -11,7 +12,8 @@ const path = z.string().min(1).describe('File path relative to the repository ro
 export const read = defineTool({
   name: 'read',
   description:
-    'Read a whole file from the working tree and return its exact content. Use it before editing a file so the old text you send matches exactly. A missing file is reported as not found.',
+    'Read a whole file from the working tree and return its exact content. Use it before editing a file so the old text you send matches exactly. ' +
+    'A file longer than the output limit is cut, with a last line saying how many lines are not shown (search finds text past it). A missing file is reported as not found.',
   args: z.strictObject({ path }),
   sideEffect: 'none',
   readOnly: true,
@@ -42,7 +44,8 @@ export const list = defineTool({
 export const search = defineTool({
   name: 'search',
   description:
-    'Search the working tree for a literal, case-sensitive text and return every matching line as "path:line: text". Use it to find where a name is defined or used. No matches is reported as a lookup miss.',
+    'Search the working tree for a literal, case-sensitive text and return every matching line as "path:line: text". Use it to find where a name is defined or used. ' +
+    'Long lines are cut; past the output limit a last line says how many more lines there are — then search a more specific text or give a path. No matches is reported as a lookup miss.',
   args: z.strictObject({
     text: z.string().min(1).describe('Literal text to find (not a regular expression)'),
     path: z.string().min(1).optional().describe('Only search this file or directory; the whole repository when omitted'),
@@ -56,8 +59,7 @@ export const search = defineTool({
       const scope = args.path === undefined ? '' : ` in ${args.path}`;
       if (found.matches.length === 0) return lookupMiss(`No matches for "${args.text}"${scope}`, 'no_matches');
       const lines = found.matches.slice(0, MAX_SEARCH_MATCHES).map((match) => `${match.path}:${match.line}: ${match.text}`);
-      const more = found.matches.length - MAX_SEARCH_MATCHES;
-      return succeeded(more > 0 ? [...lines, `... ${more} more matches; narrow the search with path`].join('\n') : lines.join('\n'));
+      return succeeded(capOutput(lines.join('\n'), OUTPUT_LIMITS, found.matches.length - lines.length));
     }),
 });
 

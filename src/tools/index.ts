@@ -4,9 +4,11 @@ import type { SimRepo } from '../sim-repo/index.js';
 import { edit, list, read, search, write } from './file-tools.js';
 import { gitDiff, gitLog, gitShow, push } from './git-tools.js';
 import { run } from './run-tool.js';
+import { capOutput } from './cap-output.js';
 import { ToolName, type ToolDefinition, type ToolResult } from './types.js';
 
 export * from './types.js';
+export { capOutput, moreLinesMarker, OUTPUT_LIMITS, type OutputLimits } from './cap-output.js';
 export { TRANSIENT_PATTERN } from './tool-result.js';
 
 /** Every tool by name. */
@@ -33,11 +35,6 @@ export function getTool(name: string): ToolDefinition | undefined {
 }
 
 /**
- * Runs one tool call against `repo`. Never throws: an unknown tool → failure `unknown_tool` (listing the
- * available tools); arguments failing the tool's schema → failure `invalid_args` (listing the issues and
- * the expected arguments), with no effect and 0 ms; a bug inside a tool → failure `internal_error`.
- */
-/**
  * Argument validation, memoised for frozen argument objects (replies a deterministic backend repeats are parsed
  * once and frozen, see strategies/call-role.ts): a frozen object cannot change, so its validation cannot either.
  */
@@ -56,6 +53,13 @@ function parseArgs(tool: ToolDefinition, args: Record<string, unknown>): ReturnT
 
 const parsedArgs = new WeakMap<object, Map<string, ReturnType<ToolDefinition['args']['safeParse']>>>();
 
+/**
+ * Runs one tool call against `repo`. Never throws: an unknown tool → failure `unknown_tool` (listing the
+ * available tools); arguments failing the tool's schema → failure `invalid_args` (listing the issues and
+ * the expected arguments), with no effect and 0 ms; a bug inside a tool → failure `internal_error`.
+ * The output is what a model sees: capped by `capOutput` (300 characters a line, 2,000 in total, then
+ * "… N more lines (narrow the search)").
+ */
 export function executeToolCall(repo: SimRepo, call: { tool: string; args: Record<string, unknown> }): ToolResult {
   const tool = getTool(call.tool);
   if (tool === undefined) {
@@ -67,7 +71,9 @@ export function executeToolCall(repo: SimRepo, call: { tool: string; args: Recor
     return refusal('invalid_args', [`invalid arguments for ${tool.name}:`, ...issues, `expected args: ${expectedArgs(tool)}`].join('\n'));
   }
   try {
-    return tool.execute(repo, parsed.data);
+    const result = tool.execute(repo, parsed.data);
+    const output = capOutput(result.output);
+    return output === result.output ? result : { ...result, output };
   } catch (error) {
     return refusal('internal_error', `internal error in tool ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
