@@ -221,7 +221,8 @@ describe('agent rules (direct and ReAct)', () => {
 
 describe('budget.exhausted', () => {
   it('names the budget when the plan kept making progress until the tool-call budget ran out', async () => {
-    const reads = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => step(`${prefix}${i + 1}`, 'read', { path: 'src/total.js' }));
+    // Distinct calls that each succeed (the same read on an unchanged repository would end the run as repeated_call).
+    const reads = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => step(`${prefix}${i + 1}`, 'run', { cmd: `echo ${prefix}${i + 1}` }));
     const record = await episode(fix, 'plan-replan', {
       planner: firstPlan(reads('s', 12), [{ check: 'command_passes', cmd: 'pnpm test' }]),
       replanner: () => ({ decision: 'revise', invalidated: 'A0', assumptions: [], steps: reads('r1.', 6) }),

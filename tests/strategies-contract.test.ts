@@ -89,7 +89,8 @@ describe('direct', () => {
 
 describe('react', () => {
   it('stops at its 12-tool-call budget (seed 001)', async () => {
-    const model = new FunctionModel(() => ({ action: 'tool', tool: 'list', args: {} }));
+    // Thirteen different lookups (the same read repeated would end sooner, as repeated_call).
+    const model = new FunctionModel((_request, n) => ({ action: 'tool', tool: 'search', args: { text: `name${n}` } }));
     const record = await runEpisode({ task: currency, strategy: 'react', epoch: 0, seed: 1 }, await environment(allRoles(model)));
     expect(record.outcome).toMatchObject({ status: 'budget_exhausted', reason: 'tool_calls' });
     expect(record.metrics.tool_calls).toBe(12);

@@ -22,11 +22,16 @@ export interface Budgets {
   transientRetries: number;
   /** How many times the same tool call with the same args may fail before the run stops. */
   repeatedFailureLimit: number;
+  /**
+   * How many times the same read-only call (read, list, search, git_log, git_show, git_diff) with the same args may
+   * run on an unchanged repository before the run stops as `repeated_call` (issue 10: a loop re-reading what it has).
+   */
+  repeatedReadLimit: number;
 }
 
-export const REACT_BUDGETS: Budgets = { maxToolCalls: 12, maxReplans: 0, transientRetries: 0, repeatedFailureLimit: 2 };
-export const PLAN_REPLAN_BUDGETS: Budgets = { maxToolCalls: 16, maxReplans: 3, transientRetries: 1, repeatedFailureLimit: 2 };
-export const PLAN_UP_FRONT_BUDGETS: Budgets = { maxToolCalls: 12, maxReplans: 0, transientRetries: 0, repeatedFailureLimit: 2 };
+export const REACT_BUDGETS: Budgets = { maxToolCalls: 12, maxReplans: 0, transientRetries: 0, repeatedFailureLimit: 2, repeatedReadLimit: 3 };
+export const PLAN_REPLAN_BUDGETS: Budgets = { maxToolCalls: 16, maxReplans: 3, transientRetries: 1, repeatedFailureLimit: 2, repeatedReadLimit: 3 };
+export const PLAN_UP_FRONT_BUDGETS: Budgets = { maxToolCalls: 12, maxReplans: 0, transientRetries: 0, repeatedFailureLimit: 2, repeatedReadLimit: 3 };
 
 /** Strategy switches that are not budgets. */
 export interface StrategyOptions {

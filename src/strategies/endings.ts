@@ -29,6 +29,11 @@ export function budgetExhausted(ctx: StrategyContext, limit: string, detail: str
   return end(ctx, { status: 'budget_exhausted', reason: limit });
 }
 
+/** The same read-only call ran `times` times on an unchanged repository: a `repeated_call` budget ending. */
+export function repeatedRead(ctx: StrategyContext, tool: string, times: number): Outcome {
+  return budgetExhausted(ctx, 'repeated_call', `${tool} with the same args ran ${times} times on an unchanged repository`);
+}
+
 /** A role's reply still failed after the repair attempt. */
 export function invalidOutput(ctx: StrategyContext, role: Role, error: string): Outcome {
   return end(ctx, { status: 'invalid_output', reason: `${role}_invalid_output`, message: error });

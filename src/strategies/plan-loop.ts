@@ -6,7 +6,7 @@ import { runCheck } from '../scoring/checks.js';
 import { PlanReply, ReplanReply, ExecutorReply, ReportReply, type PlanStep } from './replies.js';
 import { callRole } from './call-role.js';
 import type { Budgets, StrategyContext } from './context.js';
-import { budgetExhausted, finished, invalidOutput, stopped } from './endings.js';
+import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped } from './endings.js';
 import { blockedSteps, planDiff, planSnapshot, readySteps, validatePlan, validateSteps, writtenPath, type PlanState, type StepState } from './plan.js';
 import { newLedger, useTool, type ToolLedger } from './tool-use.js';
 
@@ -182,6 +182,7 @@ async function runSteps(
       if (meetsExpectation(step, used.result) || keptMiss) {
         step.status = 'done';
         ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'done', ...(keptMiss ? { reason: 'lookup miss kept as a result' } : {}) });
+        if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: repeatedRead(ctx, tool, used.readsOfThisCall) };
         continue;
       }
       step.status = 'failed';
@@ -189,6 +190,7 @@ async function runSteps(
       if (mode.replan && used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
         return { kind: 'ended', outcome: budgetExhausted(ctx, 'repeated_call', `${tool} with the same args failed ${used.failuresOfThisCall} times`) };
       }
+      if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: repeatedRead(ctx, tool, used.readsOfThisCall) };
       const failure: FailureView = { kind: 'step_failed', step_id: step.id, tool, args, status: used.result.status, output: used.observation.output };
       failures.push(failure);
       firstFailure ??= failure;

@@ -2,7 +2,7 @@
 import { ActionReply } from './replies.js';
 import { callRole } from './call-role.js';
 import { REACT_BUDGETS, type Budgets, type Strategy, type StrategyContext } from './context.js';
-import { budgetExhausted, finished, invalidOutput, stopped } from './endings.js';
+import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped } from './endings.js';
 import { newLedger, useTool } from './tool-use.js';
 import type { Outcome } from '../runner/record.js';
 
@@ -10,8 +10,9 @@ const toolNeedsName = (reply: ActionReply): string[] =>
   reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : [];
 
 /**
- * Runs ReAct. Ends `budget_exhausted` when the model asks for a call beyond `maxToolCalls`, or when the
- * same call with the same args has failed `repeatedFailureLimit` times (M9's stopped_repeated_call).
+ * Runs ReAct. Ends `budget_exhausted` when the model asks for a call beyond `maxToolCalls`, or as `repeated_call`
+ * when the same call with the same args has failed `repeatedFailureLimit` times (M9's stopped_repeated_call) or the
+ * same read-only call has run `repeatedReadLimit` times on an unchanged repository.
  */
 export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BUDGETS): Promise<Outcome> {
   const ledger = newLedger();
@@ -36,6 +37,7 @@ export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BU
     if (used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
       return budgetExhausted(ctx, 'repeated_call', `${action.tool} with the same args failed ${used.failuresOfThisCall} times`);
     }
+    if (used.readsOfThisCall >= budgets.repeatedReadLimit) return repeatedRead(ctx, action.tool ?? '', used.readsOfThisCall);
   }
 }
 

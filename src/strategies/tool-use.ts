@@ -1,23 +1,22 @@
-// Executes tool calls for a strategy: trace events, the tool-call count, and repeated-failure bookkeeping.
-import { executeToolCall } from '../tools/index.js';
+// Executes tool calls for a strategy: trace events, the tool-call count, and repeated-failure and repeated-read bookkeeping.
+import { executeToolCall, getTool } from '../tools/index.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Observation } from '../models/types.js';
 import type { StrategyContext } from './context.js';
 import type { TraceEventInput } from '../trace/events.js';
-
-/** How much of a model-visible output is kept in histories (characters). */
-export const OBSERVATION_LIMIT = 2_000;
 
 /** Per-episode tool bookkeeping shared by every strategy. */
 export interface ToolLedger {
   toolCalls: number;
   /** Failure count per call key (tool + canonical args). */
   failures: Map<string, number>;
+  /** Per read-only call key: how many times it ran in a row of unchanged repository states, and that state. */
+  reads: Map<string, { count: number; changes: number }>;
   history: Observation[];
 }
 
 export function newLedger(): ToolLedger {
-  return { toolCalls: 0, failures: new Map(), history: [] };
+  return { toolCalls: 0, failures: new Map(), reads: new Map(), history: [] };
 }
 
 /** JSON with object keys sorted, so equal args give equal keys. */
@@ -33,8 +32,18 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function callKey(tool: string, args: Record<string, unknown>): string {
-  return `${tool}:${canonicalJson(args)}`;
+  return `${tool}:${argsKey(args)}`;
 }
+
+/** Canonical args, memoised for frozen args objects (a deterministic backend's repeated replies): read calls pay once. */
+function argsKey(args: Record<string, unknown>): string {
+  if (!Object.isFrozen(args)) return canonicalJson(args);
+  let key = argsKeys.get(args);
+  if (key === undefined) argsKeys.set(args, (key = canonicalJson(args)));
+  return key;
+}
+
+const argsKeys = new WeakMap<object, string>();
 
 export interface ToolOutcome {
   result: ToolResult;
@@ -42,6 +51,11 @@ export interface ToolOutcome {
   observation: Observation;
   /** How many times this exact call has now failed in the episode (0 after a success). */
   failuresOfThisCall: number;
+  /**
+   * For a read-only tool: how many times this exact call has now run with the repository unchanged since the first
+   * of them (its change log no longer), 1 for a first or changed-state call; 0 for tools that are not read-only.
+   */
+  readsOfThisCall: number;
 }
 
 /** Runs one tool call against the episode's repo, records it, and updates the ledger. Never throws. */
@@ -66,8 +80,8 @@ export function useTool(
     duration_ms: result.duration_ms,
     side_effect: result.side_effect,
   };
-  const output = result.output.length > OBSERVATION_LIMIT ? `${result.output.slice(0, OBSERVATION_LIMIT)}\n[... truncated]` : result.output;
-  const observation: Observation = { tool, args, status: result.status, output };
+  // The output is already capped for a model (tools/cap-output.ts), marker included.
+  const observation: Observation = { tool, args, status: result.status, output: result.output };
   if (stepId !== undefined) event.step_id = observation.step_id = stepId;
   if (result.exit_code !== undefined) event.exit_code = observation.exit_code = result.exit_code;
   if (result.error_code !== undefined) event.error_code = result.error_code;
@@ -79,5 +93,14 @@ export function useTool(
     failures = (ledger.failures.get(key) ?? 0) + 1;
     ledger.failures.set(key, failures);
   }
-  return { result, eventId, observation, failuresOfThisCall: failures };
+  let reads = 0;
+  if (getTool(tool)?.readOnly === true) {
+    // The change log grows with every edit, write, side-effecting command and push: its length names the state.
+    const key = callKey(tool, args);
+    const changes = ctx.repo.changes.length;
+    const seen = ledger.reads.get(key);
+    reads = seen !== undefined && seen.changes === changes ? seen.count + 1 : 1;
+    ledger.reads.set(key, { count: reads, changes });
+  }
+  return { result, eventId, observation, failuresOfThisCall: failures, readsOfThisCall: reads };
 }

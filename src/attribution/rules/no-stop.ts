@@ -5,7 +5,7 @@ import { lastCallOf } from '../trace-index.js';
 
 /**
  * Three shapes: the `repeated_call` budget ended the run (the first erroneous event is the call that repeated the
- * failure); the `tool_calls` budget ended it after a failure went unanswered (the first call after that failure);
+ * failure, or, when nothing failed, the call that repeated a read on an unchanged repository up to the limit); the `tool_calls` budget ended it after a failure went unanswered (the first call after that failure);
  * the task expects a stop and the agent finished (its finishing call). Evidence: that call, the failure, the end.
  */
 export const noStop: Rule = ({ task, index }) => {
@@ -16,6 +16,12 @@ export const noStop: Rule = ({ task, index }) => {
     const repeat = [...index.toolCalls].reverse().find((t) => t.id < budget.id)!;
     const key = canonical({ tool: repeat.tool, args: repeat.args });
     const first = index.toolCalls.find((t) => t.status !== 'success' && canonical({ tool: t.tool, args: t.args }) === key);
+    if (first === undefined) {
+      // No failure to repeat: the same read-only call ran again and again on an unchanged repository.
+      const original = index.toolCalls.find((t) => canonical({ tool: t.tool, args: t.args }) === key) ?? repeat;
+      const caller = index.callerOf.get(repeat.id);
+      return finding('agent', 'no_stop', [caller, original.id, repeat.id, budget.id], `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already run with the same result at event ${original.id} on an unchanged repository, instead of using what it had read; the harness stopped the run (event ${budget.id}).`);
+    }
     const again = index.toolCalls.find((t) => first !== undefined && t.id > first.id && canonical({ tool: t.tool, args: t.args }) === key) ?? repeat;
     const caller = index.callerOf.get(again.id);
     return finding('agent', 'no_stop', [caller, first?.id, again.id, budget.id], `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already failed at event ${first?.id}, instead of stopping or changing course; the harness stopped the run (event ${budget.id}).`);
