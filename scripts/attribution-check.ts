@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../src/suite/load-suite.js';
 import { loadPromptSet } from '../src/runner/prompt-files.js';
 import { runEpisode, type RunEnvironment } from '../src/runner/episode.js';
-import type { Attribution, EpisodeRecord } from '../src/runner/record.js';
+import type { Attribution, EpisodeRecord } from '../src/records/index.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { faultIn, SCRIPTED_FAULTS, type ScriptedFault } from '../src/models/scripted-faults.js';
 import { ROLES, type ChatModel, type Role } from '../src/models/types.js';

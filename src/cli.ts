@@ -144,10 +144,8 @@ function program(): Command {
     .argument('<strategy>', 'strategy name')
     .option('--epoch <n>', 'which epoch (default: the first)', integer('--epoch'))
     .action(async (dir: string, task: string, strategy: string, options: { epoch?: number }) => {
-      const { explainFromFolder } = await import('./report/explain.js');
-      const result = await explainFromFolder(dir, task, strategy, options.epoch);
-      if (!result.ok) throw new UsageError(result.error);
-      process.stdout.write(`${result.text}\n`);
+      const { explainCommand } = await import('./runner/folder-commands.js');
+      process.exitCode = await explainCommand(dir, task, strategy, options.epoch);
     });
 
   cli

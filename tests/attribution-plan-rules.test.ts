@@ -1,7 +1,7 @@
 // Attribution rules for the planner and the executor, each on an episode whose model does one thing wrong.
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import type { ChatRequest } from '../src/models/types.js';
 import type { StrategyName } from '../src/strategies/index.js';
 import { SimRepo } from '../src/sim-repo/index.js';

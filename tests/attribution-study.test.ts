@@ -1,7 +1,7 @@
 // The study's hand-made attribution (seed 001) reproduced: real-model failures replayed on the core tasks get the study's verdicts.
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import type { StrategyName } from '../src/strategies/index.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
 import { allRoles, CORE_SUITE, environment, roleModel, type RoleHandler } from './support/episode-fixtures.js';

@@ -1,9 +1,9 @@
 // The attribution table and its summary.json section: failures per strategy × component, top modes with counts.
 import { describe, expect, it } from 'vitest';
 import { renderAttributionTable, summarizeAttributions } from '../src/report/attribution-table.js';
-import { SummaryBuilder } from '../src/runner/summary.js';
+import { SummaryBuilder } from '../src/report/run-summary.js';
 import { renderRunTable } from '../src/report/run-table.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 
 const failures = [
   { strategy: 'plan-replan', component: 'planner', mode: 'guessed_target' },

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { attribute, ACT_RULES, ENDING_RULES, indexTrace, MODES, allModes } from '../src/attribution/index.js';
 import { runEpisode } from '../src/runner/episode.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import { loadSuiteFile, type LoadedTask } from '../src/suite/load-suite.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { SCRIPTED_FAULTS } from '../src/models/scripted-faults.js';

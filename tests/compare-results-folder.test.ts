@@ -3,8 +3,9 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEpisodes, readResultsFolder } from '../src/report/results-folder.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import { parseEpisodes, readResultsFolder } from '../src/results-folder/index.js';
+import { runFile } from './support/results-files.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 
 function line(task: string, epoch = 0, strategy = 'direct'): string {
   const record: EpisodeRecord = {
@@ -88,8 +89,8 @@ describe('readResultsFolder', () => {
     return dir;
   }
 
-  it('reads run.json loosely, keeping unknown fields', async () => {
-    const run = { schemaVersion: 1, suite: { path: 'tasks/core.yaml', hash: 'abc' }, prompts: { planner: 'f00' }, extra: { any: true } };
+  it('reads run.json, keeping unknown fields', async () => {
+    const run = { ...runFile(), extra: { any: true } };
     const dir = await folder('good', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': JSON.stringify(run) });
     const result = await readResultsFolder(dir);
     expect(result).toEqual({ ok: true, dir, run, records: [JSON.parse(line('a'))], warnings: [] });
@@ -106,7 +107,15 @@ describe('readResultsFolder', () => {
     const notJson = await folder('bad-run', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': '{"schemaVersion": 1,' });
     expect(await readResultsFolder(notJson)).toMatchObject({ ok: false, error: expect.stringContaining(`${join(notJson, 'run.json')}: not valid JSON`) });
     const wrongShape = await folder('odd-run', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': '{"models": {"planner": 3}}' });
-    expect(await readResultsFolder(wrongShape)).toMatchObject({ ok: false, error: expect.stringContaining('unexpected shape') });
+    expect(await readResultsFolder(wrongShape)).toMatchObject({ ok: false, error: expect.stringContaining(`${join(wrongShape, 'run.json')}: no schemaVersion`) });
+    const badModels = await folder('odd-models', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': JSON.stringify({ ...runFile(), models: { planner: 3 } }) });
+    const error = await readResultsFolder(badModels);
+    expect(error.ok).toBe(false);
+    expect(!error.ok && error.error.split('\n').slice(0, 3)).toEqual([
+      `${join(badModels, 'run.json')}: not a valid run.json (schemaVersion 2)`,
+      '✖ Invalid input: expected string, received number',
+      '  → at models.planner',
+    ]);
   });
 
   it('fails on a missing folder, a file instead of a folder, and a missing episodes.jsonl', async () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCompare } from '../src/report/compare.js';
 import { escapeXml } from '../src/report/formats/junit.js';
 import { escapeMarkdownCell } from '../src/report/formats/markdown.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
+import { runFile } from './support/results-files.js';
 
 type Result = boolean | 'error';
 /** strategy → task → result of each epoch. */
@@ -41,16 +42,14 @@ function lines(table: Table): string[] {
   );
 }
 
-const run = (prompts: Record<string, string> = { planner: 'a'.repeat(64) }) => ({
-  schemaVersion: 1,
-  config: { concurrency: 2 },
-  suite: { path: 'tasks/core.yaml', hash: 'f'.repeat(64) },
-  models: { planner: 'scripted', executor: 'scripted' },
-  prompts,
-  strategies: ['direct', 'plan-replan'],
-  epochs: 1,
-  seed: 7,
-});
+const run = (prompts: Record<string, string> = { planner: 'a'.repeat(64) }) =>
+  runFile({
+    models: { planner: 'scripted', executor: 'scripted' },
+    prompts,
+    strategies: ['direct', 'plan-replan'],
+    epochs: 1,
+    seed: 7,
+  });
 
 let root: string;
 let folders = 0;

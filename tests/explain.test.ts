@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { explainEpisode, explainFromFolder, findEpisode } from '../src/report/explain.js';
+import { explainEpisode, findEpisode } from '../src/report/explain.js';
+import { readResultsFolder } from '../src/results-folder/index.js';
 import { runEpisode } from '../src/runner/episode.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { loadSuiteFile, type LoadedTask } from '../src/suite/load-suite.js';
 import type { StrategyName } from '../src/strategies/index.js';
@@ -46,15 +47,15 @@ describe('explainEpisode', () => {
   });
 });
 
-describe('findEpisode and explainFromFolder', () => {
+describe('findEpisode', () => {
   it('finds an episode by task, strategy and epoch, and says what the folder holds when it is not there', async () => {
     const record = await episode('default-currency', 'direct', ['agent.wrong_answer']);
     const dir = mkdtempSync(join(tmpdir(), 'explain-'));
     writeFileSync(join(dir, 'episodes.jsonl'), `${JSON.stringify(record)}\n`);
-    const found = await explainFromFolder(dir, 'default-currency', 'direct');
-    expect(found.ok && found.text.split('\n')[2]).toMatch(/^attribution: agent\.wrong_answer — /);
-    expect(await explainFromFolder(dir, 'default-currency', 'direct', 3)).toEqual({ ok: false, error: 'no epoch 3 of default-currency × direct; epochs: 0' });
+    const folder = await readResultsFolder(dir);
+    const found = findEpisode(folder.ok ? folder.records : [], 'default-currency', 'direct');
+    expect(found.ok && explainEpisode(found.record).split('\n')[2]).toMatch(/^attribution: agent\.wrong_answer — /);
+    expect(findEpisode([record], 'default-currency', 'direct', 3)).toEqual({ ok: false, error: 'no epoch 3 of default-currency × direct; epochs: 0' });
     expect(findEpisode([record], 'nope', 'react')).toEqual({ ok: false, error: 'no episode nope × react; tasks: default-currency; strategies: direct' });
-    expect((await explainFromFolder(join(dir, 'missing'), 'a', 'b')).ok).toBe(false);
   });
 });

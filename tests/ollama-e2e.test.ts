@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
 import { extractView } from '../src/strategies/prompts.js';
 import { ACTION_SCHEMA_NAMES } from '../src/models/tool-calling.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import { cellOf, comparable, records, runInProcess, scratch, startScriptedOllama, toolCalls, RUN_DEFAULTS } from './support/scripted-over-ollama.js';
 import type { FakeChatRequest, FakeOllama } from './support/fake-ollama-server.js';
 

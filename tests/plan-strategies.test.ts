@@ -4,7 +4,7 @@ import { runEpisode } from '../src/runner/episode.js';
 import { planDiff, validatePlan } from '../src/strategies/plan.js';
 import { meetsExpectation } from '../src/strategies/plan-loop.js';
 import { allRoles, environment, miniTask, roleModel, scriptedFor, TOTAL_TEST } from './support/episode-fixtures.js';
-import type { TraceEvent } from '../src/trace/events.js';
+import type { TraceEvent } from '../src/records/index.js';
 
 const repo = {
   files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': TOTAL_TEST },

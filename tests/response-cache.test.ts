@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOllamaModel } from '../src/models/ollama.js';
-import { canonicalJson, clearResponseCache, responseCacheKey, withResponseCache } from '../src/models/response-cache.js';
+import { clearResponseCache, responseCacheKey, withResponseCache } from '../src/models/response-cache.js';
+import { canonicalJson } from '../src/records/index.js';
 import { InfrastructureError, type ChatModel, type ChatRequest, type ChatResponse } from '../src/models/types.js';
 import { okReply, startFakeOllama, type FakeOllama } from './support/fake-ollama-server.js';
 

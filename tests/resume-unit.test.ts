@@ -2,7 +2,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inShard, loadForResume, parseShard, ResumeError } from '../src/runner/resume.js';
+import { inShard, loadForResume, parseShard, ResumeError } from '../src/results-folder/index.js';
+import { runFile } from './support/results-files.js';
 import { scratch } from './support/cli.js';
 
 const record = (task: string, status: string) => ({
@@ -27,7 +28,7 @@ const record = (task: string, status: string) => ({
 function folder(lines: string): string {
   const dir = join(scratch(), 'run');
   mkdirSync(dir);
-  writeFileSync(join(dir, 'run.json'), JSON.stringify({ config_hash: 'h' }));
+  writeFileSync(join(dir, 'run.json'), JSON.stringify(runFile({ config_hash: 'h' })));
   writeFileSync(join(dir, 'episodes.jsonl'), lines);
   return dir;
 }

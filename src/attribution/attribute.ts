@@ -1,6 +1,6 @@
 // Attribution: which component caused a failed episode, in which mode, with the trace events that show it.
-import type { Attribution, CheckResult } from '../runner/record.js';
-import type { TraceEvent } from '../trace/events.js';
+import type { Attribution, CheckResult } from '../records/index.js';
+import type { TraceEvent } from '../records/index.js';
 import { earliest, failingChecks, type AttributionState, type AttributionTask, type Rule, type RuleInput } from './finding.js';
 import { indexTrace } from './trace-index.js';
 import { invalidOutput } from './rules/invalid-output.js';

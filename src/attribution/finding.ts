@@ -1,5 +1,5 @@
 // What a rule receives and returns: the episode's task, indexed trace, final state and check results; a finding.
-import type { CheckResult } from '../runner/record.js';
+import type { CheckResult } from '../records/index.js';
 import type { Component, ModeOf } from './modes.js';
 import type { TraceIndex } from './trace-index.js';
 

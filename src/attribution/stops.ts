@@ -1,5 +1,5 @@
 // Whether a replanner's stop names the blocker its failure made observable (shared by vague_stop and wrong_check).
-import type { CheckResult } from '../runner/record.js';
+import type { CheckResult } from '../records/index.js';
 import { failingChecks } from './finding.js';
 import { blockerTokens } from './targets.js';
 import type { ModelCallEvent, TraceIndex } from './trace-index.js';

@@ -1,16 +1,9 @@
 // Small text helpers the rules share: canonical call keys, normalised paths and commands, targets named in prose.
 
-/** JSON with object keys sorted, so equal values give equal strings. */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+import { canonicalJson } from '../records/index.js';
+
+/** The project's canonical JSON (records/canonical-json.ts), under the name the rules use. */
+export { canonicalJson as canonical };
 
 /** A repository path as the simulated repo resolves it: no leading `./` or `/repo/`, single slashes. */
 export function normalizePath(path: string): string {
@@ -26,7 +19,7 @@ export function normalizeCommand(cmd: string): string {
 export function normalizeArg(key: string, value: unknown): string {
   if (typeof value === 'string' && key === 'path') return normalizePath(value);
   if (typeof value === 'string' && key === 'cmd') return normalizeCommand(value);
-  return canonical(value);
+  return canonicalJson(value);
 }
 
 /** What a call touches, for comparing calls: the path, the command, the commit, or the push target. */

@@ -1,5 +1,5 @@
 // Indexes one episode's trace for the rules: the plans and who wrote them, the model call behind each tool call, what was seen when.
-import type { TraceEvent } from '../trace/events.js';
+import type { TraceEvent } from '../records/index.js';
 import { canonical, normalizePath } from './targets.js';
 
 export type ModelCallEvent = Extract<TraceEvent, { type: 'model_call' }>;

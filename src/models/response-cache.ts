@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { canonicalJson } from '../records/index.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';
 import { modelJsonSchema } from './model-json-schema.js';
 import { makeFolder } from '../files/make-folder.js';
@@ -32,13 +33,6 @@ interface CacheEntry {
   response: ChatResponse;
 }
 
-/** JSON with object keys sorted at every level, so equal values give equal text. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => {
-    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
-    return Object.fromEntries(Object.entries(item as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  });
-}
 
 /**
  * The cache key of `request` to `model`: sha256 (hex) of the canonical JSON of the model name, its

@@ -1,5 +1,6 @@
 // Which trajectory the scripted model is on (naive or reference) and what comes next, derived from history alone.
 import type { Trajectory, TrajectoryStep } from '../suite/schema.js';
+import { canonicalJson } from '../records/index.js';
 import type { Observation } from './types.js';
 
 /** The trajectories the scripted model plays for one task. */
@@ -28,18 +29,7 @@ export function observedFailure(observation: Observation): boolean {
 }
 
 const sameCall = (step: TrajectoryStep, observation: Observation): boolean =>
-  step.tool === observation.tool && canonical(step.args) === canonical(observation.args);
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value as object)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+  step.tool === observation.tool && canonicalJson(step.args) === canonicalJson(observation.args);
 
 /**
  * The reference steps left after switching: edits and writes that already succeeded in this episode are

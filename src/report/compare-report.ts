@@ -5,7 +5,8 @@ import { comparePaired, withHolm, type PairedComparison } from './statistics-com
 import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
 import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
 import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
-import type { ResultsFolder, RunInfo } from './results-folder.js';
+import type { RunFile } from '../records/index.js';
+import type { ResultsFolder } from '../results-folder/index.js';
 
 /** Significance level of the regression gate (issue 5: α = 0.05). */
 export const REGRESSION_ALPHA = 0.05;
@@ -132,8 +133,8 @@ function compareRecords(
 /** Compares suite hash, models and prompt hashes from run.json (models fall back to the episodes' own). */
 export function compareConfiguration(base: ResultsFolder, head: ResultsFolder): ConfigurationComparison {
   const differences: ConfigurationDifference[] = [];
-  const baseRun: RunInfo | null = base.run;
-  const headRun: RunInfo | null = head.run;
+  const baseRun: RunFile | null = base.run;
+  const headRun: RunFile | null = head.run;
   let suite: Sameness = 'unknown';
   const baseHash = baseRun?.suite?.hash;
   const headHash = headRun?.suite?.hash;

@@ -6,7 +6,7 @@ import { compareResults, type ComparisonReport } from './compare-report.js';
 import { renderCompareText } from './compare-table.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
-import { readResultsFolder } from './results-folder.js';
+import { readResultsFolder } from '../results-folder/index.js';
 
 export {
   compareConfiguration,

@@ -1,7 +1,6 @@
 // `stratbench explain`: one episode's trace in order — plan, revisions with diffs, tool calls, checks — with the attributed events marked.
-import type { EpisodeRecord } from '../runner/record.js';
-import type { TraceEvent } from '../trace/events.js';
-import { readResultsFolder } from './results-folder.js';
+import type { EpisodeRecord } from '../records/index.js';
+import type { TraceEvent } from '../records/index.js';
 
 const FIRST = '▶';
 const OTHER = '•';
@@ -142,15 +141,4 @@ export function findEpisode(records: readonly EpisodeRecord[], task: string, str
   const tasks = [...new Set(records.map((r) => r.task))];
   const strategies = [...new Set(records.map((r) => r.strategy))];
   return { ok: false, error: `no episode ${task} × ${strategy}; tasks: ${tasks.join(', ') || '(none)'}; strategies: ${strategies.join(', ') || '(none)'}` };
-}
-
-/**
- * `stratbench explain <results-dir> <task> <strategy> [--epoch N]`: reads the folder's episodes.jsonl and renders
- * the episode. The only I/O here; the CLI prints `text` (exit 0) or `error` (a usage error, exit 2).
- */
-export async function explainFromFolder(dir: string, task: string, strategy: string, epoch?: number): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  const folder = await readResultsFolder(dir);
-  if (!folder.ok) return { ok: false, error: folder.error };
-  const found = findEpisode(folder.records, task, strategy, epoch);
-  return found.ok ? { ok: true, text: explainEpisode(found.record) } : found;
 }

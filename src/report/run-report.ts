@@ -1,6 +1,6 @@
 // The whole report of a run (run table, statistics, and what else a run prints), shared by `run` and `report`.
-import { SummaryBuilder, type RunSummary } from '../runner/summary.js';
-import type { EpisodeRecord } from '../runner/record.js';
+import type { EpisodeRecord, RunSummary } from '../records/index.js';
+import { SummaryBuilder } from './run-summary.js';
 import { computeRunStatistics, renderStatisticsMarkdown, renderStatisticsText, type RunStatistics } from './statistics.js';
 import { renderRunTable } from './run-table.js';
 

@@ -1,6 +1,6 @@
 // Renders a run summary as the comparison table (cli-table3) plus one line per failed or errored episode.
 import Table from 'cli-table3';
-import type { RunSummary, Tally } from '../runner/summary.js';
+import type { RunSummary, Tally } from '../records/index.js';
 import { renderAttributionTable } from './attribution-table.js';
 
 export interface RunTableOptions {

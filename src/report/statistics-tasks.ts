@@ -1,5 +1,5 @@
 // Episodes grouped per strategy and task: scored epochs, successes, errors and the task's stability label.
-import type { OutcomeStatus } from '../runner/record.js';
+import type { OutcomeStatus } from '../records/index.js';
 
 /** The fields of an EpisodeRecord the statistics read; a full EpisodeRecord satisfies it. */
 export interface EpisodeResult {

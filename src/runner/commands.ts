@@ -7,13 +7,12 @@ import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registr
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
-import { renderRunReport } from '../report/run-report.js';
+import { renderRunReport } from '../report/index.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
-import { prepareOutputFolder, OutputFolderError, writeJsonFile } from './results-writer.js';
+import { loadForResume, OutputFolderError, parseShard, prepareOutputFolder, readRunFile, ResumeError, writeJsonFile } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
 import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
-import { SCHEMA_VERSION, type EpisodeRecord } from './record.js';
-import { loadForResume, parseShard, ResumeError } from './resume.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription } from '../records/index.js';
 import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
 import {
   OLLAMA_OPTION_KEYS,
@@ -26,7 +25,6 @@ import {
   roleChatOptions,
   type OllamaDependencies,
 } from './ollama-setup.js';
-import { readFile } from 'node:fs/promises';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
 
@@ -96,14 +94,10 @@ const sha256 = (value: unknown): string => createHash('sha256').update(JSON.stri
 async function resumeDefaults(options: Record<string, unknown>, explicit: ReadonlySet<string>): Promise<Record<string, unknown>> {
   const dir = options['resume'];
   if (typeof dir !== 'string') return options;
-  let config: Record<string, unknown>;
-  try {
-    const run = JSON.parse(await readFile(join(dir, 'run.json'), 'utf8')) as { config?: Record<string, unknown> };
-    config = run.config ?? {};
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot resume ${dir}: ${code === 'ENOENT' ? `${join(dir, 'run.json')} does not exist (is it a results folder?)` : (code ?? (error as Error).message)}`);
-  }
+  const read = await readRunFile(dir, { required: true });
+  if (!read.ok) throw new UsageError(`cannot resume ${dir}: ${read.error}`);
+  if (read.run === null) throw new UsageError(`cannot resume ${dir}: no run.json`);
+  const config = read.run.config;
   const merged: Record<string, unknown> = { ...options, out: dir };
   const conflicts: string[] = [];
   const take = (option: string, value: unknown): void => {
@@ -113,21 +107,20 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
       conflicts.push(`--${option} ${String(options[option])} (the run has ${String(value)})`);
     }
   };
-  take('suite', config['suite']);
-  take('strategies', Array.isArray(config['strategies']) ? (config['strategies'] as string[]).join(',') : undefined);
-  take('tasks', Array.isArray(config['tasks']) ? (config['tasks'] as string[]).join(',') : undefined);
-  take('epochs', config['epochs']);
-  take('seed', config['seed']);
-  take('concurrency', config['concurrency']);
-  take('prompts', config['prompts_dir']);
-  const specs = config['model_specs'] as Record<string, string> | undefined;
+  take('suite', config.suite);
+  take('strategies', config.strategies.join(','));
+  take('tasks', config.tasks.join(','));
+  take('epochs', config.epochs);
+  take('seed', config.seed);
+  take('concurrency', config.concurrency);
+  take('prompts', config.prompts_dir);
+  const specs = config.model_specs;
   // An explicit --model replaces the stored per-role models (the configuration check then refuses a change).
-  if (specs && !explicit.has('model')) {
+  if (!explicit.has('model')) {
     take('model', specs['direct']);
     for (const role of ROLES) take(`${role}Model`, specs[role]);
   }
-  const ollama = config['ollama_flags'] as Record<string, unknown> | undefined;
-  for (const key of OLLAMA_OPTION_KEYS) take(key, ollama?.[key]);
+  for (const key of OLLAMA_OPTION_KEYS) take(key, config.ollama_flags?.[key]);
   if (conflicts.length > 0) {
     throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
   }
@@ -221,7 +214,7 @@ export async function runCommand(
       throw error;
     }
   }
-  const runInfo = {
+  const runInfo: RunDescription = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: 'stratbench', version: VERSION, node: process.version },
     started_at: new Date().toISOString(),

@@ -4,7 +4,7 @@ import { ScriptedModel, type ScriptedTask } from '../models/scripted.js';
 import { STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
 import { episodeSeed } from './run-suite.js';
-import type { EpisodeLine } from './summary.js';
+import type { EpisodeLine } from '../records/index.js';
 
 /** The roles replaced, in this order (issue 4 §4): the first whose replacement turns the failure into a success is blamed. */
 export const COUNTERFACTUAL_ROLES: readonly Role[] = ['planner', 'executor', 'replanner'];

@@ -4,11 +4,10 @@ import type { RepoSpec } from '../sim-repo/spec.js';
 import type { Check, Trajectory } from '../suite/schema.js';
 import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
 import { Trace } from '../trace/trace.js';
-import type { TraceEvent } from '../trace/events.js';
 import { score } from '../scoring/score.js';
 import { attribute } from '../attribution/index.js';
 import { STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
-import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome } from './record.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TraceEvent } from '../records/index.js';
 
 /** The parts of a loaded task an episode needs. */
 export interface EpisodeTask {
@@ -68,7 +67,6 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
       toolDescriptions: env.toolDescriptions,
       trace,
       epoch: spec.epoch,
-      seed: spec.seed,
       chatOptions: (role) => (chatOptions[role] ??= { ...env.chatOptions(role), seed: spec.seed }),
       options: env.options,
     });

@@ -1,34 +1,36 @@
-// The commands that read results folders instead of running episodes: report, merge, compare.
+// The commands that read results folders instead of running episodes: report, merge, compare, explain.
 import { writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
-import { readResultsFolder } from '../report/results-folder.js';
-import { runCompare } from '../report/compare.js';
-import { renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader } from '../report/run-report.js';
-import type { EpisodeRecord } from './record.js';
-import { mergeFolders, ResumeError } from './resume.js';
-import { prepareOutputFolder, writeJsonFile, OutputFolderError } from './results-writer.js';
-import { UsageError } from './commands.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type RunFile } from '../records/index.js';
+import {
+  EPISODES_FILE,
+  mergeFolders,
+  OutputFolderError,
+  prepareOutputFolder,
+  readResultsFolder,
+  ResumeError,
+  writeRunFile,
+  writeSummaryFile,
+} from '../results-folder/index.js';
+import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, runCompare, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
+import { UsageError } from './usage-error.js';
 
-function headerFrom(run: Record<string, unknown> | null, records: readonly EpisodeRecord[]): { header: RunHeader; groups: string[]; strategies: string[]; seed: number } {
-  const config = (run?.['config'] ?? {}) as Record<string, unknown>;
+function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { header: RunHeader; groups: string[]; strategies: string[]; seed: number } {
   const seen = <T>(values: T[]): T[] => [...new Set(values)];
-  const strategies = Array.isArray(run?.['strategies']) ? (run['strategies'] as string[]) : seen(records.map((r) => r.strategy));
-  const groups = Array.isArray(config['groups']) ? (config['groups'] as string[]) : seen(records.map((r) => r.group));
-  const notes = Object.values((run?.['model_notes'] ?? {}) as Record<string, string>);
-  const suite = (run?.['suite'] ?? {}) as { name?: string };
+  const strategies = run?.strategies ?? seen(records.map((r) => r.strategy));
+  const groups = run?.config.groups ?? seen(records.map((r) => r.group));
   return {
     header: {
-      ...(suite.name ? { suiteName: suite.name } : {}),
+      ...(run ? { suiteName: run.suite.name, epochs: run.epochs } : {}),
       tasks: seen(records.map((r) => r.task)).length,
       strategies,
-      ...(typeof run?.['epochs'] === 'number' ? { epochs: run['epochs'] } : {}),
-      models: (run?.['models'] ?? {}) as Record<string, string>,
-      notes,
+      models: run?.models ?? {},
+      notes: Object.values(run?.model_notes ?? {}),
     },
     groups,
     strategies,
-    seed: typeof run?.['seed'] === 'number' ? run['seed'] : 1,
+    seed: run?.seed ?? 1,
   };
 }
 
@@ -37,7 +39,7 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
   const folder = await readResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
-  const { header, groups, strategies, seed } = headerFrom(folder.run as Record<string, unknown> | null, folder.records);
+  const { header, groups, strategies, seed } = headerFrom(folder.run, folder.records);
   const summary = withStatistics(summaryFromRecords(folder.records, groups, strategies), seed);
   if (options.markdown) {
     try {
@@ -57,13 +59,20 @@ export async function mergeCommand(dirs: string[], out: string): Promise<number>
     // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
     const { records, run, missingShards } = await mergeFolders(dirs);
     await prepareOutputFolder(out, { fresh: true });
-    await writeFile(join(out, 'episodes.jsonl'), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    await writeFile(join(out, EPISODES_FILE), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     const { header, groups, strategies, seed } = headerFrom(run, records);
     const summary = withStatistics(summaryFromRecords(records, groups, strategies), seed);
     const { shard: _shard, timing: _timing, ...rest } = run;
     const status = missingShards.length === 0 ? 'complete' : 'partial';
-    await writeJsonFile(join(out, 'run.json'), { ...rest, status, episodes: records.length, merged_from: dirs, ...(missingShards.length ? { missing_shards: missingShards } : {}) });
-    await writeJsonFile(join(out, 'summary.json'), summary, { compact: true });
+    await writeRunFile(out, {
+      ...rest,
+      schemaVersion: SCHEMA_VERSION,
+      status,
+      episodes: records.length,
+      merged_from: dirs,
+      ...(missingShards.length ? { missing_shards: missingShards } : {}),
+    });
+    await writeSummaryFile(out, summary);
     process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
     process.stderr.write(`merged ${records.length} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
     if (missingShards.length > 0) process.stderr.write(`warning: shard(s) ${missingShards.join(', ')} not given: the merged run is partial\n`);
@@ -85,4 +94,18 @@ export async function compareCommand(base: string, head: string, options: { fail
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   return result.exitCode;
+}
+
+/**
+ * `stratbench explain DIR TASK STRATEGY [--epoch N]`: prints one episode in order (see explainEpisode).
+ * Throws UsageError (exit 2) for an unusable folder (naming the file and the problem) or an episode it lacks.
+ */
+export async function explainCommand(dir: string, task: string, strategy: string, epoch?: number): Promise<number> {
+  const folder = await readResultsFolder(dir);
+  if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
+  for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const found = findEpisode(folder.records, task, strategy, epoch);
+  if (!found.ok) throw new UsageError(found.error);
+  process.stdout.write(`${explainEpisode(found.record)}\n`);
+  return 0;
 }

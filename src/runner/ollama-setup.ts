@@ -84,7 +84,7 @@ export interface OllamaRunConfig {
 }
 
 /** What run.json records about the Ollama side of a run. */
-export interface OllamaRunInfo {
+export type OllamaRunInfo = {
   host: string;
   server_version: string;
   /** Keyed by the model name as given (e.g. "qwen3:8b"): the name the server lists, its digest, size, quantisation. */
@@ -93,7 +93,7 @@ export interface OllamaRunInfo {
   options: ChatOptions;
   role_options: Partial<Record<Role, ChatOptions>>;
   cache: { dir: string } | null;
-}
+};
 
 /** Injected by tests and scripts: transport and retry timing of every Ollama model of the run. */
 export type OllamaDependencies = Pick<OllamaModelConfig, 'fetch' | 'retry' | 'clock'>;

@@ -3,7 +3,7 @@ import { SimRepo } from '../sim-repo/index.js';
 import { executeToolCall } from '../tools/index.js';
 import type { Trajectory } from '../suite/schema.js';
 import { score, type Score } from '../scoring/score.js';
-import type { Outcome } from './record.js';
+import type { Outcome } from '../records/index.js';
 import type { EpisodeTask } from './episode.js';
 
 export interface ReplayResult extends Score {

@@ -6,12 +6,10 @@ import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
-import { EpisodeWriter, writeJsonFile } from './results-writer.js';
-import { SummaryBuilder } from './summary.js';
-import { withStatistics, type SummaryFile } from '../report/run-report.js';
+import { EPISODES_FILE, EpisodeWriter, inShard, writeRunFile, writeSummaryFile } from '../results-folder/index.js';
+import { SummaryBuilder, withStatistics, type SummaryFile } from '../report/index.js';
 import { episodeKey } from './episode.js';
-import { inShard, type Shard } from './resume.js';
-import type { EpisodeRecord } from './record.js';
+import type { EpisodeRecord, RunDescription, Shard } from '../records/index.js';
 
 export interface MatrixConfig {
   tasks: EpisodeTask[];
@@ -23,8 +21,8 @@ export interface MatrixConfig {
   outDir: string;
   /** `tty`: a progress bar on stderr; `plain`: a line every few seconds; `none`: silent. */
   progress: 'tty' | 'plain' | 'none';
-  /** Written to run.json as is. */
-  runInfo: Record<string, unknown>;
+  /** Written to run.json, with the status, counts and timing added. */
+  runInfo: RunDescription;
   /** Finished episodes from an earlier, interrupted run of this configuration (`--resume`): kept, not re-run. */
   existing?: EpisodeRecord[];
   /** Run only this deterministic slice of the matrix (`--shard i/n`). */
@@ -67,8 +65,8 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed).filter(
     (cell, position) => inShard(position, config.shard) && !done.has(episodeKey(cell.task.id, cell.strategy, cell.epoch, env.configHash)),
   );
-  const writer = new EpisodeWriter(join(config.outDir, 'episodes.jsonl'));
-  await writeJsonFile(join(config.outDir, 'run.json'), { ...config.runInfo, status: 'running' });
+  const writer = new EpisodeWriter(join(config.outDir, EPISODES_FILE));
+  await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });
   const summary = new SummaryBuilder(config.groups, config.strategies);
   for (const record of existing) summary.add(record);
   const progress = startProgress(config.progress, cells.length);
@@ -91,7 +89,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   }
   const interrupted = config.signal?.aborted === true && ran < cells.length;
   // Episodes only: statistics and summary writing come after the clock stops.
-  const timing = {
+  const timing: Record<string, unknown> = {
     wall_ms: Math.round(performance.now() - started),
     process_start_to_first_episode_ms: firstEpisodeMs ?? null,
     peak_rss_mb_after_episodes: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
@@ -99,10 +97,10 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     sandbox_test_files: { executed: testRunCache.stats.misses, cached: testRunCache.stats.hits },
   };
   const built = withStatistics(summary.build(), config.seed);
-  await writeJsonFile(join(config.outDir, 'summary.json'), built, { compact: true });
+  await writeSummaryFile(config.outDir, built);
   // Peak resident set of the whole process so far (statistics and summary.json included), MB.
-  (timing as Record<string, unknown>)['peak_rss_mb'] = Math.round(process.resourceUsage().maxRSS / 102.4) / 10;
-  await writeJsonFile(join(config.outDir, 'run.json'), {
+  timing['peak_rss_mb'] = Math.round(process.resourceUsage().maxRSS / 102.4) / 10;
+  await writeRunFile(config.outDir, {
     ...config.runInfo,
     status: interrupted ? 'interrupted' : 'complete',
     episodes: existing.length + ran,

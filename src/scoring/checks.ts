@@ -2,7 +2,7 @@
 import { compilePattern } from './text-match.js';
 import { resolveRepoPath, type SimRepo } from '../sim-repo/index.js';
 import type { Check } from '../suite/schema.js';
-import type { CheckResult } from '../runner/record.js';
+import type { CheckResult } from '../records/index.js';
 import { matchWords, type WordVerbs } from './text-match.js';
 
 const MENTIONS: WordVerbs = { does: 'mentions', doesNot: 'does not mention' };

@@ -1,6 +1,6 @@
 // Scores an episode: the ending must match `expect` and every check must pass on the final state.
 import type { Check } from '../suite/schema.js';
-import type { CheckResult, Outcome } from '../runner/record.js';
+import type { CheckResult, Outcome } from '../records/index.js';
 import { runCheck, type FinalState } from './checks.js';
 
 export interface Score {

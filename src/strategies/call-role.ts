@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Role, RoleView } from '../models/types.js';
 import { parseReply } from '../models/parse-reply.js';
 import { renderMessages } from './prompts.js';
-import type { TraceEventInput } from '../trace/events.js';
+import type { TraceEventInput } from '../records/index.js';
 import type { StrategyContext } from './context.js';
 
 /**

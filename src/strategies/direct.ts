@@ -4,7 +4,7 @@ import { callRole } from './call-role.js';
 import type { Strategy, StrategyContext } from './context.js';
 import { finished, invalidOutput, stopped } from './endings.js';
 import { newLedger, useTool, type ToolLedger } from './tool-use.js';
-import type { Outcome } from '../runner/record.js';
+import type { Outcome } from '../records/index.js';
 
 const noMoreTools = (reply: ActionReply): string[] =>
   reply.action === 'tool' ? ['direct answers now: action must be "finish" or "stop"'] : [];

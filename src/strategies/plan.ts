@@ -1,8 +1,7 @@
 // Plans as data: the step state, validation in code, dependency order, and plan diffs.
 import { getTool } from '../tools/index.js';
-import type { PlanDiff } from '../trace/events.js';
+import { canonicalJson, type PlanDiff, type PlanSnapshot } from '../records/index.js';
 import type { PlanReply, PlanStep } from './replies.js';
-import { canonicalJson } from './tool-use.js';
 
 /** Limits on a plan's size (seed 001: steps are one tool call each; 1–12 per plan). */
 export const MIN_PLAN_STEPS = 1;
@@ -144,7 +143,7 @@ export function writtenPath(step: PlanStep): string | undefined {
 }
 
 /** Plain-data snapshot of the plan for views and trace events. */
-export function planSnapshot(plan: PlanState): Record<string, unknown> {
+export function planSnapshot(plan: PlanState): PlanSnapshot {
   return {
     goal: plan.goal,
     done_when: plan.done_when,

@@ -36,10 +36,3 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   sideEffectOf(args: Args, repo: SimRepo): SideEffect;
   execute(repo: SimRepo, args: Args): ToolResult;
 }
-
-/** A tool call as it crosses boundaries (plans, trajectories, model replies). */
-export const ToolCall = z.object({
-  tool: z.string(),
-  args: z.record(z.string(), z.unknown()),
-});
-export type ToolCall = z.infer<typeof ToolCall>;

@@ -1,3 +1,2 @@
-// Public surface of the trace module.
-export * from './events.js';
+// Public surface of the trace module: the per-episode recorder (the event shapes are in records/).
 export * from './trace.js';

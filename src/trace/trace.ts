@@ -1,5 +1,5 @@
 // The per-episode trace recorder: assigns event ids and simulated timestamps in order.
-import type { TraceEvent, TraceEventInput } from './events.js';
+import type { TraceEvent, TraceEventInput } from '../records/index.js';
 
 /** Anything that tells simulated time in ms (the episode's SimRepo clock). */
 export interface ClockLike {

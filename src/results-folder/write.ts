@@ -1,9 +1,10 @@
-// Appends episode records to <out>/episodes.jsonl as they finish; writes run.json and summary.json atomically.
+// Writing a results folder: episode records appended to episodes.jsonl as they finish; run.json and summary.json atomically.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { writeFile, access, constants, rename, unlink } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
-import type { EpisodeRecord } from './record.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type RunClaim, type RunFile, type RunSummary } from '../records/index.js';
+import { RUN_FILE, SUMMARY_FILE } from './read.js';
 
 /** Thrown when the results folder cannot be created or written (a usage error: exit 2). */
 export class OutputFolderError extends Error {
@@ -25,7 +26,8 @@ export async function prepareOutputFolder(dir: string, options: { fresh?: boolea
   if (options.fresh) {
     // Claim the folder: exclusive creation fails if another run (even one started in the same instant) has it.
     try {
-      await writeFile(join(dir, 'run.json'), `${JSON.stringify({ status: 'starting' })}\n`, { flag: 'wx' });
+      const claim: RunClaim = { schemaVersion: SCHEMA_VERSION, status: 'starting' };
+      await writeFile(join(dir, RUN_FILE), `${JSON.stringify(claim)}\n`, { flag: 'wx' });
     } catch {
       throw new OutputFolderError(`${dir} already holds a run (run.json exists): continue it with --resume ${dir}, or choose another --out`);
     }
@@ -93,4 +95,14 @@ export async function writeJsonFile(path: string, value: unknown, options: { com
   const tmp = `${path}.tmp`;
   await writeFile(tmp, `${options.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
   await rename(tmp, path);
+}
+
+/** Writes `dir/run.json` atomically (indented: people read it). */
+export async function writeRunFile(dir: string, run: RunFile): Promise<void> {
+  await writeJsonFile(join(dir, RUN_FILE), run);
+}
+
+/** Writes `dir/summary.json` atomically (compact: it holds every episode's result). */
+export async function writeSummaryFile(dir: string, summary: RunSummary & { statistics: object }): Promise<void> {
+  await writeJsonFile(join(dir, SUMMARY_FILE), summary, { compact: true });
 }

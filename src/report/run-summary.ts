@@ -1,59 +1,6 @@
 // Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
-import type { EpisodeRecord } from './record.js';
-import { SCHEMA_VERSION, type OutcomeStatus } from './record.js';
-import type { EpisodeResult as StatisticsEpisode } from '../report/statistics-tasks.js';
-import { summarizeAttributions, type AttributedFailure, type AttributionSummary } from '../report/attribution-table.js';
-
-export interface Tally {
-  episodes: number;
-  /** Episodes that count for success rates (all but `error`). */
-  scored: number;
-  successes: number;
-  errors: number;
-}
-
-export interface StrategySummary extends Tally {
-  strategy: string;
-  by_group: Record<string, Tally>;
-  /** Totals over scored episodes; divide by `scored` for means. */
-  model_calls: number;
-  tool_calls: number;
-  tool_ms: number;
-  model_ms: number;
-  replans: number;
-  tokens_in: number;
-  tokens_out: number;
-}
-
-export interface EpisodeLine {
-  task: string;
-  group: string;
-  strategy: string;
-  epoch: number;
-  status: string;
-  reason: string;
-  /** The first failing check's detail, when the ending matched but a check failed. */
-  detail?: string;
-  /** `component.mode` of a failed episode's attribution. */
-  attribution?: string;
-}
-
-/** Compact per-episode result kept in memory for statistics (no trace): what the statistics read, plus `status`. */
-export interface EpisodeResult extends StatisticsEpisode {
-  /** The same as `outcome.status`, kept flat for readers of summary.json. */
-  status: OutcomeStatus;
-}
-
-export interface RunSummary {
-  schemaVersion: number;
-  groups: string[];
-  strategies: StrategySummary[];
-  failures: EpisodeLine[];
-  errors: EpisodeLine[];
-  results: EpisodeResult[];
-  /** Failed episodes per strategy × component and the top failure modes (issue 4 §5). */
-  attribution: AttributionSummary;
-}
+import { SCHEMA_VERSION, type EpisodeLine, type EpisodeRecord, type EpisodeResult, type RunSummary, type StrategySummary, type Tally } from '../records/index.js';
+import { summarizeAttributions, type AttributedFailure } from './attribution-table.js';
 
 const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
 

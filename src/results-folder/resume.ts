@@ -1,18 +1,12 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
 import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseEpisodes, RunInfo } from '../report/results-folder.js';
-import type { EpisodeRecord } from './record.js';
+import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
+import { checkSummaryFile, EPISODES_FILE, parseEpisodes, readRunFile } from './read.js';
 
 /** Thrown when a results folder cannot be resumed or merged (a usage error: exit 2). */
 export class ResumeError extends Error {
   override readonly name = 'ResumeError';
-}
-
-export interface Shard {
-  /** 1-based shard number. */
-  index: number;
-  count: number;
 }
 
 /** Parses `--shard i/n` (1 ≤ i ≤ n). Throws ResumeError for anything else. */
@@ -29,16 +23,14 @@ export function inShard(position: number, shard: Shard | undefined): boolean {
   return shard === undefined || position % shard.count === shard.index - 1;
 }
 
-async function readRunInfo(dir: string): Promise<RunInfo & { config_hash?: string }> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, 'run.json'), 'utf8');
-  } catch (error) {
-    throw new ResumeError(`cannot read ${join(dir, 'run.json')}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  const parsed = RunInfo.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new ResumeError(`${join(dir, 'run.json')} is not a stratbench run.json`);
-  return parsed.data as RunInfo & { config_hash?: string };
+/** run.json of `dir` (required) after checking its summary.json; throws ResumeError naming the file and the problem. */
+async function readRunForResume(dir: string): Promise<RunFile> {
+  const run = await readRunFile(dir, { required: true });
+  if (!run.ok) throw new ResumeError(run.error);
+  const summary = await checkSummaryFile(dir);
+  if (!summary.ok) throw new ResumeError(summary.error);
+  if (run.run === null) throw new ResumeError(`${dir}: no run.json`);
+  return run.run;
 }
 
 /**
@@ -47,11 +39,11 @@ async function readRunInfo(dir: string): Promise<RunInfo & { config_hash?: strin
  * on a clean line), removes `error` episodes (infrastructure failures run again), and returns the records kept. Throws ResumeError for a different configuration or a corrupt file.
  */
 export async function loadForResume(dir: string, configHash: string): Promise<{ records: EpisodeRecord[]; droppedTornLine: boolean; rerunErrors: number }> {
-  const run = await readRunInfo(dir);
+  const run = await readRunForResume(dir);
   if (run.config_hash !== configHash) {
-    throw new ResumeError(`${dir} was run with another configuration (config hash ${run.config_hash ?? 'missing'}, now ${configHash}): models, prompts, suite or options differ`);
+    throw new ResumeError(`${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite or options differ`);
   }
-  const path = join(dir, 'episodes.jsonl');
+  const path = join(dir, EPISODES_FILE);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -85,15 +77,9 @@ export async function loadForResume(dir: string, configHash: string): Promise<{ 
 }
 
 /** The parts of run.json that define the episode matrix; shards must agree on all of them. */
-function matrixOf(run: Record<string, unknown>): string {
-  const config = (run['config'] ?? {}) as Record<string, unknown>;
-  return JSON.stringify({
-    hash: run['config_hash'] ?? null,
-    strategies: config['strategies'] ?? null,
-    tasks: config['tasks'] ?? null,
-    epochs: config['epochs'] ?? null,
-    seed: config['seed'] ?? null,
-  });
+function matrixOf(run: RunFile): string {
+  const { strategies, tasks, epochs, seed } = run.config;
+  return JSON.stringify({ hash: run.config_hash, strategies, tasks, epochs, seed });
 }
 
 /**
@@ -102,18 +88,18 @@ function matrixOf(run: Record<string, unknown>): string {
  * twice, shards of an unsharded run), and corrupt files. An episode present in several folders is kept once.
  * Writes nothing; returns the records, the first run.json, and a note when shards are missing.
  */
-export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRecord[]; run: Record<string, unknown>; missingShards: number[] }> {
+export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRecord[]; run: RunFile; missingShards: number[] }> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
-  const runs = (await Promise.all(dirs.map(readRunInfo))) as Array<Record<string, unknown>>;
+  const runs = await Promise.all(dirs.map(readRunForResume));
   const matrices = new Set(runs.map(matrixOf));
   if (matrices.size > 1) {
     throw new ResumeError(
       `refusing to merge folders from different configurations (config hash, strategies, tasks, epochs or seed differ): ${dirs
-        .map((dir, i) => `${dir} (${String(runs[i]!['config_hash'] ?? 'no hash')})`)
+        .map((dir, i) => `${dir} (${runs[i]!.config_hash})`)
         .join(', ')}`,
     );
   }
-  const shards = runs.map((run) => run['shard'] as Shard | undefined);
+  const shards = runs.map((run) => run.shard);
   let missingShards: number[] = [];
   if (shards.some((shard) => shard !== undefined)) {
     if (shards.some((shard) => shard === undefined)) throw new ResumeError('refusing to merge a sharded folder with an unsharded one');
@@ -131,7 +117,7 @@ export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRe
   }
   const byKey = new Map<string, EpisodeRecord>();
   for (const dir of dirs) {
-    const path = join(dir, 'episodes.jsonl');
+    const path = join(dir, EPISODES_FILE);
     let text: string;
     try {
       text = await readFile(path, 'utf8');

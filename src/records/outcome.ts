@@ -1,8 +1,5 @@
-// The results-file shapes: one EpisodeRecord per line of episodes.jsonl, plus run.json.
+// How an episode ended, what its checks said, what it cost and which component it blames.
 import { z } from 'zod';
-import { TraceEvent } from '../trace/events.js';
-
-export const SCHEMA_VERSION = 1;
 
 /**
  * How an episode ended (DESIGN.md, Vocabulary). `invalid_output`: a role's reply still failed to parse or
@@ -19,6 +16,10 @@ export const Outcome = z.object({
   message: z.string().optional(),
 });
 export type Outcome = z.infer<typeof Outcome>;
+
+/** A check as data: `check` names it (the suite's closed list), the other fields are its parameters. */
+export const CheckSpec = z.looseObject({ check: z.string() });
+export type CheckSpec = z.infer<typeof CheckSpec>;
 
 export const CheckResult = z.object({
   check: z.record(z.string(), z.unknown()),
@@ -42,27 +43,7 @@ export type Metrics = z.infer<typeof Metrics>;
 export const Attribution = z.object({
   component: z.string(),
   mode: z.string(),
-  evidence: z.array(z.number().int()),
+  evidence: z.array(z.number().int()).describe('Trace event ids, the first erroneous event first'),
   explanation: z.string(),
 });
 export type Attribution = z.infer<typeof Attribution>;
-
-export const EpisodeRecord = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
-  key: z.string().describe('task|strategy|epoch|config hash'),
-  task: z.string(),
-  group: z.string(),
-  strategy: z.string(),
-  epoch: z.number().int().nonnegative(),
-  seed: z.number().int(),
-  models: z.record(z.string(), z.string()).describe('Model serving each role'),
-  outcome: Outcome,
-  success: z.boolean().describe('Ending matches expect and every check passes; false for error episodes'),
-  expect: z.enum(['finish', 'stop']),
-  checks: z.array(CheckResult),
-  metrics: Metrics,
-  attribution: Attribution.nullable().default(null),
-  wall_ms: z.number().describe('Real time the episode took, ms (the only non-deterministic field)'),
-  trace: z.array(TraceEvent),
-});
-export type EpisodeRecord = z.infer<typeof EpisodeRecord>;

@@ -1,0 +1,24 @@
+// One line of episodes.jsonl: an episode's identity, outcome, checks, costs, attribution and trace.
+import { z } from 'zod';
+import { Attribution, CheckResult, Metrics, Outcome } from './outcome.js';
+import { TraceEvent } from './trace-events.js';
+
+export const EpisodeRecord = z.object({
+  schemaVersion: z.number().int().describe('See SCHEMA_VERSION; readers check it first'),
+  key: z.string().describe('task|strategy|epoch|config hash'),
+  task: z.string(),
+  group: z.string(),
+  strategy: z.string(),
+  epoch: z.number().int().nonnegative(),
+  seed: z.number().int(),
+  models: z.record(z.string(), z.string()).describe('Model serving each role'),
+  outcome: Outcome,
+  success: z.boolean().describe('Ending matches expect and every check passes; false for error episodes'),
+  expect: z.enum(['finish', 'stop']),
+  checks: z.array(CheckResult),
+  metrics: Metrics,
+  attribution: Attribution.nullable().default(null),
+  wall_ms: z.number().describe('Real time the episode took, ms (the only non-deterministic field)'),
+  trace: z.array(TraceEvent),
+});
+export type EpisodeRecord = z.infer<typeof EpisodeRecord>;

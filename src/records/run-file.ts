@@ -1,0 +1,63 @@
+// run.json: the one schema that `run` writes and that resume, merge, report, compare and explain read.
+import { z } from 'zod';
+
+const ByRole = z.record(z.string(), z.string());
+
+/** What defines a run's episodes; `--resume` takes every option it was not given from here. */
+export const RunConfig = z.looseObject({
+  suite: z.string().describe('Suite file as given on the command line'),
+  groups: z.array(z.string()),
+  strategies: z.array(z.string()),
+  tasks: z.array(z.string()).describe('Task ids of the matrix, suite order'),
+  epochs: z.number().int().positive(),
+  concurrency: z.number().int().positive(),
+  seed: z.number().int(),
+  model_specs: ByRole.describe('Model spec per role as given, e.g. scripted or ollama:qwen3:8b'),
+  prompts_dir: z.string(),
+  options: z.looseObject({ lookupMissAsResult: z.boolean() }),
+  ollama_flags: z.record(z.string(), z.unknown()).optional().describe('The Ollama flags given, for --resume'),
+});
+export type RunConfig = z.infer<typeof RunConfig>;
+
+export const RunStatus = z.enum(['running', 'interrupted', 'complete', 'partial']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const Shard = z.object({ index: z.number().int().positive().describe('1-based'), count: z.number().int().positive() });
+export type Shard = z.infer<typeof Shard>;
+
+/**
+ * run.json of a results folder. Written when the run starts (`status: running`) and rewritten when it ends;
+ * `merge` writes one for the merged folder. Unknown fields are kept (a newer minor writer may add some).
+ */
+export const RunFile = z.looseObject({
+  schemaVersion: z.number().int(),
+  status: RunStatus,
+  tool: z.looseObject({ name: z.string(), version: z.string(), node: z.string() }),
+  started_at: z.string().describe('ISO 8601'),
+  finished_at: z.string().optional().describe('ISO 8601'),
+  config: RunConfig,
+  config_hash: z.string().describe('16 hex digits of sha256 over suite hash, seed, model specs, prompt hashes, options (and Ollama identity)'),
+  suite: z.looseObject({ path: z.string(), name: z.string(), hash: z.string().describe('sha256 hex of the suite text') }),
+  models: ByRole.describe('Model serving each role the run used'),
+  model_notes: z.record(z.string(), z.string()).optional(),
+  ollama: z.record(z.string(), z.unknown()).optional().describe('Server, version, model digests, mode and options of the Ollama models'),
+  prompts: ByRole.describe('sha256 hex of each role prompt template'),
+  strategies: z.array(z.string()),
+  epochs: z.number().int().positive(),
+  seed: z.number().int(),
+  episodes: z.number().int().nonnegative().optional().describe('Episodes in episodes.jsonl when the run ended'),
+  resumed_from: z.number().int().nonnegative().optional().describe('Episodes kept from an earlier, interrupted run'),
+  shard: Shard.optional(),
+  timing: z.record(z.string(), z.unknown()).optional().describe('Wall time, start-up and peak RSS of the run'),
+  merged_from: z.array(z.string()).optional(),
+  missing_shards: z.array(z.number().int().positive()).optional(),
+});
+export type RunFile = z.infer<typeof RunFile>;
+
+/** The claim `run` writes into a fresh folder before anything else, so two runs cannot share a folder. */
+export const RunClaim = z.object({ schemaVersion: z.number().int(), status: z.literal('starting') });
+export type RunClaim = z.infer<typeof RunClaim>;
+
+/** run.json without its status: what `run` knows before it starts (the status is added at each write). */
+export const RunDescription = RunFile.omit({ status: true });
+export type RunDescription = z.infer<typeof RunDescription>;

@@ -1,0 +1,77 @@
+// summary.json: success per strategy × group, costs, failed and errored episodes, attribution tally, statistics.
+import { z } from 'zod';
+import { OutcomeStatus } from './outcome.js';
+
+export const Tally = z.object({
+  episodes: z.number().int().nonnegative(),
+  scored: z.number().int().nonnegative().describe('Episodes that count for success rates (all but error)'),
+  successes: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+});
+export type Tally = z.infer<typeof Tally>;
+
+export const StrategySummary = Tally.extend({
+  strategy: z.string(),
+  by_group: z.record(z.string(), Tally),
+  model_calls: z.number().describe('Totals over scored episodes; divide by scored for means'),
+  tool_calls: z.number(),
+  tool_ms: z.number().describe('Simulated tool time, ms'),
+  model_ms: z.number().describe('Model time, ms'),
+  replans: z.number(),
+  tokens_in: z.number(),
+  tokens_out: z.number(),
+});
+export type StrategySummary = z.infer<typeof StrategySummary>;
+
+/** One failed or errored episode as the summary lists it. */
+export const EpisodeLine = z.object({
+  task: z.string(),
+  group: z.string(),
+  strategy: z.string(),
+  epoch: z.number().int().nonnegative(),
+  status: z.string(),
+  reason: z.string(),
+  detail: z.string().optional().describe('The first failing check, the ending expected, or the error'),
+  attribution: z.string().optional().describe('component.mode of a failed episode'),
+});
+export type EpisodeLine = z.infer<typeof EpisodeLine>;
+
+/** Compact per-episode result (no trace): what the statistics read. */
+export const EpisodeResult = z.object({
+  task: z.string(),
+  group: z.string(),
+  strategy: z.string(),
+  epoch: z.number().int().nonnegative(),
+  success: z.boolean(),
+  status: OutcomeStatus.describe('The same as outcome.status, kept flat for readers'),
+  outcome: z.object({ status: OutcomeStatus }),
+});
+export type EpisodeResult = z.infer<typeof EpisodeResult>;
+
+/** Failed episodes per strategy × component and the most frequent failure modes. */
+export const AttributionSummary = z.object({
+  components: z.array(z.string()).describe('Components in display order'),
+  by_strategy: z.record(z.string(), z.record(z.string(), z.number().int())).describe('strategy → component → failed episodes'),
+  top_modes: z.array(
+    z.object({ component: z.string(), mode: z.string(), count: z.number().int(), by_strategy: z.record(z.string(), z.number().int()) }),
+  ),
+  unattributed: z.number().int().nonnegative().describe('Failed episodes without an attribution'),
+});
+export type AttributionSummary = z.infer<typeof AttributionSummary>;
+
+export const RunSummary = z.object({
+  schemaVersion: z.number().int(),
+  groups: z.array(z.string()),
+  strategies: z.array(StrategySummary),
+  failures: z.array(EpisodeLine),
+  errors: z.array(EpisodeLine),
+  results: z.array(EpisodeResult),
+  attribution: AttributionSummary,
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+/**
+ * summary.json as read back: the run summary plus the statistics section (intervals, pass@k, paired tests),
+ * whose shape belongs to report/ and is only checked to be an object here.
+ */
+export const SummaryFile = RunSummary.extend({ statistics: z.record(z.string(), z.unknown()) });
