@@ -1,7 +1,7 @@
 // Attribution rules for the replanner, the gate, the direct/ReAct agent and the budget, each on an episode built to show it.
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import type { ChatRequest } from '../src/models/types.js';
 import type { StrategyName } from '../src/strategies/index.js';
 import { SimRepo } from '../src/sim-repo/index.js';

@@ -2,7 +2,7 @@
 // time, ends the episode as repeated_call in ReAct and in the plan strategies' executor, and attribution names it.
 import { describe, expect, it } from 'vitest';
 import { runEpisode } from '../src/runner/episode.js';
-import type { EpisodeRecord } from '../src/runner/record.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import { SimRepo } from '../src/sim-repo/index.js';
 import { Trace } from '../src/trace/trace.js';
 import { runReact } from '../src/strategies/react.js';
@@ -72,7 +72,6 @@ describe('ReAct: the same successful read three times', () => {
       toolDescriptions: env.toolDescriptions,
       trace: new Trace(repo.clock),
       epoch: 0,
-      seed: 1,
       chatOptions: env.chatOptions,
       options: env.options,
     };

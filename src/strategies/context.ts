@@ -2,7 +2,7 @@
 import type { SimRepo } from '../sim-repo/index.js';
 import type { ChatModel, ChatOptions, MemoryView, Role } from '../models/types.js';
 import type { Trace } from '../trace/trace.js';
-import type { Outcome } from '../runner/record.js';
+import type { Outcome } from '../records/index.js';
 import type { PromptSet } from './prompts.js';
 
 /** The task as an agent may see it: no checks, no trajectories. */
@@ -52,7 +52,6 @@ export interface StrategyContext {
   toolDescriptions: string;
   trace: Trace;
   epoch: number;
-  seed: number;
   chatOptions: (role: Role) => ChatOptions;
   options: StrategyOptions;
 }

@@ -1,5 +1,5 @@
 // Shared helpers that turn replies and limits into outcomes and trace events.
-import type { Outcome } from '../runner/record.js';
+import type { Outcome } from '../records/index.js';
 import type { StrategyContext } from './context.js';
 import type { Role } from '../models/types.js';
 

@@ -1,5 +1,5 @@
 // The plan-and-execute loop shared by plan-up-front and plan-and-replan: plan, execute in dependency order, check, replan.
-import type { Outcome } from '../runner/record.js';
+import type { Outcome } from '../records/index.js';
 import type { FailureView, Observation } from '../models/types.js';
 import type { ToolResult } from '../tools/types.js';
 import { runCheck } from '../scoring/checks.js';

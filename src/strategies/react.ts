@@ -4,7 +4,7 @@ import { callRole } from './call-role.js';
 import { REACT_BUDGETS, type Budgets, type Strategy, type StrategyContext } from './context.js';
 import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped } from './endings.js';
 import { newLedger, useTool } from './tool-use.js';
-import type { Outcome } from '../runner/record.js';
+import type { Outcome } from '../records/index.js';
 
 const toolNeedsName = (reply: ActionReply): string[] =>
   reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : [];

@@ -3,7 +3,7 @@ import { executeToolCall, getTool } from '../tools/index.js';
 import type { ToolResult } from '../tools/types.js';
 import type { Observation } from '../models/types.js';
 import type { StrategyContext } from './context.js';
-import type { TraceEventInput } from '../trace/events.js';
+import { canonicalJson, type TraceEventInput } from '../records/index.js';
 
 /** Per-episode tool bookkeeping shared by every strategy. */
 export interface ToolLedger {
@@ -17,18 +17,6 @@ export interface ToolLedger {
 
 export function newLedger(): ToolLedger {
   return { toolCalls: 0, failures: new Map(), reads: new Map(), history: [] };
-}
-
-/** JSON with object keys sorted, so equal args give equal keys. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 export function callKey(tool: string, args: Record<string, unknown>): string {
