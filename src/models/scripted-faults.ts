@@ -1,5 +1,5 @@
 // Injected faults for the scripted model: each one corrupts one role's reply at a known place, so attribution has ground truth.
-import type { Trajectory, TrajectoryStep } from '../suite/schema.js';
+import type { Trajectory, TrajectoryStep } from '../records/index.js';
 import type { FailureView, Observation, RoleView } from './types.js';
 import { describeStep, type ScriptedTask } from './scripted-tracks.js';
 

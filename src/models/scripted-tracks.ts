@@ -1,5 +1,5 @@
 // Which trajectory the scripted model is on (naive or reference) and what comes next, derived from history alone.
-import type { Trajectory, TrajectoryStep } from '../suite/schema.js';
+import type { Trajectory, TrajectoryStep } from '../records/index.js';
 import { canonicalJson } from '../records/index.js';
 import type { Observation } from './types.js';
 

@@ -1,5 +1,5 @@
 // The embedded `scripted` model: a deterministic stand-in (not an LLM) that plays each task's trajectories.
-import type { TrajectoryStep, Trajectory } from '../suite/schema.js';
+import type { Trajectory, TrajectoryStep } from '../records/index.js';
 import type { ChatModel, ChatRequest, ChatResponse, FailureView, Observation, RoleView } from './types.js';
 import { describeStep, referenceAfterSwitch, sequentialPosition, type ScriptedTask } from './scripted-tracks.js';
 import { faultStrikesRole, markFault, SCRIPTED_FAULTS, type ScriptedFault } from './scripted-faults.js';

@@ -1,9 +1,10 @@
 // The ChatModel seam: one request shape for every role and backend, one reply shape back.
 import type { z } from 'zod';
 
-/** Which part of a strategy a model call serves (DESIGN.md, Vocabulary). */
-export const ROLES = ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from '../records/index.js';
+
+/** Which part of a strategy a model call serves (defined in records/, where the trace names it). */
+export { ROLES, type Role };
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';

@@ -8,3 +8,4 @@ export * from './run-file.js';
 export * from './schema-version.js';
 export * from './summary-file.js';
 export * from './trace-events.js';
+export * from './trajectory.js';
