@@ -20,6 +20,8 @@ import { prematureFinish } from './rules/premature-finish.js';
 import { wrongAnswer } from './rules/wrong-answer.js';
 import { budgetExhausted } from './rules/budget-exhausted.js';
 import { missingStep } from './rules/missing-step.js';
+import { agentOverreach, executorOverreach } from './rules/overreach.js';
+import { noProgress } from './rules/no-progress.js';
 
 /**
  * Rules that find a wrong act at a definite event. All run; the earliest first erroneous event wins, and on a tie
@@ -28,13 +30,16 @@ import { missingStep } from './rules/missing-step.js';
 export const ACT_RULES: ReadonlyArray<readonly [string, Rule]> = [
   ['invalid_output', invalidOutput],
   ['misroute', misroute],
+  ['agent_overreach', agentOverreach],
   ['guessed_target', guessedTarget],
   ['wrong_check', wrongCheck],
   ['coarse_step', coarseStep],
   ['bad_edit', badEdit],
+  ['executor_overreach', executorOverreach],
   ['drift', drift],
   ['repeated_call', repeatedCall],
   ['repeated_assumption', repeatedAssumption],
+  ['no_progress', noProgress],
   ['weakened_check', weakenedCheck],
   ['tampered_test', tamperedTest],
 ];

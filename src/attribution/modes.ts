@@ -7,10 +7,10 @@
  */
 export const MODES = {
   planner: ['invalid_plan', 'guessed_target', 'wrong_check', 'coarse_step', 'missing_step'],
-  executor: ['invalid_output', 'bad_edit', 'drift', 'wrong_answer'],
-  replanner: ['invalid_output', 'guessed_target', 'repeated_call', 'repeated_assumption', 'weakened_check', 'vague_stop', 'missing_step'],
+  executor: ['invalid_output', 'bad_edit', 'drift', 'overreach', 'wrong_answer'],
+  replanner: ['invalid_output', 'guessed_target', 'repeated_call', 'repeated_assumption', 'no_progress', 'weakened_check', 'vague_stop', 'missing_step'],
   gate: ['invalid_output', 'misroute'],
-  agent: ['invalid_output', 'guessed_target', 'tampered_test', 'no_stop', 'premature_finish', 'wrong_answer'],
+  agent: ['invalid_output', 'guessed_target', 'tampered_test', 'overreach', 'no_stop', 'premature_finish', 'wrong_answer'],
   budget: ['exhausted'],
 } as const;
 
@@ -31,6 +31,7 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     invalid_output: 'an executor (or reporter) reply failed to parse or validate twice',
     bad_edit: 'the executor sent edit text the file does not contain (although it was read)',
     drift: 'the executor call does not do what the step says: another tool, other args than the plan gave, or an edit that changes nothing',
+    overreach: 'the executor filled a step the plan declared side-effect free with a call that has a side effect the request did not ask for',
     wrong_answer: 'every step and check went through but the final report (the reporter writing up the executor\'s results) misstates them',
   },
   replanner: {
@@ -38,18 +39,20 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     guessed_target: 'a revised step edits a file, or text in a file, that no earlier event had shown and the repository does not have',
     repeated_call: 'a revision schedules again, unchanged, a call that had already failed (or missed), with no change planned before it',
     repeated_assumption: 'a replan blames an assumption an earlier replan already named (or names none), after a revision that retried the disproved approach',
+    no_progress: 'a revision brings back a plan already tried (the same steps and checks again, or an A-B-A oscillation), so replans are spent without progress',
     weakened_check: 'a revision drops done_when checks without replacing them, so the loop declares done while the task is not',
     vague_stop: 'the replanner stopped with a message that names none of the blockers the failure made observable',
     missing_step: 'the revised plan ran as written and still cannot meet the task',
   },
   gate: {
     invalid_output: 'a gate reply failed to parse or validate twice',
-    misroute: 'the gate sent a task that needs more than one action (its reference has several calls, or its first approach fails) to direct',
+    misroute: 'the gate sent a task that needs more than one action (its reference has several calls, or its first approach fails) to direct, or a task one action settles (its reference is one call) to the planner',
   },
   agent: {
     invalid_output: 'an agent reply failed to parse or validate twice',
     guessed_target: 'the agent edited a file, or text in a file, that no earlier event had shown and the repository does not have',
     tampered_test: 'the agent changed a test file (one the task protects, or one a test run named) instead of the code',
+    overreach: 'the agent made a change the request did not ask for (an edit, write or push on a task whose reference only reads and runs)',
     no_stop: 'the task needed a stop, or the agent kept repeating a failed call, and the agent neither stopped nor finished: it finished anyway or the harness ended the run',
     premature_finish: 'the agent ended before the task was done: state checks fail, its last observation was an unresolved failure, or it answered after fewer calls than the task\'s reference takes',
     wrong_answer: 'the state is right and the work was done, but the answer (or stop message) misses what the checks ask for',

@@ -1,12 +1,50 @@
 // Rule: one step of the first plan names several targets but runs as one call, so the others are never touched.
-import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
-import { brief, callTarget, namedTargets } from '../targets.js';
+import { failingChecks, finalCheckEvent, finding, type Rule, type RuleInput } from '../finding.js';
+import { brief, callTarget, namedTargets, sameTarget } from '../targets.js';
+
+type Call = { tool: string; args: Record<string, unknown> };
+
+const isCall = (value: unknown): value is Call =>
+  typeof value === 'object' && value !== null && typeof (value as Call).tool === 'string' && typeof (value as Call).args === 'object';
+
+/** The items a step description lists: "Run the test suite, the checkout tests and the linter" → three items. */
+export function listedItems(does: string): string[] {
+  const items = does
+    .replace(/[.!]+$/, '')
+    .split(/\s*,\s*(?:and\s+|then\s+)?|\s*;\s*|\s+(?:and|then|plus)\s+/i)
+    .map((item) => item.trim())
+    .filter((item) => /[a-z]/i.test(item));
+  return items.length >= 2 ? items : [];
+}
+
+/** Content words of at least four letters, lower case (`the checkout tests` → checkout, tests). */
+const contentWords = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? []).filter((w) => !['with', 'from', 'that', 'this', 'then'].includes(w));
+
+/** Whether two words share a stem: one starts with the other (lint/linter, test/tests). */
+const sameStem = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);
 
 /**
- * A first-plan step whose `does` names two or more files or backticked commands, executed as one call, where a
- * named target was never touched by any call of the episode and a check of the task or of done_when fails
- * (seed 001: "a step that hid several edits"). Evidence: the planner's call, the plan event, the step's tool call,
- * the first failing check.
+ * The listed items of a prose step that name a call of the task's reference which no call of the episode made:
+ * "the linter" names `pnpm lint` when the episode never linted. Returns the item with the call it names.
+ */
+function untouchedListedItems(input: RuleInput, does: string): { item: string; call: Call }[] {
+  const items = listedItems(does);
+  if (items.length === 0) return [];
+  const reference = (input.task.reference?.steps ?? []).filter(isCall);
+  const missed = reference.filter((call) => !input.index.toolCalls.some((made) => sameTarget(made, call)));
+  return items.flatMap((item) => {
+    const words = contentWords(item);
+    const call = missed.find((candidate) => contentWords(callTarget(candidate.tool, candidate.args)).some((target) => words.some((word) => sameStem(word, target))));
+    return call ? [{ item, call }] : [];
+  });
+}
+
+/**
+ * A first-plan step executed as one call whose `does` names several targets, where a named target was never
+ * touched by any call of the episode and a check of the task or of done_when fails (seed 001: "a step that hid
+ * several edits"). Targets are files or backticked commands, or — for a step written in prose ("Run the test
+ * suite, the checkout tests and the linter") — listed items that name a reference call the episode never made.
+ * Evidence: the planner's call, the plan event, the step's tool call, the first failing check.
  */
 export const coarseStep: Rule = (input) => {
   const { index, checks } = input;
@@ -17,19 +55,30 @@ export const coarseStep: Rule = (input) => {
   const failingState = state[0] ?? words[0];
   const failingDoneWhen = index.doneWhenChecks.find((c) => !c.pass);
   if (!failingState && !failingDoneWhen) return undefined;
+  const failing = failingState ? finalCheckEvent(input, failingState) : failingDoneWhen?.id;
+  const detail = failingState?.detail ?? failingDoneWhen?.detail ?? '';
   for (const step of first.steps) {
-    const targets = namedTargets(step.does);
     const call = index.toolCalls.find((t) => t.step_id === step.id);
-    if (targets.length < 2 || !call) continue;
-    const untouched = targets.filter((target) => !touched.has(target));
-    if (untouched.length === 0) continue;
-    const failing = failingState ? finalCheckEvent(input, failingState) : failingDoneWhen?.id;
-    const detail = failingState?.detail ?? failingDoneWhen?.detail ?? '';
+    if (!call) continue;
+    const targets = namedTargets(step.does);
+    if (targets.length >= 2) {
+      const untouched = targets.filter((target) => !touched.has(target));
+      if (untouched.length === 0) continue;
+      return finding(
+        'planner',
+        'coarse_step',
+        [first.authorCallId, first.eventId, call.id, failing],
+        `Step ${step.id} of the first plan (written at event ${first.authorCallId}), "${step.does}", names ${targets.join(', ')} but is one ${call.tool} call on ${callTarget(call.tool, call.args)} (event ${call.id}); ${untouched.join(', ')} was never touched, and ${brief(detail)} (event ${failing}).`,
+      );
+    }
+    const untouchedItems = untouchedListedItems(input, step.does);
+    if (untouchedItems.length === 0) continue;
+    const named = untouchedItems.map(({ item, call: missed }) => `"${item}" (${callTarget(missed.tool, missed.args)})`).join(', ');
     return finding(
       'planner',
       'coarse_step',
       [first.authorCallId, first.eventId, call.id, failing],
-      `Step ${step.id} of the first plan (written at event ${first.authorCallId}), "${step.does}", names ${targets.join(', ')} but is one ${call.tool} call on ${callTarget(call.tool, call.args)} (event ${call.id}); ${untouched.join(', ')} was never touched, and ${brief(detail)} (event ${failing}).`,
+      `Step ${step.id} of the first plan (written at event ${first.authorCallId}), "${step.does}", lists ${listedItems(step.does).length} things but is one ${call.tool} call on ${callTarget(call.tool, call.args)} (event ${call.id}); ${named} never ran, and ${brief(detail)} (event ${failing}).`,
     );
   }
   return undefined;

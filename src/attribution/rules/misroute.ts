@@ -1,17 +1,30 @@
-// Rule: the gate sent a task that needs more than one action to the one-call direct path.
+// Rule: the gate sent a task to the wrong path — a multi-step task to direct, or a one-action task to the planner.
 import { failingChecks, finding, type Rule } from '../finding.js';
 
 /**
- * Applies to gated episodes routed to direct that failed, when the task needs more than one action: its reference
- * trajectory has several tool calls or it has a naive first approach that fails. Without trajectories (a task
- * loaded elsewhere), a failing state check or a failed direct call stands in for "needs more".
- * Evidence: the gate's model call, the gate event, direct's tool call, the end.
+ * Gated episodes that failed. Route direct, when the task needs more than one action: its reference trajectory has
+ * several tool calls or it has a naive first approach that fails (without trajectories, a failing state check or a
+ * failed direct call stands in). Route plan-replan, when one action settles the task: its reference is a single
+ * call with no naive first approach (seed 001: the gate "sent 'do the checkout tests pass right now?' to the
+ * planner"). The explanation names the route and the reason. Evidence: the gate's model call, the gate event,
+ * the first tool call, the end.
  */
 export const misroute: Rule = ({ task, index, checks }) => {
   const gate = index.gate;
-  if (!gate || gate.route !== 'direct' || !index.end) return undefined;
+  if (!gate || !index.end) return undefined;
   const call = index.toolCalls[0];
   const referenceCalls = task.reference?.steps.length;
+  if (gate.route === 'plan-replan') {
+    if (referenceCalls !== 1 || task.naive !== undefined) return undefined;
+    const calls = index.toolCalls.length;
+    const planCalls = index.modelCalls.length - 1;
+    return finding(
+      'gate',
+      'misroute',
+      [gate.callId, gate.eventId, call?.id, index.end.id],
+      `The gate (event ${gate.callId}) sent ${task.id} to plan-replan, but one action settles it (its reference is a single call); the plan loop spent ${planCalls} model call(s) and ${calls} tool call(s) and ended ${index.end.status} (event ${index.end.id}).`,
+    );
+  }
   const needsMore =
     referenceCalls !== undefined
       ? referenceCalls > 1 || task.naive !== undefined

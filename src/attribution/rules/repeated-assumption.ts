@@ -7,7 +7,7 @@ const DETAIL = /named "([\s\S]*)" again$/;
 /**
  * Plan-and-replan runs that ended on the `repeated_assumption` budget. The first erroneous event is the earlier
  * replan that first named the assumption when its revision retried a call that had already failed (same tool,
- * same target: it re-ran the disproved approach); otherwise the replan that repeated it.
+ * same target: it re-ran the disproved approach, and the retry ran); otherwise the replan that repeated it.
  * Evidence: that replanner call, its plan_revision, the retried call's first failure, the repeating call, the budget.
  */
 export const repeatedAssumption: Rule = ({ index }) => {
@@ -23,6 +23,8 @@ export const repeatedAssumption: Rule = ({ index }) => {
   if (firstNaming) {
     const added = firstNaming.steps.filter((s) => s.revision === firstNaming.revision && s.args !== null);
     for (const step of added) {
+      // A step the revision scheduled but that never ran (skipped, or the run ended first) retried nothing.
+      if (!index.toolCalls.some((t) => t.step_id === step.id)) continue;
       const failed = index.toolCalls.find((t) => t.id < firstNaming.authorCallId && t.status !== 'success' && sameTarget(t, { tool: step.tool, args: step.args! }));
       if (!failed) continue;
       return finding(
