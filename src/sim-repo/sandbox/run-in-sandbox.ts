@@ -62,8 +62,72 @@ interface Engine {
 interface Engines {
   plain: Engine;
   vitest: Engine;
-  snapshot: Uint8Array;
+  snapshot: Snapshot;
   dirty: boolean;
+}
+
+/**
+ * The memory below malloc's free top at snapshot time (static data, the C stack, the heap: ~6 MB), by 4 KiB page:
+ * only pages holding a non-zero byte keep their bytes (~1 MB); every other page of the span is restored as zeros.
+ */
+interface Snapshot {
+  /** Bytes from 0 that the snapshot covers (beyond them is malloc's free top). */
+  span: number;
+  /** Start offsets of the pages with content, ascending. */
+  pages: Uint32Array;
+  /** Their bytes, PAGE_BYTES per page, in the same order. */
+  bytes: Uint8Array;
+}
+
+const PAGE_BYTES = 4096;
+
+/**
+ * Where malloc's free top begins: a request larger than the whole memory cannot fit any free chunk, so malloc
+ * extends the top and returns its start (then it is freed again; the memory stays grown, untouched). Every byte at
+ * or beyond it is free memory whose content no allocator or QuickJS reads before writing.
+ */
+function heapTop(): number {
+  const module = (quickJS as unknown as { module: { HEAPU8: Uint8Array; _malloc(size: number): number; _free(pointer: number): void } }).module;
+  const probe = module._malloc(module.HEAPU8.length);
+  if (probe === 0) return module.HEAPU8.length;
+  module._free(probe);
+  return probe;
+}
+
+/**
+ * Copies the pages below the heap top that hold a non-zero byte. Only that span is read: reading the rest of
+ * the WebAssembly memory would fault its untouched pages into the process's resident set (16 MB and more).
+ */
+function takeSnapshot(): Snapshot {
+  const top = heapTop();
+  const memory = heap();
+  const end = Math.min(memory.byteLength, Math.ceil(top / PAGE_BYTES) * PAGE_BYTES);
+  const words = new Uint32Array(memory.buffer, memory.byteOffset, end >>> 2);
+  const wordsPerPage = PAGE_BYTES >>> 2;
+  const pages: number[] = [];
+  for (let page = 0; page < words.length; page += wordsPerPage) {
+    for (let word = page; word < page + wordsPerPage; word++) {
+      if (words[word] !== 0) {
+        pages.push(page << 2);
+        break;
+      }
+    }
+  }
+  const bytes = new Uint8Array(pages.length * PAGE_BYTES);
+  pages.forEach((offset, index) => bytes.set(memory.subarray(offset, offset + PAGE_BYTES), index * PAGE_BYTES));
+  return { span: end, pages: Uint32Array.from(pages), bytes };
+}
+
+/** Writes the snapshot back: its pages with content, and zeros in every other page of its span. */
+function restoreSnapshot(memory: Uint8Array, snapshot: Snapshot): void {
+  let cursor = 0;
+  for (let index = 0; index < snapshot.pages.length; index++) {
+    const offset = snapshot.pages[index]!;
+    if (offset > cursor) memory.fill(0, cursor, offset);
+    memory.set(snapshot.bytes.subarray(index * PAGE_BYTES, (index + 1) * PAGE_BYTES), offset);
+    cursor = offset + PAGE_BYTES;
+  }
+  if (snapshot.span > cursor) memory.fill(0, cursor, snapshot.span);
 }
 
 let engines: Engines | undefined;
@@ -72,14 +136,6 @@ let scope: RunScope | undefined;
 /** The emscripten module's view of the WebAssembly memory (replaced by emscripten when the memory grows). */
 function heap(): Uint8Array {
   return (quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8;
-}
-
-/** Bytes of the memory in use: everything after the last non-zero byte is zero (malloc's free top, unused pages). */
-function usedBytes(memory: Uint8Array): number {
-  const words = new Uint32Array(memory.buffer, memory.byteOffset, memory.byteLength >>> 2);
-  let last = words.length - 1;
-  while (last >= 0 && words[last] === 0) last--;
-  return (last + 1) * 4;
 }
 
 function activeScope(): RunScope {
@@ -163,8 +219,7 @@ function readyEngines(): Engines {
   try {
     const plain = createEngine(undefined);
     const vitest = createEngine(VITEST_PRELOAD);
-    const memory = heap();
-    engines = { plain, vitest, snapshot: memory.slice(0, usedBytes(memory)), dirty: false };
+    engines = { plain, vitest, snapshot: takeSnapshot(), dirty: false };
     return engines;
   } finally {
     scope = undefined;
@@ -183,7 +238,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   if (scope !== undefined) throw new Error('runInSandbox called during another sandbox run');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const ready = readyEngines();
-  if (ready.dirty) heap().set(ready.snapshot, 0);
+  if (ready.dirty) restoreSnapshot(heap(), ready.snapshot);
   ready.dirty = true;
   const deadline = Date.now() + timeoutMs;
   const reads = new Map<string, string | undefined>();
