@@ -1,5 +1,7 @@
 // Indexes one episode's trace for the rules: the plans and who wrote them, the model call behind each tool call, what was seen when.
-import type { TraceEvent } from '../records/index.js';
+// The links the strategies record (tool_call.call/plan, plan.call, plan_revision.call) are read as they are; traces
+// written before the links existed (schemaVersion 1) fall back to matching by role, order and arguments.
+import type { PlanSnapshot, TraceEvent } from '../records/index.js';
 import { canonical, normalizePath } from './targets.js';
 
 export type ModelCallEvent = Extract<TraceEvent, { type: 'model_call' }>;
@@ -52,18 +54,8 @@ export interface TraceIndex {
   callerOf: ReadonlyMap<number, number>;
 }
 
-type Snapshot = { done_when?: Array<Record<string, unknown>>; steps?: Array<Record<string, unknown>> };
-
-function stepsOf(plan: Snapshot): PlannedStep[] {
-  return (plan.steps ?? []).map((s) => ({
-    id: String(s['id']),
-    does: String(s['does'] ?? ''),
-    tool: String(s['tool']),
-    args: (s['args'] as Record<string, unknown> | null | undefined) ?? null,
-    depends_on: (s['depends_on'] as string[] | undefined) ?? [],
-    side_effect: String(s['side_effect'] ?? 'none'),
-    revision: Number(s['revision'] ?? 0),
-  }));
+function stepsOf(plan: PlanSnapshot): PlannedStep[] {
+  return plan.steps.map(({ id, does, tool, args, depends_on, side_effect, revision }) => ({ id, does, tool, args, depends_on, side_effect, revision }));
 }
 
 const lastBefore = <T extends { id: number }>(items: readonly T[], id: number, keep: (item: T) => boolean = () => true): T | undefined =>
@@ -106,15 +98,14 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
       case 'plan':
       case 'plan_revision': {
         const author = event.type === 'plan' ? 'planner' : 'replanner';
-        const call = lastBefore(modelCalls, event.id, (c) => c.role === author && c.outcome === 'ok');
-        const snapshot = event.plan as Snapshot;
+        const callId = event.call ?? lastBefore(modelCalls, event.id, (c) => c.role === author && c.outcome === 'ok')?.id;
         plans.push({
           revision: event.revision,
           eventId: event.id,
           author,
-          authorCallId: call?.id ?? event.id,
-          doneWhen: snapshot.done_when ?? [],
-          steps: stepsOf(snapshot),
+          authorCallId: callId ?? event.id,
+          doneWhen: event.plan.done_when,
+          steps: stepsOf(event.plan),
           ...(event.type === 'plan_revision' ? { invalidated: event.invalidated } : {}),
         });
         break;
@@ -125,7 +116,8 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
         break;
       }
       case 'tool_call': {
-        if (family === 'agent') {
+        if (event.call !== undefined) callerOf.set(event.id, event.call);
+        else if (family === 'agent') {
           const call = lastBefore(modelCalls, event.id, (c) => c.role === 'agent' || c.role === 'direct');
           if (call) callerOf.set(event.id, call.id);
         } else if (event.step_id !== undefined && event.attempt > 1) {
@@ -165,15 +157,13 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
   return index;
 }
 
-/** The plan version in force just before `eventId`. */
-export function planBefore(index: TraceIndex, eventId: number): PlanVersion | undefined {
-  return [...index.plans].reverse().find((p) => p.eventId < eventId);
-}
-
-/** The plan step a tool call ran and the plan version that introduced it (whose author wrote its args). */
-export function stepOf(index: TraceIndex, call: { id: number; step_id?: string | undefined }): { step: PlannedStep; author: PlanVersion } | undefined {
+/**
+ * The plan step a tool call ran and the plan version that introduced it (whose author wrote its args). The plan
+ * in force is the call's `plan` link, else (older traces, step_end events) the last plan before it.
+ */
+export function stepOf(index: TraceIndex, call: { id: number; step_id?: string | undefined; plan?: number | undefined }): { step: PlannedStep; author: PlanVersion } | undefined {
   if (call.step_id === undefined) return undefined;
-  const plan = [...index.plans].reverse().find((p) => p.eventId < call.id);
+  const plan = (call.plan === undefined ? undefined : index.plans.find((p) => p.eventId === call.plan)) ?? [...index.plans].reverse().find((p) => p.eventId < call.id);
   const step = plan?.steps.find((s) => s.id === call.step_id);
   if (!plan || !step) return undefined;
   const author = index.plans.find((p) => p.revision === step.revision && p.eventId <= plan.eventId) ?? plan;

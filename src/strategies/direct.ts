@@ -18,7 +18,7 @@ export async function runDirect(ctx: StrategyContext, ledger: ToolLedger = newLe
   const act = await callRole(ctx, 'direct', 'action', ActionReply, { ...base, phase: 'act', history: [] }, toolNeedsName);
   if (!act.ok) return invalidOutput(ctx, 'direct', act.error);
   if (act.value.action !== 'tool') return ending(ctx, act.value);
-  useTool(ctx, ledger, act.value.tool ?? '', act.value.args ?? {});
+  useTool(ctx, ledger, act.value.tool ?? '', act.value.args ?? {}, undefined, 1, { call: act.eventId });
   const answer = await callRole(ctx, 'direct', 'action', ActionReply, { ...base, phase: 'answer', history: ledger.history }, noMoreTools);
   if (!answer.ok) return invalidOutput(ctx, 'direct', answer.error);
   return ending(ctx, answer.value);

@@ -8,7 +8,7 @@ import { callRole } from './call-role.js';
 import type { Budgets, StrategyContext } from './context.js';
 import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped } from './endings.js';
 import { blockedSteps, planDiff, planSnapshot, readySteps, validatePlan, validateSteps, writtenPath, type PlanState, type StepState } from './plan.js';
-import { newLedger, useTool, type ToolLedger } from './tool-use.js';
+import { newLedger, useTool, type ToolCallLinks, type ToolLedger } from './tool-use.js';
 
 export interface PlanLoopMode {
   /** false: plan-up-front (no replanning); true: plan-and-replan. */
@@ -17,7 +17,7 @@ export interface PlanLoopMode {
 
 type StepRun =
   | { kind: 'complete' }
-  | { kind: 'failed'; failure: FailureView }
+  | { kind: 'failed'; failure: FailureView; eventId: number }
   | { kind: 'ended'; outcome: Outcome };
 
 /**
@@ -52,23 +52,26 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
     steps: planned.value.steps.map((step) => ({ ...step, status: 'pending', revision: 0 })),
     revision: 0,
   };
-  ctx.trace.emit({ type: 'plan', revision: 0, plan: planSnapshot(plan) });
+  // Trace event of each plan revision (index = revision): tool calls name the plan whose step they run.
+  const planEvents = [ctx.trace.emit({ type: 'plan', revision: 0, plan: planSnapshot(plan), call: planned.eventId })];
 
   const failures: FailureView[] = [];
   const named: string[] = [];
   let replans = 0;
   for (;;) {
-    const run = await runSteps(ctx, plan, ledger, budgets, mode, failures);
+    const run = await runSteps(ctx, plan, planEvents, ledger, budgets, mode, failures);
     if (run.kind === 'ended') return run.outcome;
     let failure: FailureView;
-    if (run.kind === 'failed') failure = run.failure;
+    // The failed step_end or first failing done_when check a revision answers.
+    let failureEvent: number;
+    if (run.kind === 'failed') ({ failure, eventId: failureEvent } = run);
     else {
       const doneWhen = checkDoneWhen(ctx, plan);
       if (doneWhen === undefined) return report(ctx, plan, ledger, failures, plan.done_when.length > 0 ? 'done_when_passed' : 'plan_complete');
-      failures.push(doneWhen);
+      failures.push(doneWhen.failure);
       // plan-up-front has no replanner: the reporter writes up what happened and the episode finishes.
       if (!mode.replan) return report(ctx, plan, ledger, failures, 'done_when_failed');
-      failure = doneWhen;
+      ({ failure, eventId: failureEvent } = doneWhen);
     }
     if (replans >= budgets.maxReplans) {
       return budgetExhausted(ctx, 'max_replans', `a failure needed replan ${replans + 1}; the budget is ${budgets.maxReplans}`);
@@ -112,7 +115,7 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
     plan.assumptions = reply.assumptions;
     if (reply.done_when !== undefined) plan.done_when = reply.done_when;
     plan.revision = replans;
-    ctx.trace.emit({ type: 'plan_revision', revision: replans, invalidated, plan: planSnapshot(plan) });
+    planEvents[replans] = ctx.trace.emit({ type: 'plan_revision', revision: replans, invalidated, plan: planSnapshot(plan), call: replanned.eventId, answers: failureEvent });
     ctx.trace.emit({ type: 'plan_diff', revision: replans, diff: planDiff(remaining, reply.steps) });
   }
 }
@@ -130,6 +133,7 @@ function finishInvalid(ctx: StrategyContext, role: 'planner', error: string, rea
 async function runSteps(
   ctx: StrategyContext,
   plan: PlanState,
+  planEvents: readonly number[],
   ledger: ToolLedger,
   budgets: Budgets,
   mode: PlanLoopMode,
@@ -143,7 +147,7 @@ async function runSteps(
     const ready = readySteps(plan);
     if (ready.length === 0) return { kind: 'complete' };
     const wave = pickWave(ready);
-    const calls: Array<{ step: StepState; tool: string; args: Record<string, unknown> }> = [];
+    const calls: Array<{ step: StepState; tool: string; args: Record<string, unknown>; links: ToolCallLinks }> = [];
     for (const step of wave) {
       const executed = await callRole(ctx, 'executor', 'executor_call', ExecutorReply, {
         role: 'executor',
@@ -156,27 +160,27 @@ async function runSteps(
       if (executed.value.tool !== step.tool) {
         step.status = 'failed';
         const reason = `the executor returned a ${executed.value.tool} call for a ${step.tool} step`;
-        ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason });
+        const eventId = ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason });
         const failure: FailureView = { kind: 'step_failed', step_id: step.id, tool: executed.value.tool, args: executed.value.args, status: 'failure', output: reason };
         failures.push(failure);
-        if (mode.replan) return { kind: 'failed', failure };
+        if (mode.replan) return { kind: 'failed', failure, eventId };
         continue;
       }
-      calls.push({ step, tool: executed.value.tool, args: executed.value.args });
+      calls.push({ step, tool: executed.value.tool, args: executed.value.args, links: { call: executed.eventId, plan: planEvents[step.revision] } });
     }
     if (ledger.toolCalls + calls.length > budgets.maxToolCalls) {
       return { kind: 'ended', outcome: budgetExhausted(ctx, 'tool_calls', `the plan needed call ${ledger.toolCalls + calls.length}; the budget is ${budgets.maxToolCalls}`) };
     }
-    const outcomes = ctx.repo.concurrently(calls.map((call) => () => useTool(ctx, ledger, call.tool, call.args, call.step.id)));
-    let firstFailure: FailureView | undefined;
+    const outcomes = ctx.repo.concurrently(calls.map((call) => () => useTool(ctx, ledger, call.tool, call.args, call.step.id, 1, call.links)));
+    let firstFailure: { failure: FailureView; eventId: number } | undefined;
     for (let i = 0; i < calls.length; i++) {
-      const { step, tool, args } = calls[i]!;
+      const { step, tool, args, links } = calls[i]!;
       let used = outcomes[i]!;
       for (let retry = 1; used.result.status === 'transient_error' && retry <= budgets.transientRetries; retry++) {
         if (ledger.toolCalls >= budgets.maxToolCalls) {
           return { kind: 'ended', outcome: budgetExhausted(ctx, 'tool_calls', `a transient retry needed call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`) };
         }
-        used = useTool(ctx, ledger, tool, args, step.id, retry + 1);
+        used = useTool(ctx, ledger, tool, args, step.id, retry + 1, links);
       }
       const keptMiss = used.result.status === 'lookup_miss' && ctx.options.lookupMissAsResult;
       if (meetsExpectation(step, used.result) || keptMiss) {
@@ -186,16 +190,16 @@ async function runSteps(
         continue;
       }
       step.status = 'failed';
-      ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason: `${used.result.status}${used.result.exit_code === undefined ? '' : ` (exit ${used.result.exit_code})`}` });
+      const endId = ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason: `${used.result.status}${used.result.exit_code === undefined ? '' : ` (exit ${used.result.exit_code})`}` });
       if (mode.replan && used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
         return { kind: 'ended', outcome: budgetExhausted(ctx, 'repeated_call', `${tool} with the same args failed ${used.failuresOfThisCall} times`) };
       }
       if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: repeatedRead(ctx, tool, used.readsOfThisCall) };
       const failure: FailureView = { kind: 'step_failed', step_id: step.id, tool, args, status: used.result.status, output: used.observation.output };
       failures.push(failure);
-      firstFailure ??= failure;
+      firstFailure ??= { failure, eventId: endId };
     }
-    if (firstFailure && mode.replan) return { kind: 'failed', failure: firstFailure };
+    if (firstFailure && mode.replan) return { kind: 'failed', ...firstFailure };
   }
 }
 
@@ -217,15 +221,22 @@ function pickWave(ready: readonly StepState[]): StepState[] {
   return wave;
 }
 
-/** Runs the plan's done_when checks in code; returns the failure for the replanner, or undefined. */
-function checkDoneWhen(ctx: StrategyContext, plan: PlanState): FailureView | undefined {
+/**
+ * Runs the plan's done_when checks in code; returns the failure for the replanner with the trace event id of the
+ * first failing check, or undefined when every check passes.
+ */
+function checkDoneWhen(ctx: StrategyContext, plan: PlanState): { failure: FailureView; eventId: number } | undefined {
   const failing: Array<{ check: unknown; detail: string }> = [];
+  let firstFailing: number | undefined;
   for (const check of plan.done_when) {
     const result = runCheck(check, { repo: ctx.repo });
-    ctx.trace.emit({ type: 'check', scope: 'done_when', check: result.check, pass: result.pass, detail: result.detail });
-    if (!result.pass) failing.push({ check, detail: result.detail });
+    const eventId = ctx.trace.emit({ type: 'check', scope: 'done_when', check: result.check, pass: result.pass, detail: result.detail });
+    if (!result.pass) {
+      failing.push({ check, detail: result.detail });
+      firstFailing ??= eventId;
+    }
   }
-  return failing.length === 0 ? undefined : { kind: 'done_when_failed', checks: failing };
+  return firstFailing === undefined ? undefined : { failure: { kind: 'done_when_failed', checks: failing }, eventId: firstFailing };
 }
 
 async function report(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger, failures: FailureView[], reason: string): Promise<Outcome> {

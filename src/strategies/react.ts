@@ -33,7 +33,7 @@ export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BU
     if (ledger.toolCalls >= budgets.maxToolCalls) {
       return budgetExhausted(ctx, 'tool_calls', `the agent asked for call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`);
     }
-    const used = useTool(ctx, ledger, action.tool ?? '', action.args ?? {});
+    const used = useTool(ctx, ledger, action.tool ?? '', action.args ?? {}, undefined, 1, { call: reply.eventId });
     if (used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
       return budgetExhausted(ctx, 'repeated_call', `${action.tool} with the same args failed ${used.failuresOfThisCall} times`);
     }

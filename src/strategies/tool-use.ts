@@ -46,7 +46,15 @@ export interface ToolOutcome {
   readsOfThisCall: number;
 }
 
-/** Runs one tool call against the episode's repo, records it, and updates the ledger. Never throws. */
+/** What caused a tool call, as trace event ids: the model call whose reply chose it, the plan whose step it runs. */
+export interface ToolCallLinks {
+  call?: number;
+  plan?: number;
+}
+
+const NO_LINKS: ToolCallLinks = {};
+
+/** Runs one tool call against the episode's repo, records it (with its `links`), and updates the ledger. Never throws. */
 export function useTool(
   ctx: StrategyContext,
   ledger: ToolLedger,
@@ -54,6 +62,7 @@ export function useTool(
   args: Record<string, unknown>,
   stepId?: string,
   attempt = 1,
+  links: ToolCallLinks = NO_LINKS,
 ): ToolOutcome {
   const result = executeToolCall(ctx.repo, { tool, args });
   ledger.toolCalls += 1;
@@ -73,6 +82,8 @@ export function useTool(
   if (stepId !== undefined) event.step_id = observation.step_id = stepId;
   if (result.exit_code !== undefined) event.exit_code = observation.exit_code = result.exit_code;
   if (result.error_code !== undefined) event.error_code = result.error_code;
+  if (links.call !== undefined) event.call = links.call;
+  if (links.plan !== undefined) event.plan = links.plan;
   const eventId = ctx.trace.emit(event);
   ledger.history.push(observation);
   let failures = 0;
