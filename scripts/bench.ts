@@ -13,6 +13,8 @@ const EPISODES_TARGET = Number(process.env['BENCH_EPISODES'] ?? 10_000);
 /** Episodes in the throughput runs: enough to last several seconds, so JIT warm-up does not dominate. */
 const THROUGHPUT_EPISODES = Number(process.env['BENCH_THROUGHPUT_EPISODES'] ?? 30_000);
 const REPEATS = Number(process.env['BENCH_REPEATS'] ?? 3);
+/** Node flags of the shipped CLI, read from its shebang (`#!/usr/bin/env -S node FLAGS`): the bench runs what users run. */
+const NODE_FLAGS = (/^#!.*\bnode\b(.*)$/m.exec(readFileSync(join(root, 'src/cli.ts'), 'utf8'))?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
 
 interface ChildResult {
   wallMs: number;
@@ -39,7 +41,7 @@ function highWaterMark(pid: number): number {
 function runChild(args: string[], out: string, pollMs = 20): Promise<ChildResult> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [cli, 'run', ...args, '--out', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, cli, 'run', ...args, '--out', out, '--no-progress'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     let peak = 0;

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // Argument parsing only: turns the command line into calls on the runner, suite loader and report modules.
 import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';

@@ -11,6 +11,7 @@ import { renderRunReport } from '../report/index.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
 import { loadForResume, OutputFolderError, parseShard, prepareOutputFolder, readRunFile, ResumeError, writeJsonFile } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
+import { prewarmForRepos } from '../sim-repo/index.js';
 import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription } from '../records/index.js';
 import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
@@ -148,6 +149,8 @@ export async function runCommand(
     if (unknown.length > 0) throw new UsageError(`unknown task ${unknown.join(', ')}; the suite has: ${tasks.map((t) => t.id).join(', ')}`);
     tasks = tasks.filter((t) => wanted.includes(t.id));
   }
+  // QuickJS's WebAssembly (and ESLint) load on the code worker while this thread sets the run up.
+  prewarmForRepos(tasks.map((task) => task.repoSpec));
   const overrides: Partial<Record<Role, string>> = {};
   for (const role of ROLES) {
     const value = options[`${role}Model`];

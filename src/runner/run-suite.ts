@@ -1,5 +1,5 @@
 // The episode matrix: tasks × strategies × epochs, run with p-limit, written as they finish, summarised at the end.
-import { testRunCache } from '../sim-repo/index.js';
+import { prewarmForRepos, testRunCache } from '../sim-repo/index.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -65,6 +65,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed).filter(
     (cell, position) => inShard(position, config.shard) && !done.has(episodeKey(cell.task.id, cell.strategy, cell.epoch, env.configHash)),
   );
+  if (cells.length > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const writer = new EpisodeWriter(join(config.outDir, EPISODES_FILE));
   await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });
   const summary = new SummaryBuilder(config.groups, config.strategies);
