@@ -32,7 +32,7 @@ function coldStart(): number[] {
 
 async function main(): Promise<void> {
   const { loadSuiteFile } = await import('../src/suite/load-suite.js');
-  const { SimRepo, testRunCache } = await import('../src/sim-repo/index.js');
+  const { SimRepo, clearTestRunCaches } = await import('../src/sim-repo/index.js');
   const loaded = await loadSuiteFile(`${root}/tasks/core.yaml`);
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
   const task = loaded.tasks.find((candidate) => candidate.id === 'fix-checkout-test')!;
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     repo.run(cmd); // warm the JIT
     const samples: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      if (clearCache) testRunCache.clear();
+      if (clearCache) clearTestRunCaches();
       const started = performance.now();
       repo.run(cmd);
       samples.push(performance.now() - started);

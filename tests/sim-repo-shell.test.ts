@@ -309,6 +309,37 @@ describe('the test runner', () => {
     ]);
   });
 
+  it('serves a repeated state from the run cache, and runs again when an imported module, a declared condition or the set of files changes', () => {
+    const repo = shop({
+      tests: [
+        {
+          name: 'payments > charges card',
+          file: 'tests/payments.test.js',
+          needs: 'database',
+          passes_when: { kind: 'migrations_applied', ids: ['004_index', '005_backfill'] },
+          failure: 'Error: relation "orders_by_day" does not exist',
+        },
+      ],
+    });
+    const before = repo.run('pnpm test').output;
+    expect(repo.run('pnpm test').output).toBe(before);
+    expect(repo.testResults().tests.find((test) => test.declared)?.state).toBe('failed');
+    // The declared test's condition (the database's migrations) changed: nothing in the tree did.
+    repo.run('pnpm migrate');
+    expect(repo.testResults().tests.find((test) => test.declared)?.state).toBe('passed');
+    // A module the checkout test imports (not the test file itself) changed.
+    const checkout = () => repo.testResults().tests.find((test) => test.id.startsWith('tests/checkout.test.js'))?.state;
+    const failing = checkout();
+    const pricing = repo.fileAt('src/pricing.js')!;
+    expect(repo.write('src/pricing.js', pricing.replace('Math.floor', 'Math.round')).ok).toBe(true);
+    expect(checkout()).not.toBe(failing);
+    expect(repo.write('src/pricing.js', pricing).ok).toBe(true);
+    expect(checkout()).toBe(failing);
+    // A new test file is collected.
+    expect(repo.write('tests/extra.test.js', "import { it, expect } from 'vitest';\nit('runs', () => expect(1).toBe(1));\n").ok).toBe(true);
+    expect(repo.run('pnpm test').output).toMatch(/✓ tests\/extra\.test\.js \(1 test\)/);
+  });
+
   it('requires a declared test to say what it needs, and takes no suite', () => {
     const declared = { name: 'payments > charges card', file: 'tests/payments.test.js', passes_when: { kind: 'env_set', name: 'KEY' }, failure: 'no key' };
     expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret' }] }).success).toBe(true);

@@ -1,5 +1,5 @@
 // The episode matrix: tasks × strategies × epochs, run with p-limit, written as they finish, summarised at the end.
-import { prewarmForRepos, testRunCache } from '../sim-repo/index.js';
+import { prewarmForRepos, testFileStats } from '../sim-repo/index.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -95,7 +95,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     process_start_to_first_episode_ms: firstEpisodeMs ?? null,
     peak_rss_mb_after_episodes: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
-    sandbox_test_files: { executed: testRunCache.stats.misses, cached: testRunCache.stats.hits },
+    sandbox_test_files: { ...testFileStats },
   };
   const built = withStatistics(summary.build(), config.seed);
   await writeSummaryFile(config.outDir, built);

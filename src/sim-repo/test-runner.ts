@@ -57,8 +57,30 @@ function globMatcher(glob: string): (path: string) => boolean {
   return matcher;
 }
 
+/** A file's result with every path its run read (and what it saw). */
+interface ExecutedFile {
+  result: FileResult;
+  reads: ReadonlyArray<readonly [string, string | undefined]>;
+}
+
 /** Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same. */
-export const testRunCache = new RunCache<FileResult>();
+export const testRunCache = new RunCache<ExecutedFile>();
+
+/**
+ * Whole `vitest` runs, per repository spec (its date, hidden files and declared tests are part of what a run
+ * means), keyed by arguments, env, the set of paths and the declared tests' outcomes; valid while every file the
+ * run read (test files, their imports, declared test files) reads the same. A repeated state costs one lookup.
+ */
+let wholeRunCaches = new WeakMap<object, RunCache<TestRun & { executedFiles: number }>>();
+
+/** Forgets every cached test run, per file and whole (benchmarks of the uncached cost). */
+export function clearTestRunCaches(): void {
+  testRunCache.clear();
+  wholeRunCaches = new WeakMap();
+}
+
+/** Test files executed in the sandbox vs served from a cache since the process started (`npm run bench`). */
+export const testFileStats = { executed: 0, cached: 0 };
 
 /** Options of a test run. `hidden`: include the spec's hidden test files (scoring only). */
 export interface TestRunOptions {
@@ -85,29 +107,69 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
   }
   const parsed = parseVitestArgs(args);
   if (!parsed.ok) return { exit_code: 1, files: [], output: parsed.message };
-  const lookup = fileLookup(state, options.hidden === true);
+  const hidden = options.hidden === true;
+  const paths = workingPaths(state);
+  const declaredOutcomes = state.spec.tests.map((test) => (evaluatePredicate(test.passes_when, state, env) ? 1 : 0)).join('');
+  const key = JSON.stringify([args, env, hidden, declaredOutcomes, paths]);
+  let cache = wholeRunCaches.get(state.spec);
+  if (cache === undefined) wholeRunCaches.set(state.spec, (cache = new RunCache(1_000)));
+  const lookup = fileLookup(state, hidden);
+  const cached = cache.get(key, lookup);
+  if (cached !== undefined) {
+    testFileStats.cached += cached.executedFiles;
+    return cached;
+  }
+  const reads = new Map<string, string | undefined>();
+  const recorded = (path: string): string | undefined => {
+    const content = lookup(path);
+    reads.set(path, content);
+    return content;
+  };
+  const run = collectAndRun(state, env, parsed, paths, hidden, recorded, reads);
+  cache.set(key, [...reads], run);
+  return run;
+}
+
+function collectAndRun(
+  state: RepoState,
+  env: Readonly<Record<string, string>>,
+  parsed: Extract<ReturnType<typeof parseVitestArgs>, { ok: true }>,
+  paths: readonly string[],
+  hidden: boolean,
+  lookup: (path: string) => string | undefined,
+  reads: Map<string, string | undefined>,
+): TestRun & { executedFiles: number } {
+  const options = { hidden };
   const excluded = [...DEFAULT_EXCLUDE, ...parsed.exclude].map(globMatcher);
   const isExcluded = (path: string) => ancestorsAndSelf(path).some((candidate) => excluded.some((matches) => matches(candidate)));
-  const candidates = [...workingPaths(state), ...(options.hidden === true ? Object.keys(state.spec.hidden_files) : [])];
+  const candidates = [...paths, ...(options.hidden === true ? Object.keys(state.spec.hidden_files) : [])];
   const selected = [...new Set(candidates)]
     .filter((path) => INCLUDE(path) && !isExcluded(path))
     .filter((path) => parsed.filters.length === 0 || parsed.filters.some((filter) => path.includes(filter)))
     .sort();
   if (selected.length === 0) {
-    if (parsed.passWithNoTests) return { exit_code: 0, files: [], output: 'No test files found, exiting with code 0' };
+    if (parsed.passWithNoTests) return { exit_code: 0, files: [], output: 'No test files found, exiting with code 0', executedFiles: 0 };
     const shown = [...parsed.filters, ...parsed.exclude.map((glob) => `--exclude ${glob}`)];
-    return { exit_code: 1, files: [], output: `No test files found, exiting with code 1${shown.length > 0 ? `\n\nfilter: ${shown.join(' ')}` : ''}` };
+    return { exit_code: 1, files: [], output: `No test files found, exiting with code 1${shown.length > 0 ? `\n\nfilter: ${shown.join(' ')}` : ''}`, executedFiles: 0 };
   }
   const testEnv = { ...env, NODE_ENV: env['NODE_ENV'] ?? 'test', VITEST: 'true', TEST: 'true', MODE: 'test' };
   const pattern = parsed.testNamePattern;
   let snapshot: Record<string, string> | undefined;
   const tree = () => (snapshot ??= treeSnapshot(workingPaths(state), (path) => workingFile(state, path), options.hidden === true ? state.spec.hidden_files : {}));
+  let executedFiles = 0;
   const files = selected.map((file) => {
     const declared = state.spec.tests.filter((test) => test.file === file);
-    return declared.length > 0 ? declaredFile(state, env, file, declared, pattern) : executeFile(state, lookup, tree, file, pattern, testEnv);
+    if (declared.length > 0) {
+      lookup(file);
+      return declaredFile(state, env, file, declared, pattern);
+    }
+    const executed = executeFile(state, lookup, tree, file, pattern, testEnv);
+    executedFiles++;
+    for (const [path, content] of executed.reads) reads.set(path, content);
+    return executed.result;
   });
   const failed = files.some((file) => file.error !== undefined || file.tests.some((test) => test.state === 'failed'));
-  return { exit_code: failed ? 1 : 0, files, output: renderTestRun(files, lookup) };
+  return { exit_code: failed ? 1 : 0, files, output: renderTestRun(files, lookup), executedFiles };
 }
 
 /** The working tree, with the spec's hidden files on top when scoring. */
@@ -128,13 +190,21 @@ function executeFile(
   file: string,
   pattern: string | null,
   env: Readonly<Record<string, string>>,
-): FileResult {
+): ExecutedFile {
   if (!EXECUTABLE.test(file)) {
-    return { file, tests: [], error: { name: 'Error', message: `${file}: only JavaScript test files (.js, .mjs, .cjs) run in the stratbench sandbox`, stack: '' } };
+    const content = lookup(file);
+    return {
+      result: { file, tests: [], error: { name: 'Error', message: `${file}: only JavaScript test files (.js, .mjs, .cjs) run in the stratbench sandbox`, stack: '' } },
+      reads: [[file, content]],
+    };
   }
   const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}`;
   const cached = testRunCache.get(key, lookup);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) {
+    testFileStats.cached++;
+    return cached;
+  }
+  testFileStats.executed++;
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   const run = runSandboxed(
     {
@@ -149,9 +219,9 @@ function executeFile(
     },
     tree(),
   );
-  const result = toFileResult(file, run);
-  testRunCache.set(key, run.reads, result);
-  return result;
+  const executed = { result: toFileResult(file, run), reads: run.reads };
+  testRunCache.set(key, run.reads, executed);
+  return executed;
 }
 
 interface ShimTest {
