@@ -138,14 +138,15 @@ function program(): Command {
 
   cli
     .command('explain')
-    .description('Print one episode in order (plan, revisions with diffs, tool calls, checks) with the attributed events marked.')
+    .description('Print one episode in order (plan, revisions with diffs, tool calls, checks, the messages each model call was sent) with the attributed events marked.')
     .argument('<results-dir>', 'results folder')
     .argument('<task>', 'task id')
     .argument('<strategy>', 'strategy name')
     .option('--epoch <n>', 'which epoch (default: the first)', integer('--epoch'))
-    .action(async (dir: string, task: string, strategy: string, options: { epoch?: number }) => {
+    .option('--messages', 'print every message each model call was sent, and its thinking, in full (default: one line each)')
+    .action(async (dir: string, task: string, strategy: string, options: { epoch?: number; messages?: boolean }) => {
       const { explainCommand } = await import('./runner/folder-commands.js');
-      process.exitCode = await explainCommand(dir, task, strategy, options.epoch);
+      process.exitCode = await explainCommand(dir, task, strategy, options);
     });
 
   cli

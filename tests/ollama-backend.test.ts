@@ -143,7 +143,13 @@ describe('accounting', () => {
       format_warnings: [],
       model: 'ollama:qwen3:8b',
       attempts: 1,
+      // What the server received, for the trace: the messages with the schema line, and the options.
+      sent: {
+        messages: lastBody().messages,
+        options: { temperature: 0, num_ctx: 8192, think: false, keep_alive: '30m', structured_output: 'format' },
+      },
     });
+    expect(reply.sent?.messages[0]?.content).toMatch(/^You are a careful agent\.\n\nAlways reply with only a JSON value matching this JSON Schema/);
   });
 
   it('keeps thinking as reasoning and streams when asked (content joined across NDJSON parts)', async () => {

@@ -6,7 +6,7 @@
 // the reply; `parseReply` does the safe lenient extraction; the strategy's one repair attempt and
 // `invalid_output` classify the rest; the tool layer rejects unknown tools and bad arguments.
 import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
-import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault } from './types.js';
+import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
 import { classifyOllamaError, withRetry, type RetryOptions, type RetryPolicy } from './retry.js';
 import { resolveOllamaHost } from './ollama-host.js';
@@ -128,7 +128,7 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
           }
           // The model's malformed tool call, twice: a reply that never parses, with the raw error kept.
           const fault: OutputFault = { kind: 'tool_call_malformed', detail: classification.reason };
-          return { text: classification.reason, ...totals, model: `ollama:${config.model}`, output_fault: fault };
+          return { text: classification.reason, ...totals, model: `ollama:${config.model}`, output_fault: fault, sent: sentOf(body) };
         }
         totals.attempts += 1;
         const usage = accounting(reply);
@@ -252,7 +252,17 @@ function buildResponse(
     ...(coldLoad ? { cold_load: true } : {}),
     attempts: totals.attempts,
     ...(fault ? { output_fault: fault } : {}),
+    sent: sentOf(body),
   };
+}
+
+/** The messages and options of the request that produced the reply (after any widened-budget retry), for the trace. */
+function sentOf(body: OllamaChatRequest): SentMessages {
+  const options: Record<string, unknown> = { ...body.options };
+  if (body.think !== undefined) options['think'] = body.think;
+  if (body.keep_alive !== undefined) options['keep_alive'] = body.keep_alive;
+  options['structured_output'] = body.tools !== undefined ? 'tools' : 'format';
+  return { messages: (body.messages ?? []).map((message) => ({ role: message.role as ChatMessage['role'], content: message.content })), options };
 }
 
 function contentFault(content: string): OutputFault {

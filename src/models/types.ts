@@ -76,6 +76,17 @@ export interface ChatResponse {
   attempts?: number;
   /** An output fault the backend saw before any parsing; the text is returned anyway for the caller to classify. */
   output_fault?: OutputFault;
+  /**
+   * What the backend actually sent, for the trace: the messages as rendered (schema line included) and the options
+   * that went with them. Absent for backends that send nothing (the scripted stand-in reads the view).
+   */
+  sent?: SentMessages;
+}
+
+/** The messages of one request as the model received them, and the options sent with them (temperature, seed, num_ctx, think, …). */
+export interface SentMessages {
+  messages: ChatMessage[];
+  options: Record<string, unknown>;
 }
 
 /**

@@ -9,3 +9,4 @@ export * from './schema-version.js';
 export * from './summary-file.js';
 export * from './trace-events.js';
 export * from './trajectory.js';
+export * from './stored-text.js';

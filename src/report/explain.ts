@@ -1,6 +1,5 @@
 // `stratbench explain`: one episode's trace in order — plan, revisions with diffs, tool calls, checks — with the attributed events marked.
-import type { EpisodeRecord } from '../records/index.js';
-import type { TraceEvent } from '../records/index.js';
+import type { EpisodeRecord, StoredText, TraceEvent } from '../records/index.js';
 
 const FIRST = '▶';
 const OTHER = '•';
@@ -60,13 +59,39 @@ function replySummary(role: string, value: unknown): string {
   }
 }
 
+/** How explain shows the texts a model call references: the folder's messages.jsonl, and whether to print them whole. */
+export interface ExplainTexts {
+  texts: ReadonlyMap<string, StoredText>;
+  /** true: every message and thinking text in full; false: one clipped line each. */
+  full: boolean;
+}
+
+/** The messages a model call was sent (with its options) and the thinking it returned, as indented lines. */
+function sentLines(event: Extract<TraceEvent, { type: 'model_call' }>, shown: ExplainTexts): string[] {
+  const lines: string[] = [];
+  const text = (hash: string, label: (stored: StoredText) => string): string[] => {
+    const stored = shown.texts.get(hash);
+    if (!stored) return [`[${hash} is not in messages.jsonl]`];
+    if (!shown.full) return [`${label(stored)} ${clip(stored.content, 100)}`];
+    return [`${label(stored)}`, ...stored.content.split('\n').map((line) => `  ${line}`)];
+  };
+  if (event.sent) {
+    const options = Object.entries(event.sent.options).map(([key, value]) => `${key} ${String(value)}`).join(', ');
+    lines.push(`sent ${event.sent.messages.length} message(s)${options ? ` (${options})` : ''}:`);
+    for (const hash of event.sent.messages) lines.push(...text(hash, (stored) => `[${stored.role}]`));
+  }
+  if (event.thinking !== undefined) lines.push(...text(event.thinking, () => 'thinking:'));
+  return lines;
+}
+
 /** One event as a headline and indented detail lines. */
-function describeEvent(event: TraceEvent): { head: string; body: string[] } {
+function describeEvent(event: TraceEvent, shown: ExplainTexts): { head: string; body: string[] } {
   switch (event.type) {
     case 'model_call': {
       const retry = event.attempt > 1 ? ' (repair)' : '';
-      if (event.outcome === 'invalid') return { head: `model_call ${event.role}${retry}: invalid — ${clip(event.error ?? '', 80)}`, body: [`reply: ${clip(event.text, 110)}`] };
-      return { head: `model_call ${event.role}${retry}: ${replySummary(event.role, event.value)}`, body: [] };
+      const sent = sentLines(event, shown);
+      if (event.outcome === 'invalid') return { head: `model_call ${event.role}${retry}: invalid — ${clip(event.error ?? '', 80)}`, body: [...sent, `reply: ${clip(event.text, 110)}`] };
+      return { head: `model_call ${event.role}${retry}: ${replySummary(event.role, event.value)}`, body: sent };
     }
     case 'gate':
       return { head: `gate → ${event.route}`, body: [] };
@@ -104,9 +129,11 @@ function describeEvent(event: TraceEvent): { head: string; body: string[] } {
  * explanation, then every trace event in order with its id. Events in the attribution's evidence are marked
  * `▶` (the first erroneous event) and `•` (the rest). Plans show goal, done_when, assumptions and steps;
  * revisions show the broken assumption and their new steps, diffs their removed/added/revised ids; tool calls
- * their first output lines; checks their detail. Pure.
+ * their first output lines; checks their detail. Model calls show the messages the model was sent (with the options)
+ * and the thinking it returned, looked up in `shown.texts` (messages.jsonl): one clipped line each, or in full.
+ * Pure.
  */
-export function explainEpisode(record: EpisodeRecord): string {
+export function explainEpisode(record: EpisodeRecord, shown: ExplainTexts = { texts: new Map(), full: false }): string {
   const evidence = record.attribution?.evidence ?? [];
   const lines: string[] = [];
   lines.push(`${record.task} × ${record.strategy}, epoch ${record.epoch} — ${record.outcome.status} (${record.outcome.reason}), ${record.success ? 'succeeded' : 'failed'} (expected ${record.expect})`);
@@ -122,7 +149,7 @@ export function explainEpisode(record: EpisodeRecord): string {
   const width = String(record.trace.length).length;
   for (const event of record.trace) {
     const mark = evidence[0] === event.id ? FIRST : evidence.includes(event.id) ? OTHER : ' ';
-    const { head, body } = describeEvent(event);
+    const { head, body } = describeEvent(event, shown);
     lines.push(`${mark} ${String(event.id).padStart(width)}  ${head}`);
     for (const line of body) lines.push(`  ${' '.repeat(width)}      ${line}`);
   }

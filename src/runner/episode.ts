@@ -7,7 +7,7 @@ import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
 import { attribute } from '../attribution/index.js';
 import { STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
-import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TraceEvent } from '../records/index.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
 
 /** The parts of a loaded task an episode needs. */
 export interface EpisodeTask {
@@ -31,6 +31,8 @@ export interface RunEnvironment {
   options: StrategyOptions;
   /** Hash of the model/prompt/suite configuration; part of every episode key. */
   configHash: string;
+  /** Where the messages sent to models and their thinking go (the run's messages.jsonl); absent: hashed only. */
+  texts?: TextSink;
 }
 
 export interface EpisodeSpec {
@@ -54,7 +56,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   const started = performance.now();
   const { task } = spec;
   const repo = SimRepo.fromSpec(task.repoSpec);
-  const trace = new Trace(repo.clock);
+  const trace = new Trace(repo.clock, env.texts);
   const strategy = STRATEGIES[spec.strategy];
   let outcome: Outcome;
   const chatOptions: Partial<Record<Role, ChatOptions>> = {};

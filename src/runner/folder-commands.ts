@@ -4,13 +4,16 @@ import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunFile } from '../records/index.js';
 import {
+  collectMessages,
   EPISODES_FILE,
   mergeFolders,
   OutputFolderError,
   prepareOutputFolder,
+  readMessages,
   readResultsFolder,
   ResumeError,
   writeRunFile,
+  writeMessages,
   writeSummaryFile,
 } from '../results-folder/index.js';
 import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, runCompare, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
@@ -58,7 +61,10 @@ export async function mergeCommand(dirs: string[], out: string): Promise<number>
   try {
     // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
     const { records, run, missingShards } = await mergeFolders(dirs);
+    const messages = await collectMessages(dirs);
+    if (!messages.ok) throw new UsageError(messages.error);
     await prepareOutputFolder(out, { fresh: true });
+    await writeMessages(out, messages.texts);
     await writeFile(join(out, EPISODES_FILE), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
     const { header, groups, strategies, seed } = headerFrom(run, records);
     const summary = withStatistics(summaryFromRecords(records, groups, strategies), seed);
@@ -97,15 +103,18 @@ export async function compareCommand(base: string, head: string, options: { fail
 }
 
 /**
- * `stratbench explain DIR TASK STRATEGY [--epoch N]`: prints one episode in order (see explainEpisode).
- * Throws UsageError (exit 2) for an unusable folder (naming the file and the problem) or an episode it lacks.
+ * `stratbench explain DIR TASK STRATEGY [--epoch N] [--messages]`: prints one episode in order (see explainEpisode),
+ * with the messages each model call was sent and the thinking it returned (in full with `messages`). Throws
+ * UsageError (exit 2) for an unusable folder (naming the file and the problem) or an episode it lacks.
  */
-export async function explainCommand(dir: string, task: string, strategy: string, epoch?: number): Promise<number> {
+export async function explainCommand(dir: string, task: string, strategy: string, options: { epoch?: number; messages?: boolean } = {}): Promise<number> {
   const folder = await readResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
-  const found = findEpisode(folder.records, task, strategy, epoch);
+  const found = findEpisode(folder.records, task, strategy, options.epoch);
   if (!found.ok) throw new UsageError(found.error);
-  process.stdout.write(`${explainEpisode(found.record)}\n`);
+  const messages = await readMessages(dir);
+  if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
+  process.stdout.write(`${explainEpisode(found.record, { texts: messages.texts, full: options.messages === true })}\n`);
   return 0;
 }

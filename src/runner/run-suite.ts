@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
-import { EPISODES_FILE, EpisodeWriter, inShard, writeRunFile, writeSummaryFile } from '../results-folder/index.js';
+import { EPISODES_FILE, EpisodeWriter, inShard, openMessageStore, writeRunFile, writeSummaryFile } from '../results-folder/index.js';
 import { SummaryBuilder, withStatistics, type SummaryFile } from '../report/index.js';
 import { episodeKey } from './episode.js';
 import type { EpisodeRecord, RunDescription, Shard } from '../records/index.js';
@@ -67,6 +67,8 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   );
   if (cells.length > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const writer = new EpisodeWriter(join(config.outDir, EPISODES_FILE));
+  const messages = await openMessageStore(config.outDir);
+  const withTexts: RunEnvironment = { ...env, texts: messages };
   await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });
   const summary = new SummaryBuilder(config.groups, config.strategies);
   for (const record of existing) summary.add(record);
@@ -76,7 +78,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   let ran = 0;
   try {
     await streamCells(cells, config, async (cell) => {
-      const record = await runEpisode(cell, env);
+      const record = await runEpisode(cell, withTexts);
       summary.add(record);
       await writer.write(record);
       ran += 1;
@@ -86,6 +88,7 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     });
   } finally {
     await writer.close();
+    await messages.close();
     progress.stop();
   }
   const interrupted = config.signal?.aborted === true && ran < cells.length;

@@ -97,6 +97,11 @@ export async function callRole<T>(
     if (response.attempts !== undefined) event.attempts = response.attempts;
     if (response.cold_load) event.cold_load = true;
     if (response.cached) event.cached = true;
+    if (response.sent) {
+      const messages = response.sent.messages.map((message) => ctx.trace.storeText(message.role, message.content));
+      event.sent = { messages, options: response.sent.options };
+    }
+    if (response.reasoning) event.thinking = ctx.trace.storeText('thinking', response.reasoning);
     const eventId = ctx.trace.emit(event);
     if (error === undefined && parsed.ok) return { ok: true, value: parsed.value, eventId };
     if (attempt === 2) return { ok: false, error: error ?? 'invalid reply', eventId };

@@ -1,15 +1,29 @@
 // The per-episode trace recorder: assigns event ids and simulated timestamps in order.
-import type { TraceEvent, TraceEventInput } from '../records/index.js';
+import { storedTextHash, type StoredTextRole, type TextSink, type TraceEvent, type TraceEventInput } from '../records/index.js';
 
 /** Anything that tells simulated time in ms (the episode's SimRepo clock). */
 export interface ClockLike {
   readonly now_ms: number;
 }
 
-/** Records the ordered events of one episode; ids count from 0. */
+/**
+ * Records the ordered events of one episode; ids count from 0. Texts the events reference by hash (the messages a
+ * model was sent, its thinking) go to `texts`, when given (a run's messages.jsonl); without one they are hashed
+ * and dropped.
+ */
 export class Trace {
   readonly events: TraceEvent[] = [];
-  constructor(private readonly clock: ClockLike) {}
+  constructor(
+    private readonly clock: ClockLike,
+    private readonly texts?: TextSink,
+  ) {}
+
+  /** Stores a message or thinking text and returns its content hash (storedTextHash) for an event to reference. */
+  storeText(role: StoredTextRole, content: string): string {
+    const hash = storedTextHash(role, content);
+    this.texts?.put({ hash, role, content });
+    return hash;
+  }
 
   /** Appends an event (taking ownership of the object) and returns its id. */
   emit(event: TraceEventInput): number {

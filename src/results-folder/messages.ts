@@ -1,0 +1,90 @@
+// messages.jsonl: the texts model_call events reference by hash (messages sent, thinking), each stored once per folder.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StoredText, type TextSink } from '../records/index.js';
+import { describeReadError, type ReadResult } from './read.js';
+import { EpisodeWriter } from './write.js';
+
+export const MESSAGES_FILE = 'messages.jsonl';
+
+/**
+ * Parses messages.jsonl text into hash → text. Blank lines are ignored and a torn last line (a run killed while
+ * writing) is skipped; any other line that is not JSON or not a StoredText is an error naming `file:line`. Pure.
+ */
+export function parseMessages(text: string, file = MESSAGES_FILE): ReadResult<{ texts: Map<string, StoredText> }> {
+  const texts = new Map<string, StoredText>();
+  const lines = text.split('\n');
+  let last = lines.length - 1;
+  while (last >= 0 && lines[last]!.trim() === '') last -= 1;
+  for (let index = 0; index <= last; index += 1) {
+    const line = lines[index]!.trim();
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      if (index === last) continue;
+      return { ok: false, error: `${file}:${index + 1}: not valid JSON (${(error as Error).message})` };
+    }
+    const parsed = StoredText.safeParse(value);
+    if (!parsed.success) return { ok: false, error: `${file}:${index + 1}: not a stored message (expected {hash, role, content})` };
+    texts.set(parsed.data.hash, parsed.data);
+  }
+  return { ok: true, texts };
+}
+
+/** Reads `dir/messages.jsonl`; an absent file is an empty map (scripted runs send no messages; folders before schemaVersion 2). */
+export async function readMessages(dir: string): Promise<ReadResult<{ texts: Map<string, StoredText> }>> {
+  const path = join(dir, MESSAGES_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, texts: new Map() };
+    return { ok: false, error: describeReadError(path, error) };
+  }
+  return parseMessages(text, path);
+}
+
+/** A TextSink appending to a folder's messages.jsonl, each hash once (also across a resume); `close()` flushes. */
+export interface MessageStore extends TextSink {
+  close(): Promise<void>;
+}
+
+/**
+ * Opens `dir/messages.jsonl` for appending. Hashes already in the file (an interrupted run being resumed) are not
+ * written again; its torn last line, if any, is left for readers to skip. The file is created on the first text,
+ * so runs whose models send no messages (the scripted stand-in) leave none. Lines are buffered like episodes.
+ */
+export async function openMessageStore(dir: string): Promise<MessageStore> {
+  const existing = await readMessages(dir);
+  const seen = new Set(existing.ok ? existing.texts.keys() : []);
+  let writer: EpisodeWriter | undefined;
+  return {
+    put(text) {
+      if (seen.has(text.hash)) return;
+      seen.add(text.hash);
+      writer ??= new EpisodeWriter(join(dir, MESSAGES_FILE));
+      writer.writeLine(JSON.stringify(text));
+    },
+    async close() {
+      await writer?.close();
+    },
+  };
+}
+
+/** The union of several folders' messages.jsonl (merge), read before anything is written; an error names a corrupt file. */
+export async function collectMessages(dirs: readonly string[]): Promise<ReadResult<{ texts: Map<string, StoredText> }>> {
+  const texts = new Map<string, StoredText>();
+  for (const dir of dirs) {
+    const read = await readMessages(dir);
+    if (!read.ok) return read;
+    for (const [hash, text] of read.texts) texts.set(hash, text);
+  }
+  return { ok: true, texts };
+}
+
+/** Writes `texts` as `dir/messages.jsonl`; nothing when there are none. */
+export async function writeMessages(dir: string, texts: ReadonlyMap<string, StoredText>): Promise<void> {
+  if (texts.size > 0) await writeFile(join(dir, MESSAGES_FILE), [...texts.values()].map((text) => `${JSON.stringify(text)}\n`).join(''));
+}

@@ -1,0 +1,101 @@
+// The messages each model call was sent and the thinking it returned: stored once per results folder in
+// messages.jsonl, referenced by hash from model_call events, carried by merge, printed by explain.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StoredText, storedTextHash, type EpisodeRecord, type TraceEvent } from '../src/records/index.js';
+import { ScriptedModel } from '../src/models/scripted.js';
+import { records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf, RUN_DEFAULTS } from './support/scripted-over-ollama.js';
+import { startFakeOllama, type FakeChatRequest, type FakeOllama } from './support/fake-ollama-server.js';
+import { stratbench } from './support/cli.js';
+
+type ModelCall = Extract<TraceEvent, { type: 'model_call' }>;
+
+let server: FakeOllama;
+let out: string;
+let episodes: EpisodeRecord[];
+let stored: StoredText[];
+
+/** A thinking text that names the request, so each reply's thinking can be checked against what was sent. */
+const thinkingFor = (request: FakeChatRequest): string => `I read ${request.messages?.length ?? 0} message(s) and decided.`;
+
+beforeAll(async () => {
+  const scripted = scriptedOllamaReply(new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS.suite))));
+  server = await startFakeOllama({
+    reply: (request) => {
+      const reply = scripted(request);
+      if ('body' in reply) (reply.body as { message: { thinking?: string } }).message.thinking = thinkingFor(request);
+      return reply;
+    },
+  });
+  out = join(scratch(), 'run');
+  const run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'install-network-blip,default-currency', strategies: 'plan-replan,react' });
+  expect(run.code).toBe(0);
+  episodes = records(out);
+  stored = readFileSync(join(out, 'messages.jsonl'), 'utf8').trim().split('\n').map((line) => StoredText.parse(JSON.parse(line)));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const modelCalls = (list: readonly EpisodeRecord[]): ModelCall[] => list.flatMap((r) => r.trace.filter((e): e is ModelCall => e.type === 'model_call'));
+
+describe('messages.jsonl', () => {
+  it('holds every message sent and every thinking text exactly once, under the hash of its role and content', () => {
+    const hashes = stored.map((text) => text.hash);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    for (const text of stored) expect(text.hash).toBe(storedTextHash(text.role, text.content));
+    const referenced = modelCalls(episodes).flatMap((call) => [...(call.sent?.messages ?? []), ...(call.thinking ? [call.thinking] : [])]);
+    expect(new Set(referenced)).toEqual(new Set(hashes));
+    // The point of content addressing: shared system prompts are stored once, not once per call.
+    expect(referenced.length).toBeGreaterThan(2 * stored.length);
+  });
+
+  it('model_call events reference exactly what the server received, with the options sent, and the thinking returned', () => {
+    const byHash = new Map(stored.map((text) => [text.hash, text]));
+    const requests = server.chatCalls().map((call) => call.body as FakeChatRequest);
+    const calls = modelCalls(episodes);
+    expect(calls).toHaveLength(requests.length);
+    const sent = calls.map((call) => call.sent!.messages.map((hash) => ({ role: byHash.get(hash)!.role, content: byHash.get(hash)!.content })));
+    // Episodes run concurrently: compare as sets of requests.
+    const asText = (messages: unknown[]) => JSON.stringify(messages);
+    expect(new Set(sent.map(asText))).toEqual(new Set(requests.map((request) => asText(request.messages ?? []))));
+    for (const call of calls) {
+      expect(call.sent!.options).toMatchObject({ temperature: 0, num_ctx: 8192, think: false, structured_output: 'format' });
+      expect(byHash.get(call.thinking!)).toEqual({ hash: call.thinking, role: 'thinking', content: `I read ${call.sent!.messages.length} message(s) and decided.` });
+    }
+    const planner = calls.find((call) => call.role === 'planner')!;
+    expect(byHash.get(planner.sent!.messages[0]!)!.content).toContain('reply with only a JSON value matching this JSON Schema');
+  });
+
+  it('a scripted run sends no messages and writes no messages.jsonl', async () => {
+    const scriptedOut = join(scratch(), 'scripted');
+    expect((await runInProcess({ out: scriptedOut, tasks: 'default-currency', strategies: 'react' })).code).toBe(0);
+    expect(existsSync(join(scriptedOut, 'messages.jsonl'))).toBe(false);
+    expect(modelCalls(records(scriptedOut)).every((call) => call.sent === undefined && call.thinking === undefined)).toBe(true);
+  });
+});
+
+describe('explain shows the messages a role saw', () => {
+  it('one line per message and the thinking by default; everything in full with --messages', () => {
+    const brief = stratbench(['explain', out, 'install-network-blip', 'plan-replan']);
+    expect(brief.status).toBe(0);
+    expect(brief.stdout).toMatch(/model_call planner: a plan of \d+ step\(s\).*\n\s+sent 2 message\(s\) \(temperature 0, seed \d+, num_ctx 8192, think false, keep_alive 30m, structured_output format\):\n\s+\[system\] .+\n\s+\[user\] .+\n\s+thinking: I read 2 message\(s\) and decided\./);
+    const full = stratbench(['explain', out, 'install-network-blip', 'plan-replan', '--messages']);
+    expect(full.status).toBe(0);
+    const planner = stored.find((text) => text.role === 'system' && text.content.includes('JSON Schema') && full.stdout.includes(text.content.split('\n')[0]!))!;
+    for (const line of planner.content.split('\n').filter((l) => l.trim() !== '').slice(0, 20)) expect(full.stdout).toContain(line);
+  });
+
+  it('merge carries messages.jsonl; a corrupt one is refused naming file:line', () => {
+    const merged = join(scratch(), 'merged');
+    expect(stratbench(['merge', out, '--out', merged]).status).toBe(0);
+    expect(readFileSync(join(merged, 'messages.jsonl'), 'utf8').trim().split('\n').sort()).toEqual(readFileSync(join(out, 'messages.jsonl'), 'utf8').trim().split('\n').sort());
+    const lines = readFileSync(join(merged, 'messages.jsonl'), 'utf8').split('\n');
+    writeFileSync(join(merged, 'messages.jsonl'), ['{"hash": 3}', ...lines].join('\n'));
+    const refused = stratbench(['explain', merged, 'install-network-blip', 'plan-replan']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`${join(merged, 'messages.jsonl')}:1: not a stored message (expected {hash, role, content})`);
+  });
+});
