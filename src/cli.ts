@@ -1,5 +1,6 @@
 #!/usr/bin/env -S node --max-semi-space-size=4
 // Argument parsing only: turns the command line into calls on the runner, suite loader and report modules.
+import './cli-prewarm.js';
 import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';

@@ -25,6 +25,8 @@ interface Live {
   flag: Int32Array;
   /** False until the worker has signalled that its modules are loaded (a prewarmed worker may still be loading). */
   ready: boolean;
+  /** True once a request was sent (a prewarmed worker nobody used can be stopped). */
+  used: boolean;
   idle?: NodeJS.Timeout;
 }
 
@@ -55,7 +57,7 @@ function spawn(preloadEslint: boolean): Live {
   });
   worker.unref();
   channel.port1.unref();
-  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false };
+  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false };
 }
 
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
@@ -103,6 +105,7 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
   const current = live;
   clearTimeout(current.idle);
   awaitReady(current);
+  current.used = true;
   Atomics.store(current.flag, 0, 0);
   current.worker.postMessage(request);
   const budget = deadlineMs + HARD_CUTOFF_GRACE_MS;
@@ -121,7 +124,8 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
 
 /**
  * Prewarms the code worker when any of `specs` runs code (a `test` or `lint` script; `eslint` preloaded only when
- * a `lint` script exists). Call once before a run's first episode: worker start-up then overlaps the run's own.
+ * a `lint` script exists), or stops a speculatively prewarmed worker that none of them needs. Call once before a
+ * run's first episode: worker start-up then overlaps the run's own.
  */
 export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<string, { kind: string }>> }>): void {
   let tests = false;
@@ -133,6 +137,7 @@ export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<strin
     }
   }
   if (tests || lint) prewarmCodeWorker({ eslint: lint });
+  else if (live !== undefined && !live.used) stop();
 }
 
 /** Ends the worker now (tests; a process that is about to exit needs nothing: the worker is unref'd). */

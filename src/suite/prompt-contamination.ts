@@ -72,24 +72,42 @@ export function taskTexts(task: Task): { field: string; text: string }[] {
   return texts;
 }
 
-/** The longest run of words of `template` that also occurs in `source`, if it has at least `minWords` words. */
-function longestSharedRun(template: readonly string[], source: readonly string[], minWords: number): string[] | undefined {
-  if (template.length < minWords || source.length < minWords) return undefined;
-  const starts = new Map<string, number[]>();
-  for (let i = 0; i + minWords <= source.length; i += 1) {
-    const key = source.slice(i, i + minWords).join(' ');
-    const list = starts.get(key);
-    if (list) list.push(i);
-    else starts.set(key, [i]);
-  }
-  let best: string[] | undefined;
+/** One task text as normalised words. */
+interface SourceText {
+  task: string;
+  field: string;
+  words: string[];
+}
+
+/**
+ * Every run of `minWords` words of every source → where it starts (source index, word index): built once, so each
+ * template costs one lookup per word position, whatever the number of tasks.
+ */
+function runIndex(sources: readonly SourceText[], minWords: number): Map<string, Array<[number, number]>> {
+  const index = new Map<string, Array<[number, number]>>();
+  sources.forEach((source, sourceIndex) => {
+    for (let i = 0; i + minWords <= source.words.length; i += 1) {
+      const key = source.words.slice(i, i + minWords).join(' ');
+      const list = index.get(key);
+      if (list) list.push([sourceIndex, i]);
+      else index.set(key, [[sourceIndex, i]]);
+    }
+  });
+  return index;
+}
+
+/** Per source, the longest run of words of `template` it also holds (at least `minWords` words). */
+function longestSharedRuns(template: readonly string[], sources: readonly SourceText[], index: ReadonlyMap<string, Array<[number, number]>>, minWords: number): Map<number, string[]> {
+  const best = new Map<number, string[]>();
   for (let i = 0; i + minWords <= template.length; i += 1) {
-    const matches = starts.get(template.slice(i, i + minWords).join(' '));
+    const matches = index.get(template.slice(i, i + minWords).join(' '));
     if (!matches) continue;
-    for (const j of matches) {
+    for (const [sourceIndex, j] of matches) {
+      const source = sources[sourceIndex]!.words;
       let length = minWords;
       while (i + length < template.length && j + length < source.length && template[i + length] === source[j + length]) length += 1;
-      if (!best || length > best.length) best = template.slice(i, i + length);
+      const current = best.get(sourceIndex);
+      if (!current || length > current.length) best.set(sourceIndex, template.slice(i, i + length));
     }
   }
   return best;
@@ -107,14 +125,14 @@ export function findPromptContamination(
   minCalls = CONTAMINATION_MIN_CALLS,
 ): SharedSequence[] {
   const findings: SharedSequence[] = [];
-  const sources = tasks.map((task) => ({ id: task.id, texts: taskTexts(task).map((t) => ({ field: t.field, words: normalisedWords(t.text) })) }));
+  const sources: SourceText[] = tasks.flatMap((task) => taskTexts(task).map((t) => ({ task: task.id, field: t.field, words: normalisedWords(t.text) })));
+  const index = runIndex(sources, minWords);
   for (const [role, text] of Object.entries(templates)) {
-    const words = normalisedWords(text);
-    for (const task of sources) {
-      for (const source of task.texts) {
-        const run = longestSharedRun(words, source.words, minWords);
-        if (run) findings.push({ kind: 'words', template: role, task: task.id, field: source.field, sequence: run.join(' '), length: run.length });
-      }
+    const sharedRuns = longestSharedRuns(normalisedWords(text), sources, index, minWords);
+    // In task and field order, as the sources are listed.
+    for (const [sourceIndex, run] of [...sharedRuns].sort(([a], [b]) => a - b)) {
+      const source = sources[sourceIndex]!;
+      findings.push({ kind: 'words', template: role, task: source.task, field: source.field, sequence: run.join(' '), length: run.length });
     }
     const calls = new Set(embeddedToolCalls(text));
     if (calls.size === 0) continue;
