@@ -99,7 +99,7 @@ async function bench(inline: boolean): Promise<number> {
   const out = join(scratch(), 'bench');
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
-  let run;
+  let run: Awaited<ReturnType<typeof runInProcess>>;
   let figures: ServerFigures;
   try {
     run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: server.url, strategies: 'all', concurrency: CONCURRENCY });

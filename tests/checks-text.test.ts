@@ -1,7 +1,7 @@
 // Word checks (answer_contains, message_mentions): text, any_of, pattern, exact_token, normalisation; text_absent's `under`.
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../src/scoring/checks.js';
-import { isWholeToken, matchWords, normaliseText } from '../src/scoring/text-match.js';
+import { isWholeToken, matchWords, normaliseText } from '../src/suite/text-match.js';
 import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
 import type { Check } from '../src/suite/schema.js';
 

@@ -1,5 +1,5 @@
 // How the rules read an answer or stop-message check: what it asks for, in words, and whether some text shows it.
-import { DEFAULT_PATTERN_FLAGS, matchWords, type WordMatcher } from '../scoring/text-match.js';
+import { DEFAULT_PATTERN_FLAGS, matchWords, type WordMatcher } from '../suite/text-match.js';
 
 /** The matcher of a recorded word check (answer_contains, message_mentions); undefined when it holds no usable words. */
 function wordMatcher(check: Record<string, unknown>): WordMatcher | undefined {

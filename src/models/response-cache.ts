@@ -1,6 +1,6 @@
 // The on-disk response cache: re-running an unchanged configuration costs no model time; epochs stay independent.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from '../records/index.js';
 import type { ChatModel, ChatRequest, ChatResponse } from './types.js';

@@ -52,9 +52,7 @@ export type EpisodeResult = z.infer<typeof EpisodeResult>;
 export const AttributionSummary = z.object({
   components: z.array(z.string()).describe('Components in display order'),
   by_strategy: z.record(z.string(), z.record(z.string(), z.number().int())).describe('strategy → component → failed episodes'),
-  top_modes: z.array(
-    z.object({ component: z.string(), mode: z.string(), count: z.number().int(), by_strategy: z.record(z.string(), z.number().int()) }),
-  ),
+  top_modes: z.array(z.object({ component: z.string(), mode: z.string(), count: z.number().int(), by_strategy: z.record(z.string(), z.number().int()) })),
   unattributed: z.number().int().nonnegative().describe('Failed episodes without an attribution'),
 });
 export type AttributionSummary = z.infer<typeof AttributionSummary>;

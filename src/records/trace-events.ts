@@ -87,7 +87,13 @@ export const ModelCallEvent = z.object({
 export const TraceEvent = z.discriminatedUnion('type', [
   ModelCallEvent,
   z.object({ ...base, type: z.literal('gate'), route: z.enum(['direct', 'plan-replan']) }),
-  z.object({ ...base, type: z.literal('plan'), revision: z.literal(0), plan: PlanSnapshot, call: EventId.optional().describe('The planner model_call that wrote it') }),
+  z.object({
+    ...base,
+    type: z.literal('plan'),
+    revision: z.literal(0),
+    plan: PlanSnapshot,
+    call: EventId.optional().describe('The planner model_call that wrote it'),
+  }),
   z.object({ ...base, type: z.literal('plan_invalid'), errors: z.array(z.string()) }),
   z.object({
     ...base,

@@ -124,7 +124,8 @@ export async function readRunFile(dir: string, options: { required: boolean }): 
     const reason = describeReadError(path, error);
     return { ok: false, error: (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${reason} (is ${dir} a results folder?)` : reason };
   }
-  if (isClaimOnly(text)) return { ok: false, error: `${path}: the run that claimed this folder never started (no episodes ran); delete the folder or choose another --out` };
+  if (isClaimOnly(text))
+    return { ok: false, error: `${path}: the run that claimed this folder never started (no episodes ran); delete the folder or choose another --out` };
   const parsed = parseResultsJson(text, RunFile, path, 'run.json');
   return parsed.ok ? { ok: true, run: parsed.value } : parsed;
 }

@@ -41,7 +41,9 @@ async function readRunForResume(dir: string): Promise<RunFile> {
 export async function loadForResume(dir: string, configHash: string): Promise<{ records: EpisodeRecord[]; droppedTornLine: boolean; rerunErrors: number }> {
   const run = await readRunForResume(dir);
   if (run.config_hash !== configHash) {
-    throw new ResumeError(`${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite or options differ`);
+    throw new ResumeError(
+      `${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite or options differ`,
+    );
   }
   const path = join(dir, EPISODES_FILE);
   let text: string;

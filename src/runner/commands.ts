@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
-import { ROLES, type Role } from '../models/types.js';
+import { ROLES, type ChatModel, type Role } from '../models/types.js';
 import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
@@ -13,7 +13,7 @@ import { loadForResume, OutputFolderError, parseShard, prepareOutputFolder, read
 import { runMatrix } from './run-suite.js';
 import { prewarmForRepos } from '../sim-repo/index.js';
 import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
-import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription } from '../records/index.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription, type Shard } from '../records/index.js';
 import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
 import {
   OLLAMA_OPTION_KEYS,
@@ -158,7 +158,7 @@ export async function runCommand(
   }
   const specs = modelSpecsByRole(String(options['model']), overrides);
   const ollamaConfig = ollamaRunConfig(options);
-  let models;
+  let models: Record<Role, ChatModel>;
   try {
     models = buildModels(specs, {
       tasks: suite.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
@@ -176,7 +176,7 @@ export async function runCommand(
   models = prepared.models;
   const ollamaInfo = prepared.info;
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
-  let shard;
+  let shard: Shard | undefined;
   try {
     shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
     await prepareOutputFolder(outDir, { fresh: typeof options['resume'] !== 'string' });

@@ -1,9 +1,10 @@
 // The closed list of checks, each a pure function over the final repo state, the answer and the stop message.
-import { compilePattern } from './text-match.js';
+import { compilePattern } from '../suite/text-match.js';
 import { resolveRepoPath, type SimRepo } from '../sim-repo/index.js';
 import type { Check } from '../suite/schema.js';
+import { isUnder } from '../suite/check-paths.js';
 import type { CheckResult } from '../records/index.js';
-import { matchWords, type WordVerbs } from './text-match.js';
+import { matchWords, type WordVerbs } from '../suite/text-match.js';
 
 const MENTIONS: WordVerbs = { does: 'mentions', doesNot: 'does not mention' };
 
@@ -11,10 +12,6 @@ const MENTIONS: WordVerbs = { does: 'mentions', doesNot: 'does not mention' };
  * Whether repo-relative `path` is `scope` itself (a file) or below it (a folder): `src` covers `src` and
  * `src/a.js`, not `src2/a.js`; the empty scope (the repository root) covers every path.
  */
-export function isUnder(path: string, scope: string): boolean {
-  return scope === '' || path === scope || path.startsWith(`${scope}/`);
-}
-
 /** What a check can see at the end of an episode. */
 export interface FinalState {
   repo: SimRepo;

@@ -1,5 +1,4 @@
 // Every path a task's checks name is in its repository or written by its reference: else the check is a typo or theatre.
-import { isUnder } from '../scoring/checks.js';
 import { resolveRepoPath, SimRepo, type RepoSpec } from '../sim-repo/index.js';
 import type { Task } from './schema.js';
 import type { SuiteError } from './suite-error.js';
@@ -62,4 +61,9 @@ export function checkPathErrors(source: YamlSource, task: Task, taskIndex: numbe
     }
   });
   return errors;
+}
+
+/** Whether repository path `path` is `scope` or inside it (posix paths, normalised; `''` is the root). */
+export function isUnder(path: string, scope: string): boolean {
+  return scope === '' || path === scope || path.startsWith(`${scope}/`);
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, TestSpec, Commit, filesInsideRepo } from '../sim-repo/spec.js';
 import { ToolName } from '../tools/types.js';
-import { compilePattern, DEFAULT_PATTERN_FLAGS, normaliseText } from '../scoring/text-match.js';
+import { compilePattern, DEFAULT_PATTERN_FLAGS, normaliseText } from './text-match.js';
 
 /** Checks the harness can run on a final state (closed list; seed 001, "Write the goal as checks"). */
 export const CHECK_KINDS = [
