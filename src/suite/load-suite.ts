@@ -9,6 +9,7 @@ import { Suite, suiteReferenceIssues, Task } from './schema.js';
 import { notAMappingError, schemaIssueErrors } from './schema-issues.js';
 import { taskSemanticErrors } from './semantic-checks.js';
 import { formatSuiteError, sortSuiteErrors, type SuiteError } from './suite-error.js';
+import { expandTemplates, locateTemplateErrors } from './templates/expand-templates.js';
 import { errorAt, yamlSyntaxErrors, type YamlSource } from './yaml-source.js';
 
 export { formatSuiteError, type SuiteError } from './suite-error.js';
@@ -88,7 +89,8 @@ function unique(errors: SuiteError[]): SuiteError[] {
  * Parses and validates a suite from its text. Never throws on bad input: YAML errors (syntax, indentation,
  * duplicate keys — `uniqueKeys` stays on, HB18) stop there; otherwise every zod issue and every semantic
  * error (tools and their args, `after`, counterexample names; see `taskSemanticErrors`; paths checks name that
- * neither the fixture nor the reference provides, see `checkPathErrors`) is reported.
+ * neither the fixture nor the reference provides, see `checkPathErrors`) is reported. `templates` are expanded
+ * into tasks first (see `expandTemplates`); an error in a variant points at the template's line.
  * `file` only labels errors.
  */
 export function parseSuite(text: string, file: string): LoadResult {
@@ -96,6 +98,8 @@ export function parseSuite(text: string, file: string): LoadResult {
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const source: YamlSource = { file, text, doc, lineCounter };
   if (doc.errors.length > 0) return { ok: false, errors: sortSuiteErrors(yamlSyntaxErrors(source)) };
+  const expansion = expandTemplates(source);
+  if (!expansion.ok) return { ok: false, errors: sortSuiteErrors(expansion.errors) };
 
   let data: unknown;
   try {
@@ -117,7 +121,9 @@ export function parseSuite(text: string, file: string): LoadResult {
     repoSpecs.set(index, repoSpec);
     errors.push(...checkPathErrors(source, task, index, repoSpec));
   }
-  if (!parsed.success || errors.length > 0) return { ok: false, errors: sortSuiteErrors(unique(errors)) };
+  if (!parsed.success || errors.length > 0) {
+    return { ok: false, errors: sortSuiteErrors(locateTemplateErrors(unique(errors), expansion.origins)) };
+  }
 
   const suite = parsed.data;
   const loaded = suite.tasks.map((task, index) => ({ ...task, repoSpec: repoSpecs.get(index) ?? resolveTaskRepo(suite, task) }));

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, TestSpec, Commit, filesInsideRepo } from '../sim-repo/spec.js';
 import { ToolName } from '../tools/types.js';
+import { Template } from './templates/template-schema.js';
 import { compilePattern, DEFAULT_PATTERN_FLAGS, normaliseText } from './text-match.js';
 
 /** Checks the harness can run on a final state (closed list; seed 001, "Write the goal as checks"). */
@@ -235,6 +236,11 @@ export const Group = z.string().regex(/^[a-z][a-z0-9-]*$/, 'group is kebab-case,
 
 export const Task = z.strictObject({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'task id is kebab-case'),
+  family: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]*$/, 'family is kebab-case')
+    .optional()
+    .describe('The template (unit of generation) this task is a variant of; statistics resample families, not variants (default: the task alone)'),
   group: Group,
   prompt: z.string().min(1).describe('The request as a developer wrote it'),
   repo: RepoOverrides,
@@ -293,6 +299,7 @@ export const Suite = z
     description: z.string().optional(),
     groups: z.array(Group).optional().describe('Display order of groups'),
     fixtures: z.record(z.string(), RepoSpec),
+    templates: z.array(Template).optional().describe('Task templates: each expands into variants appended to `tasks` (see docs/templates.md)'),
     tasks: z.array(Task).min(1),
   })
   .superRefine((suite, ctx) => {
