@@ -22,6 +22,7 @@ import { budgetExhausted } from './rules/budget-exhausted.js';
 import { missingStep } from './rules/missing-step.js';
 import { agentOverreach, executorOverreach } from './rules/overreach.js';
 import { noProgress } from './rules/no-progress.js';
+import { endingMatches as endingMatchesTask } from '../scoring/ending.js';
 
 /**
  * Rules that find a wrong act at a definite event. All run; the earliest first erroneous event wins, and on a tie
@@ -65,7 +66,7 @@ export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
 export function attribute(task: AttributionTask, trace: readonly TraceEvent[], finalState: AttributionState, checkResults: readonly CheckResult[]): Attribution | null {
   const end = [...trace].reverse().find((e) => e.type === 'end');
   if (!end || end.type !== 'end' || end.status === 'error') return null;
-  const endingMatches = (task.expect === 'finish' && end.status === 'finished') || (task.expect === 'stop' && end.status === 'stopped');
+  const endingMatches = endingMatchesTask(task, end);
   const { state, words } = failingChecks(checkResults);
   if (endingMatches && state.length === 0 && words.length === 0) return null;
   const index = indexTrace(trace);

@@ -3,3 +3,4 @@ export { attribute, ACT_RULES, ENDING_RULES } from './attribute.js';
 export { MODES, MODE_DEFINITIONS, allModes, type Component, type Mode } from './modes.js';
 export type { AttributionTask, AttributionState, Finding, Rule, RuleInput } from './finding.js';
 export { indexTrace, type TraceIndex } from './trace-index.js';
+export { costFindings } from './findings.js';

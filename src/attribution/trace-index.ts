@@ -77,7 +77,8 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
   });
   const modelCalls = events.filter((e): e is ModelCallEvent => e.type === 'model_call');
   const toolCalls = events.filter((e): e is ToolCallEvent => e.type === 'tool_call');
-  const planRoles = new Set(['planner', 'executor', 'replanner', 'reporter']);
+  // Not the reporter: a ReAct run that a budget ends asks the reporter too.
+  const planRoles = new Set(['planner', 'executor', 'replanner']);
   const family = events.some((e) => e.type === 'plan' || (e.type === 'model_call' && planRoles.has(e.role))) ? 'plan' : 'agent';
   const plans: PlanVersion[] = [];
   const callerOf = new Map<number, number>();

@@ -78,7 +78,7 @@ export class ScriptedModel implements ChatModel {
       case 'replanner':
         return this.replan(task, view.plan as { revision: number }, view.history, view.failure);
       case 'reporter':
-        return this.report(task, view.plan as { revision: number; steps: Array<{ status: string; revision: number }> }, view.failures);
+        return this.report(task, view.plan as { revision: number; steps: Array<{ status: string; revision: number }> } | null, view.failures);
     }
   }
 
@@ -138,7 +138,8 @@ export class ScriptedModel implements ChatModel {
     return { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: `I could not finish: ${describeFailure(failure)}.` };
   }
 
-  private report(task: ScriptedTask, plan: { revision: number; steps: Array<{ status: string; revision: number }> }, failures: FailureView[]): unknown {
+  private report(task: ScriptedTask, plan: { revision: number; steps: Array<{ status: string; revision: number }> } | null, failures: FailureView[]): unknown {
+    if (plan === null) return { answer: `Not done: ${failures.map(describeFailure).join('; ') || 'a budget ended the run'}.` };
     const trajectory = plan.revision > 0 ? task.reference : (task.naive ?? task.reference);
     const allDone = plan.steps.filter((step) => step.revision === plan.revision).every((step) => step.status === 'done');
     if (allDone && failures.length === 0) return { answer: trajectory.finish ?? trajectory.stop ?? '' };

@@ -157,7 +157,17 @@ export type RoleView =
       named_assumptions: string[];
       replans_left: number;
     }
-  | { role: 'reporter'; task_id: string; prompt: string; plan: unknown; history: Observation[]; failures: FailureView[] }
+  | {
+      role: 'reporter';
+      task_id: string;
+      prompt: string;
+      /** The plan as it stands; null for ReAct. */
+      plan: unknown;
+      history: Observation[];
+      failures: FailureView[];
+      /** Present when a budget ended the run before the work was done (the report says what was found so far). */
+      budget?: { limit: string; detail: string };
+    }
   | { role: 'gate'; task_id: string; prompt: string };
 
 export interface MemoryView {

@@ -1,6 +1,6 @@
 // One line of episodes.jsonl: an episode's identity, outcome, checks, costs, attribution and trace.
 import { z } from 'zod';
-import { Attribution, CheckResult, Metrics, Outcome } from './outcome.js';
+import { Attribution, CheckResult, EpisodeFinding, Metrics, Outcome } from './outcome.js';
 import { TraceEvent } from './trace-events.js';
 
 export const EpisodeRecord = z.object({
@@ -18,6 +18,7 @@ export const EpisodeRecord = z.object({
   checks: z.array(CheckResult),
   metrics: Metrics,
   attribution: Attribution.nullable().default(null),
+  findings: z.array(EpisodeFinding).optional().describe('Successful episodes only: costs a role caused (e.g. a wrong check that cost replans); absent when none'),
   wall_ms: z.number().describe('Real time the episode took, ms (the only non-deterministic field)'),
   trace: z.array(TraceEvent),
 });

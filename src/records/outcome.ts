@@ -47,3 +47,12 @@ export const Attribution = z.object({
   explanation: z.string(),
 });
 export type Attribution = z.infer<typeof Attribution>;
+
+/** A cost one role caused on an episode that still succeeded (issue 11 §1): a finding, not a failure. */
+export const EpisodeFinding = Attribution.extend({
+  cost: z.object({
+    replans: z.number().int().describe('Replans made from the first erroneous event on'),
+    model_calls: z.number().int().describe('Model calls made from the first erroneous event on'),
+  }),
+});
+export type EpisodeFinding = z.infer<typeof EpisodeFinding>;

@@ -5,7 +5,7 @@ import type { Check, Trajectory } from '../suite/schema.js';
 import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
-import { attribute } from '../attribution/index.js';
+import { attribute, costFindings } from '../attribution/index.js';
 import { STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
 
@@ -97,6 +97,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   } catch {
     attribution = null;
   }
+  const findings = scored.success ? costFindings(trace.events) : [];
   return {
     schemaVersion: SCHEMA_VERSION,
     key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
@@ -112,6 +113,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     checks: scored.checks,
     metrics: metricsOf(trace.events, toolMs),
     attribution,
+    ...(findings.length > 0 ? { findings } : {}),
     wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
     trace: trace.events,
   };

@@ -2,6 +2,7 @@
 import type { Check } from '../suite/schema.js';
 import type { CheckResult, Outcome } from '../records/index.js';
 import { runCheck, type FinalState } from './checks.js';
+import { endingMatches as endingMatchesTask } from './ending.js';
 
 export interface Score {
   success: boolean;
@@ -11,7 +12,8 @@ export interface Score {
 }
 
 /**
- * success = ending matches `expect` (finish ↔ finished, stop ↔ stopped) and every check passes.
+ * success = ending matches `expect` (finish ↔ finished, stop ↔ stopped; a budget ending whose report answers a
+ * question counts as a finish: `endingMatches` in ending.ts) and every check passes.
  * A task with zero checks never scores as a pass (harness-pitfalls HB20). `error` episodes are not
  * a strategy's result: success is false and the runner excludes them from rates.
  * Throws only for a task with no checks (a suite bug the loader already rejects).
@@ -19,7 +21,6 @@ export interface Score {
 export function score(task: { expect: 'finish' | 'stop'; checks: readonly Check[] }, outcome: Outcome, state: FinalState): Score {
   if (task.checks.length === 0) throw new Error('a task with zero checks cannot be scored');
   const checks = task.checks.map((check) => runCheck(check, state));
-  const endingMatches =
-    (task.expect === 'finish' && outcome.status === 'finished') || (task.expect === 'stop' && outcome.status === 'stopped');
+  const endingMatches = endingMatchesTask(task, outcome);
   return { success: outcome.status !== 'error' && endingMatches && checks.every((c) => c.pass), endingMatches, checks };
 }

@@ -23,15 +23,23 @@ export function stopped(ctx: StrategyContext, message: string, reason = 'stopped
   return end(ctx, { status: 'stopped', reason, message });
 }
 
-/** A budget ended the run (tool calls, replans, repeated call, repeated assumption). */
-export function budgetExhausted(ctx: StrategyContext, limit: string, detail: string): Outcome {
+/** Asks the reporter once for what the run found; resolves to its answer, or undefined when the reply stayed invalid. */
+export type WriteReport = (budget: { limit: string; detail: string }) => Promise<string | undefined>;
+
+/**
+ * A budget ended the run (tool calls, replans, repeated call, repeated assumption). The reporter is called once
+ * (issue 11 §1: "every run ends with a report"; seed 001: a stop must leave something useful), and its answer is
+ * the outcome's `answer`; the status stays `budget_exhausted` (scoring: docs/decisions/0006-budget-endings-report.md).
+ */
+export async function budgetExhausted(ctx: StrategyContext, limit: string, detail: string, report: WriteReport): Promise<Outcome> {
   ctx.trace.emit({ type: 'budget', limit, detail });
-  return end(ctx, { status: 'budget_exhausted', reason: limit });
+  const answer = await report({ limit, detail });
+  return end(ctx, { status: 'budget_exhausted', reason: limit, ...(answer === undefined ? {} : { answer }) });
 }
 
 /** The same read-only call ran `times` times on an unchanged repository: a `repeated_call` budget ending. */
-export function repeatedRead(ctx: StrategyContext, tool: string, times: number): Outcome {
-  return budgetExhausted(ctx, 'repeated_call', `${tool} with the same args ran ${times} times on an unchanged repository`);
+export function repeatedRead(ctx: StrategyContext, tool: string, times: number, report: WriteReport): Promise<Outcome> {
+  return budgetExhausted(ctx, 'repeated_call', `${tool} with the same args ran ${times} times on an unchanged repository`, report);
 }
 
 /** A role's reply still failed after the repair attempt. */

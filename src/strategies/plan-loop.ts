@@ -6,7 +6,7 @@ import { runCheck } from '../scoring/checks.js';
 import { PlanReply, ReplanReply, ExecutorReply, ReportReply, type PlanStep } from './replies.js';
 import { callRole } from './call-role.js';
 import type { Budgets, StrategyContext } from './context.js';
-import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped } from './endings.js';
+import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type WriteReport } from './endings.js';
 import { blockedSteps, planDiff, planSnapshot, readySteps, validatePlan, validateSteps, writtenPath, type PlanState, type StepState } from './plan.js';
 import { newLedger, useTool, type ToolCallLinks, type ToolLedger } from './tool-use.js';
 
@@ -57,9 +57,10 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
 
   const failures: FailureView[] = [];
   const named: string[] = [];
+  const writeReport = budgetReport(ctx, plan, ledger, failures);
   let replans = 0;
   for (;;) {
-    const run = await runSteps(ctx, plan, planEvents, ledger, budgets, mode, failures);
+    const run = await runSteps(ctx, plan, planEvents, ledger, budgets, mode, failures, writeReport);
     if (run.kind === 'ended') return run.outcome;
     let failure: FailureView;
     // The failed step_end or first failing done_when check a revision answers.
@@ -74,7 +75,7 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
       ({ failure, eventId: failureEvent } = doneWhen);
     }
     if (replans >= budgets.maxReplans) {
-      return budgetExhausted(ctx, 'max_replans', `a failure needed replan ${replans + 1}; the budget is ${budgets.maxReplans}`);
+      return budgetExhausted(ctx, 'max_replans', `a failure needed replan ${replans + 1}; the budget is ${budgets.maxReplans}`, writeReport);
     }
     const existing = new Set(plan.steps.filter((s) => s.status !== 'pending').map((s) => s.id));
     const replanned = await callRole(
@@ -104,6 +105,7 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
         ctx,
         'repeated_assumption',
         invalidated === '' ? 'the replan named no broken assumption' : `the replan named "${invalidated}" again`,
+        writeReport,
       );
     }
     named.push(invalidated);
@@ -138,6 +140,7 @@ async function runSteps(
   budgets: Budgets,
   mode: PlanLoopMode,
   failures: FailureView[],
+  writeReport: WriteReport,
 ): Promise<StepRun> {
   for (;;) {
     for (const step of blockedSteps(plan)) {
@@ -169,7 +172,7 @@ async function runSteps(
       calls.push({ step, tool: executed.value.tool, args: executed.value.args, links: { call: executed.eventId, plan: planEvents[step.revision] } });
     }
     if (ledger.toolCalls + calls.length > budgets.maxToolCalls) {
-      return { kind: 'ended', outcome: budgetExhausted(ctx, 'tool_calls', `the plan needed call ${ledger.toolCalls + calls.length}; the budget is ${budgets.maxToolCalls}`) };
+      return { kind: 'ended', outcome: await budgetExhausted(ctx, 'tool_calls', `the plan needed call ${ledger.toolCalls + calls.length}; the budget is ${budgets.maxToolCalls}`, writeReport) };
     }
     const outcomes = ctx.repo.concurrently(calls.map((call) => () => useTool(ctx, ledger, call.tool, call.args, call.step.id, 1, call.links)));
     let firstFailure: { failure: FailureView; eventId: number } | undefined;
@@ -178,7 +181,7 @@ async function runSteps(
       let used = outcomes[i]!;
       for (let retry = 1; used.result.status === 'transient_error' && retry <= budgets.transientRetries; retry++) {
         if (ledger.toolCalls >= budgets.maxToolCalls) {
-          return { kind: 'ended', outcome: budgetExhausted(ctx, 'tool_calls', `a transient retry needed call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`) };
+          return { kind: 'ended', outcome: await budgetExhausted(ctx, 'tool_calls', `a transient retry needed call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`, writeReport) };
         }
         used = useTool(ctx, ledger, tool, args, step.id, retry + 1, links);
       }
@@ -186,15 +189,15 @@ async function runSteps(
       if (meetsExpectation(step, used.result) || keptMiss) {
         step.status = 'done';
         ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'done', ...(keptMiss ? { reason: 'lookup miss kept as a result' } : {}) });
-        if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: repeatedRead(ctx, tool, used.readsOfThisCall) };
+        if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
         continue;
       }
       step.status = 'failed';
       const endId = ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason: `${used.result.status}${used.result.exit_code === undefined ? '' : ` (exit ${used.result.exit_code})`}` });
       if (mode.replan && used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
-        return { kind: 'ended', outcome: budgetExhausted(ctx, 'repeated_call', `${tool} with the same args failed ${used.failuresOfThisCall} times`) };
+        return { kind: 'ended', outcome: await budgetExhausted(ctx, 'repeated_call', `${tool} with the same args failed ${used.failuresOfThisCall} times`, writeReport) };
       }
-      if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: repeatedRead(ctx, tool, used.readsOfThisCall) };
+      if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
       const failure: FailureView = { kind: 'step_failed', step_id: step.id, tool, args, status: used.result.status, output: used.observation.output };
       failures.push(failure);
       firstFailure ??= { failure, eventId: endId };
@@ -251,6 +254,22 @@ async function report(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger,
   if (!reply.ok) return invalidOutput(ctx, 'reporter', reply.error);
   const anyFailed = plan.steps.some((step) => step.revision === plan.revision && (step.status === 'failed' || step.status === 'skipped'));
   return finished(ctx, reply.value.answer, anyFailed && reason !== 'done_when_failed' ? 'plan_had_failures' : reason);
+}
+
+/** The report a budget ending asks for: the plan as it stands, every tool result, the failures not yet answered. */
+function budgetReport(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger, failures: FailureView[]): WriteReport {
+  return async (budget) => {
+    const reply = await callRole(ctx, 'reporter', 'report', ReportReply, {
+      role: 'reporter',
+      task_id: ctx.task.id,
+      prompt: ctx.task.prompt,
+      plan: planSnapshot(plan),
+      history: ledger.history as Observation[],
+      failures: [...failures],
+      budget,
+    });
+    return reply.ok ? reply.value.answer : undefined;
+  };
 }
 
 /** The side-effecting changes so far, in words, for the replanner (seed 001: "the full state"). */

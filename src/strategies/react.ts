@@ -1,9 +1,9 @@
 // ReAct: the model picks the next tool call after every result, until it finishes or stops (seed 001: 12 calls).
-import { ActionReply } from './replies.js';
+import { ActionReply, ReportReply } from './replies.js';
 import { callRole } from './call-role.js';
 import { REACT_BUDGETS, type Budgets, type Strategy, type StrategyContext } from './context.js';
-import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped } from './endings.js';
-import { newLedger, useTool } from './tool-use.js';
+import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type WriteReport } from './endings.js';
+import { newLedger, useTool, type ToolLedger } from './tool-use.js';
 import type { Outcome } from '../records/index.js';
 
 const toolNeedsName = (reply: ActionReply): string[] =>
@@ -16,6 +16,7 @@ const toolNeedsName = (reply: ActionReply): string[] =>
  */
 export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BUDGETS): Promise<Outcome> {
   const ledger = newLedger();
+  const report = reactReport(ctx, ledger);
   for (;;) {
     const view = {
       role: 'agent' as const,
@@ -31,18 +32,26 @@ export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BU
     if (action.action === 'finish') return finished(ctx, action.answer ?? action.message ?? '');
     if (action.action === 'stop') return stopped(ctx, action.message ?? action.answer ?? '');
     if (ledger.toolCalls >= budgets.maxToolCalls) {
-      return budgetExhausted(ctx, 'tool_calls', `the agent asked for call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`);
+      return budgetExhausted(ctx, 'tool_calls', `the agent asked for call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`, report);
     }
     const used = useTool(ctx, ledger, action.tool ?? '', action.args ?? {}, undefined, 1, { call: reply.eventId });
     if (used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
-      return budgetExhausted(ctx, 'repeated_call', `${action.tool} with the same args failed ${used.failuresOfThisCall} times`);
+      return budgetExhausted(ctx, 'repeated_call', `${action.tool} with the same args failed ${used.failuresOfThisCall} times`, report);
     }
-    if (used.readsOfThisCall >= budgets.repeatedReadLimit) return repeatedRead(ctx, action.tool ?? '', used.readsOfThisCall);
+    if (used.readsOfThisCall >= budgets.repeatedReadLimit) return repeatedRead(ctx, action.tool ?? '', used.readsOfThisCall, report);
   }
+}
+
+/** The report a budget ending asks for: the reporter sees the request and every tool result (ReAct has no plan). */
+function reactReport(ctx: StrategyContext, ledger: ToolLedger): WriteReport {
+  return async (budget) => {
+    const reply = await callRole(ctx, 'reporter', 'report', ReportReply, { role: 'reporter', task_id: ctx.task.id, prompt: ctx.task.prompt, plan: null, history: ledger.history, failures: [], budget });
+    return reply.ok ? reply.value.answer : undefined;
+  };
 }
 
 export const react: Strategy = {
   name: 'react',
-  roles: ['agent'],
+  roles: ['agent', 'reporter'],
   run: (ctx) => runReact(ctx),
 };

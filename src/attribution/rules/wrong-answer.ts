@@ -3,6 +3,7 @@ import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.j
 import { brief } from '../targets.js';
 import { lastCallOf } from '../trace-index.js';
 import { showsWords } from '../word-checks.js';
+import { endingMatches as endingMatchesTask } from '../../scoring/ending.js';
 
 /**
  * Every state check passes, the ending matches the task, and an answer_contains or message_mentions check fails.
@@ -16,7 +17,7 @@ export const wrongAnswer: Rule = (input) => {
   const end = index.end;
   if (!end) return undefined;
   const { state, words } = failingChecks(checks);
-  const endingMatches = (task.expect === 'finish' && end.status === 'finished') || (task.expect === 'stop' && end.status === 'stopped');
+  const endingMatches = endingMatchesTask(task, end);
   if (state.length > 0 || words.length === 0 || !endingMatches) return undefined;
   const event = finalCheckEvent(input, words[0]);
   const said = end.answer ?? end.message ?? '';
