@@ -13,7 +13,7 @@ import { resolveOllamaHost } from './ollama-host.js';
 import { sendChat, type OllamaReply } from './ollama-transport.js';
 import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, ollamaTools, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
 
-export { resolveOllamaHost, DEFAULT_OLLAMA_HOST } from './ollama-host.js';
+export { resolveOllamaHost } from './ollama-host.js';
 
 export interface OllamaModelConfig {
   /** Ollama model tag, e.g. "qwen3:8b". */

@@ -8,27 +8,6 @@ import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
 import { readResultsFolder } from '../results-folder/index.js';
 
-export {
-  compareConfiguration,
-  compareResults,
-  MIN_EPOCHS_FOR_STABLE_FLIP,
-  REGRESSION_ALPHA,
-  type CompareResultsResult,
-  type ComparisonReport,
-  type ConfigurationComparison,
-  type ConfigurationDifference,
-  type Decision,
-  type FolderOverview,
-  type GroupChange,
-  type Sameness,
-  type StrategyChange,
-  type TaskComparison,
-  type TaskSide,
-} from './compare-report.js';
-export { renderCompareText, type TextOptions } from './compare-table.js';
-export { renderJUnit } from './formats/junit.js';
-export { renderMarkdown } from './formats/markdown.js';
-
 export interface RunCompareOptions {
   /** Exit 1 when the comparison finds a regression (see compareResults for the rule); otherwise exit 0. */
   failOnRegression: boolean;

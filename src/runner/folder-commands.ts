@@ -16,7 +16,8 @@ import {
   writeMessages,
   writeSummaryFile,
 } from '../results-folder/index.js';
-import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, runCompare, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
+import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
+import { runCompare } from '../report/compare.js';
 import { UsageError } from './usage-error.js';
 
 function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { header: RunHeader; groups: string[]; strategies: string[]; seed: number } {

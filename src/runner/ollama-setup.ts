@@ -13,7 +13,6 @@ import { TOOLS, TOOL_NAMES } from '../tools/index.js';
 export type ToolCallingMode = 'json' | 'native';
 
 /** Where `--cache` stores replies unless `--cache-dir` says otherwise (relative to the working directory). */
-export { DEFAULT_CACHE_DIR } from '../models/response-cache.js';
 import { DEFAULT_CACHE_DIR } from '../models/response-cache.js';
 
 /** Roles whose reply is a tool call: with `--tool-calling native` their models must report the "tools" capability. */

@@ -26,5 +26,4 @@ export function isStrategyName(name: string): name is StrategyName {
 export * from './context.js';
 export * from './replies.js';
 export * from './plan.js';
-export { runPlanLoop, meetsExpectation } from './plan-loop.js';
-export { renderMessages, extractView, describeSchema, type PromptSet, type PromptTemplate } from './prompts.js';
+export type { PromptSet } from './prompts.js';
