@@ -30,6 +30,14 @@ const nonNegativeNumber = (name: string) => (value: string): number => {
   return n;
 };
 
+/** A share: `0.05` or `5%`, between 0 and 1. */
+const fraction = (name: string) => (value: string): number => {
+  const text = value.trim();
+  const n = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
+  if (text === '' || text === '%' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${name} takes a fraction from 0 to 1 or a percentage (0.05, 5%), got "${value}"`);
+  return n;
+};
+
 /** `--think` alone is true; `--think false|off|no|0` is false. */
 const booleanValue = (name: string) => (value: string): boolean => {
   const text = value.trim().toLowerCase();
@@ -37,6 +45,16 @@ const booleanValue = (name: string) => (value: string): boolean => {
   if (['false', 'off', 'no', '0'].includes(text)) return false;
   throw new UsageError(`${name} takes true or false, got "${value}"`);
 };
+
+interface CompareFlags {
+  failOnRegression?: boolean;
+  allowPartial?: boolean;
+  maxErrorRate: number;
+  minEffect: number;
+  json?: boolean;
+  markdown?: string;
+  junit?: string;
+}
 
 function program(): Command {
   const cli = new Command('stratbench')
@@ -119,36 +137,28 @@ function program(): Command {
     .argument('<dir>', 'results folder')
     .option('--markdown <file>', 'also write the report as markdown')
     .option('--json', 'print summary JSON instead of tables')
-    .option('--html <file>', 'also write the report as one self-contained HTML file (charts, task × strategy grid, trace viewer)')
-    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string }) => {
-      if (options.html) {
-        const { writeHtmlReport } = await import('./runner/html-commands.js');
-        await writeHtmlReport(dir, options.html);
-      }
+    .action(async (dir: string, options: { markdown?: string; json?: boolean }) => {
       const { reportCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await reportCommand(dir, options);
     });
 
   cli
-    .command('view')
-    .description('Write the HTML report into the results folder (report.html) and print its file:// URL; --serve also serves it on 127.0.0.1.')
-    .argument('<dir>', 'results folder')
-    .option('--serve', 'serve the report on 127.0.0.1 (only) until Ctrl-C')
-    .option('--port <n>', 'port for --serve (default: any free port)', integer('--port'))
-    .action(async (dir: string, options: { serve?: boolean; port?: number }) => {
-      const { viewCommand } = await import('./runner/html-commands.js');
-      process.exitCode = await viewCommand(dir, options);
-    });
-
-  cli
     .command('compare')
-    .description('Compare two results folders (e.g. main vs a PR): changes with intervals, flipped tasks, configuration differences.')
+    .description(
+      'Compare two results folders (e.g. main vs a PR): changes with intervals, flipped tasks, every configuration difference. As a CI gate (--fail-on-regression): ' +
+        'exit 0 no regression, 1 regressed (a significant drop, a stable-pass task now stable-fail, or too many head errors), 3 inconclusive (the comparison could have missed a drop of --min-effect), ' +
+        '2 unusable input (including a head lacking base episodes).',
+    )
     .argument('<base>', 'results folder of the baseline')
     .argument('<head>', 'results folder to judge')
-    .option('--fail-on-regression', 'exit 1 when a strategy drops significantly (paired test, α = 0.05) or a stable-pass task becomes stable-fail')
+    .option('--fail-on-regression', 'exit with the verdict: 1 regressed, 3 inconclusive, 0 no regression (without it, 0 unless the input is unusable)')
+    .option('--allow-partial', 'when the head lacks some of the base\'s strategy × task × epoch episodes, compare the episodes both have (and say so) instead of exiting 2')
+    .option('--max-error-rate <share>', 'the head fails when more of its episodes than this ended in an infrastructure error (0.05 or 5%)', fraction('--max-error-rate'), 0.05)
+    .option('--min-effect <share>', 'the smallest drop in success rate the gate must be able to detect (80% power) to say "no regression"; above it the verdict is inconclusive (0.2 or 20%)', fraction('--min-effect'), 0.2)
+    .option('--json', 'print one JSON document { verdict, exitCode, report } instead of tables')
     .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
-    .action(async (base: string, head: string, options: { failOnRegression?: boolean; markdown?: string; junit?: string }) => {
+    .action(async (base: string, head: string, options: CompareFlags) => {
       const { compareCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await compareCommand(base, head, options);
     });

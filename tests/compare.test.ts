@@ -68,7 +68,8 @@ function tasks(n: number, epochs: number, result: (index: number, epoch: number)
   return Object.fromEntries(Array.from({ length: n }, (_, index) => [`t${index}`, Array.from({ length: epochs }, (_, epoch) => result(index, epoch))]));
 }
 
-const options = { failOnRegression: true, color: false } as const;
+// A minimum effect the 14-task folders below can detect (their MDE is 47.2 pp), so the older tests keep their two-way verdicts.
+const options = { failOnRegression: true, color: false, minEffect: 0.5 } as const;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'stratbench-compare-'));
@@ -137,19 +138,22 @@ describe('runCompare', () => {
     expect(result.stdout).toContain('regressed (gating)');
   });
 
-  it('exits 2 when the folders share no task', async () => {
+  it('exits 2 when the folders share no task, even with --allow-partial', async () => {
     const base = await folder({ direct: { a1: [true], a2: [false] } });
     const head = await folder({ direct: { b1: [true], b2: [true] } });
     const result = await runCompare(base, head, options);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('no shared tasks');
+    expect(result.stderr).toContain('head lacks 2 of 2 base episodes: direct × a1 (epoch 0), direct × a2 (epoch 0)');
+    const partial = await runCompare(base, head, { ...options, allowPartial: true });
+    expect(partial.exitCode).toBe(2);
+    expect(partial.stderr).toContain('the head has none of the base\'s 2 episodes');
   });
 
-  it('exits 2 when the folders share no strategy', async () => {
-    const result = await runCompare(await folder({ direct: { t1: [true] } }), await folder({ react: { t1: [true] } }), options);
+  it('exits 2 when the folders share no strategy, even with --allow-partial', async () => {
+    const result = await runCompare(await folder({ direct: { t1: [true] } }), await folder({ react: { t1: [true] } }), { ...options, allowPartial: true });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('no strategy in common');
+    expect(result.stderr).toContain('nothing to compare: the head has none of the base\'s 1 episodes');
   });
 
   it('exits 2 for a missing folder or a malformed line, naming the file and line', async () => {
@@ -167,7 +171,7 @@ describe('runCompare', () => {
   it('tolerates a torn last line with a warning', async () => {
     const table: Table = { direct: tasks(6, 1, (index) => index < 4) };
     const head = await folder(table, { tail: '{"schemaVersion":1,"key":"t9|dir' });
-    const result = await runCompare(await folder(table), head, options);
+    const result = await runCompare(await folder(table), head, { ...options, minEffect: 1 });
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe(`warning: head: ${join(head, 'episodes.jsonl')}:7: incomplete last line (a run interrupted while writing?) — skipped\n`);
     expect(result.report?.head.episodes).toBe(6);
@@ -176,8 +180,10 @@ describe('runCompare', () => {
   it('excludes infrastructure errors and reports a missing run.json as unknown configuration', async () => {
     const base = await folder({ direct: tasks(4, 1, () => true) }, { run: null });
     const head = await folder({ direct: tasks(4, 1, (index) => (index === 0 ? 'error' : true)) });
-    const result = await runCompare(base, head, options);
-    expect(result.exitCode).toBe(0);
+    const result = await runCompare(base, head, { ...options, maxErrorRate: 0.3 });
+    // 3 shared tasks cannot show a drop of 50 pp: inconclusive.
+    expect(result.exitCode).toBe(3);
+    expect(result.report?.decision.verdict).toBe('inconclusive');
     expect(result.report?.strategies[0]?.change.tasks).toBe(3);
     expect(result.report?.head.errors).toBe(1);
     expect(result.stderr).toContain('run.json: missing');
@@ -191,9 +197,9 @@ describe('runCompare', () => {
     const markdownFile = join(root, 'out', 'summary.md');
     const junitFile = join(root, 'out', 'nested', 'junit.xml');
     const result = await runCompare(base, head, { ...options, markdownFile, junitFile });
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode).toBe(3);
     const markdown = await readFile(markdownFile, 'utf8');
-    expect(markdown).toContain('## stratbench compare: no significant regression');
+    expect(markdown).toContain('## stratbench compare: **INCONCLUSIVE**');
     expect(markdown).toContain('| Strategy | Tasks | Base | Head | Change (head − base) | Test | p | p (Holm) | MDE | Verdict |');
     expect(markdown).toMatch(/\| direct \| 4 \| 100\.0% \[51\.0–100\.0\] \| 75\.0% \[30\.1–95\.4\] \| -25\.0 pp \[[^\]]+\] \| McNemar exact \| 1\.000 \| 1\.000 \| [0-9.]+ pp \| no significant change \|/);
     expect(markdown).toContain('| direct | t1 | multi-step | 1/1 stable-pass | 0/1 stable-fail | regressed |');
@@ -232,8 +238,8 @@ describe('renderers', () => {
     const base = await folder({ direct: { t0: [true], t1: [true], t3: [true] } });
     const head = await folder({ direct: { t1: [true], t2: [false], t3: ['error'] } });
     const junitFile = join(root, 'only', 'junit.xml');
-    const result = await runCompare(base, head, { ...options, junitFile });
-    expect(result.exitCode).toBe(0);
+    const result = await runCompare(base, head, { ...options, junitFile, allowPartial: true, maxErrorRate: 0.5 });
+    expect(result.exitCode).toBe(3);
     const junit = await readFile(junitFile, 'utf8');
     expect(junit).toContain('<testsuites name="stratbench compare" tests="4" failures="1" errors="1" skipped="1">');
     expect(junit).toContain('<skipped message="not in head (base 1/1 stable-pass)"/>');

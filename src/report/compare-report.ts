@@ -5,8 +5,20 @@ import { comparePaired, withHolm, type PairedComparison } from './statistics-com
 import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
 import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
 import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
-import type { RunFile } from '../records/index.js';
+import type { EpisodeRecord } from '../records/index.js';
 import type { ResultsFolder } from '../results-folder/index.js';
+import { compareConfiguration, type ConfigurationComparison } from './compare-configuration.js';
+import {
+  DEFAULT_MAX_ERROR_RATE,
+  DEFAULT_MIN_EFFECT,
+  describeMissing,
+  errorGate,
+  headCoverage,
+  sharedEpisodes,
+  type Coverage,
+  type ErrorGate,
+  type Verdict,
+} from './compare-gate.js';
 
 /** Significance level of the regression gate (issue 5: α = 0.05). */
 export const REGRESSION_ALPHA = 0.05;
@@ -22,22 +34,6 @@ export interface FolderOverview {
   /** Most scored epochs of any task × strategy. */
   epochs: number;
   warnings: string[];
-}
-
-export type Sameness = 'same' | 'different' | 'unknown';
-
-/** One field of run.json that differs (or is known on one side only); values are shown as stored. */
-export interface ConfigurationDifference {
-  field: string;
-  base: string | null;
-  head: string | null;
-}
-
-export interface ConfigurationComparison {
-  suite: Sameness;
-  models: Sameness;
-  prompts: Sameness;
-  differences: ConfigurationDifference[];
 }
 
 /** One strategy's change on the tasks both folders scored: base = first, head = second. */
@@ -77,8 +73,15 @@ export interface TaskComparison {
 }
 
 export interface Decision {
+  verdict: Verdict;
+  /** verdict === 'regressed'. */
   regression: boolean;
+  /** Why it regressed: one line per strategy drop, gating flip or error-rate failure. */
   reasons: string[];
+  /** Why it is inconclusive (when not regressed): detectable effects above --min-effect, prompts no model reads. */
+  inconclusive: string[];
+  /** Things a reader of the verdict must know: a partial comparison, changed prompts no model reads. */
+  warnings: string[];
 }
 
 export interface ComparisonReport {
@@ -90,8 +93,20 @@ export interface ComparisonReport {
   tasks: TaskComparison[];
   onlyInBase: string[];
   onlyInHead: string[];
+  coverage: Coverage;
+  errors: ErrorGate;
   decision: Decision;
-  settings: { confidence: number; resamples: number; seed: number; alpha: number };
+  settings: { confidence: number; resamples: number; seed: number; alpha: number; maxErrorRate: number; minEffect: number };
+}
+
+/** What the gate is told besides the bootstrap settings. */
+export interface CompareOptions extends BootstrapOptions {
+  /** Compare the episodes both folders have when the head lacks some of the base's (default: refuse). */
+  allowPartial?: boolean;
+  /** Fraction of head episodes that may be infrastructure errors (default DEFAULT_MAX_ERROR_RATE). */
+  maxErrorRate?: number;
+  /** Smallest drop (fraction) the comparison must be able to detect for "no regression" (default DEFAULT_MIN_EFFECT). */
+  minEffect?: number;
 }
 
 export type CompareResultsResult = { ok: true; report: ComparisonReport } | { ok: false; error: string };
@@ -107,48 +122,6 @@ function overview(folder: ResultsFolder, outcomes: Map<string, TaskOutcome[]>): 
     epochs: Math.max(0, ...all.map((outcome) => outcome.epochs)),
     warnings: folder.warnings,
   };
-}
-
-function modelsOf(folder: ResultsFolder): Record<string, string> | undefined {
-  return folder.run?.models ?? folder.records[0]?.models;
-}
-
-function compareRecords(
-  prefix: string,
-  base: Record<string, string> | undefined,
-  head: Record<string, string> | undefined,
-  differences: ConfigurationDifference[],
-): Sameness {
-  if (!base || !head) return 'unknown';
-  let same = true;
-  for (const key of [...new Set([...Object.keys(base), ...Object.keys(head)])].sort()) {
-    if (base[key] !== head[key]) {
-      same = false;
-      differences.push({ field: `${prefix}.${key}`, base: base[key] ?? null, head: head[key] ?? null });
-    }
-  }
-  return same ? 'same' : 'different';
-}
-
-/** Compares suite hash, models and prompt hashes from run.json (models fall back to the episodes' own). */
-export function compareConfiguration(base: ResultsFolder, head: ResultsFolder): ConfigurationComparison {
-  const differences: ConfigurationDifference[] = [];
-  const baseRun: RunFile | null = base.run;
-  const headRun: RunFile | null = head.run;
-  let suite: Sameness = 'unknown';
-  const baseHash = baseRun?.suite?.hash;
-  const headHash = headRun?.suite?.hash;
-  if (baseHash !== undefined && headHash !== undefined) suite = baseHash === headHash ? 'same' : 'different';
-  if (baseHash !== headHash) differences.push({ field: 'suite.hash', base: baseHash ?? null, head: headHash ?? null });
-  const basePath = baseRun?.suite?.path;
-  const headPath = headRun?.suite?.path;
-  if (basePath !== headPath) differences.push({ field: 'suite.path', base: basePath ?? null, head: headPath ?? null });
-  const models = compareRecords('models', modelsOf(base), modelsOf(head), differences);
-  const prompts = compareRecords('prompts', baseRun?.prompts, headRun?.prompts, differences);
-  if (baseRun?.epochs !== headRun?.epochs) {
-    differences.push({ field: 'epochs', base: baseRun?.epochs?.toString() ?? null, head: headRun?.epochs?.toString() ?? null });
-  }
-  return { suite, models, prompts, differences };
 }
 
 function side(outcome: TaskOutcome | undefined): TaskSide | null {
@@ -180,15 +153,40 @@ const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
  * Compares two results folders strategy by strategy on their shared tasks (a task shared = scored at least once on
  * each side for that strategy): per strategy and per group, head − base with a 95% interval and a paired test
  * (comparePaired: McNemar exact with one epoch, paired cluster bootstrap with several); every task × strategy with
- * both sides' stability labels and flips; run.json differences.
- * Decision (the `--fail-on-regression` gate): regression when some strategy's difference is negative with an
- * unadjusted paired-test p < 0.05 (one test per strategy, no multiplicity correction — the Holm-adjusted p is reported
- * alongside), or when some task goes stable-pass → stable-fail with ≥ 2 scored epochs on both sides (with one epoch
- * a single pass → fail is listed as a flip but left to the paired test).
- * Returns `{ ok: false, error }` when no strategy or no task is shared.
+ * both sides' stability labels and flips; run.json differences (compareConfiguration).
+ * Coverage: the head must have an episode (scored or errored) for every strategy × task × epoch of the base, else
+ * `{ ok: false }` naming what it lacks — with `allowPartial`, only the base episodes the head has are compared and the
+ * report says so.
+ * Verdict: `regressed` when some strategy's difference is negative with an unadjusted paired-test p < 0.05 (one test
+ * per strategy, no multiplicity correction — the Holm-adjusted p is reported alongside), when some task goes
+ * stable-pass → stable-fail with ≥ 2 scored epochs on both sides (with one epoch a single pass → fail is listed as a
+ * flip but left to the paired test), or when the head's infrastructure errors exceed `maxErrorRate` or rose
+ * significantly over the base's (errorGate); else `inconclusive` when some strategy's minimum detectable effect is
+ * above `minEffect`, or when prompts changed that no model of either run reads; else `no regression`.
+ * Returns `{ ok: false, error }` when the head lacks base episodes (without allowPartial), or no strategy or task is shared.
  */
-export function compareResults(base: ResultsFolder, head: ResultsFolder, options: BootstrapOptions = {}): CompareResultsResult {
-  const baseOutcomes = collectTaskOutcomes(base.records);
+export function compareResults(base: ResultsFolder, head: ResultsFolder, options: CompareOptions = {}): CompareResultsResult {
+  const coverage = headCoverage(base.records, head.records);
+  if (coverage.missing.length > 0 && options.allowPartial !== true) {
+    return {
+      ok: false,
+      error:
+        `${describeMissing(coverage)}; the head must cover every strategy × task × epoch of the base ` +
+        `(finish it with \`stratbench run --resume ${head.dir}\`, or pass --allow-partial to compare only the episodes both have)`,
+    };
+  }
+  if (coverage.covered === 0) {
+    const describe = (folder: ResultsFolder): string =>
+      `${folder.dir} has strategies [${[...new Set(folder.records.map((record) => record.strategy))].join(', ')}] on ${new Set(folder.records.map((record) => record.task)).size} task(s)`;
+    return { ok: false, error: `nothing to compare: the head has none of the base's ${coverage.baseEpisodes} episodes (base ${describe(base)}, head ${describe(head)}; different suites?)` };
+  }
+  coverage.partial = coverage.missing.length > 0;
+  const baseRecords: EpisodeRecord[] = coverage.partial ? sharedEpisodes(base.records, head.records) : base.records;
+  const alpha = REGRESSION_ALPHA;
+  const maxErrorRate = options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
+  const minEffect = options.minEffect ?? DEFAULT_MIN_EFFECT;
+  const errors = errorGate(baseRecords, head.records, maxErrorRate, alpha);
+  const baseOutcomes = collectTaskOutcomes(baseRecords);
   const headOutcomes = collectTaskOutcomes(head.records);
   const baseOverview = overview(base, baseOutcomes);
   const headOverview = overview(head, headOutcomes);
@@ -202,11 +200,14 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
   let strategies: StrategyChange[] = [];
   const groups: GroupChange[] = [];
   const tasks: TaskComparison[] = [];
+  // In a partial comparison, a base task the head lacks entirely is still listed (from all the base's episodes).
+  const allBaseOutcomes = coverage.partial ? collectTaskOutcomes(base.records) : baseOutcomes;
   for (const strategy of shared) {
     const baseByTask = new Map((baseOutcomes.get(strategy) ?? []).map((outcome) => [outcome.task, outcome]));
     const headByTask = new Map((headOutcomes.get(strategy) ?? []).map((outcome) => [outcome.task, outcome]));
-    for (const task of new Set([...baseByTask.keys(), ...headByTask.keys()])) {
-      const baseTask = baseByTask.get(task);
+    const listedByTask = new Map((allBaseOutcomes.get(strategy) ?? []).map((outcome) => [outcome.task, outcome]));
+    for (const task of new Set([...listedByTask.keys(), ...headByTask.keys()])) {
+      const baseTask = baseByTask.get(task) ?? (headByTask.has(task) ? undefined : listedByTask.get(task));
       const headTask = headByTask.get(task);
       tasks.push(compareTask(strategy, task, (headTask ?? (baseTask as TaskOutcome)).group, baseTask, headTask));
     }
@@ -262,23 +263,60 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
       `${task.strategy} / ${task.task}: stable-pass (${task.base?.successes}/${task.base?.epochs}) became stable-fail (${task.head?.successes}/${task.head?.epochs})`,
     );
   }
+  const errorShare = (count: { errors: number; episodes: number; rate: number }): string => `${count.errors} of ${count.episodes} (${percent(count.rate)})`;
+  if (errors.exceeded) {
+    reasons.push(
+      `head errors: ${errorShare(errors.head)} episodes ended in an infrastructure error, above --max-error-rate ${percent(maxErrorRate)}; ` +
+        `its success rates stand on too few episodes (once the model server is back, \`stratbench run --resume ${head.dir}\` runs them again)`,
+    );
+  } else if (errors.roseSignificantly) {
+    reasons.push(
+      `head errors rose: ${errorShare(errors.base)} in the base, ${errorShare(errors.head)} in the head ` +
+        `(McNemar exact on the same episodes, p = ${errors.rise.pValue.toPrecision(3)} < ${alpha})`,
+    );
+  }
+  const configuration = compareConfiguration(base, head);
+  const warnings: string[] = [];
+  const inconclusive: string[] = [];
+  if (coverage.partial) warnings.push(`partial comparison (--allow-partial): ${describeMissing(coverage)}; only the episodes both have are compared`);
+  if (configuration.promptRolesChanged.length > 0 && configuration.promptRolesRead.length === 0) {
+    const message =
+      `prompts differ (${configuration.promptRolesChanged.join(', ')}) but no role whose prompt changed is served by a model that reads prompts ` +
+      '(the scripted stand-in replays recorded trajectories): this comparison says nothing about the prompt change; run both sides with a real model, e.g. --model ollama:qwen3:8b';
+    warnings.push(message);
+    inconclusive.push(message);
+  }
+  for (const entry of strategies) {
+    const detectable = entry.change.minimumDetectableEffect;
+    if (detectable === null || detectable > minEffect) {
+      inconclusive.push(
+        `${entry.strategy}: with ${entry.change.tasks} shared tasks the smallest detectable drop is ${detectable === null ? 'over 100 pp' : `${(detectable * 100).toFixed(1)} pp`}, ` +
+          `above --min-effect ${(minEffect * 100).toFixed(1)} pp (more tasks lower it)`,
+      );
+    }
+  }
+  const verdict: Verdict = reasons.length > 0 ? 'regressed' : inconclusive.length > 0 ? 'inconclusive' : 'no regression';
   return {
     ok: true,
     report: {
       base: baseOverview,
       head: headOverview,
-      configuration: compareConfiguration(base, head),
+      configuration,
       strategies,
       groups,
       tasks,
       onlyInBase: baseOverview.strategies.filter((strategy) => !headOutcomes.has(strategy)),
       onlyInHead: headOverview.strategies.filter((strategy) => !baseOutcomes.has(strategy)),
-      decision: { regression: reasons.length > 0, reasons },
+      coverage,
+      errors,
+      decision: { verdict, regression: verdict === 'regressed', reasons, inconclusive, warnings },
       settings: {
         confidence: options.confidence ?? DEFAULT_CONFIDENCE,
         resamples: options.resamples ?? DEFAULT_RESAMPLES,
         seed: options.seed ?? DEFAULT_SEED,
-        alpha: REGRESSION_ALPHA,
+        alpha,
+        maxErrorRate,
+        minEffect,
       },
     },
   };

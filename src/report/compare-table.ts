@@ -93,6 +93,7 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
   const decision = decisionLines(report);
   out.push('', `Decision: ${decision.headline}`);
   for (const reason of decision.reasons) out.push(`  - ${reason}`);
+  for (const warning of report.decision.warnings) out.push(`  warning: ${warning}`);
   out.push('');
   for (const note of methodNotes(report)) out.push(note);
   return `${out.join('\n')}\n`;

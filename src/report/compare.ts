@@ -3,14 +3,22 @@ import { writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { dirname } from 'node:path';
 import { compareResults, type ComparisonReport } from './compare-report.js';
+import { VERDICT_EXIT_CODES } from './compare-gate.js';
 import { renderCompareText } from './compare-table.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
 import { readResultsFolder } from '../results-folder/index.js';
 
 export interface RunCompareOptions {
-  /** Exit 1 when the comparison finds a regression (see compareResults for the rule); otherwise exit 0. */
+  /** Exit with the verdict's code (VERDICT_EXIT_CODES: 1 regressed, 3 inconclusive, 0 no regression); otherwise 0. */
   failOnRegression: boolean;
+  /** Compare only the episodes both folders have when the head lacks some of the base's (default: exit 2). */
+  allowPartial?: boolean;
+  /** See CompareOptions. */
+  maxErrorRate?: number;
+  minEffect?: number;
+  /** stdout is one JSON document `{ verdict, exitCode, report }` instead of the tables. */
+  json?: boolean;
   /** Also write the markdown rendering here (folders are created). */
   markdownFile?: string;
   /** Also write the JUnit XML here (folders are created). */
@@ -23,8 +31,11 @@ export interface RunCompareOptions {
 }
 
 export interface RunCompareResult {
-  /** 0: no regression (or not gating); 1: regression with failOnRegression; 2: unusable input or unwritable output. */
-  exitCode: 0 | 1 | 2;
+  /**
+   * 0: no regression (or not gating); 1: regressed, 3: inconclusive (with failOnRegression); 2: unusable input
+   * (unreadable folder, a head lacking base episodes without allowPartial, nothing shared) or unwritable output.
+   */
+  exitCode: 0 | 1 | 2 | 3;
   /** The text report (tables). */
   stdout: string;
   /** Warnings (e.g. a torn last line skipped) and errors, one per line. */
@@ -53,7 +64,7 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
   const stderr: string[] = [];
   const fail = (message: string): RunCompareResult => ({
     exitCode: 2,
-    stdout: '',
+    stdout: options.json === true ? `${JSON.stringify({ verdict: null, exitCode: 2, error: message }, null, 2)}\n` : '',
     stderr: [...stderr, `stratbench compare: ${message}`].map((line) => `${line}\n`).join(''),
   });
   const [base, head] = await Promise.all([readResultsFolder(baseDir), readResultsFolder(headDir)]);
@@ -61,19 +72,23 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
   if (!head.ok) return fail(`cannot use HEAD ${headDir}: ${head.error}`);
   for (const warning of base.warnings) stderr.push(`warning: base: ${warning}`);
   for (const warning of head.warnings) stderr.push(`warning: head: ${warning}`);
-  const bootstrap = {
+  const settings = {
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+    ...(options.allowPartial === undefined ? {} : { allowPartial: options.allowPartial }),
+    ...(options.maxErrorRate === undefined ? {} : { maxErrorRate: options.maxErrorRate }),
+    ...(options.minEffect === undefined ? {} : { minEffect: options.minEffect }),
   };
-  const compared = compareResults(base, head, bootstrap);
+  const compared = compareResults(base, head, settings);
   if (!compared.ok) return fail(compared.error);
   const { report } = compared;
   const writes: Promise<string | null>[] = [];
   if (options.markdownFile) writes.push(writeOutput(options.markdownFile, renderMarkdown(report)));
   if (options.junitFile) writes.push(writeOutput(options.junitFile, renderJUnit(report)));
   const writeErrors = (await Promise.all(writes)).filter((error): error is string => error !== null);
-  const stdout = renderCompareText(report, { color: options.color });
+  const exitCode = options.failOnRegression ? VERDICT_EXIT_CODES[report.decision.verdict] : 0;
+  const stdout = options.json === true ? `${JSON.stringify({ verdict: report.decision.verdict, exitCode, report }, null, 2)}\n` : renderCompareText(report, { color: options.color });
   if (writeErrors.length > 0) return { ...fail(writeErrors.join('; ')), stdout, report };
-  const exitCode = options.failOnRegression && report.decision.regression ? 1 : 0;
+  for (const warning of report.decision.warnings) stderr.push(`warning: ${warning}`);
   return { exitCode, stdout, stderr: stderr.map((line) => `${line}\n`).join(''), report };
 }

@@ -90,10 +90,21 @@ export async function mergeCommand(dirs: string[], out: string): Promise<number>
   }
 }
 
-/** `stratbench compare BASE HEAD`: exit 0, 1 (regression with --fail-on-regression) or 2 (unusable input). */
-export async function compareCommand(base: string, head: string, options: { failOnRegression?: boolean; markdown?: string; junit?: string }): Promise<number> {
+/**
+ * `stratbench compare BASE HEAD`: exit 0 no regression (or not gating), 1 regressed and 3 inconclusive (with
+ * `failOnRegression`), 2 unusable input — a head lacking base episodes without `allowPartial` included.
+ */
+export async function compareCommand(
+  base: string,
+  head: string,
+  options: { failOnRegression?: boolean; allowPartial?: boolean; maxErrorRate?: number; minEffect?: number; json?: boolean; markdown?: string; junit?: string },
+): Promise<number> {
   const result = await runCompare(base, head, {
     failOnRegression: options.failOnRegression === true,
+    allowPartial: options.allowPartial === true,
+    ...(options.maxErrorRate === undefined ? {} : { maxErrorRate: options.maxErrorRate }),
+    ...(options.minEffect === undefined ? {} : { minEffect: options.minEffect }),
+    json: options.json === true,
     ...(options.markdown ? { markdownFile: options.markdown } : {}),
     ...(options.junit ? { junitFile: options.junit } : {}),
     color: process.stdout.isTTY === true,

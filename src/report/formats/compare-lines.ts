@@ -1,5 +1,7 @@
 // Prose lines of a comparison report shared by the text and markdown renderings: header, configuration, decision, notes.
-import { MIN_EPOCHS_FOR_STABLE_FLIP, type ComparisonReport, type ConfigurationDifference, type FolderOverview } from '../compare-report.js';
+import { MIN_EPOCHS_FOR_STABLE_FLIP, type ComparisonReport, type FolderOverview } from '../compare-report.js';
+import type { ConfigurationDifference } from '../compare-configuration.js';
+import { VERDICT_EXIT_CODES } from '../compare-gate.js';
 
 function shorten(value: string | null): string {
   if (value === null) return '(none)';
@@ -16,31 +18,48 @@ function describeDifference(difference: ConfigurationDifference): string {
   return `${difference.field}: ${shorten(difference.base)} → ${shorten(difference.head)}`;
 }
 
-/** One line per configuration aspect: "prompts differ: prompts.planner: 1a2b… → 3c4d…", "models same", … */
+/**
+ * One line per configuration aspect, every differing field named: "prompts: DIFFER — prompts.planner: 1a2b… → 3c4d…",
+ * "models: same", "options: DIFFER — ollama.options.temperature: 0 → 0.7", then the head's coverage and errors.
+ */
 export function configurationLines(report: ComparisonReport): string[] {
   const { configuration } = report;
-  const aspects = [
-    ['suite', configuration.suite, 'suite.'],
-    ['models', configuration.models, 'models.'],
-    ['prompts', configuration.prompts, 'prompts.'],
-  ] as const;
-  const lines = aspects.map(([name, sameness, prefix]) => {
-    const details = configuration.differences.filter((difference) => difference.field.startsWith(prefix)).map(describeDifference);
+  const aspects = ['suite', 'models', 'prompts', 'options'] as const;
+  const lines = aspects.map((aspect) => {
+    const sameness = configuration[aspect];
+    const details = configuration.differences.filter((difference) => difference.aspect === aspect).map(describeDifference);
     const verdict = sameness === 'same' ? 'same' : sameness === 'different' ? 'DIFFER' : 'unknown (run.json incomplete)';
-    return `${name}: ${verdict}${details.length > 0 ? ` — ${details.join('; ')}` : ''}`;
+    return `${aspect}: ${verdict}${details.length > 0 ? ` — ${details.join('; ')}` : ''}`;
   });
-  const epochs = configuration.differences.find((difference) => difference.field === 'epochs');
-  if (epochs) lines.push(`epochs: ${describeDifference(epochs).replace('epochs: ', '')}`);
   if (report.onlyInBase.length > 0) lines.push(`strategies only in base (not compared): ${report.onlyInBase.join(', ')}`);
   if (report.onlyInHead.length > 0) lines.push(`strategies only in head (not compared): ${report.onlyInHead.join(', ')}`);
+  const { coverage, errors } = report;
+  lines.push(
+    coverage.partial
+      ? `coverage: PARTIAL — head has ${coverage.covered} of ${coverage.baseEpisodes} base episodes (--allow-partial)`
+      : `coverage: head has all ${coverage.baseEpisodes} base episodes`,
+  );
+  const share = (count: { errors: number; episodes: number; rate: number }): string => `${count.errors}/${count.episodes} (${(count.rate * 100).toFixed(1)}%)`;
+  lines.push(`errors: base ${share(errors.base)}, head ${share(errors.head)}; limit ${(errors.maxRate * 100).toFixed(1)}%`);
   return lines;
 }
 
-/** The gate's outcome: a headline and one line per reason. */
+/** The gate's outcome: a headline naming the verdict and its exit code, one line per reason. */
 export function decisionLines(report: ComparisonReport): { headline: string; reasons: string[] } {
-  return report.decision.regression
-    ? { headline: 'REGRESSION', reasons: report.decision.reasons }
-    : { headline: 'no significant regression', reasons: [] };
+  const { decision } = report;
+  const code = VERDICT_EXIT_CODES[decision.verdict];
+  switch (decision.verdict) {
+    case 'regressed':
+      return { headline: `REGRESSION (exit ${code} with --fail-on-regression)`, reasons: decision.reasons };
+    case 'inconclusive':
+      return { headline: `INCONCLUSIVE: no significant regression, but the comparison could have missed one (exit ${code} with --fail-on-regression)`, reasons: decision.inconclusive };
+    case 'no regression':
+      return { headline: 'no significant regression', reasons: [] };
+    default: {
+      const unhandled: never = decision.verdict;
+      return unhandled;
+    }
+  }
 }
 
 /** How the numbers were computed, in a few sentences. */
@@ -51,6 +70,6 @@ export function methodNotes(report: ComparisonReport): string[] {
     `Change = head − base on the tasks scored on both sides, in percentage points, with ${confidence}% intervals: Newcombe's paired score interval (one epoch) or a paired cluster bootstrap over tasks (several epochs; B = ${settings.resamples}, seed ${settings.seed}).`,
     `p: McNemar's exact test (one epoch) or the paired cluster sign-flip bootstrap (several epochs); "p (Holm)" is adjusted across strategies. MDE: the smallest change detectable with 80% power at α = ${settings.alpha} (Connor 1987) at this number of tasks.`,
     'With few tasks a bootstrap interval can exclude 0 while p ≥ 0.05: the sign-flip test is exact, the percentile interval approximate; the gate uses p.',
-    `Gate: a strategy regresses when its change is negative with unadjusted p < ${settings.alpha}, or a task goes stable-pass → stable-fail with ≥ ${MIN_EPOCHS_FOR_STABLE_FLIP} scored epochs on both sides. Infrastructure errors are excluded.`,
+    `Gate: a strategy regresses when its change is negative with unadjusted p < ${settings.alpha}, or a task goes stable-pass → stable-fail with ≥ ${MIN_EPOCHS_FOR_STABLE_FLIP} scored epochs on both sides; the head fails when more than ${(settings.maxErrorRate * 100).toFixed(1)}% of its episodes are infrastructure errors or its errors rise significantly (errors are otherwise excluded from rates). Inconclusive: a strategy's MDE above --min-effect ${(settings.minEffect * 100).toFixed(1)} pp, or changed prompts that no model reads.`,
   ];
 }

@@ -35,9 +35,11 @@ export function markdownTable(head: string[], align: ('l' | 'r')[], rows: string
 export function renderMarkdown(report: ComparisonReport): string {
   const decision = decisionLines(report);
   const out: string[] = [];
-  out.push(`## stratbench compare: ${report.decision.regression ? '**REGRESSION**' : 'no significant regression'}`, '');
+  const headline = { regressed: '**REGRESSION**', inconclusive: '**INCONCLUSIVE**', 'no regression': 'no significant regression' }[report.decision.verdict];
+  out.push(`## stratbench compare: ${headline}`, '');
   for (const reason of decision.reasons) out.push(`- ${escapeMarkdownCell(reason)}`);
   if (decision.reasons.length > 0) out.push('');
+  for (const warning of report.decision.warnings) out.push(`> **Warning:** ${escapeMarkdownCell(warning)}`, '');
   out.push(`- **base** ${escapeMarkdownCell(describeFolder(report.base))}`);
   out.push(`- **head** ${escapeMarkdownCell(describeFolder(report.head))}`);
   for (const line of configurationLines(report)) out.push(`- ${escapeMarkdownCell(line)}`);

@@ -1,0 +1,142 @@
+// The CI gate of `compare`: does the head cover the base's episodes, how many errored, and the three-way verdict.
+import { mcnemarExact } from './statistics-paired-tests.js';
+import type { EpisodeResult } from './statistics-tasks.js';
+
+/** `--max-error-rate`: the share of the head's episodes that may end in an infrastructure `error` (issue 10). */
+export const DEFAULT_MAX_ERROR_RATE = 0.05;
+/**
+ * `--min-effect`: the smallest drop in success rate (a fraction; 0.2 = 20 percentage points) the gate must be able
+ * to detect (80% power, α = 0.05) before "no regression" is claimed; a strategy whose minimum detectable effect is
+ * larger makes the verdict inconclusive.
+ */
+export const DEFAULT_MIN_EFFECT = 0.2;
+
+/** regressed: the gate fails; no regression: it passes; inconclusive: the data cannot tell (too few tasks, prompts unread). */
+export type Verdict = 'regressed' | 'no regression' | 'inconclusive';
+
+/** Exit codes of `compare --fail-on-regression` per verdict; 2 stays "unusable input" (incomplete head included). */
+export const VERDICT_EXIT_CODES = { regressed: 1, 'no regression': 0, inconclusive: 3 } as const satisfies Record<Verdict, number>;
+
+/** One strategy × task of the base whose epochs the head lacks. */
+export interface MissingEpisodes {
+  strategy: string;
+  task: string;
+  epochs: number[];
+}
+
+/** Whether the head has an episode (scored or errored) for every strategy × task × epoch of the base. */
+export interface Coverage {
+  /** Episodes in the base. */
+  baseEpisodes: number;
+  /** Of those, the ones the head also has. */
+  covered: number;
+  missing: MissingEpisodes[];
+  /** True when the comparison was restricted to the shared episodes (`--allow-partial` with something missing). */
+  partial: boolean;
+}
+
+const keyOf = (episode: Pick<EpisodeResult, 'strategy' | 'task' | 'epoch'>): string => `${episode.strategy}\u0000${episode.task}\u0000${episode.epoch}`;
+
+/** The base's episodes the head lacks, grouped per strategy × task (base order). Pure. */
+export function headCoverage(base: readonly EpisodeResult[], head: readonly EpisodeResult[]): Coverage {
+  const inHead = new Set(head.map(keyOf));
+  const missing = new Map<string, MissingEpisodes>();
+  let covered = 0;
+  for (const episode of base) {
+    if (inHead.has(keyOf(episode))) {
+      covered += 1;
+      continue;
+    }
+    const group = `${episode.strategy}\u0000${episode.task}`;
+    const entry = missing.get(group) ?? { strategy: episode.strategy, task: episode.task, epochs: [] };
+    entry.epochs.push(episode.epoch);
+    missing.set(group, entry);
+  }
+  for (const entry of missing.values()) entry.epochs.sort((a, b) => a - b);
+  return { baseEpisodes: base.length, covered, missing: [...missing.values()], partial: false };
+}
+
+/** The base episodes that the head also has (what `--allow-partial` compares). Pure. */
+export function sharedEpisodes<T extends EpisodeResult>(base: readonly T[], head: readonly EpisodeResult[]): T[] {
+  const inHead = new Set(head.map(keyOf));
+  return base.filter((episode) => inHead.has(keyOf(episode)));
+}
+
+/** "0, 1, 2" → "0–2"; "0, 2, 3" → "0, 2–3". */
+function epochRanges(epochs: readonly number[]): string {
+  const parts: string[] = [];
+  let start = epochs[0] as number;
+  let previous = start;
+  for (const epoch of [...epochs.slice(1), Number.NaN]) {
+    if (epoch === previous + 1) {
+      previous = epoch;
+      continue;
+    }
+    parts.push(start === previous ? String(start) : `${start}–${previous}`);
+    start = epoch;
+    previous = epoch;
+  }
+  return parts.join(', ');
+}
+
+/**
+ * What the head lacks, in one line: "head lacks 30 of 210 base episodes: react × fix-flaky-test (epochs 0–2), … and
+ * 4 more strategy × task pairs". At most `limit` pairs are named.
+ */
+export function describeMissing(coverage: Coverage, limit = 8): string {
+  const missingEpisodes = coverage.baseEpisodes - coverage.covered;
+  const named = coverage.missing.slice(0, limit).map((entry) => `${entry.strategy} × ${entry.task} (epoch${entry.epochs.length === 1 ? '' : 's'} ${epochRanges(entry.epochs)})`);
+  const more = coverage.missing.length - named.length;
+  return `head lacks ${missingEpisodes} of ${coverage.baseEpisodes} base episodes: ${named.join(', ')}${more > 0 ? ` and ${more} more strategy × task pair(s)` : ''}`;
+}
+
+export interface ErrorCount {
+  errors: number;
+  episodes: number;
+  /** errors / episodes (0 when there is no episode). */
+  rate: number;
+}
+
+/** Infrastructure errors on each side, and whether the head's exceed the limit or rose significantly. */
+export interface ErrorGate {
+  base: ErrorCount;
+  head: ErrorCount;
+  maxRate: number;
+  /** McNemar exact over the episodes both sides have: errored in the base only, in the head only, and p. */
+  rise: { baseOnly: number; headOnly: number; pValue: number };
+  exceeded: boolean;
+  roseSignificantly: boolean;
+}
+
+const count = (episodes: readonly EpisodeResult[]): ErrorCount => {
+  const errors = episodes.filter((episode) => episode.outcome.status === 'error').length;
+  return { errors, episodes: episodes.length, rate: episodes.length === 0 ? 0 : errors / episodes.length };
+};
+
+/**
+ * Counts `error` episodes on both sides. The head fails the gate when its error rate exceeds `maxRate`, or when its
+ * errors rose significantly over the base's: McNemar's exact test on the episodes both sides have (matched on
+ * strategy × task × epoch), p < `alpha` with more head-only than base-only errors. Pure.
+ */
+export function errorGate(base: readonly EpisodeResult[], head: readonly EpisodeResult[], maxRate: number, alpha: number): ErrorGate {
+  const headByKey = new Map(head.map((episode) => [keyOf(episode), episode.outcome.status === 'error']));
+  let baseOnly = 0;
+  let headOnly = 0;
+  for (const episode of base) {
+    const headError = headByKey.get(keyOf(episode));
+    if (headError === undefined) continue;
+    const baseError = episode.outcome.status === 'error';
+    if (baseError && !headError) baseOnly += 1;
+    if (headError && !baseError) headOnly += 1;
+  }
+  const pValue = mcnemarExact(baseOnly, headOnly);
+  const headCount = count(head);
+  return {
+    base: count(base),
+    head: headCount,
+    maxRate,
+    rise: { baseOnly, headOnly, pValue },
+    exceeded: headCount.rate > maxRate,
+    roseSignificantly: headOnly > baseOnly && pValue < alpha,
+  };
+}
