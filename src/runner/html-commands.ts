@@ -1,0 +1,124 @@
+// `report DIR --html FILE` and `view DIR [--serve]`: read a results folder, build the one-file HTML report, write or serve it.
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { makeFolder } from '../files/make-folder.js';
+import { SummaryFile as SummaryFileSchema, type RunFile } from '../records/index.js';
+import { readMessages, readResultsFolder, SUMMARY_FILE, type ResultsFolder } from '../results-folder/index.js';
+import { summaryFromRecords, withStatistics, type SummaryFile } from '../report/index.js';
+import { buildReportData, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
+import { renderHtmlReport, type HtmlAssets } from '../report/html/render-html.js';
+import { UsageError } from './usage-error.js';
+
+/** The report `view` writes into the results folder. */
+export const VIEW_FILE = 'report.html';
+
+const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The folder of an installed package, found from its main entry (its dist files are not in its exports map). */
+function packageFolder(name: string): string {
+  const require = createRequire(import.meta.url);
+  const entry = require.resolve(name);
+  const marker = `${join('node_modules', name)}`;
+  const at = entry.lastIndexOf(marker);
+  if (at < 0) throw new Error(`cannot locate the ${name} package from ${entry}`);
+  return entry.slice(0, at + marker.length);
+}
+
+/** Reads the page's code and styles: d3 and Observable Plot's UMD bundles, and report/html-assets/. */
+export async function loadHtmlAssets(): Promise<HtmlAssets> {
+  const assets = join(packageRoot, 'src/report/html-assets');
+  const [d3, plot, script, styles] = await Promise.all([
+    readFile(join(packageFolder('d3'), 'dist/d3.min.js'), 'utf8'),
+    readFile(join(packageFolder('@observablehq/plot'), 'dist/plot.umd.min.js'), 'utf8'),
+    readFile(join(assets, 'report.js'), 'utf8'),
+    readFile(join(assets, 'report.css'), 'utf8'),
+  ]);
+  return { d3, plot, script, styles };
+}
+
+/** summary.json when it is there and valid (its statistics are reused), else recomputed from the records. */
+async function summaryOf(folder: ResultsFolder): Promise<SummaryFile> {
+  try {
+    const parsed = SummaryFileSchema.safeParse(JSON.parse(await readFile(join(folder.dir, SUMMARY_FILE), 'utf8')));
+    if (parsed.success && Array.isArray((parsed.data.statistics as { comparisons?: unknown }).comparisons)) return parsed.data as unknown as SummaryFile;
+  } catch {
+    // absent or unreadable: recomputed below (readResultsFolder already refused a corrupt one)
+  }
+  const run: RunFile | null = folder.run;
+  const groups = run?.config.groups ?? [...new Set(folder.records.map((r) => r.group))];
+  const strategies = run?.strategies ?? [...new Set(folder.records.map((r) => r.strategy))];
+  return withStatistics(summaryFromRecords(folder.records, groups, strategies), run?.seed ?? 1);
+}
+
+/** counterfactual.json's episodes when the run made one; anything unreadable is ignored (it is optional). */
+async function counterfactualsOf(dir: string): Promise<CounterfactualVerdict[]> {
+  try {
+    const value = JSON.parse(await readFile(join(dir, 'counterfactual.json'), 'utf8')) as { episodes?: unknown };
+    return Array.isArray(value.episodes) ? (value.episodes as CounterfactualVerdict[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Reads a results folder into the report's data. Throws UsageError (exit 2) for an unusable folder. */
+export async function reportDataOf(dir: string): Promise<ReportData> {
+  const folder = await readResultsFolder(dir);
+  if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
+  for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const messages = await readMessages(dir);
+  if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
+  return buildReportData(folder.records, await summaryOf(folder), folder.run, messages.texts, { counterfactuals: await counterfactualsOf(dir) });
+}
+
+async function writeOrThrow(file: string, text: string): Promise<void> {
+  try {
+    await makeFolder(dirname(resolve(file)));
+    await writeFile(file, text);
+  } catch (error) {
+    throw new UsageError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** Writes DIR's HTML report to `file`; returns its size in bytes. */
+export async function writeHtmlReport(dir: string, file: string): Promise<number> {
+  const html = renderHtmlReport(await reportDataOf(dir), await loadHtmlAssets());
+  await writeOrThrow(file, html);
+  return Buffer.byteLength(html);
+}
+
+/**
+ * `stratbench view DIR [--serve] [--port N]`: writes DIR/report.html and prints its file:// URL; with `serve`, also
+ * serves it on 127.0.0.1 (only) until interrupted and prints the http:// URL.
+ */
+export async function viewCommand(dir: string, options: { serve?: boolean; port?: number }): Promise<number> {
+  const file = join(dir, VIEW_FILE);
+  const bytes = await writeHtmlReport(dir, file);
+  process.stdout.write(`${pathToFileURL(resolve(file)).href}\n`);
+  process.stderr.write(`wrote ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB)\n`);
+  if (!options.serve) return 0;
+  const html = await readFile(file);
+  const server = createServer((request, response) => {
+    if (request.method !== 'GET' || !['/', `/${VIEW_FILE}`].includes((request.url ?? '/').split('?')[0] as string)) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', (error) => fail(new UsageError(`cannot serve on 127.0.0.1:${options.port ?? 0}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+    server.listen(options.port ?? 0, '127.0.0.1', () => done());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  process.stdout.write(`http://127.0.0.1:${port}/\n`);
+  process.stderr.write('serving on 127.0.0.1 only; Ctrl-C to stop\n');
+  await new Promise<void>((done) => {
+    const stop = () => server.close(() => done());
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
