@@ -18,7 +18,10 @@ export const EpisodeRecord = z.object({
   checks: z.array(CheckResult),
   metrics: Metrics,
   attribution: Attribution.nullable().default(null),
-  findings: z.array(EpisodeFinding).optional().describe('Successful episodes only: costs a role caused (e.g. a wrong check that cost replans); absent when none'),
+  findings: z
+    .array(EpisodeFinding)
+    .optional()
+    .describe('Successful episodes only: costs a role caused (e.g. a wrong check that cost replans); absent when none'),
   wall_ms: z.number().describe('Real time the episode took, ms (the only non-deterministic field)'),
   trace: z.array(TraceEvent),
 });
