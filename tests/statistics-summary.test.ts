@@ -46,8 +46,8 @@ describe('collectTaskOutcomes', () => {
     list.push({ ...(list[0] as EpisodeResult), success: false, outcome: { status: 'stopped' } });
     const outcomes = collectTaskOutcomes(list).get('react');
     expect(outcomes).toEqual([
-      { strategy: 'react', task: 't0', group: 'a', epochs: 2, successes: 0, errors: 1, results: [false, false] },
-      { strategy: 'react', task: 't1', group: 'a', epochs: 0, successes: 0, errors: 2, results: [] },
+      { strategy: 'react', task: 't0', family: 't0', group: 'a', epochs: 2, successes: 0, errors: 1, results: [false, false] },
+      { strategy: 'react', task: 't1', family: 't1', group: 'a', epochs: 0, successes: 0, errors: 2, results: [] },
     ]);
     expect(outcomes?.map(stabilityLabel)).toEqual(['stable-fail', 'unscored']);
     expect(stabilityLabel({ epochs: 3, successes: 3 })).toBe('stable-pass');

@@ -7,6 +7,7 @@ export const EpisodeRecord = z.object({
   schemaVersion: z.number().int().describe('See SCHEMA_VERSION; readers check it first'),
   key: z.string().describe('task|strategy|epoch|config hash'),
   task: z.string(),
+  family: z.string().optional().describe("The template family of a generated task (the statistics' cluster); absent for a hand-written task"),
   group: z.string(),
   strategy: z.string(),
   epoch: z.number().int().nonnegative(),

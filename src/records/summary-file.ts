@@ -39,6 +39,7 @@ export type EpisodeLine = z.infer<typeof EpisodeLine>;
 /** Compact per-episode result (no trace): what the statistics read. */
 export const EpisodeResult = z.object({
   task: z.string(),
+  family: z.string().optional().describe('The template family of a generated task (the statistics resample families)'),
   group: z.string(),
   strategy: z.string(),
   epoch: z.number().int().nonnegative(),

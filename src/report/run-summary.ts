@@ -43,6 +43,7 @@ export class SummaryBuilder {
     }
     this.results.push({
       task: record.task,
+      ...(record.family === undefined ? {} : { family: record.family }),
       group: record.group,
       strategy: record.strategy,
       epoch: record.epoch,

@@ -15,6 +15,32 @@ export interface BootstrapOptions {
   confidence?: number;
 }
 
+/**
+ * The cluster (unit of generation, e.g. a task template's family) of each task, by task index; tasks with the same
+ * label are resampled together. Absent: each task is its own cluster.
+ */
+export interface ClusterOption {
+  clusters?: readonly string[] | undefined;
+}
+
+/** Task indices grouped by cluster label (in order of first appearance); one group per task when `clusters` is absent. */
+export function clusterMembers(tasks: number, clusters: readonly string[] | undefined): number[][] {
+  if (clusters === undefined) return Array.from({ length: tasks }, (_, t) => [t]);
+  if (clusters.length !== tasks) throw new RangeError(`clusters: ${clusters.length} labels for ${tasks} tasks`);
+  const byLabel = new Map<string, number[]>();
+  clusters.forEach((label, t) => {
+    const members = byLabel.get(label);
+    if (members) members.push(t);
+    else byLabel.set(label, [t]);
+  });
+  return [...byLabel.values()];
+}
+
+/** Whether some cluster holds more than one task (otherwise clustering changes nothing). */
+export function hasSharedClusters(clusters: readonly string[] | undefined): boolean {
+  return clusters !== undefined && new Set(clusters).size < clusters.length;
+}
+
 /** A bootstrap interval; `degenerate` when every task had the same value, so the resamples have no spread. */
 export interface BootstrapInterval extends Interval {
   degenerate: boolean;
@@ -30,11 +56,13 @@ function mean(values: readonly number[]): number {
  * percentile interval; Field & Welsh 2007 for resampling clusters). `values[m][t]` is metric m's value for task t
  * (e.g. the task's c/n, or its pass^k), NaN when task t does not count for metric m. Each of B resamples draws T
  * task indices with replacement — one draw for all metrics, so all epochs of a task and all metrics travel
- * together — and takes each metric's mean over the drawn tasks. Returns, per metric, the mean over its tasks and
- * the (1−confidence)/2 and (1+confidence)/2 quantiles of the resampled means. Deterministic given the seed.
- * Throws RangeError when a metric has no task.
+ * together — and takes each metric's mean over the drawn tasks. With `clusters` (e.g. the family of each generated
+ * task; Miller 2024, "Adding Error Bars to Evals", §2.2: cluster on the unit of generation), each resample draws
+ * as many clusters as there are, with replacement, and takes every task of each drawn cluster. Returns, per metric,
+ * the mean over its tasks and the (1−confidence)/2 and (1+confidence)/2 quantiles of the resampled means.
+ * Deterministic given the seed. Throws RangeError when a metric has no task.
  */
-export function clusterBootstrapMeans(values: readonly (readonly number[])[], options: BootstrapOptions = {}): BootstrapInterval[] {
+export function clusterBootstrapMeans(values: readonly (readonly number[])[], options: BootstrapOptions & ClusterOption = {}): BootstrapInterval[] {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const tasks = values[0]?.length ?? 0;
@@ -50,7 +78,9 @@ export function clusterBootstrapMeans(values: readonly (readonly number[])[], op
   const keyOf = (metric: readonly number[]): string => metric.join(',');
   const distinct = [...new Map(values.map((metric) => [keyOf(metric), metric])).values()];
   const seed = options.seed ?? DEFAULT_SEED;
-  const indices = new Int32Array(tasks);
+  const members = clusterMembers(tasks, options.clusters);
+  const largest = members.reduce((most, group) => Math.max(most, group.length), 0);
+  const indices = new Int32Array(members.length * largest);
   const results: BootstrapInterval[] = [];
   for (let first = 0; first < distinct.length; first += BOOTSTRAP_CHUNK) {
     const chunk = distinct.slice(first, first + BOOTSTRAP_CHUNK);
@@ -58,12 +88,15 @@ export function clusterBootstrapMeans(values: readonly (readonly number[])[], op
     const counts = chunk.map(() => 0);
     const random = createRandom(seed);
     for (let b = 0; b < resamples; b += 1) {
-      for (let t = 0; t < tasks; t += 1) indices[t] = randomIndex(random, tasks);
+      let drawn = 0;
+      for (let c = 0; c < members.length; c += 1) {
+        for (const t of members[randomIndex(random, members.length)] as number[]) indices[drawn++] = t;
+      }
       for (let m = 0; m < chunk.length; m += 1) {
         const metric = chunk[m] as readonly number[];
         let sum = 0;
         let present = 0;
-        for (let t = 0; t < tasks; t += 1) {
+        for (let t = 0; t < drawn; t += 1) {
           const value = metric[indices[t] as number] as number;
           if (!Number.isNaN(value)) {
             sum += value;
@@ -119,11 +152,16 @@ export interface SignFlipResult {
  *   p = P(|Σ sᵢdᵢ| ≥ |Σ dᵢ|) over independent signs sᵢ = ±1.
  * With m non-zero differences, all 2^m sign patterns are enumerated when 2^m ≤ B (an exact p); otherwise B patterns
  * are drawn with the seeded generator and p = (1 + hits) / (B + 1) (Davison & Hinkley 1997, eq. 4.11). With one
- * epoch (dᵢ ∈ {−1, 0, 1}) the exact version equals McNemar's exact test. p = 1 when every dᵢ is 0.
+ * epoch (dᵢ ∈ {−1, 0, 1}) the exact version equals McNemar's exact test. p = 1 when every dᵢ is 0. With `clusters`,
+ * one sign per cluster multiplies the sum of its tasks' differences (the wild cluster bootstrap proper);
+ * `informativeTasks` then counts clusters.
  */
-export function pairedSignFlipTest(differences: readonly number[], options: Omit<BootstrapOptions, 'confidence'> = {}): SignFlipResult {
+export function pairedSignFlipTest(differences: readonly number[], options: Omit<BootstrapOptions, 'confidence'> & ClusterOption = {}): SignFlipResult {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const informative = differences.filter((difference) => difference !== 0);
+  const summed = hasSharedClusters(options.clusters)
+    ? clusterMembers(differences.length, options.clusters).map((group) => group.reduce((sum, t) => sum + (differences[t] as number), 0))
+    : differences;
+  const informative = summed === differences ? differences.filter((difference) => difference !== 0) : summed.filter((sum) => Math.abs(sum) > 1e-12);
   const m = informative.length;
   if (m === 0) return { pValue: 1, exact: true, informativeTasks: 0 };
   const observed = Math.abs(informative.reduce((sum, difference) => sum + difference, 0));

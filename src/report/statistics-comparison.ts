@@ -1,5 +1,5 @@
 // Paired comparison of two sets of task outcomes on their shared tasks: difference, interval, p-value, detectable effect.
-import { clusterBootstrapMeans, pairedSignFlipTest, type BootstrapOptions } from './statistics-bootstrap.js';
+import { clusterBootstrapMeans, clusterMembers, hasSharedClusters, pairedSignFlipTest, type BootstrapOptions } from './statistics-bootstrap.js';
 import { newcombePairedInterval, type Interval, type PairedTable } from './statistics-intervals.js';
 import { holmAdjust, mcnemarExact, minimumDetectableEffect } from './statistics-paired-tests.js';
 import { collectTaskOutcomes, type EpisodeResult, type TaskOutcome } from './statistics-tasks.js';
@@ -41,6 +41,28 @@ export interface PairedComparison {
   discordance: number;
   /** Smallest |difference| detectable at α = 0.05 two-sided with power 0.8 (null: not even 1.0). */
   minimumDetectableEffect: number | null;
+  /**
+   * Present when shared tasks share families (generated variants): the number of families and the design effect
+   * (≥ 1) the minimum detectable effect was inflated by.
+   */
+  clustering?: { families: number; designEffect: number };
+}
+
+/**
+ * Kish's design effect of the mean paired difference under clustering: the cluster-robust variance of the mean
+ * (CR1-style, C/(C−1) × Σ_c (S_c − m_c·d̄)² / n²) over its independent-tasks variance (s²/n); floored at 1 so a
+ * negative within-family correlation never shrinks the detectable effect. 1 when the differences have no spread.
+ */
+export function designEffect(differences: readonly number[], clusters: readonly string[]): number {
+  const n = differences.length;
+  const groups = clusterMembers(n, clusters);
+  if (n < 2 || groups.length < 2) return 1;
+  const mean = differences.reduce((sum, d) => sum + d, 0) / n;
+  const independent = differences.reduce((sum, d) => sum + (d - mean) ** 2, 0) / (n - 1) / n;
+  if (!(independent > 0)) return 1;
+  const between = groups.reduce((sum, group) => sum + group.reduce((inner, t) => inner + (differences[t] as number) - mean, 0) ** 2, 0);
+  const clustered = ((groups.length / (groups.length - 1)) * between) / (n * n);
+  return Math.max(1, clustered / independent);
 }
 
 export interface PairedOptions extends BootstrapOptions {
@@ -56,7 +78,9 @@ const rate = (outcome: TaskOutcome): number => outcome.successes / outcome.epoch
  * per task, the mean of dᵢ with a percentile paired cluster bootstrap interval (tasks resampled with all their
  * epochs), and the wild cluster bootstrap sign-flip test (see pairedSignFlipTest). Minimum detectable effect: Connor
  * 1987 with the observed discordance (see minimumDetectableEffect) — for several epochs this treats each task as one
- * binary pair, so it is conservative. Returns null when no task is shared.
+ * binary pair, so it is conservative. When tasks share families (generated variants), the interval and the test
+ * resample and flip families, not tasks, whatever the epochs, and the minimum detectable effect takes the design
+ * effect (see designEffect: n / deff effective pairs). Returns null when no task is shared.
  */
 export function comparePaired(first: readonly TaskOutcome[], second: readonly TaskOutcome[], options: PairedOptions): PairedComparison | null {
   const secondByTask = new Map(second.filter((outcome) => outcome.epochs > 0).map((outcome) => [outcome.task, outcome]));
@@ -76,13 +100,26 @@ export function comparePaired(first: readonly TaskOutcome[], second: readonly Ta
     table.secondOnly += (1 - ra) * rb;
     table.bothFail += (1 - ra) * (1 - rb);
   }
+  const clusters = pairs.map(([a]) => a.family);
+  const clustered = hasSharedClusters(clusters);
   const firstRate = pairs.reduce((sum, [a]) => sum + rate(a), 0) / tasks;
   const secondRate = pairs.reduce((sum, [, b]) => sum + rate(b), 0) / tasks;
   const discordance = (table.firstOnly + table.secondOnly) / tasks;
-  const minimumDetectable = minimumDetectableEffect({ n: tasks, discordance });
+  const differences = pairs.map(([a, b]) => rate(b) - rate(a));
+  const deff = clustered ? designEffect(differences, clusters) : 1;
+  const minimumDetectable = minimumDetectableEffect({ n: tasks / deff, discordance });
   const singleEpoch = pairs.every(([a, b]) => a.epochs === 1 && b.epochs === 1);
-  const base = { first: options.firstLabel, second: options.secondLabel, tasks, firstRate, secondRate, table, discordance };
-  if (singleEpoch) {
+  const base = {
+    first: options.firstLabel,
+    second: options.secondLabel,
+    tasks,
+    firstRate,
+    secondRate,
+    table,
+    discordance,
+    ...(clustered ? { clustering: { families: new Set(clusters).size, designEffect: deff } } : {}),
+  };
+  if (singleEpoch && !clustered) {
     const pValue = mcnemarExact(table.firstOnly, table.secondOnly);
     return {
       ...base,
@@ -93,15 +130,15 @@ export function comparePaired(first: readonly TaskOutcome[], second: readonly Ta
       minimumDetectableEffect: minimumDetectable,
     };
   }
-  const differences = pairs.map(([a, b]) => rate(b) - rate(a));
-  const [bootstrap] = clusterBootstrapMeans([differences], options) as [ReturnType<typeof clusterBootstrapMeans>[number]];
+  const clusterOption = clustered ? { clusters } : {};
+  const [bootstrap] = clusterBootstrapMeans([differences], { ...options, ...clusterOption }) as [ReturnType<typeof clusterBootstrapMeans>[number]];
   const difference: DifferenceEstimate = bootstrap.degenerate
     ? { ...newcombePairedInterval(table, options.confidence), estimate: bootstrap.estimate, method: 'newcombe-tasks' }
     : { estimate: bootstrap.estimate, lower: bootstrap.lower, upper: bootstrap.upper, method: 'paired-cluster-bootstrap' };
-  const signFlip = pairedSignFlipTest(differences, options);
+  const signFlip = pairedSignFlipTest(differences, { ...options, ...clusterOption });
   return {
     ...base,
-    design: 'several-epochs',
+    design: singleEpoch ? 'single-epoch' : 'several-epochs',
     difference,
     test: { method: 'paired-cluster-bootstrap', pValue: signFlip.pValue, exact: signFlip.exact },
     adjustedPValue: signFlip.pValue,

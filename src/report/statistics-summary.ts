@@ -1,5 +1,5 @@
 // summarise(): success rate, pass@k and pass^k with intervals, and stability counts per strategy and per group.
-import { clusterBootstrapMeans, DEFAULT_RESAMPLES, DEFAULT_SEED, type BootstrapOptions } from './statistics-bootstrap.js';
+import { clusterBootstrapMeans, DEFAULT_RESAMPLES, DEFAULT_SEED, hasSharedClusters, type BootstrapOptions } from './statistics-bootstrap.js';
 import { DEFAULT_CONFIDENCE, wilsonInterval, type Interval } from './statistics-intervals.js';
 import { passAtK, passHatK } from './statistics-pass-k.js';
 import { collectTaskOutcomes, countStability, type EpisodeResult, type StabilityCounts, type TaskOutcome } from './statistics-tasks.js';
@@ -37,6 +37,8 @@ export interface RateSummary {
   successes: number;
   /** Tasks with at least one scored epoch. */
   tasks: number;
+  /** Families those tasks belong to (a task without a family counts as its own): the bootstrap's clusters. */
+  families: number;
   /** Most scored epochs of any task (N, the largest k). */
   epochs: number;
   /** pass^1: the mean over tasks of c/n (= successes / scored when every task has the same n); null if nothing scored. */
@@ -61,9 +63,10 @@ function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number
 }
 
 /**
- * Rates of one set of task outcomes. With one epoch per task: Wilson on successes / scored. With several: per-task
- * c/n, pass@k and pass^k (k = 1 … N; a task counts for k only if it has ≥ k scored epochs) averaged over tasks, with
- * percentile intervals from one cluster bootstrap over tasks shared by all metrics.
+ * Rates of one set of task outcomes. With one epoch per task and no shared family: Wilson on successes / scored.
+ * Otherwise: per-task c/n, pass@k and pass^k (k = 1 … N; a task counts for k only if it has ≥ k scored epochs)
+ * averaged over tasks, with percentile intervals from one cluster bootstrap shared by all metrics — over families
+ * when tasks share one (variants of a template are not independent), else over tasks.
  */
 export function summariseOutcomes(
   strategy: string,
@@ -85,13 +88,16 @@ export function summariseOutcomes(
     scored,
     successes,
     tasks: scoredTasks.length,
+    families: new Set(scoredTasks.map((outcome) => outcome.family)).size,
     epochs,
     successRate: null,
     passK: [],
     stability: countStability(outcomes),
   };
   if (scoredTasks.length === 0) return summary;
-  if (epochs === 1) {
+  const clusters = scoredTasks.map((outcome) => outcome.family);
+  const clustered = hasSharedClusters(clusters);
+  if (epochs === 1 && !clustered) {
     const rate: RateEstimate = { ...wilsonInterval(successes, scored, confidence), method: 'wilson' };
     return { ...summary, successRate: rate, passK: [{ k: 1, tasks: scoredTasks.length, passAtK: rate, passHatK: rate }] };
   }
@@ -101,7 +107,7 @@ export function summariseOutcomes(
     metrics.push(scoredTasks.map((o) => (o.epochs >= k ? passAtK(o.epochs, o.successes, k) : Number.NaN)));
     metrics.push(scoredTasks.map((o) => (o.epochs >= k ? passHatK(o.epochs, o.successes, k) : Number.NaN)));
   }
-  const intervals = clusterBootstrapMeans(metrics, options);
+  const intervals = clusterBootstrapMeans(metrics, clustered ? { ...options, clusters } : options);
   const passK = ks.map((k, index): PassKEstimate => {
     const tasks = scoredTasks.filter((outcome) => outcome.epochs >= k).length;
     return {

@@ -4,6 +4,8 @@ import type { OutcomeStatus } from '../records/index.js';
 /** The fields of an EpisodeRecord the statistics read; a full EpisodeRecord satisfies it. */
 export interface EpisodeResult {
   task: string;
+  /** The template family the task is a variant of (the bootstrap's cluster); absent: the task is its own. */
+  family?: string | undefined;
   group: string;
   strategy: string;
   epoch: number;
@@ -18,6 +20,8 @@ export interface EpisodeResult {
 export interface TaskOutcome {
   strategy: string;
   task: string;
+  /** The task's family, or the task id when it has none: the unit the bootstrap resamples. */
+  family: string;
   group: string;
   /** Scored (non-error) episodes. */
   epochs: number;
@@ -77,8 +81,8 @@ export function countStability(outcomes: readonly TaskOutcome[]): StabilityCount
 
 /**
  * Groups episodes by strategy, then task: Map<strategy, TaskOutcome[]>, strategies and tasks in order of first
- * appearance. A repeated (strategy, task, epoch) keeps the last episode. A task's group is the one of its last
- * episode.
+ * appearance. A repeated (strategy, task, epoch) keeps the last episode. A task's group and family are those of its
+ * last episode (family: the task id when absent).
  */
 export function collectTaskOutcomes(episodes: readonly EpisodeResult[]): Map<string, TaskOutcome[]> {
   const byStrategy = new Map<string, Map<string, Map<number, EpisodeResult>>>();
@@ -99,6 +103,7 @@ export function collectTaskOutcomes(episodes: readonly EpisodeResult[]): Map<str
       outcomes.push({
         strategy,
         task,
+        family: (ordered.at(-1) as EpisodeResult).family ?? task,
         group: (ordered.at(-1) as EpisodeResult).group,
         epochs: scored.length,
         successes: results.filter(Boolean).length,

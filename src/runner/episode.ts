@@ -12,6 +12,8 @@ import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type Te
 /** The parts of a loaded task an episode needs. */
 export interface EpisodeTask {
   id: string;
+  /** The template family of a generated task (recorded; the statistics resample families). */
+  family?: string | undefined;
   group: string;
   prompt: string;
   expect: 'finish' | 'stop';
@@ -102,6 +104,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     schemaVersion: SCHEMA_VERSION,
     key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
     task: task.id,
+    ...(task.family === undefined ? {} : { family: task.family }),
     group: task.group,
     strategy: spec.strategy,
     epoch: spec.epoch,
