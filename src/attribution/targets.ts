@@ -92,3 +92,12 @@ export function firstLine(text: string, max = 90): string {
   const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('>')) ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
+
+/**
+ * Whether the request names `path` as a whole path: "docs/README.md" names docs/README.md, not README.md (a
+ * path inside another path is not the request naming it).
+ */
+export function promptNamesPath(prompt: string, path: string): boolean {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`).test(prompt);
+}

@@ -1,13 +1,13 @@
 // Rule: an edit names a file, or text in a file, that nothing had shown and the repository does not have.
 import { earliest, finding, type Finding, type Rule, type RuleInput } from '../finding.js';
-import { canonical, normalizePath } from '../targets.js';
+import { canonical, normalizePath, promptNamesPath } from '../targets.js';
 import { observedBefore, stepOf, type ToolCallEvent } from '../trace-index.js';
 
 /** A failed edit/write whose target was a guess: the file was absent and unseen, or the old text never showed. */
 function guess(input: RuleInput, call: ToolCallEvent, since: number): string | undefined {
   if ((call.tool !== 'edit' && call.tool !== 'write') || call.status === 'success') return undefined;
   const path = typeof call.args['path'] === 'string' ? normalizePath(call.args['path']) : undefined;
-  if (path === undefined || input.task.prompt.includes(path)) return undefined;
+  if (path === undefined || promptNamesPath(input.task.prompt, path)) return undefined;
   if (call.error_code === 'not_found' && input.final.repo.initialFile(path) === undefined && !observedBefore(input.index, since, path)) {
     return `${path}, which no earlier event had read, listed or searched and which the repository does not have`;
   }
@@ -28,7 +28,7 @@ function unranGuesses(input: RuleInput): Finding[] {
   for (const plan of index.plans) {
     for (const step of plan.steps.filter((s) => s.revision === plan.revision && (s.tool === 'edit' || s.tool === 'write') && s.args !== null)) {
       const path = typeof step.args!['path'] === 'string' ? normalizePath(step.args!['path']) : undefined;
-      if (path === undefined || task.prompt.includes(path) || final.repo.initialFile(path) !== undefined) continue;
+      if (path === undefined || promptNamesPath(task.prompt, path) || final.repo.initialFile(path) !== undefined) continue;
       if (observedBefore(index, plan.authorCallId, path) || index.toolCalls.some((t) => t.step_id === step.id && t.id > plan.eventId)) continue;
       const miss = index.toolCalls.find((t) => t.id > plan.eventId && t.error_code === 'not_found' && normalizePath(String(t.args['path'] ?? '')) === path);
       if (!miss) continue;
