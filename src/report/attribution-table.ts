@@ -1,6 +1,7 @@
 // The attribution table of a run: failed episodes per strategy × component, and the most frequent failure modes.
 import Table from 'cli-table3';
 import { MODES, type Component } from '../attribution/modes.js';
+import type { AttributionSummary } from '../records/index.js';
 
 /** One failed, non-error episode as the tally needs it; `component`/`mode` absent when it has no attribution. */
 export interface AttributedFailure {
@@ -9,17 +10,6 @@ export interface AttributedFailure {
   mode?: string | undefined;
 }
 
-/** The attribution section of summary.json. */
-export interface AttributionSummary {
-  /** Components in display order (those of the closed list that occur, then any other). */
-  components: string[];
-  /** strategy → component → failed episodes attributed to it. */
-  by_strategy: Record<string, Record<string, number>>;
-  /** `component.mode` pairs by count, most frequent first (ties by name), with the count per strategy. */
-  top_modes: Array<{ component: string; mode: string; count: number; by_strategy: Record<string, number> }>;
-  /** Failed episodes without an attribution (e.g. records written before attribution existed). */
-  unattributed: number;
-}
 
 const ORDER = Object.keys(MODES) as Component[];
 

@@ -1,5 +1,5 @@
 // `stratbench explain`: one episode's trace in order — plan, revisions with diffs, tool calls, checks — with the attributed events marked.
-import type { EpisodeRecord, StoredText, TraceEvent } from '../records/index.js';
+import type { EpisodeRecord, PlanSnapshot, StoredText, TraceEvent } from '../records/index.js';
 
 const FIRST = '▶';
 const OTHER = '•';
@@ -18,21 +18,16 @@ function describeCheck(check: Record<string, unknown>): string {
   return `${String(check['check'])}${rest.length > 0 ? ` ${rest.join(' ')}` : ''}`;
 }
 
-type PlanSnapshot = { goal?: string; done_when?: Array<Record<string, unknown>>; assumptions?: string[]; steps?: Array<Record<string, unknown>> };
-
 /** The lines of a plan snapshot: goal, done_when, assumptions, then the steps of `revision` (all when undefined). */
 function planLines(plan: PlanSnapshot, revision?: number): string[] {
   const lines: string[] = [];
-  if (plan.goal !== undefined && revision === undefined) lines.push(`goal: ${clip(plan.goal, 100)}`);
-  if (plan.done_when && plan.done_when.length > 0) lines.push(`done_when: ${plan.done_when.map(describeCheck).join(' · ')}`);
-  else lines.push('done_when: (none)');
-  if (plan.assumptions && plan.assumptions.length > 0) lines.push(`assumptions: ${plan.assumptions.map((a) => `"${clip(a, 80)}"`).join(' · ')}`);
-  for (const step of plan.steps ?? []) {
-    if (revision !== undefined && step['revision'] !== revision) continue;
-    const deps = (step['depends_on'] as string[] | undefined) ?? [];
-    lines.push(
-      `${String(step['id']).padEnd(6)} ${String(step['tool']).padEnd(8)} ${args(step['args'])}${deps.length > 0 ? ` ← ${deps.join(', ')}` : ''}  "${clip(String(step['does'] ?? ''), 70)}"`,
-    );
+  if (revision === undefined) lines.push(`goal: ${clip(plan.goal, 100)}`);
+  lines.push(plan.done_when.length > 0 ? `done_when: ${plan.done_when.map(describeCheck).join(' · ')}` : 'done_when: (none)');
+  if (plan.assumptions.length > 0) lines.push(`assumptions: ${plan.assumptions.map((a) => `"${clip(a, 80)}"`).join(' · ')}`);
+  for (const step of plan.steps) {
+    if (revision !== undefined && step.revision !== revision) continue;
+    const deps = step.depends_on.length > 0 ? ` ← ${step.depends_on.join(', ')}` : '';
+    lines.push(`${step.id.padEnd(6)} ${step.tool.padEnd(8)} ${args(step.args)}${deps}  "${clip(step.does, 70)}"`);
   }
   return lines;
 }
@@ -96,11 +91,11 @@ function describeEvent(event: TraceEvent, shown: ExplainTexts): { head: string; 
     case 'gate':
       return { head: `gate → ${event.route}`, body: [] };
     case 'plan':
-      return { head: 'plan (revision 0)', body: planLines(event.plan as PlanSnapshot) };
+      return { head: 'plan (revision 0)', body: planLines(event.plan) };
     case 'plan_invalid':
       return { head: 'plan_invalid', body: event.errors.map((e) => clip(e, 110)) };
     case 'plan_revision':
-      return { head: `plan_revision ${event.revision}: invalidated "${clip(event.invalidated, 80)}"`, body: planLines(event.plan as PlanSnapshot, event.revision) };
+      return { head: `plan_revision ${event.revision}: invalidated "${clip(event.invalidated, 80)}"`, body: planLines(event.plan, event.revision) };
     case 'plan_diff':
       return { head: `plan_diff ${event.revision}: removed [${event.diff.removed.join(', ')}] added [${event.diff.added.join(', ')}] revised [${event.diff.revised.join(', ')}]`, body: [] };
     case 'tool_call': {
