@@ -18,17 +18,27 @@ const integer = (name: string) => (value: string): number => {
   if (value.trim() === '' || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
   return n;
 };
-const positiveInt = (name: string) => (value: string): number => {
+/** A whole number from `min` to `max`; the message names the flag, the bounds and what was given. */
+const boundedInt = (name: string, min: number, max: number, why = '') => (value: string): number => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive integer, got "${value}"`);
+  if (value.trim() === '' || !Number.isInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+  if (n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max.toLocaleString('en-US')}${why}, got ${value}`);
   return n;
 };
 
-const nonNegativeNumber = (name: string) => (value: string): number => {
+/** A number from 0 to `max`. */
+const boundedNumber = (name: string, max: number) => (value: string): number => {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${name} must be a number ≥ 0, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) throw new UsageError(`${name} must be a number from 0 to ${max}, got "${value}"`);
   return n;
 };
+
+/** Upper bounds of run's numeric flags: far above any sensible run, low enough that a typo is refused, not run. */
+const MAX_EPOCHS = 1000;
+const MAX_CONCURRENCY = 64;
+const MAX_TOKENS = 1_048_576;
+const MAX_TIMEOUT_MS = 86_400_000;
+const MAX_TEMPERATURE = 2;
 
 /** A share: `0.05` or `5%`, between 0 and 1. */
 const fraction = (name: string) => (value: string): number => {
@@ -68,13 +78,15 @@ function program(): Command {
     .option('--suite <file>', 'task suite (YAML)', DEFAULT_SUITE)
     .option('--strategies <list>', 'comma-separated strategies, or "all" (direct, react, plan-up-front, plan-replan, gated); also plan-replan-lookup', 'all')
     .option('--tasks <list>', 'only these task ids (comma-separated)')
-    .option('--epochs <n>', 'repetitions of every task × strategy', positiveInt('--epochs'), 1)
-    .option('--concurrency <n>', 'episodes in flight at once (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)', positiveInt('--concurrency'))
+    .option('--epochs <n>', `repetitions of every task × strategy (1–${MAX_EPOCHS})`, boundedInt('--epochs', 1, MAX_EPOCHS, ' (shard a larger run with --shard i/n)'), 1)
+    .option('--concurrency <n>', `episodes in flight at once, 1–${MAX_CONCURRENCY} (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)`, boundedInt('--concurrency', 1, MAX_CONCURRENCY))
     .option('--seed <n>', 'base seed (each episode derives its own)', integer('--seed'), 1)
     .option('--model <spec>', 'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>', 'scripted')
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
+    .option('--no-validate', 'skip replaying the references of the tasks to run before the first episode (a broken suite otherwise exits 2)')
+    .option('--max-error-rate <share>', 'exit 4 when more than this share of the episodes ended in an infrastructure error (0.05 or 5%; default 5%)', fraction('--max-error-rate'))
     .option('--counterfactual', 'after the run, re-run each failed plan-strategy episode with the planner, then the executor, then the replanner played by the scripted reference; report which replacement fixes it beside the rule-based verdict')
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
@@ -86,12 +98,12 @@ function program(): Command {
   run
     .option('--ollama-host <url>', 'Ollama server (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
     .addOption(new Option('--tool-calling <mode>', 'actions as JSON matching the action schema, or through Ollama\'s tools field (default: json)').choices(['json', 'native']))
-    .option('--temperature <t>', 'sampling temperature of every call (default: 0)', nonNegativeNumber('--temperature'))
-    .option('--num-ctx <tokens>', 'context window in tokens; Ollama truncates prompts beyond it (default: 8192)', positiveInt('--num-ctx'))
-    .option('--num-predict <tokens>', 'cap on tokens generated per call, thinking included (default: none)', positiveInt('--num-predict'))
+    .option('--temperature <t>', `sampling temperature of every call, 0–${MAX_TEMPERATURE} (default: 0)`, boundedNumber('--temperature', MAX_TEMPERATURE))
+    .option('--num-ctx <tokens>', 'context window in tokens; Ollama truncates prompts beyond it (default: 8192)', boundedInt('--num-ctx', 1, MAX_TOKENS))
+    .option('--num-predict <tokens>', 'cap on tokens generated per call, thinking included (default: none)', boundedInt('--num-predict', 1, MAX_TOKENS))
     .option('--think [bool]', 'let thinking models (qwen3) think before replying (default: false)', booleanValue('--think'))
     .option('--keep-alive <duration>', 'how long Ollama keeps the model loaded after a call, e.g. 30m, 1h, -1 (default: 30m)')
-    .option('--timeout-ms <ms>', 'abort a model call after this many ms (infrastructure error, retried; default: none)', positiveInt('--timeout-ms'))
+    .option('--timeout-ms <ms>', 'abort a model call after this many ms (infrastructure error, retried; default: none)', boundedInt('--timeout-ms', 1, MAX_TIMEOUT_MS))
     .option('--cache', 'store Ollama replies on disk and reuse them (key: model digest, messages, schema, options, epoch)')
     .option('--cache-dir <dir>', `response cache folder; implies --cache (default: ${DEFAULT_CACHE_DIR})`);
   run.option(
@@ -169,7 +181,7 @@ function program(): Command {
     .argument('<results-dir>', 'results folder')
     .argument('<task>', 'task id')
     .argument('<strategy>', 'strategy name')
-    .option('--epoch <n>', 'which epoch (default: the first)', integer('--epoch'))
+    .option('--epoch <n>', 'which epoch (default: the first)', boundedInt('--epoch', 0, Number.MAX_SAFE_INTEGER))
     .option('--messages', 'print every message each model call was sent, and its thinking, in full (default: one line each)')
     .action(async (dir: string, task: string, strategy: string, options: { epoch?: number; messages?: boolean }) => {
       const { explainCommand } = await import('./runner/folder-commands.js');

@@ -1,4 +1,4 @@
-// Infrastructure errors end to end: a server that only answers 503, or stops answering, gives `error` episodes, exit 0.
+// Infrastructure errors end to end: a server that only answers 503, or stops answering, gives `error` episodes, exit 4.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,14 +18,15 @@ afterEach(async () => {
 });
 
 describe('§4 infrastructure errors over HTTP end the episode as error', () => {
-  it('503 forever: every episode is an error after the bounded retries, the run exits 0 and the table lists them apart', async () => {
+  it('503 forever: every episode is an error after the bounded retries, the table lists them apart and the run exits 4 (it used to exit 0)', async () => {
     server = await startFakeOllama({ reply: () => BUSY });
     const out = join(scratch(), 'busy');
     const run = await runInProcess(
       { out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'direct,plan-replan' },
       NO_WAIT,
     );
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('stratbench: 4 of 4 episodes (100.0%) ended in an infrastructure error, above --max-error-rate 5.0%');
     const list = records(out);
     expect(list.map((record) => [record.task, record.strategy, record.outcome.status, record.outcome.reason, record.success])).toEqual([
       ['default-currency', 'direct', 'error', 'infrastructure:busy', false],
@@ -58,7 +59,7 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
       { out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'fix-checkout-test', strategies: 'react', timeoutMs: 150 },
       NO_WAIT,
     );
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(4);
     expect(records(out).map((record) => [record.outcome.status, record.outcome.reason])).toEqual([['error', 'infrastructure:timeout']]);
     const calls = server.chatCalls();
     expect(calls).toHaveLength(1 + 4);
@@ -72,7 +73,7 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
     server = await startFakeOllama({ reply: (body) => (busy ? BUSY : scripted(body)) });
     const out = join(scratch(), 'resumed');
     const flags = { model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'react', toolCalling: 'native', temperature: 0.3 };
-    expect((await runInProcess({ out, ...flags }, NO_WAIT)).code).toBe(0);
+    expect((await runInProcess({ out, ...flags }, NO_WAIT)).code).toBe(4);
     expect(records(out).map((record) => record.outcome.status)).toEqual(['error', 'error']);
 
     busy = false;

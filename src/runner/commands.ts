@@ -15,6 +15,7 @@ import { prewarmForRepos } from '../sim-repo/index.js';
 import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription, type Shard } from '../records/index.js';
 import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
+import { checkMatrixSize, checkReferences, describeMatrix, ERRORED_RUN_EXIT_CODE, erroredRunWarning } from './run-checks.js';
 import {
   OLLAMA_OPTION_KEYS,
   ollamaConfigIdentity,
@@ -39,6 +40,9 @@ export { UsageError } from './usage-error.js';
 import { UsageError } from './usage-error.js';
 
 const VERSION = '0.1.0';
+
+/** `run --max-error-rate`: above this share of infrastructure-error episodes the run exits ERRORED_RUN_EXIT_CODE. */
+export const DEFAULT_RUN_MAX_ERROR_RATE = 0.05;
 
 /** Episodes in flight for model backends that wait on a server (`--concurrency`). */
 export const DEFAULT_CONCURRENCY = 4;
@@ -145,12 +149,18 @@ export async function runCommand(
   let tasks = suite.tasks;
   if (typeof options['tasks'] === 'string') {
     const wanted = options['tasks'].split(',').map((s) => s.trim()).filter(Boolean);
+    if (wanted.length === 0) {
+      throw new UsageError(`--tasks "${options['tasks']}" names no task; give task ids separated by commas, or leave it out to run all ${tasks.length}: ${tasks.map((t) => t.id).join(', ')}`);
+    }
     const unknown = wanted.filter((id) => !tasks.some((t) => t.id === id));
     if (unknown.length > 0) throw new UsageError(`unknown task ${unknown.join(', ')}; the suite has: ${tasks.map((t) => t.id).join(', ')}`);
     tasks = tasks.filter((t) => wanted.includes(t.id));
   }
   // QuickJS's WebAssembly (and ESLint) load on the code worker while this thread sets the run up.
   prewarmForRepos(tasks.map((task) => task.repoSpec));
+  checkMatrixSize(tasks.length, strategies.length, Number(options['epochs']));
+  // A broken reference would make every strategy's failure on its task look like the agent's (exit 2, no folder).
+  if (options['validate'] !== false) checkReferences(tasks, suitePath);
   const overrides: Partial<Record<Role, string>> = {};
   for (const role of ROLES) {
     const value = options[`${role}Model`];
@@ -246,14 +256,30 @@ export async function runCommand(
     seed,
   };
   const progress = options['progress'] === false ? 'none' : process.stderr.isTTY ? 'tty' : 'plain';
-  // Ctrl-C: stop starting episodes, let running ones finish, write what finished (a second Ctrl-C kills).
+  const matrixSize = tasks.length * strategies.length * epochs;
+  process.stderr.write(
+    `${describeMatrix({
+      tasks: tasks.length,
+      strategies,
+      epochs,
+      ...(shard ? { shard } : {}),
+      ...(existing.length > 0 ? { kept: existing.length } : {}),
+      ...(shard || existing.length > 0 ? { toRun: Math.max(0, (shard ? Math.ceil(matrixSize / shard.count) : matrixSize) - existing.length) } : {}),
+      scripted: allInProcess,
+    })}\n`,
+  );
+  // Ctrl-C or SIGTERM: stop starting episodes, let running ones finish, write what finished (a second signal kills).
   const controller = new AbortController();
-  const onSigint = (): void => {
-    process.stderr.write('\ninterrupted: finishing running episodes, then writing the summary (Ctrl-C again to kill)\n');
-    process.off('SIGINT', onSigint);
+  let stoppedBy: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    process.stderr.write(`\ninterrupted (${signal}): finishing running episodes, then writing the summary (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to kill)\n`);
+    stoppedBy = signal;
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const env = {
     models,
     prompts,
@@ -294,11 +320,20 @@ export async function runCommand(
     await writeJsonFile(join(outDir, 'counterfactual.json'), report);
     if (options['format'] !== 'json') process.stdout.write(`${renderCounterfactuals(report)}\n`);
   }
-  process.off('SIGINT', onSigint);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   process.stderr.write(`results: ${outDir}\n`);
   if (summary.interrupted) {
     process.stderr.write(`interrupted after ${summary.ran} new episode(s); continue with: stratbench run --resume ${outDir}\n`);
-    return 130;
+    // 128 + the signal's number, as a shell reports a process the signal ended: 130 Ctrl-C, 143 SIGTERM.
+    return stoppedBy === 'SIGTERM' ? 143 : 130;
+  }
+  const episodeCount = summary.strategies.reduce((sum, entry) => sum + entry.episodes, 0);
+  const maxErrorRate = typeof options['maxErrorRate'] === 'number' ? options['maxErrorRate'] : DEFAULT_RUN_MAX_ERROR_RATE;
+  const errored = erroredRunWarning(episodeCount, summary.errors.length, maxErrorRate, outDir);
+  if (errored !== null) {
+    process.stderr.write(`stratbench: ${errored}\n`);
+    return ERRORED_RUN_EXIT_CODE;
   }
   return 0;
 }
