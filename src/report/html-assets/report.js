@@ -2,8 +2,26 @@
 // Plain browser JavaScript, inlined into the page with its data; it loads nothing from anywhere.
 (() => {
   'use strict';
-  const payload = JSON.parse(document.getElementById('report-data').textContent);
+  performance.mark('script-start');
   const kind = document.body.dataset.kind;
+  const payload = JSON.parse(document.getElementById('report-data').textContent);
+  /** Episode rows come packed by column (render-html.ts packRows). */
+  function unpackRows(packed) {
+    const rows = new Array(packed.length);
+    const fields = Object.keys(packed.columns);
+    const strings = new Set(packed.stringColumns);
+    for (let i = 0; i < packed.length; i += 1) {
+      const row = {};
+      for (const field of fields) {
+        const value = packed.columns[field][i];
+        row[field] = strings.has(field) && value !== null ? packed.strings[value] : value;
+      }
+      rows[i] = row;
+    }
+    return rows;
+  }
+  for (const source of kind === 'compare' ? [payload.base, payload.head] : [payload]) source.episodes = unpackRows(source.episodes);
+  performance.mark('data-parsed');
   const app = document.getElementById('app');
 
   // ---- DOM helpers -------------------------------------------------------------------------------------------
@@ -59,15 +77,32 @@
   }
 
   // ---- episode details: base64 → gzip → JSON, decoded on first use ----------------------------------------------
+  // The details element follows this script: it is read once the parser has reached it (DOMContentLoaded).
   const decoded = new Map();
-  function loadDetail(source, index) {
-    const key = `${source.run.config_hash}|${source.generated_at}|${index}`;
+  let allDetails = null;
+  function detailsOf(side) {
+    if (!allDetails) {
+      allDetails = new Promise((resolve) => {
+        const read = () => resolve(JSON.parse(document.getElementById('report-details').textContent));
+        if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', read, { once: true });
+        else read();
+      });
+    }
+    return allDetails.then((details) => (kind === 'compare' ? details[side] : details));
+  }
+  function loadDetail(side, index) {
+    const key = `${side}|${index}`;
     if (!decoded.has(key)) {
-      const binary = atob(source.details[index]);
-      const bytes = new Uint8Array(binary.length);
-      for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-      decoded.set(key, new Response(stream).text().then((text) => JSON.parse(text)));
+      decoded.set(
+        key,
+        detailsOf(side).then((details) => {
+          const binary = atob(details[index]);
+          const bytes = new Uint8Array(binary.length);
+          for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+          const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+          return new Response(stream).text().then((text) => JSON.parse(text));
+        }),
+      );
     }
     return decoded.get(key);
   }
@@ -529,7 +564,7 @@
         h('p.problem#not-inlined', `This episode’s trace is not inlined (the report keeps the failed episodes and a sample of the rest). \`stratbench explain DIR ${row.task} ${row.strategy} --epoch ${row.epoch}\` prints it.`),
       ]);
     }
-    const detail = await loadDetail(source, row.detail);
+    const detail = await loadDetail(side, row.detail);
     const finalStatus = new Map();
     for (const e of detail.trace) if (e.type === 'step_end') finalStatus.set(e.step_id, e.status);
     const link = (id, label) => h('a', { href: episodeHash(side, row, id) }, label);
@@ -601,6 +636,7 @@
       console.error(error);
       main = h('main', h('p.problem', `cannot show this view: ${error.message}`));
     }
+    performance.mark('view-built');
     if (ticket !== renderCount) return;
     app.replaceChildren(header(kind === 'compare' ? payload.head : payload, tabs), main);
     if (kind === 'compare') app.querySelector('header h1').textContent = payload.title;
@@ -611,6 +647,7 @@
         target.scrollIntoView({ block: 'center' });
       }
     } else if (route.view === 'episode') window.scrollTo(0, 0);
+    performance.mark('ready');
     document.body.dataset.ready = 'true';
   }
   window.addEventListener('hashchange', render);

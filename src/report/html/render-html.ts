@@ -1,5 +1,5 @@
 // One self-contained HTML page: the report's data, its styles, d3 + Observable Plot and the page script, all inlined.
-import type { ReportData } from './report-data.js';
+import type { EpisodeRow, ReportData } from './report-data.js';
 
 /** The page's code and styles, read from the package by the caller (runner/html-assets.ts). */
 export interface HtmlAssets {
@@ -23,11 +23,49 @@ const inlineCode = (code: string): string => code.replace(/<\/script/gi, '<\\/sc
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
 
+/** Episode rows as columns, each string column an index into one table of distinct strings (about 8× smaller than objects). */
+export interface PackedRows {
+  length: number;
+  strings: string[];
+  /** Columns whose values are indexes into `strings` (null stays null). */
+  stringColumns: string[];
+  columns: Record<string, unknown[]>;
+}
+
+/** Packs episode rows column by column (the page unpacks them with the same field names). Pure. */
+export function packRows(rows: readonly EpisodeRow[]): PackedRows {
+  const strings: string[] = [];
+  const index = new Map<string, number>();
+  const intern = (text: string): number => {
+    let at = index.get(text);
+    if (at === undefined) {
+      at = strings.push(text) - 1;
+      index.set(text, at);
+    }
+    return at;
+  };
+  const fields = rows.length > 0 ? (Object.keys(rows[0] as object) as (keyof EpisodeRow)[]) : [];
+  const stringColumns = fields.filter((field) => rows.some((row) => typeof row[field] === 'string'));
+  const columns: Record<string, unknown[]> = {};
+  for (const field of fields) {
+    const isString = stringColumns.includes(field);
+    columns[field] = rows.map((row) => (isString && typeof row[field] === 'string' ? intern(row[field] as string) : row[field]));
+  }
+  return { length: rows.length, strings, stringColumns, columns };
+}
+
+/** A run report's data as the page reads it: rows packed, details moved out (they are inlined after the page script). */
+export function pageData(data: ReportData): { page: Omit<ReportData, 'episodes' | 'details'> & { episodes: PackedRows }; details: string[] } {
+  const { episodes, details, ...rest } = data;
+  return { page: { ...rest, episodes: packRows(episodes) }, details };
+}
+
 /**
  * The report as one HTML document (no external URL anywhere: it works offline and as a CI artifact). `kind` tells the
- * page script which view to build: a run report or a comparison of two runs. Pure.
+ * page script which view to build: a run report or a comparison of two runs. `details` (the compressed episode
+ * details) come after the page script, so the page is interactive while the browser is still reading them. Pure.
  */
-export function renderHtmlPage(data: unknown, title: string, assets: HtmlAssets, kind: 'run' | 'compare' = 'run'): string {
+export function renderHtmlPage(data: unknown, details: unknown, title: string, assets: HtmlAssets, kind: 'run' | 'compare' = 'run'): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -45,6 +83,7 @@ export function renderHtmlPage(data: unknown, title: string, assets: HtmlAssets,
     `<script>${inlineCode(assets.d3)}</script>`,
     `<script>${inlineCode(assets.plot)}</script>`,
     `<script>${inlineCode(assets.script)}</script>`,
+    `<script type="application/json" id="report-details">${scriptJson(details)}</script>`,
     '</body>',
     '</html>',
     '',
@@ -53,5 +92,6 @@ export function renderHtmlPage(data: unknown, title: string, assets: HtmlAssets,
 
 /** The run report page (see buildReportData). */
 export function renderHtmlReport(data: ReportData, assets: HtmlAssets): string {
-  return renderHtmlPage(data, data.title, assets, 'run');
+  const { page, details } = pageData(data);
+  return renderHtmlPage(page, details, data.title, assets, 'run');
 }

@@ -79,7 +79,7 @@ export interface ReportData {
 }
 
 export interface ReportDataOptions {
-  /** Upper bound on the base64 bytes of inlined details (default 16 MB): failures first, then the sample. */
+  /** Upper bound on the base64 bytes of inlined details (default 4 MB): failures first, then the sample. */
   detailBudgetBytes?: number;
   /** Successful episodes inlined per task × strategy cell besides the failures (default 1: its first epoch). */
   successSamplePerCell?: number;
@@ -89,7 +89,7 @@ export interface ReportDataOptions {
   counterfactuals?: readonly CounterfactualVerdict[];
 }
 
-export const DEFAULT_DETAIL_BUDGET_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_DETAIL_BUDGET_BYTES = 4 * 1024 * 1024;
 
 function textsOf(record: EpisodeRecord, texts: ReadonlyMap<string, StoredText>): EpisodeDetail['texts'] {
   const out: EpisodeDetail['texts'] = {};
