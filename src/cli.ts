@@ -149,9 +149,25 @@ function program(): Command {
     .argument('<dir>', 'results folder')
     .option('--markdown <file>', 'also write the report as markdown')
     .option('--json', 'print summary JSON instead of tables')
-    .action(async (dir: string, options: { markdown?: string; json?: boolean }) => {
+    .option('--html <file>', 'also write the report as one self-contained HTML file (charts, task × strategy grid, trace viewer)')
+    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string }) => {
+      if (options.html) {
+        const { writeHtmlReport } = await import('./runner/html-commands.js');
+        await writeHtmlReport(dir, options.html);
+      }
       const { reportCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await reportCommand(dir, options);
+    });
+
+  cli
+    .command('view')
+    .description('Write the HTML report into the results folder (report.html) and print its file:// URL; --serve also serves it on 127.0.0.1.')
+    .argument('<dir>', 'results folder')
+    .option('--serve', 'serve the report on 127.0.0.1 (only) until Ctrl-C')
+    .option('--port <n>', 'port for --serve (default: any free port)', integer('--port'))
+    .action(async (dir: string, options: { serve?: boolean; port?: number }) => {
+      const { viewCommand } = await import('./runner/html-commands.js');
+      process.exitCode = await viewCommand(dir, options);
     });
 
   cli
