@@ -15,6 +15,7 @@ import { prewarmForRepos } from '../sim-repo/index.js';
 import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription, type Shard } from '../records/index.js';
 import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
+import { useColor } from './terminal.js';
 import { checkMatrixSize, checkReferences, describeMatrix, ERRORED_RUN_EXIT_CODE, erroredRunWarning } from './run-checks.js';
 import {
   OLLAMA_OPTION_KEYS,
@@ -314,7 +315,7 @@ export async function runCommand(
     notes: [...(anyScripted ? [SCRIPTED_NOTICE] : []), ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : [])],
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  else process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
+  else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
   if (options['counterfactual'] === true && !summary.interrupted) {
     const report = await runCounterfactuals(summary.failures, tasks, env, seed);
     await writeJsonFile(join(outDir, 'counterfactual.json'), report);

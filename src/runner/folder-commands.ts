@@ -19,6 +19,7 @@ import {
 import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
 import { runCompare } from '../report/compare.js';
 import { UsageError } from './usage-error.js';
+import { useColor } from './terminal.js';
 
 function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { header: RunHeader; groups: string[]; strategies: string[]; seed: number } {
   const seen = <T>(values: T[]): T[] => [...new Set(values)];
@@ -53,7 +54,7 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
       throw new UsageError(`cannot write ${options.markdown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, process.stdout.isTTY === true));
+  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, useColor(process.stdout)));
   return 0;
 }
 
@@ -80,7 +81,7 @@ export async function mergeCommand(dirs: string[], out: string): Promise<number>
       ...(missingShards.length ? { missing_shards: missingShards } : {}),
     });
     await writeSummaryFile(out, summary);
-    process.stdout.write(renderRunReport(summary, header, process.stdout.isTTY === true));
+    process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
     process.stderr.write(`merged ${records.length} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
     if (missingShards.length > 0) process.stderr.write(`warning: shard(s) ${missingShards.join(', ')} not given: the merged run is partial\n`);
     return 0;
@@ -107,7 +108,7 @@ export async function compareCommand(
     json: options.json === true,
     ...(options.markdown ? { markdownFile: options.markdown } : {}),
     ...(options.junit ? { junitFile: options.junit } : {}),
-    color: process.stdout.isTTY === true,
+    color: useColor(process.stdout),
   });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
