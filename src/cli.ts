@@ -4,9 +4,7 @@ import './cli-prewarm.js';
 import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
 import { UsageError } from './runner/usage-error.js';
-import { exitQuietlyOnClosedPipe } from './runner/terminal.js';
 import { DEFAULT_CACHE_DIR } from './models/response-cache.js';
 // Each command's module is imported when the command runs, so start-up loads only what it needs.
 
@@ -14,8 +12,6 @@ const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The embedded default suite and prompts, resolved from the package, not the working directory. */
 export const DEFAULT_SUITE = resolve(packageRoot, 'tasks/core.yaml');
 export const DEFAULT_PROMPTS = resolve(packageRoot, 'prompts');
-/** The installed package's version (`stratbench --version`). */
-const VERSION = (JSON.parse(readFileSync(resolve(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 const integer = (name: string) => (value: string): number => {
   const n = Number(value);
@@ -73,7 +69,6 @@ interface CompareFlags {
 function program(): Command {
   const cli = new Command('stratbench')
     .description('Benchmark LLM agent strategies (direct, ReAct, plan-up-front, plan-and-replan, gated) on task suites against a simulated repository.')
-    .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
 
@@ -191,9 +186,14 @@ function program(): Command {
     .option('--json', 'print one JSON document { verdict, exitCode, report } instead of tables')
     .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
-    .action(async (base: string, head: string, options: CompareFlags) => {
+    .option('--html <file>', 'also write the comparison as one self-contained HTML file (changes, flipped tasks with both traces, configuration)')
+    .action(async (base: string, head: string, options: CompareFlags & { html?: string }) => {
       const { compareCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await compareCommand(base, head, options);
+      if (options.html && process.exitCode !== 2) {
+        const { writeCompareHtml } = await import('./runner/html-commands.js');
+        await writeCompareHtml(base, head, options.html, { allowPartial: options.allowPartial === true, maxErrorRate: options.maxErrorRate, minEffect: options.minEffect });
+      }
     });
 
   cli
@@ -223,7 +223,6 @@ function program(): Command {
 }
 
 async function main(argv: string[]): Promise<number> {
-  exitQuietlyOnClosedPipe();
   try {
     await program().parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

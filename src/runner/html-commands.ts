@@ -10,6 +10,8 @@ import { readMessages, readResultsFolder, SUMMARY_FILE, type ResultsFolder } fro
 import { summaryFromRecords, withStatistics, type SummaryFile } from '../report/index.js';
 import { buildReportData, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
 import { renderHtmlReport, type HtmlAssets } from '../report/html/render-html.js';
+import { buildCompareData, renderCompareHtml } from '../report/html/compare-data.js';
+import { compareResults, type CompareOptions } from '../report/compare-report.js';
 import { UsageError } from './usage-error.js';
 
 /** The report `view` writes into the results folder. */
@@ -121,4 +123,20 @@ export async function viewCommand(dir: string, options: { serve?: boolean; port?
     process.once('SIGTERM', stop);
   });
   return 0;
+}
+
+/**
+ * `compare BASE HEAD --html FILE`: the comparison (compareResults, the same options as the command) as one HTML page
+ * with both runs' grids and traces. Throws UsageError (exit 2) for folders that cannot be compared or an unwritable file.
+ */
+export async function writeCompareHtml(baseDir: string, headDir: string, file: string, options: CompareOptions = {}): Promise<number> {
+  const [base, head] = await Promise.all([readResultsFolder(baseDir), readResultsFolder(headDir)]);
+  if (!base.ok) throw new UsageError(`cannot read results folder ${baseDir}: ${base.error}`);
+  if (!head.ok) throw new UsageError(`cannot read results folder ${headDir}: ${head.error}`);
+  const compared = compareResults(base, head, options);
+  if (!compared.ok) throw new UsageError(`cannot compare ${baseDir} and ${headDir}: ${compared.error}`);
+  const [baseData, headData] = await Promise.all([reportDataOf(baseDir), reportDataOf(headDir)]);
+  const html = renderCompareHtml(buildCompareData(compared.report, baseData, headData), baseData, headData, await loadHtmlAssets());
+  await writeOrThrow(file, html);
+  return Buffer.byteLength(html);
 }

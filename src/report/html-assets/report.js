@@ -595,11 +595,15 @@
   function compareView() {
     const c = payload.comparison;
     const deltaRow = (label, d) =>
-      h('tr', h('th', label), h('td', d.base), h('td', d.head), h('td', { class: d.significant ? 'significant' : null }, d.delta), h('td', d.interval), h('td', d.p ?? '—'));
+      h('tr', { 'data-strategy': d.strategy, class: d.verdict === 'regressed' ? 'regressed' : null }, h('th', label), h('td', d.base), h('td', d.head), h('td', { class: d.significant ? 'significant' : null }, d.delta), h('td', d.interval), h('td', d.p ?? '—'));
     const flip = (f) =>
       h('tr', { class: f.direction }, h('td', f.task), h('td', f.strategy), h('td', f.base_label), h('td', f.head_label), h('td', h('a', { href: episodeHash('base', { task: f.task, strategy: f.strategy, epoch: f.base_epoch }) }, 'base trace')), h('td', h('a', { href: episodeHash('head', { task: f.task, strategy: f.strategy, epoch: f.head_epoch }) }, 'head trace')));
     return h('main', [
       h('section', [
+        h('h2#verdict', `Verdict: ${c.verdict}`),
+        c.reasons.length ? h('ul', c.reasons.map((r) => h('li', r))) : null,
+        c.warnings.length ? h('ul', c.warnings.map((w) => h('li.hint', w))) : null,
+        h('p.hint', 'Δ = head − base in percentage points on the tasks both runs scored, with its 95% interval; p is Holm-adjusted across strategies (groups: unadjusted).'),
         h('h2', 'Per strategy'),
         h('table.numbers#compare-strategies', h('thead', h('tr', ['strategy', 'base', 'head', 'Δ (pp)', '95% interval', 'p'].map((x) => h('th', x)))), h('tbody', c.strategies.map((d) => deltaRow(d.strategy, d)))),
         h('h2', 'Per strategy × group'),
