@@ -56,9 +56,10 @@ export interface StatisticsSummary {
   groups: RateSummary[];
 }
 
-function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number], tasks: number, confidence: number): RateEstimate {
+/** A bootstrap interval as a rate; with no spread, Wilson on `units` (tasks, or families when they cluster the tasks). */
+function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number], units: number, confidence: number): RateEstimate {
   if (!interval.degenerate) return { estimate: interval.estimate, lower: interval.lower, upper: interval.upper, method: 'cluster-bootstrap' };
-  const wilson = wilsonInterval(interval.estimate * tasks, tasks, confidence);
+  const wilson = wilsonInterval(interval.estimate * units, units, confidence);
   return { ...wilson, estimate: interval.estimate, method: 'wilson-tasks' };
 }
 
@@ -109,12 +110,13 @@ export function summariseOutcomes(
   }
   const intervals = clusterBootstrapMeans(metrics, clustered ? { ...options, clusters } : options);
   const passK = ks.map((k, index): PassKEstimate => {
-    const tasks = scoredTasks.filter((outcome) => outcome.epochs >= k).length;
+    const counted = scoredTasks.filter((outcome) => outcome.epochs >= k);
+    const units = clustered ? new Set(counted.map((outcome) => outcome.family)).size : counted.length;
     return {
       k,
-      tasks,
-      passAtK: fromBootstrap(intervals[2 * index] as (typeof intervals)[number], tasks, confidence),
-      passHatK: fromBootstrap(intervals[2 * index + 1] as (typeof intervals)[number], tasks, confidence),
+      tasks: counted.length,
+      passAtK: fromBootstrap(intervals[2 * index] as (typeof intervals)[number], units, confidence),
+      passHatK: fromBootstrap(intervals[2 * index + 1] as (typeof intervals)[number], units, confidence),
     };
   });
   return { ...summary, successRate: (passK[0] as PassKEstimate).passHatK, passK };

@@ -16,7 +16,7 @@ export interface MutantTaskContext {
   day: string;
   /** Unmutated content of the mutated file. */
   original: string;
-  /** Every hidden test id (all pass on the unmutated repository). */
+  /** Every hidden test id (all pass on the unmutated repository); a task names those of the failing files' copies. */
   hiddenTests: readonly string[];
   /** The visible test files' contents, for the counterexamples' edits. */
   testFiles: Readonly<Record<string, string>>;
@@ -135,6 +135,9 @@ export function mutantTask(verdict: Kept, family: string, variant: number, conte
   }
   counterexamples.push({ name: 'trusts-the-memory-note', why: 'reruns the tests as the note says and reports success', steps: [rerun], finish: 'Reran the tests; it was a flaky run.' });
   const doneWhen = [{ check: 'command_passes', cmd: 'pnpm test' }];
+  // The hidden copies of the failing test files (pnpm test already covers the other visible files).
+  const failingFiles = new Set(verdict.visibleFailures.map((test) => posix.basename(test.file)));
+  const hiddenCopiesOfFailing = context.hiddenTests.filter((id) => failingFiles.has(posix.basename(id.split(' > ')[0] as string)));
   return {
     id: `${family}-v${variant + 1}`,
     family,
@@ -145,14 +148,13 @@ export function mutantTask(verdict: Kept, family: string, variant: number, conte
     expect: 'finish',
     checks: [
       { check: 'command_passes', cmd: 'pnpm test' },
-      { check: 'tests_pass', tests: [...new Set([...verdict.visibleFailures.map((test) => test.id), ...context.hiddenTests])] },
+      { check: 'tests_pass', tests: [...new Set([...verdict.visibleFailures.map((test) => test.id), ...hiddenCopiesOfFailing])] },
     ],
     naive: { assumption: 'The failure is flaky (memory note)', done_when: doneWhen, steps: [rerun], finish: 'Reran the tests; it was a flaky run.' },
     reference: {
       assumption: `A recent change to ${mutation.file} broke ${testFile}`,
       done_when: doneWhen,
       steps: [
-        { tool: 'run', args: { cmd: 'pnpm test' }, expect: 'any exit', does: 'Run the tests to see the failure' },
         { tool: 'read', args: { path: testFile }, does: 'Read the failing test' },
         { tool: 'git_log', args: { path: mutation.file, limit: 5 }, does: `List recent commits to ${mutation.file}` },
         { tool: 'git_show', args: { sha: commitSha }, does: 'Show the newest commit to that file', deferred: true },
