@@ -19,7 +19,7 @@ beforeAll(async () => {
   const env = await environment(allRoles(new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })))));
   records = [];
   for (const task of tasks) for (const strategy of DEFAULT_STRATEGIES) records.push(await runEpisode({ task, strategy, epoch: 0, seed: 1 }, env));
-});
+}, 120_000);
 
 const byId = (trace: readonly TraceEvent[], id: number | undefined): TraceEvent | undefined => (id === undefined ? undefined : trace[id]);
 
@@ -58,12 +58,13 @@ describe('trace links', () => {
     }
   });
 
-  it('plans name their planner call; revisions their replanner call and the failed step or failing done_when check they answer', () => {
+  it('plans name their planner call, the gate its gate call; revisions their replanner call and the failed step or failing done_when check they answer', () => {
     let revisions = 0;
     for (const { task, strategy, trace } of records) {
       for (const event of trace) {
         const where = `${task} × ${strategy}, event ${event.id}`;
         if (event.type === 'plan') expect(byId(trace, event.call), where).toMatchObject({ type: 'model_call', role: 'planner', outcome: 'ok' });
+        if (event.type === 'gate') expect(byId(trace, event.call), where).toMatchObject({ type: 'model_call', role: 'gate', outcome: 'ok' });
         if (event.type !== 'plan_revision') continue;
         revisions += 1;
         expect(byId(trace, event.call), where).toMatchObject({ type: 'model_call', role: 'replanner', outcome: 'ok' });

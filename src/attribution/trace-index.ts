@@ -112,8 +112,8 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
         break;
       }
       case 'gate': {
-        const call = lastBefore(modelCalls, event.id, (c) => c.role === 'gate');
-        index.gate = { eventId: event.id, callId: call?.id ?? event.id, route: event.route };
+        const callId = event.call ?? lastBefore(modelCalls, event.id, (c) => c.role === 'gate')?.id;
+        index.gate = { eventId: event.id, callId: callId ?? event.id, route: event.route };
         break;
       }
       case 'tool_call': {

@@ -1,4 +1,4 @@
-// The vocabulary enums every folder shares: roles, tool statuses, side effects.
+// The vocabulary enums every folder shares: roles, tool names and statuses, side effects.
 import { z } from 'zod';
 
 /** Which part of a strategy a model call serves (DESIGN.md, Vocabulary). */
@@ -17,3 +17,7 @@ export type ToolStatus = z.infer<typeof ToolStatus>;
 /** What a tool call changes: nothing, something `git checkout` undoes, or something it does not (a push, a migration). */
 export const SideEffect = z.enum(['none', 'reversible', 'irreversible']);
 export type SideEffect = z.infer<typeof SideEffect>;
+
+/** The tools an agent may call (tools/ implements them; plans, trajectories and traces name them). */
+export const ToolName = z.enum(['read', 'list', 'search', 'edit', 'write', 'run', 'git_log', 'git_show', 'git_diff', 'push']);
+export type ToolName = z.infer<typeof ToolName>;

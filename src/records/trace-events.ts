@@ -86,7 +86,12 @@ export const ModelCallEvent = z.object({
 
 export const TraceEvent = z.discriminatedUnion('type', [
   ModelCallEvent,
-  z.object({ ...base, type: z.literal('gate'), route: z.enum(['direct', 'plan-replan']) }),
+  z.object({
+    ...base,
+    type: z.literal('gate'),
+    route: z.enum(['direct', 'plan-replan']),
+    call: EventId.optional().describe('The gate model_call whose reply chose the route'),
+  }),
   z.object({
     ...base,
     type: z.literal('plan'),

@@ -2,9 +2,10 @@
 // suite's YAML schema (suite/schema.ts validates the full, strict shape; every suite trajectory is one of these).
 import { z } from 'zod';
 import { CheckSpec } from './outcome.js';
+import { ToolName } from './roles.js';
 
 export const TrajectoryStep = z.object({
-  tool: z.string(),
+  tool: ToolName,
   args: z.record(z.string(), z.unknown()),
   does: z.string().optional().describe('One sentence for the plan step'),
   expect: z.string().optional().describe('What a good result looks like; "exit 0" or "any exit"'),

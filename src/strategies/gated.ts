@@ -13,7 +13,7 @@ export const gated: Strategy = {
     const reply = await callRole(ctx, 'gate', 'gate', GateReply, { role: 'gate', task_id: ctx.task.id, prompt: ctx.task.prompt });
     if (!reply.ok) return invalidOutput(ctx, 'gate', reply.error);
     const route = reply.value.route === 'direct' ? 'direct' : 'plan-replan';
-    ctx.trace.emit({ type: 'gate', route });
+    ctx.trace.emit({ type: 'gate', route, call: reply.eventId });
     return route === 'direct' ? runDirect(ctx) : runPlanLoop(ctx, PLAN_REPLAN_BUDGETS, { replan: true });
   },
 };

@@ -1,14 +1,10 @@
 // The contract every tool follows: zod arguments, a description for models, a side-effect class, a classified result.
 import { z } from 'zod';
 import type { SideEffect, SimRepo } from '../sim-repo/index.js';
+import { ToolName, ToolStatus } from '../records/index.js';
 
-/**
- * How a tool call ended. `lookup_miss`: a read-only call found nothing (missing file, no search hits);
- * `transient_error`: a known retryable pattern (ECONNRESET, ETIMEDOUT); `permission_denied`: the token
- * or the repository root refused it; `failure`: anything else (non-zero exit, edit text not found).
- */
-export const ToolStatus = z.enum(['success', 'lookup_miss', 'transient_error', 'permission_denied', 'failure']);
-export type ToolStatus = z.infer<typeof ToolStatus>;
+/** How a tool call ended: defined in records/ (the trace records it). */
+export { ToolStatus };
 
 export const ToolResult = z.object({
   status: ToolStatus,
@@ -20,8 +16,8 @@ export const ToolResult = z.object({
 });
 export type ToolResult = z.infer<typeof ToolResult>;
 
-export const ToolName = z.enum(['read', 'list', 'search', 'edit', 'write', 'run', 'git_log', 'git_show', 'git_diff', 'push']);
-export type ToolName = z.infer<typeof ToolName>;
+/** Defined in records/ (plans, trajectories and traces name tools too). */
+export { ToolName };
 
 /** One tool: a name, a model-facing description, a zod argument schema and its side-effect class. */
 export interface ToolDefinition<Args = Record<string, unknown>> {
