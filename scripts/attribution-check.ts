@@ -11,6 +11,7 @@ import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
 import { DEFAULT_STRATEGIES, type StrategyName } from '../src/strategies/index.js';
 import { toolDescriptionsForPrompt } from '../src/tools/index.js';
 import { wilsonInterval, type Interval } from '../src/report/statistics-intervals.js';
+import { renderCounterfactualVerdict, type CounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -214,7 +215,12 @@ export function renderAccuracyReport(report: AccuracyReport, skipped: { baseline
 }
 
 /** The realistic corpus section: accuracy over the measured episodes, every miss, and episodes that could not be measured. */
-export function renderRealisticReport(runs: ReadonlyArray<{ trial: Trial; problem?: string; episode: { source: string } }>): { text: string; passed: boolean } {
+/** The goal for the counterfactual replay on the realistic corpus: agreement with the expected component. */
+export const COUNTERFACTUAL_GOAL = 0.8;
+
+type RealisticRun = { trial: Trial; problem?: string; episode: { source: string; expected: { component: string } }; counterfactual?: CounterfactualVerdict };
+
+export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text: string; passed: boolean } {
   const report = measureAccuracy(runs.map((r) => r.trial));
   const sources = (source: string) => runs.filter((r) => r.episode.source === source).length;
   const out = [
@@ -232,8 +238,22 @@ export function renderRealisticReport(runs: ReadonlyArray<{ trial: Trial; proble
   }
   const unmeasured = runs.filter((r) => r.problem !== undefined);
   out.push('', `not measured (${unmeasured.length}; the episode did not go as written):`, ...unmeasured.map((r) => `  ${r.trial.key}: ${r.problem}`));
+  const replayed = runs.filter((r) => r.counterfactual !== undefined);
+  const expectedHits = replayed.filter((r) => r.counterfactual!.component === r.episode.expected.component).length;
+  const withRules = replayed.filter((r) => r.counterfactual!.agreesWithRules !== null);
+  const counterfactual = accuracy(expectedHits, replayed.length);
+  if (replayed.length > 0) {
+    out.push(
+      '',
+      `counterfactual replay (each role swapped for the reference oracle, the others replayed from the trace; no model calls): ${replayed.length} failed episodes`,
+      line('expected', counterfactual, COUNTERFACTUAL_GOAL),
+      `agrees with the rules: ${withRules.filter((r) => r.counterfactual!.agreesWithRules).length}/${withRules.length}`,
+      'every swap (fixes = the swap alone turned the failure into a success; unreplayed = calls of other roles the trace could not answer, answered by the oracle):',
+      ...replayed.map((r) => `  ${r.counterfactual!.component === r.episode.expected.component ? '  ' : '✗ '}${r.trial.key}  ${renderCounterfactualVerdict(r.counterfactual!)}`),
+    );
+  }
   // An episode that did not go as written counts against the corpus: the goals are met only if every one was measured.
-  const passed = unmeasured.length === 0 && meetsGoals(report, REALISTIC_GOALS);
+  const passed = unmeasured.length === 0 && meetsGoals(report, REALISTIC_GOALS) && (replayed.length === 0 || (counterfactual.interval?.estimate ?? 0) >= COUNTERFACTUAL_GOAL);
   out.push('', passed ? 'PASS: every realistic-corpus goal met' : 'FAIL: a realistic-corpus goal was missed');
   return { text: out.join('\n'), passed };
 }
@@ -242,8 +262,10 @@ async function main(): Promise<number> {
   const { trials, skipped } = await runAttributionCheck();
   const injected = renderAccuracyReport(measureAccuracy(trials), skipped);
   process.stdout.write(`== injected faults (scripted model)\n${injected.text}\n\n`);
-  const { runRealisticCorpus } = await import('./realistic-corpus.js');
-  const realistic = renderRealisticReport(await runRealisticCorpus());
+  const { runRealisticCorpus, addCounterfactuals } = await import('./realistic-corpus.js');
+  const runs = await runRealisticCorpus();
+  await addCounterfactuals(runs);
+  const realistic = renderRealisticReport(runs);
   process.stdout.write(`== realistic replies\n${realistic.text}\n`);
   return injected.passed && realistic.passed ? 0 : 1;
 }

@@ -5,6 +5,12 @@ import { REALISTIC_CORPUS, type CorpusEpisode } from '../tests/fixtures/realisti
 import { extractView } from '../src/strategies/prompts.js';
 import type { EpisodeRecord } from '../src/records/index.js';
 import type { Trial } from './attribution-check.js';
+import { replayCounterfactuals, type CounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
+import { loadSuiteFile } from '../src/suite/load-suite.js';
+import { loadPromptSet } from '../src/runner/prompt-files.js';
+import { toolDescriptionsForPrompt } from '../src/tools/index.js';
+import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
+import { RUN_DEFAULTS } from '../tests/support/scripted-over-ollama.js';
 
 /** One corpus episode as it ran: the record and the trial attribution is scored on (`truth.event` from the expected role call). */
 export interface CorpusRun {
@@ -13,6 +19,32 @@ export interface CorpusRun {
   trial: Trial;
   /** Why the episode could not be measured (no record, succeeded, the expected call never happened); absent when measured. */
   problem?: string;
+  /** The counterfactual replay of a failed episode. */
+  counterfactual?: CounterfactualVerdict;
+}
+
+/**
+ * Adds the counterfactual replay to every failed run: each role the episode used swapped for the reference oracle,
+ * the others replayed from the recorded trace (no model is called). Throws when the core suite does not load.
+ */
+export async function addCounterfactuals(runs: CorpusRun[]): Promise<void> {
+  const loaded = await loadSuiteFile(String(RUN_DEFAULTS['suite']));
+  if (!loaded.ok) throw new Error('the core suite does not load');
+  const unused: ChatModel = { name: 'unused', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
+  const env = {
+    models: Object.fromEntries(ROLES.map((role) => [role, unused])) as Record<Role, ChatModel>,
+    prompts: await loadPromptSet(String(RUN_DEFAULTS['prompts'])),
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash: 'realistic-corpus',
+  };
+  for (const run of runs) {
+    const task = loaded.tasks.find((t) => t.id === run.episode.task);
+    if (!run.record || !run.trial.failed || !task) continue;
+    const options = { lookupMissAsResult: run.episode.strategy === 'plan-replan-lookup' };
+    run.counterfactual = await replayCounterfactuals(run.record, task, { ...env, options });
+  }
 }
 
 const DEFAULT_REPORT = { answer: 'Here is what the run did: the steps above ran; see their results.' };

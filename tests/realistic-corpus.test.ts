@@ -1,6 +1,6 @@
 // Issue 11 §3: realistic replies through the fake Ollama server and the `run` command path; one episode per component here, the whole corpus in `npm run attribution:check`.
 import { describe, expect, it } from 'vitest';
-import { runRealisticCorpus } from '../scripts/realistic-corpus.js';
+import { addCounterfactuals, runRealisticCorpus } from '../scripts/realistic-corpus.js';
 import { measureAccuracy, renderRealisticReport } from '../scripts/attribution-check.js';
 import { REALISTIC_CORPUS } from './fixtures/realistic-corpus.js';
 import { promptNamesPath } from '../src/attribution/targets.js';
@@ -28,9 +28,19 @@ describe('realistic reply corpus', () => {
     expect(report.misses.map((t) => t.key)).toEqual([]);
     expect(report.component).toMatchObject({ hits: SAMPLE.length, n: SAMPLE.length });
     for (const run of runs) expect(run.record?.models).toMatchObject(Object.fromEntries(Object.keys(run.record!.models).map((role) => [role, 'ollama:qwen3:8b'])));
+    await addCounterfactuals(runs);
+    // Every episode replayed once per role it used, with no model call (the replay's models reject any call).
+    for (const run of runs) expect(run.counterfactual?.component).toBe(run.episode.expected.component);
+    const checkout = runs.find((r) => r.trial.key === 'fix-checkout-test/plan-replan/guessed-checkout-js')!.counterfactual!;
+    expect(Object.keys(checkout.swaps)).toEqual(['planner', 'executor', 'replanner']);
+    // The oracle planner fixes it too, but only by leading the replayed roles into requests the trace never had.
+    expect(checkout.fixedBy).toEqual(['planner', 'replanner']);
+    expect(checkout.swaps.replanner!.unreplayed).toBeLessThan(checkout.swaps.planner!.unreplayed);
+    expect(checkout.agreesWithRules).toBe(true);
     const { text, passed } = renderRealisticReport(runs);
     expect(passed).toBe(true);
     expect(text).toMatch(/component\s+6\/6\s+100\.0%\s+95% CI \[61\.0%, 100\.0%\]/);
+    expect(text).toContain('counterfactual replay');
   }, 120_000);
 });
 

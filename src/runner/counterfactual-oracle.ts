@@ -1,0 +1,106 @@
+// Oracles for counterfactual replay (issue 11 §2): one role played from the task's reference, from the state it is shown.
+import type { ChatModel, ChatRequest, ChatResponse, Observation, RoleView } from '../models/types.js';
+import { ScriptedModel, type ScriptedTask } from '../models/scripted.js';
+import { describeStep } from '../models/scripted-tracks.js';
+import { canonicalJson } from '../records/index.js';
+import type { TrajectoryStep as SuiteStep } from '../suite/schema.js';
+
+type TrajectoryStep = ScriptedTask['reference']['steps'][number];
+const describe = (step: TrajectoryStep): string => describeStep(step as SuiteStep);
+
+const respond = (value: unknown): ChatResponse => ({ text: JSON.stringify(value), tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: 'oracle', done_reason: 'stop' });
+const sameCall = (tool: string, args: unknown, o: Observation): boolean => o.tool === tool && canonicalJson(o.args) === canonicalJson(args);
+const sideEffect = (step: TrajectoryStep): string => (step.tool === 'edit' || step.tool === 'write' ? 'reversible' : step.tool === 'push' ? 'irreversible' : /\bmigrate\b(?!:status)/.test(String(step.args['cmd'] ?? '')) ? 'irreversible' : 'none');
+/** Test and lint runs are checks: the continuation runs them again after any change. */
+const isCheckRun = (step: TrajectoryStep): boolean => step.tool === 'run' && /\b(test|lint|vitest|eslint)\b|migrate:status/.test(String(step.args['cmd'] ?? ''));
+
+/**
+ * The reference played for one role, acting from the current state:
+ * - planner: the reference plan (or, with a replanner, the first reasonable approach: see the constructor) with every
+ *   argument written (the oracle knows what the reads will show);
+ * - executor: a step's own args, or for a step left to it (args null) the reference call it stands for: the step
+ *   whose description matches, else the first reference call of that tool not yet made successfully;
+ * - replanner: the reference continuation — an edit that the reference does not make is reverted, then every
+ *   reference step not yet done (checks rerun), with the reference's done_when; a stop where the reference stops;
+ * - gate, agent, direct, reporter: the scripted model's fault-free reply on the reference alone.
+ */
+export class OracleModel implements ChatModel {
+  readonly name = 'oracle';
+  readonly deterministic = true;
+  private readonly tasks: ReadonlyMap<string, ScriptedTask>;
+  private readonly scripted: ScriptedModel;
+  private readonly firstApproach: ScriptedModel;
+  /** The plan the oracle planner plays, per task. */
+  private readonly planned = new Map<string, ScriptedTask['reference']>();
+
+  /**
+   * `replans`: the strategy has a replanner. Then the oracle planner writes the task's first reasonable approach
+   * (its naive trajectory) where it has one, as the scripted model does: before the first failure nothing observable
+   * says that approach is wrong (seed 001: testing the memory note first "is a sensible opening"), and the reference
+   * plan of such a task is what was learned from that failure. Without a replanner it writes the reference.
+   */
+  constructor(tasks: Iterable<ScriptedTask>, options: { replans: boolean } = { replans: false }) {
+    const given = [...tasks];
+    const list = given.map((task) => ({ id: task.id, reference: task.reference }));
+    this.tasks = new Map(list.map((task) => [task.id, task]));
+    this.scripted = new ScriptedModel(list);
+    this.firstApproach = new ScriptedModel(options.replans ? given.map((task) => ({ id: task.id, reference: task.reference, naive: task.naive })) : list);
+    for (const task of given) this.planned.set(task.id, (options.replans ? task.naive : undefined) ?? task.reference);
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    return respond(this.decide(request.view));
+  }
+
+  decide(view: RoleView): unknown {
+    const task = this.tasks.get(view.task_id);
+    if (!task) throw new Error(`oracle: unknown task "${view.task_id}"`);
+    const reference = task.reference;
+    switch (view.role) {
+      case 'planner': {
+        const played = this.planned.get(view.task_id) ?? reference;
+        const plan = this.firstApproach.decide(view) as { steps: Array<{ args: unknown }> };
+        plan.steps.forEach((step, i) => (step.args ??= played.steps[i]?.args ?? {}));
+        return plan;
+      }
+      case 'executor': {
+        const { step, history } = view;
+        if (step.args !== null) return { tool: step.tool, args: step.args };
+        const candidates = reference.steps.filter((s) => s.tool === step.tool);
+        const known = candidates.find((s) => describe(s) === step.does) ?? candidates.find((s) => !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)));
+        return { tool: step.tool, args: known?.args ?? {} };
+      }
+      case 'replanner':
+        return this.continuation(task, view.plan as { revision: number }, view.history);
+      default:
+        return this.scripted.decide(view);
+    }
+  }
+
+  private continuation(task: ScriptedTask, plan: { revision: number }, history: readonly Observation[]): unknown {
+    const reference = task.reference;
+    if (reference.stop !== undefined) return { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: reference.stop };
+    const revision = plan.revision + 1;
+    const reverts = history
+      .filter((o) => o.tool === 'edit' && o.status === 'success' && !reference.steps.some((s) => sameCall(s.tool, s.args, o)))
+      .map((o): TrajectoryStep => ({ tool: 'edit', args: { path: o.args['path'], old: o.args['new'], new: o.args['old'] }, does: `Revert the edit of ${String(o.args['path'])}`, deferred: false }));
+    const remaining = reference.steps.filter((s) => isCheckRun(s) || !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)));
+    const steps = [...reverts.reverse(), ...remaining].map((s, i) => ({
+      id: `o${revision}.${i + 1}`,
+      does: describe(s),
+      tool: s.tool,
+      args: s.args,
+      depends_on: i === 0 ? [] : [`o${revision}.${i}`],
+      expect: s.expect ?? (s.tool === 'run' ? 'exit 0' : 'success'),
+      side_effect: sideEffect(s),
+    }));
+    return {
+      decision: 'revise',
+      invalidated: `oracle revision ${revision}: the plan so far does not meet the task`,
+      assumptions: reference.assumption ? [reference.assumption] : [],
+      steps,
+      done_when: reference.done_when ?? [],
+      message: '',
+    };
+  }
+}
