@@ -83,6 +83,11 @@ describe('task templates', () => {
     expect(tasks[0]?.checks[1]).toEqual({ check: 'answer_contains', text: expect.stringMatching(/^x[1-9]$/) });
   });
 
+  it('writes $${…} as a literal ${…}, so a file may hold a JavaScript template literal', () => {
+    const text = TEMPLATED.replace('finish: It says ${file.word}.', () => 'finish: "It says ${file.word}, not $${file.word}."');
+    expect(loaded(text).tasks[0]?.reference.finish).toBe('It says hello, not ${file.word}.');
+  });
+
   it('locates an unknown placeholder at its line and column, once per template', () => {
     expect(errorLines(TEMPLATED.replace('${wording} (asked', '${phrasing} (asked'))).toEqual([
       'templated.yaml:21:15  templates[0].task.prompt  unknown parameter ${phrasing}; declared: file, wording, sha, day, amount',

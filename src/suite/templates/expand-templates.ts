@@ -17,7 +17,8 @@ export interface VariantOrigin {
 /** The outcome of expanding a document's templates: the origin of each appended task, by its index in `tasks`. */
 export type ExpansionResult = { ok: true; origins: Map<number, VariantOrigin> } | { ok: false; errors: SuiteError[] };
 
-const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}/g;
+/** `${name}` or `${name.field}`; `$${…}` is an escaped, literal `${…}` (a JavaScript template literal in a file). */
+const PLACEHOLDER = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}/g;
 const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}$/;
 
 /** The value a placeholder stands for, or an error message naming what is missing. */
@@ -33,33 +34,34 @@ function lookUp(values: VariantValues, name: string, field: string | undefined):
   return { ok: true, value };
 }
 
-/** Placeholder rounds per scalar: a value may itself hold placeholders (a wording naming ${file.path}), to this depth. */
+/** How deep a value may hold placeholders of its own (a wording naming ${file.path}). */
 const MAX_NESTING = 4;
+
+/** `text` with its placeholders filled (values' own placeholders too, MAX_NESTING deep) and `$${` unescaped. */
+function expandText(text: string, values: VariantValues, depth: number, errors: string[]): string {
+  return text.replace(PLACEHOLDER, (match, escape: string, name: string, field: string | undefined) => {
+    if (escape !== '') return match.slice(1);
+    const found = lookUp(values, name, field);
+    if (!found.ok) {
+      errors.push(found.message);
+      return match;
+    }
+    const value = found.value;
+    return typeof value === 'string' && depth < MAX_NESTING && value.includes('${') ? expandText(value, values, depth + 1, errors) : String(value);
+  });
+}
 
 /**
  * Fills the placeholders of one scalar in place: a scalar that is exactly one placeholder takes the value's type
- * (a number stays a number); otherwise the values are written into the text, and placeholders inside a value are
- * filled in turn (up to MAX_NESTING deep). Returns the error messages.
+ * (a number stays a number); otherwise the values are written into the text. Returns the error messages.
  */
 function fill(scalar: Scalar, values: VariantValues): string[] {
+  if (typeof scalar.value !== 'string' || !scalar.value.includes('${')) return [];
   const errors: string[] = [];
-  for (let round = 0; round < MAX_NESTING && typeof scalar.value === 'string' && scalar.value.includes('${'); round += 1) {
-    const whole = WHOLE_PLACEHOLDER.exec(scalar.value);
-    if (whole) {
-      const found = lookUp(values, whole[1] as string, whole[2]);
-      if (!found.ok) return [found.message];
-      scalar.value = found.value;
-      continue;
-    }
-    const before: string = scalar.value;
-    scalar.value = before.replace(PLACEHOLDER, (text, name: string, field: string | undefined) => {
-      const found = lookUp(values, name, field);
-      if (found.ok) return String(found.value);
-      errors.push(found.message);
-      return text;
-    });
-    if (errors.length > 0 || scalar.value === before) break;
-  }
+  const whole = WHOLE_PLACEHOLDER.exec(scalar.value);
+  const found = whole ? lookUp(values, whole[1] as string, whole[2]) : undefined;
+  if (found?.ok && typeof found.value !== 'string') scalar.value = found.value;
+  else scalar.value = expandText(scalar.value, values, 0, errors);
   return errors;
 }
 
@@ -80,7 +82,7 @@ function* scalars(node: unknown, path: (string | number)[]): Generator<{ scalar:
 /**
  * Expands the `templates` of a parsed suite document into tasks appended to its `tasks` sequence (created when
  * absent) and removes `templates`. Variant n of family f gets `id: f-vN` (N from 1, zero-padded to the widest)
- * and `family: f`. Errors: a template that fails its schema, more variants than allowed, an unknown placeholder or
+ * and `family: f`. `$${` writes a literal `${` (e.g. a JavaScript template literal in a file). Errors: a template that fails its schema, more variants than allowed, an unknown placeholder or
  * field — each located at the template's line and column. Deterministic: same document, same variants.
  */
 export function expandTemplates(source: YamlSource): ExpansionResult {
