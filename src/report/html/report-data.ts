@@ -158,8 +158,7 @@ function detailOrder(records: readonly EpisodeRecord[], sample: number): number[
 /**
  * Builds the report's data from a results folder's records, its summary (with statistics: summary.json or
  * recomputed), run.json (null when absent) and its stored texts (messages.jsonl; empty map when absent). Pure.
- * Details are gzip-compressed and base64-encoded; identical details (the same trace in several epochs) are kept once,
- * and an episode left out by the sample or the budget whose detail equals an inlined one points at it.
+ * Details are gzip-compressed and base64-encoded; identical details (the same trace in several epochs) are kept once.
  */
 export function buildReportData(
   records: readonly EpisodeRecord[],
@@ -178,7 +177,8 @@ export function buildReportData(
   const details: string[] = [];
   const seen = new Map<string, number>();
   let used = 0;
-  const detailJson = (record: EpisodeRecord): string => {
+  for (const index of detailOrder(sorted, options.successSamplePerCell ?? 1)) {
+    const record = sorted[index] as EpisodeRecord;
     const detail: EpisodeDetail = {
       outcome: record.outcome,
       checks: record.checks,
@@ -187,12 +187,8 @@ export function buildReportData(
       trace: record.trace,
       texts: textsOf(record, texts),
     };
-    return JSON.stringify(detail);
-  };
-  const keyOf = (json: string): string => createHash('sha256').update(json).digest('hex');
-  for (const index of detailOrder(sorted, options.successSamplePerCell ?? 1)) {
-    const json = detailJson(sorted[index] as EpisodeRecord);
-    const key = keyOf(json);
+    const json = JSON.stringify(detail);
+    const key = createHash('sha256').update(json).digest('hex');
     let slot = seen.get(key);
     if (slot === undefined) {
       const encoded = gzipSync(json, { level: 9 }).toString('base64');
@@ -203,10 +199,6 @@ export function buildReportData(
     }
     (rows[index] as EpisodeRow).detail = slot;
   }
-  // An episode left out whose detail equals an inlined one (the same trace in another epoch) shares it.
-  rows.forEach((row, index) => {
-    if (row.detail === null) row.detail = seen.get(keyOf(detailJson(sorted[index] as EpisodeRecord))) ?? null;
-  });
   const { results: _results, failures: _failures, errors: _errors, ...kept } = summary;
   const strategies = run?.strategies ?? [...new Set(records.map((r) => r.strategy))];
   return {
