@@ -9,6 +9,8 @@ import type { SummaryFile } from '../run-report.js';
 export interface EpisodeRow {
   task: string;
   group: string;
+  /** The template family of a generated task; null for a hand-written one. */
+  family: string | null;
   strategy: string;
   epoch: number;
   success: boolean;
@@ -110,6 +112,7 @@ function rowOf(record: EpisodeRecord): EpisodeRow {
   return {
     task: record.task,
     group: record.group,
+    family: record.family ?? null,
     strategy: record.strategy,
     epoch: record.epoch,
     success: record.success,
@@ -158,7 +161,8 @@ function detailOrder(records: readonly EpisodeRecord[], sample: number): number[
 /**
  * Builds the report's data from a results folder's records, its summary (with statistics: summary.json or
  * recomputed), run.json (null when absent) and its stored texts (messages.jsonl; empty map when absent). Pure.
- * Details are gzip-compressed and base64-encoded; identical details (the same trace in several epochs) are kept once.
+ * Details are gzip-compressed and base64-encoded; identical details (the same trace in several epochs) are kept once,
+ * and an episode left out by the sample or the budget whose detail equals an inlined one points at it.
  */
 export function buildReportData(
   records: readonly EpisodeRecord[],
@@ -177,8 +181,7 @@ export function buildReportData(
   const details: string[] = [];
   const seen = new Map<string, number>();
   let used = 0;
-  for (const index of detailOrder(sorted, options.successSamplePerCell ?? 1)) {
-    const record = sorted[index] as EpisodeRecord;
+  const detailJson = (record: EpisodeRecord): string => {
     const detail: EpisodeDetail = {
       outcome: record.outcome,
       checks: record.checks,
@@ -187,8 +190,12 @@ export function buildReportData(
       trace: record.trace,
       texts: textsOf(record, texts),
     };
-    const json = JSON.stringify(detail);
-    const key = createHash('sha256').update(json).digest('hex');
+    return JSON.stringify(detail);
+  };
+  const keyOf = (json: string): string => createHash('sha256').update(json).digest('hex');
+  for (const index of detailOrder(sorted, options.successSamplePerCell ?? 1)) {
+    const json = detailJson(sorted[index] as EpisodeRecord);
+    const key = keyOf(json);
     let slot = seen.get(key);
     if (slot === undefined) {
       const encoded = gzipSync(json, { level: 9 }).toString('base64');
@@ -199,6 +206,10 @@ export function buildReportData(
     }
     (rows[index] as EpisodeRow).detail = slot;
   }
+  // An episode left out whose detail equals an inlined one (the same trace in another epoch) shares it.
+  rows.forEach((row, index) => {
+    if (row.detail === null) row.detail = seen.get(keyOf(detailJson(sorted[index] as EpisodeRecord))) ?? null;
+  });
   const { results: _results, failures: _failures, errors: _errors, ...kept } = summary;
   const strategies = run?.strategies ?? [...new Set(records.map((r) => r.strategy))];
   return {
