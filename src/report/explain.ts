@@ -59,6 +59,8 @@ export interface ExplainTexts {
   texts: ReadonlyMap<string, StoredText>;
   /** true: every message and thinking text in full; false: one clipped line each. */
   full: boolean;
+  /** Lines on the counterfactual replay of a failed episode, printed under the attribution (absent: none). */
+  counterfactual?: readonly string[];
 }
 
 /** The messages a model call was sent (with its options) and the thinking it returned, as indented lines. */
@@ -140,6 +142,8 @@ export function explainEpisode(record: EpisodeRecord, shown: ExplainTexts = { te
   } else if (!record.success) {
     lines.push(record.outcome.status === 'error' ? 'attribution: none (error episodes are infrastructure, not a strategy failure)' : 'attribution: none recorded');
   }
+  for (const finding of record.findings ?? []) lines.push(`finding: ${finding.component}.${finding.mode} — ${finding.explanation}`);
+  lines.push(...(shown.counterfactual ?? []));
   lines.push('');
   const width = String(record.trace.length).length;
   for (const event of record.trace) {

@@ -19,6 +19,7 @@ import {
 import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
 import { runCompare } from '../report/compare.js';
 import { UsageError } from './usage-error.js';
+import { counterfactualLines } from './explain-counterfactual.js';
 import { useColor } from './terminal.js';
 
 function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { header: RunHeader; groups: string[]; strategies: string[]; seed: number } {
@@ -117,7 +118,8 @@ export async function compareCommand(
 
 /**
  * `stratbench explain DIR TASK STRATEGY [--epoch N] [--messages]`: prints one episode in order (see explainEpisode),
- * with the messages each model call was sent and the thinking it returned (in full with `messages`). Throws
+ * with the messages each model call was sent and the thinking it returned (in full with `messages`), and for a failed
+ * episode its counterfactual replay (explain-counterfactual.ts). Throws
  * UsageError (exit 2) for an unusable folder (naming the file and the problem) or an episode it lacks.
  */
 export async function explainCommand(dir: string, task: string, strategy: string, options: { epoch?: number; messages?: boolean } = {}): Promise<number> {
@@ -128,6 +130,7 @@ export async function explainCommand(dir: string, task: string, strategy: string
   if (!found.ok) throw new UsageError(found.error);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
-  process.stdout.write(`${explainEpisode(found.record, { texts: messages.texts, full: options.messages === true })}\n`);
+  const counterfactual = await counterfactualLines(folder.run, found.record);
+  process.stdout.write(`${explainEpisode(found.record, { texts: messages.texts, full: options.messages === true, counterfactual })}\n`);
   return 0;
 }

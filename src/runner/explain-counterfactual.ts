@@ -1,0 +1,40 @@
+// The counterfactual lines `explain` prints for a failed episode: its replay with each role swapped for the reference oracle.
+import { resolve } from 'node:path';
+import { ROLES, type ChatModel, type Role } from '../models/types.js';
+import type { EpisodeRecord, RunFile } from '../records/index.js';
+import { loadSuiteFile } from '../suite/load-suite.js';
+import { toolDescriptionsForPrompt } from '../tools/index.js';
+import { replayCounterfactuals } from './counterfactual-replay.js';
+import { loadPromptSet } from './prompt-files.js';
+
+/**
+ * For a failed, non-error episode: one line per swapped role (fixes or fails, and the calls of other roles the trace
+ * could not answer), the counterfactual component and whether it agrees with the rules. Reads the suite and the
+ * prompts the run used (run.json, relative to the folder's working directory); an empty list for an episode that
+ * succeeded or errored, one line saying why when the replay cannot run. Never throws.
+ */
+export async function counterfactualLines(run: RunFile | null, record: EpisodeRecord): Promise<string[]> {
+  if (record.success || record.outcome.status === 'error') return [];
+  try {
+    if (run === null) return ['counterfactual: not available (no run.json: the suite and prompts are unknown)'];
+    const loaded = await loadSuiteFile(resolve(run.config.suite));
+    const task = loaded.ok ? loaded.tasks.find((t) => t.id === record.task) : undefined;
+    if (!task) return [`counterfactual: not available (task ${record.task} is not in ${run.config.suite})`];
+    const noModel: ChatModel = { name: 'none', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
+    const verdict = await replayCounterfactuals(record, task, {
+      models: Object.fromEntries(ROLES.map((role) => [role, noModel])) as Record<Role, ChatModel>,
+      prompts: await loadPromptSet(resolve(run.config.prompts_dir)),
+      toolDescriptions: toolDescriptionsForPrompt(),
+      chatOptions: () => ({}),
+      options: { lookupMissAsResult: run.config.options.lookupMissAsResult || record.strategy === 'plan-replan-lookup' },
+      configHash: 'explain',
+    });
+    const agreement = verdict.agreesWithRules === null ? '' : verdict.agreesWithRules ? ' (agrees with the rules)' : ` (the rules say ${verdict.rules})`;
+    return [
+      `counterfactual: ${verdict.component ?? 'no single-role swap fixes it'}${agreement} — each role swapped for the reference oracle, the others replayed from the trace:`,
+      ...Object.entries(verdict.swaps).map(([role, swap]) => `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`),
+    ];
+  } catch (error) {
+    return [`counterfactual: not available (${error instanceof Error ? error.message : String(error)})`];
+  }
+}

@@ -1,0 +1,38 @@
+// Issue 11 §5: explain shows, for a failed episode, the rule verdict with its evidence and the counterfactual replay's verdicts.
+import { describe, expect, it } from 'vitest';
+import { explainCommand } from '../src/runner/folder-commands.js';
+import { runInProcess, scratch } from './support/scripted-over-ollama.js';
+
+async function captured(run: () => Promise<number>): Promise<string> {
+  const out: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: string) => (out.push(chunk), true)) as typeof process.stdout.write;
+  try {
+    await run();
+  } finally {
+    process.stdout.write = write;
+  }
+  return out.join('');
+}
+
+describe('explain on a failed episode', () => {
+  it('prints the rule verdict, its evidence and every role swap of the counterfactual replay', async () => {
+    const out = `${scratch()}/run`;
+    const run = await runInProcess({ out, strategies: 'plan-replan', tasks: 'rename-tax-rate', executorModel: 'scripted:faults=executor.bad_edit', concurrency: 1 });
+    expect(run.code).toBe(0);
+    const text = await captured(() => explainCommand(out, 'rename-tax-rate', 'plan-replan'));
+    expect(text).toMatch(/^attribution: executor\.bad_edit — /m);
+    expect(text).toMatch(/^evidence: ▶\d+/m);
+    expect(text).toContain('counterfactual: executor (agrees with the rules) — each role swapped for the reference oracle, the others replayed from the trace:');
+    expect(text).toMatch(/^ {2}executor {2}fixes it/m);
+    expect(text).toMatch(/^ {2}planner /m);
+    expect(text).toMatch(/^ {2}replanner /m);
+  }, 60_000);
+
+  it('prints no counterfactual for an episode that succeeded', async () => {
+    const out = `${scratch()}/run`;
+    await runInProcess({ out, strategies: 'plan-replan', tasks: 'default-currency', concurrency: 1 });
+    const text = await captured(() => explainCommand(out, 'default-currency', 'plan-replan'));
+    expect(text).not.toContain('counterfactual');
+  }, 60_000);
+});
