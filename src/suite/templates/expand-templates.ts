@@ -39,8 +39,8 @@ const MAX_NESTING = 4;
 
 /** `text` with its placeholders filled (values' own placeholders too, MAX_NESTING deep) and `$${` unescaped. */
 function expandText(text: string, values: VariantValues, depth: number, errors: string[]): string {
-  return text.replace(PLACEHOLDER, (match, escape: string, name: string, field: string | undefined) => {
-    if (escape !== '') return match.slice(1);
+  return text.replace(PLACEHOLDER, (match, escaped: string, name: string, field: string | undefined) => {
+    if (escaped !== '') return match.slice(1);
     const found = lookUp(values, name, field);
     if (!found.ok) {
       errors.push(found.message);
