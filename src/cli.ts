@@ -85,6 +85,7 @@ function program(): Command {
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
+    .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--no-validate', 'skip replaying the references of the tasks to run before the first episode (a broken suite otherwise exits 2)')
     .option('--max-error-rate <share>', 'exit 4 when more than this share of the episodes ended in an infrastructure error (0.05 or 5%; default 5%)', fraction('--max-error-rate'))
     .option('--counterfactual', 'after the run, re-run each failed plan-strategy episode with the planner, then the executor, then the replanner played by the scripted reference; report which replacement fixes it beside the rule-based verdict')
@@ -149,6 +150,7 @@ function program(): Command {
     .argument('<dir>', 'results folder')
     .option('--markdown <file>', 'also write the report as markdown')
     .option('--json', 'print summary JSON instead of tables')
+    .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--html <file>', 'also write the report as one self-contained HTML file (charts, task × strategy grid, trace viewer)')
     .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string }) => {
       if (options.html) {

@@ -116,6 +116,31 @@ describe('SIGTERM stops a run like Ctrl-C', () => {
   }, 90_000);
 });
 
+describe('the run report fits 120 columns', () => {
+  const widest = (text: string): number => Math.max(...text.split('\n').map((line) => line.length));
+
+  it('by default (npm start used to print lines up to 344 characters), with --wide for every column, group row and episode', () => {
+    const narrow = stratbench(['report', folder]);
+    expect(narrow.status).toBe(0);
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(120);
+    expect(narrow.stdout).toContain('… and ');
+    expect(narrow.stdout).toContain('(per-group rows: --wide, or stratbench report DIR --wide)');
+    expect(narrow.stdout).not.toContain('tool time (s)');
+    const wide = stratbench(['report', folder, '--wide']);
+    expect(widest(wide.stdout)).toBeGreaterThan(120);
+    expect(wide.stdout).toContain('tool time (s)');
+    expect(wide.stdout).not.toContain('… and ');
+    expect(wide.stdout.split('\n').length).toBeGreaterThan(narrow.stdout.split('\n').length);
+  });
+
+  it('for the run itself', () => {
+    const result = stratbench(['run', '--out', join(scratch(), 'w'), '--no-progress']);
+    expect(result.status).toBe(0);
+    expect(widest(result.stdout)).toBeLessThanOrEqual(120);
+    expect(result.stdout).toMatch(/│ plan-up-front │ 4\/4 +│ 4\/4 +│ 0\/4 +│ 0\/2 +│ 8\/14 /);
+  });
+});
+
 describe('npm pack', () => {
   it('ships the built CLI, the prompts, the suites and the HTML assets, and nothing else', () => {
     const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });

@@ -3,6 +3,7 @@ import type { EpisodeRecord, RunSummary } from '../records/index.js';
 import { SummaryBuilder } from './run-summary.js';
 import { computeRunStatistics, renderStatisticsMarkdown, renderStatisticsText, type RunStatistics } from './statistics.js';
 import { renderRunTable } from './run-table.js';
+import { DEFAULT_REPORT_WIDTH } from './formats/fit-width.js';
 
 /** What run.json says about the run, as far as the report needs it. */
 export interface RunHeader {
@@ -38,9 +39,13 @@ export function headerLines(header: RunHeader): string[] {
   ];
 }
 
-/** The text report: run table, failed/errored episodes, statistics. */
-export function renderRunReport(summary: SummaryFile, header: RunHeader, color: boolean): string {
-  return [renderRunTable(summary, { header: headerLines(header), color }), '', renderStatisticsText(summary.statistics, { color })].join('\n');
+/**
+ * The text report: run table, failed/errored episodes, statistics. Fits DEFAULT_REPORT_WIDTH (120) columns unless
+ * `wide`: cost columns and per-group statistics rows are dropped, long lines wrapped or cut, at most 20 episodes listed.
+ */
+export function renderRunReport(summary: SummaryFile, header: RunHeader, color: boolean, options: { wide?: boolean } = {}): string {
+  const limit = options.wide === true ? {} : { maxWidth: DEFAULT_REPORT_WIDTH };
+  return [renderRunTable(summary, { header: headerLines(header), color, ...limit }), '', renderStatisticsText(summary.statistics, { color, ...limit })].join('\n');
 }
 
 /** The same report as markdown (for a CI step summary). */

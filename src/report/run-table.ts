@@ -1,13 +1,21 @@
 // Renders a run summary as the comparison table (cli-table3) plus one line per failed or errored episode.
-import Table from 'cli-table3';
 import type { RunSummary, Tally } from '../records/index.js';
 import { renderAttributionTable } from './attribution-table.js';
+import { cutLine, fitTable, wrapLine } from './formats/fit-width.js';
 
 export interface RunTableOptions {
   /** Header lines shown above the table (models per role, notices). */
   header: string[];
   color: boolean;
+  /**
+   * Widest line (characters); undefined = no limit (`--wide`). Within it the cost columns are dropped from the right
+   * as needed, episode lines are cut, and at most MAX_LISTED_EPISODES failed or errored episodes are listed.
+   */
+  maxWidth?: number;
 }
+
+/** Failed (and errored) episodes listed one per line in a width-limited report; the rest are counted. */
+export const MAX_LISTED_EPISODES = 20;
 
 const rate = (tally: Tally | undefined): string => {
   if (!tally || tally.episodes === 0) return '-';
@@ -20,34 +28,40 @@ const mean = (total: number, n: number, digits = 1): string => (n === 0 ? '-' : 
 /** The run table: success per strategy × group and overall, then mean costs per scored episode. */
 export function renderRunTable(summary: RunSummary, options: RunTableOptions): string {
   const style = options.color ? {} : { head: [], border: [] };
-  const table = new Table({
-    head: ['strategy', ...summary.groups, 'overall', 'model calls', 'tool calls', 'tool time (s)', 'replans', 'errors'],
-    style,
-  });
-  for (const s of summary.strategies) {
-    table.push([
+  const head = ['strategy', ...summary.groups, 'overall', 'errors', 'model calls', 'tool calls', 'replans', 'tool time (s)'];
+  const rows = summary.strategies.map((s) => [
       s.strategy,
       ...summary.groups.map((group) => rate(s.by_group[group])),
       rate(s),
+      String(s.errors),
       mean(s.model_calls, s.scored),
       mean(s.tool_calls, s.scored),
-      mean(s.tool_ms / 1000, s.scored),
       mean(s.replans, s.scored, 2),
-      String(s.errors),
+      mean(s.tool_ms / 1000, s.scored),
     ]);
-  }
-  const lines = [...options.header, table.toString(), 'success = ending matches expect and every check passes; costs are means per scored episode; error episodes (infrastructure) are excluded from rates.'];
+  const last = head.length - 1;
+  const table = fitTable(head, rows, { style, ...(options.maxWidth === undefined ? {} : { maxWidth: options.maxWidth }), dropOrder: [last, last - 1, last - 2, last - 3] });
+  const width = options.maxWidth;
+  const listed = <T>(items: readonly T[]): T[] => (width === undefined ? [...items] : items.slice(0, MAX_LISTED_EPISODES));
+  const more = (total: number): string[] => (width !== undefined && total > MAX_LISTED_EPISODES ? [`  … and ${total - MAX_LISTED_EPISODES} more (--wide lists them all)`] : []);
+  const lines = [
+    ...options.header.flatMap((line) => wrapLine(line, width)),
+    table,
+    ...wrapLine('success = ending matches expect and every check passes; costs are means per scored episode; error episodes (infrastructure) are excluded from rates.', width),
+  ];
   if (summary.failures.length > 0) {
     lines.push('', `Failed episodes (${summary.failures.length}):`);
-    for (const f of summary.failures) {
-      lines.push(`  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`);
+    for (const f of listed(summary.failures)) {
+      lines.push(cutLine(`  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`, width));
     }
+    lines.push(...more(summary.failures.length));
   }
   const attribution = summary.attribution ? renderAttributionTable(summary.attribution, { color: options.color }) : '';
   if (attribution !== '') lines.push('', attribution);
   if (summary.errors.length > 0) {
     lines.push('', `Errored episodes, not counted as failures (${summary.errors.length}):`);
-    for (const e of summary.errors) lines.push(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`);
+    for (const e of listed(summary.errors)) lines.push(cutLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width));
+    lines.push(...more(summary.errors.length));
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 // Plain-text rendering of a run's statistics: rates with intervals, pass@k / pass^k, stability, pairwise comparisons.
-import Table from 'cli-table3';
+import { fitTable, wrapLine } from './formats/fit-width.js';
 import { formatChange, formatMinimumDetectableEffect, formatPValue, formatRate, formatTestMethod } from './formats/numbers.js';
 import type { RunStatistics } from './statistics-run.js';
 import type { RateSummary } from './statistics-summary.js';
@@ -7,6 +7,8 @@ import type { RateSummary } from './statistics-summary.js';
 export interface StatisticsTextOptions {
   /** Colour table headers and borders (only for a TTY). */
   color: boolean;
+  /** Widest line; undefined = no limit. Within it, per-group rows are left out and columns dropped from the right. */
+  maxWidth?: number;
 }
 
 /** Column headers and cells shared by the text and markdown renderings of rate rows. */
@@ -72,15 +74,20 @@ function familyNotes(statistics: RunStatistics): string[] {
 
 /** The statistics section of the run table: a rate table (per strategy, then per group) and the pairwise table. */
 export function renderStatisticsText(statistics: RunStatistics, options: StatisticsTextOptions): string {
-  const style = options.color ? {} : { style: { head: [], border: [] } };
-  const rates = new Table({ head: rateColumns(statistics), ...style });
-  rates.push(...[...statistics.strategies, ...statistics.groups].map((row) => rateCells(row, statistics)));
-  const out = ['Statistics', rates.toString()];
+  const style = options.color ? {} : { head: [], border: [] };
+  const width = options.maxWidth;
+  const limit = width === undefined ? {} : { maxWidth: width };
+  const rateHead = rateColumns(statistics);
+  const rows = [...statistics.strategies, ...(width === undefined ? statistics.groups : [])].map((row) => rateCells(row, statistics));
+  // Narrow: Episodes, Tasks, Group, Errors, then the stability counts go before the rates.
+  const rates = fitTable(rateHead, rows, { style, ...limit, dropOrder: [3, 2, 1, 4, rateHead.length - 1] });
+  const out = ['Statistics', rates];
+  if (width !== undefined && statistics.groups.length > 0) out.push('(per-group rows: --wide, or stratbench report DIR --wide)');
   if (statistics.comparisons.length > 0) {
-    const pairs = new Table({ head: COMPARISON_COLUMNS, ...style });
-    pairs.push(...statistics.comparisons.map(comparisonCells));
-    out.push('', 'Paired comparisons (shared tasks)', pairs.toString());
+    // Narrow: p (Holm), then the test's name, then MDE go first.
+    const pairs = fitTable(COMPARISON_COLUMNS, statistics.comparisons.map(comparisonCells), { style, ...limit, dropOrder: [6, 4, 7] });
+    out.push('', 'Paired comparisons (shared tasks)', pairs);
   }
-  out.push('', ...statisticsNotes(statistics));
+  out.push('', ...statisticsNotes(statistics).flatMap((note) => wrapLine(note, width)));
   return `${out.join('\n')}\n`;
 }

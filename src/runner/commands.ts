@@ -160,8 +160,6 @@ export async function runCommand(
   // QuickJS's WebAssembly (and ESLint) load on the code worker while this thread sets the run up.
   prewarmForRepos(tasks.map((task) => task.repoSpec));
   checkMatrixSize(tasks.length, strategies.length, Number(options['epochs']));
-  // A broken reference would make every strategy's failure on its task look like the agent's (exit 2, no folder).
-  if (options['validate'] !== false) checkReferences(tasks, suitePath);
   const overrides: Partial<Record<Role, string>> = {};
   for (const role of ROLES) {
     const value = options[`${role}Model`];
@@ -186,6 +184,8 @@ export async function runCommand(
   const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);
   models = prepared.models;
   const ollamaInfo = prepared.info;
+  // A broken reference would make every strategy's failure on its task look like the agent's (exit 2, no folder).
+  if (options['validate'] !== false) checkReferences(tasks, suitePath);
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
   let shard: Shard | undefined;
   try {
@@ -315,7 +315,7 @@ export async function runCommand(
     notes: [...(anyScripted ? [SCRIPTED_NOTICE] : []), ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : [])],
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
+  else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout), { wide: options['wide'] === true }));
   if (options['counterfactual'] === true && !summary.interrupted) {
     const report = await runCounterfactuals(summary.failures, tasks, env, seed);
     await writeJsonFile(join(outDir, 'counterfactual.json'), report);

@@ -41,7 +41,7 @@ function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { h
 }
 
 /** `stratbench report DIR`: re-prints the run's tables from its files; nothing runs. Exit 2 for an unusable folder. */
-export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean }): Promise<number> {
+export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean }): Promise<number> {
   const folder = await readResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
@@ -55,7 +55,7 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
       throw new UsageError(`cannot write ${options.markdown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, useColor(process.stdout)));
+  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, useColor(process.stdout), { wide: options.wide === true }));
   return 0;
 }
 
