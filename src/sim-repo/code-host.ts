@@ -10,6 +10,9 @@ export type CodeRequest =
   | { kind: 'sandbox'; options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }; files: Record<string, string> }
   | { kind: 'eslint'; input: Omit<RunEslintInput, 'files' | 'runInSandbox'>; files: Record<string, string> };
 
+/** A hint with no answer: start loading ESLint in the background now (a lint request would wait for it otherwise). */
+export type CodeHint = { kind: 'preload-eslint' };
+
 export type CodeResponse = { ok: true; value: SandboxRunResult | EslintRun } | { ok: false; message: string };
 
 /** Host-time allowance for a worker's start (loading its modules, compiling QuickJS's WebAssembly), ms. */
@@ -27,6 +30,8 @@ interface Live {
   ready: boolean;
   /** True once a request was sent (a prewarmed worker nobody used can be stopped). */
   used: boolean;
+  /** True once the worker was asked to load ESLint ahead of its first lint request. */
+  eslintPreloaded: boolean;
   idle?: NodeJS.Timeout;
 }
 
@@ -57,7 +62,7 @@ function spawn(preloadEslint: boolean): Live {
   });
   worker.unref();
   channel.port1.unref();
-  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false };
+  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint };
 }
 
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
@@ -73,11 +78,17 @@ function awaitReady(current: Live): void {
 /**
  * Starts the code worker now, in the background, so that loading QuickJS's WebAssembly (and, with
  * `eslint: true`, ESLint) overlaps with this thread's own start-up instead of delaying the first test run.
- * A no-op when a worker is already running. The worker still ends after IDLE_MS without requests once it has
+ * When a worker is already running, only asks it to preload ESLint (if `eslint: true` and not asked yet). The worker still ends after IDLE_MS without requests once it has
  * served one; a prewarmed worker that is never used ends after STARTUP_ALLOWANCE_MS.
  */
 export function prewarmCodeWorker(options: { eslint?: boolean } = {}): void {
-  if (live !== undefined) return;
+  if (live !== undefined) {
+    if (options.eslint === true && !live.eslintPreloaded) {
+      live.eslintPreloaded = true;
+      live.worker.postMessage({ kind: 'preload-eslint' } satisfies CodeHint);
+    }
+    return;
+  }
   live = spawn(options.eslint === true);
   const current = live;
   current.idle = setTimeout(() => {

@@ -2,7 +2,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
 import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
-import type { CodeRequest, CodeResponse } from './code-host.js';
+import type { CodeHint, CodeRequest, CodeResponse } from './code-host.js';
 
 const { port, signal, preloadEslint } = workerData as { port: MessagePort; signal: SharedArrayBuffer; preloadEslint?: boolean };
 const flag = new Int32Array(signal);
@@ -31,7 +31,12 @@ async function handle(request: CodeRequest): Promise<CodeResponse> {
   }
 }
 
-parentPort!.on('message', async (request: CodeRequest) => {
+parentPort!.on('message', async (request: CodeRequest | CodeHint) => {
+  if (request.kind === 'preload-eslint') {
+    // A hint: no answer (the host is not waiting for one).
+    void loadEslint();
+    return;
+  }
   const response = await handle(request);
   port.postMessage(response);
   Atomics.store(flag, 0, 1);
