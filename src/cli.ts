@@ -4,7 +4,9 @@ import './cli-prewarm.js';
 import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { UsageError } from './runner/usage-error.js';
+import { exitQuietlyOnClosedPipe } from './runner/terminal.js';
 import { DEFAULT_CACHE_DIR } from './models/response-cache.js';
 // Each command's module is imported when the command runs, so start-up loads only what it needs.
 
@@ -12,6 +14,8 @@ const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The embedded default suite and prompts, resolved from the package, not the working directory. */
 export const DEFAULT_SUITE = resolve(packageRoot, 'tasks/core.yaml');
 export const DEFAULT_PROMPTS = resolve(packageRoot, 'prompts');
+/** The installed package's version (`stratbench --version`). */
+const VERSION = (JSON.parse(readFileSync(resolve(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 const integer = (name: string) => (value: string): number => {
   const n = Number(value);
@@ -69,6 +73,7 @@ interface CompareFlags {
 function program(): Command {
   const cli = new Command('stratbench')
     .description('Benchmark LLM agent strategies (direct, ReAct, plan-up-front, plan-and-replan, gated) on task suites against a simulated repository.')
+    .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
 
@@ -225,6 +230,7 @@ function program(): Command {
 }
 
 async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
   try {
     await program().parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
