@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, SKIP_BROWSER_TESTS, watchedPage, type PageProblems } from './support/browser.js';
-import { scratch, stratbench } from './support/cli.js';
+import { scratch, startStratbench, stratbench } from './support/cli.js';
 
 /** Screenshots of every view, kept as test artifacts (look at them). */
 const ARTIFACTS = process.env['STRATBENCH_TEST_ARTIFACTS'] ?? join(tmpdir(), 'stratbench-html-report');
@@ -105,5 +105,54 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report in Chromium', () => {
     await page.waitForFunction(() => document.getElementById('event-3')?.classList.contains('targeted'));
     expect(page.url()).toMatch(/#episode\/seed-demo-data\/plan-replan\/0\/event\/3$/);
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
+  });
+
+  it('compare --html shows the changes, the flipped tasks with both traces and the configuration differences', async () => {
+    const head = join(scratch(), 'head');
+    const run = stratbench(['run', '--suite', 'tasks/core.yaml', '--epochs', '2', '--model', 'scripted:faults=planner.guessed_target', '--out', head, '--no-progress']);
+    expect(run.status, run.stderr).toBe(0);
+    const compareFile = join(dir, 'compare.html');
+    const compared = stratbench(['compare', dir, head, '--html', compareFile]);
+    expect(compared.status, compared.stderr).toBe(0);
+    await page.goto(`file://${compareFile}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await shot('compare');
+    expect(await page.locator('#verdict').textContent()).toBe('Verdict: regressed');
+    expect(await page.locator('#compare-strategies tbody tr').count()).toBe(summary.strategies.length);
+    expect(await page.locator('#config-diff').textContent()).toContain('scripted:faults=planner.guessed_target');
+    const flip = page.locator('#flips tbody tr').filter({ hasText: 'default-currency' }).filter({ hasText: 'plan-up-front' });
+    await flip.locator('a', { hasText: 'head trace' }).click();
+    await page.waitForSelector('#trace section.event');
+    expect(await page.locator('#episode-title').textContent()).toBe('default-currency × plan-up-front · epoch 0');
+    expect(await page.locator('#attribution code').textContent()).toBe('planner.guessed_target');
+    await page.goBack();
+    await page.waitForSelector('#flips');
+    await page.locator('#flips tbody tr').filter({ hasText: 'default-currency' }).filter({ hasText: 'plan-up-front' }).locator('a', { hasText: 'base trace' }).click();
+    await page.waitForSelector('#trace section.event');
+    expect(await page.locator('#episode-result').textContent()).toBe('success');
+    expect(problems).toEqual({ consoleErrors: [], requests: [] });
+  });
+
+  it('view writes report.html beside the results and prints its file:// URL; --serve serves it on 127.0.0.1', async () => {
+    const viewed = stratbench(['view', dir]);
+    expect(viewed.status, viewed.stderr).toBe(0);
+    expect(viewed.stdout.trim()).toBe(`file://${join(dir, 'report.html')}`);
+    const server = startStratbench(['view', dir, '--serve']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /http:\/\/127\.0\.0\.1:\d+\//.exec(out);
+          if (match) resolve(match[0]);
+        });
+        server.once('exit', (code) => reject(new Error(`view --serve exited ${code}`)));
+      });
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      expect(await response.text()).toContain('<script type="application/json" id="report-data">');
+    } finally {
+      server.kill('SIGTERM');
+    }
   });
 });
