@@ -24,12 +24,12 @@ afterAll(async () => {
 });
 
 /** Runs SUBSET through the fake server; returns the chat calls it made and its results folder. */
-async function cachedRun(options: Record<string, unknown>): Promise<{ calls: number; out: string; all: number }> {
+async function cachedRun(options: Record<string, unknown>, exitCode = 0): Promise<{ calls: number; out: string; all: number }> {
   const chatBefore = server.chatCalls().length;
   const allBefore = server.calls.length;
   const out = join(scratch(), 'run');
   const run = await runInProcess({ ...SUBSET, model: 'ollama:qwen3:8b', ollamaHost: server.url, cache: true, cacheDir, out, ...options }, NO_WAIT);
-  expect(run.code).toBe(0);
+  expect(run.code).toBe(exitCode);
   return { calls: server.chatCalls().length - chatBefore, out, all: server.calls.length - allBefore };
 }
 
@@ -67,7 +67,8 @@ describe('§6 --cache', () => {
     const fresh = join(scratch(), 'fresh-cache');
     failing = true;
     try {
-      const broken = await cachedRun({ cacheDir: fresh });
+      // Every episode errored: the run exits 4 (issue 10 §3).
+      const broken = await cachedRun({ cacheDir: fresh }, 4);
       expect(records(broken.out).every((record) => record.outcome.status === 'error')).toBe(true);
     } finally {
       failing = false;

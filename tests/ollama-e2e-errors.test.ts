@@ -22,7 +22,8 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
     server = await startFakeOllama({ reply: () => BUSY });
     const out = join(scratch(), 'busy');
     const run = await runInProcess(
-      { out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'direct,plan-replan' },
+      // --wide: the errored-episode lines in full (by default they wrap at 120 columns).
+      { out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'direct,plan-replan', wide: true },
       NO_WAIT,
     );
     expect(run.code).toBe(4);

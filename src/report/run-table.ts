@@ -60,7 +60,8 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   if (attribution !== '') lines.push('', attribution);
   if (summary.errors.length > 0) {
     lines.push('', `Errored episodes, not counted as failures (${summary.errors.length}):`);
-    for (const e of listed(summary.errors)) lines.push(cutLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width));
+    // Wrapped, not cut: the server's message is what says what to fix.
+    for (const e of listed(summary.errors)) lines.push(...wrapLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width, '      '));
     lines.push(...more(summary.errors.length));
   }
   return lines.join('\n');
