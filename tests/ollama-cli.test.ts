@@ -88,7 +88,7 @@ describe.concurrent('stratbench run with Ollama models', () => {
     servers.push(server);
     const out = join(scratch(), 'out');
     const result = await stratbench([
-      'run', '--model', 'scripted', '--planner-model', 'ollama:qwen3:32b', '--executor-model', 'ollama:qwen3:8b',
+      'run', '--wide', '--model', 'scripted', '--planner-model', 'ollama:qwen3:32b', '--executor-model', 'ollama:qwen3:8b',
       '--strategies', 'plan-up-front', '--tasks', 'default-currency,fix-checkout-test', '--ollama-host', server.url,
       '--tool-calling', 'native', '--temperature', '0.2', '--num-ctx', '4096', '--num-predict', '512', '--keep-alive', '5m',
       '--timeout-ms', '20000', '--planner-think', '--out', out, '--no-progress',
