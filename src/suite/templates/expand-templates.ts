@@ -18,7 +18,7 @@ export interface VariantOrigin {
 export type ExpansionResult = { ok: true; origins: Map<number, VariantOrigin> } | { ok: false; errors: SuiteError[] };
 
 /** `${name}` or `${name.field}`; `$${…}` is an escaped, literal `${…}` (a JavaScript template literal in a file). */
-const PLACEHOLDER = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}/g;
+const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}/g;
 const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}$/;
 
 /** The value a placeholder stands for, or an error message naming what is missing. */
@@ -39,8 +39,8 @@ const MAX_NESTING = 4;
 
 /** `text` with its placeholders filled (values' own placeholders too, MAX_NESTING deep) and `$${` unescaped. */
 function expandText(text: string, values: VariantValues, depth: number, errors: string[]): string {
-  return text.replace(PLACEHOLDER, (match, escaped: string, name: string, field: string | undefined) => {
-    if (escaped !== '') return match.slice(1);
+  return text.replace(PLACEHOLDER, (match, name: string | undefined, field: string | undefined) => {
+    if (name === undefined) return '${';
     const found = lookUp(values, name, field);
     if (!found.ok) {
       errors.push(found.message);
