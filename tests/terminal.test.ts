@@ -51,6 +51,16 @@ describe('a reader that goes away (EPIPE) ends the command quietly', () => {
     expect(direct.stdout.split('\n')).toHaveLength(1);
     expect(direct.stderr).not.toMatch(/EPIPE|Error|crashed/);
   }, 60_000);
+
+  it('stratbench run 2>&1 | head: the run still finishes its results folder (nothing lost)', () => {
+    const out = join(scratch(), 'piped-both');
+    const result = spawnSync('bash', ['-c', `node ${CLI} run --no-validate --epochs 2 --out "${out}" 2>&1 | head -n 2; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
+    expect(result.stdout).toMatch(/status=0/);
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { episodes?: unknown };
+    expect(summary).toBeTypeOf('object');
+    expect(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n')).toHaveLength(140);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status).toBe('complete');
+  }, 60_000);
 });
 
 describe('colour', () => {

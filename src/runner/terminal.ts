@@ -12,14 +12,20 @@ export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
 }
 
 /**
- * Ends the process quietly when the reader of stdout or stderr goes away (`stratbench run | head`): the exit code set
- * so far (0 if none), no stack trace. Every other stream error is left to crash loudly.
+ * When the reader of stdout or stderr goes away (`stratbench run | head`), that stream goes quiet: later writes are
+ * dropped, no stack trace, and the command carries on to its end — a run still writes every episode, run.json and
+ * summary.json, and exits with its own code. Every other stream error is left to crash loudly.
  */
 export function exitQuietlyOnClosedPipe(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {
   for (const stream of streams) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error;
-      process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+      // console.log and our own writers call the stream's write: from now on it swallows the text.
+      stream.write = ((_chunk: unknown, encodingOrCallback?: unknown, callback?: unknown) => {
+        const done = typeof encodingOrCallback === 'function' ? encodingOrCallback : callback;
+        if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+        return true;
+      }) as NodeJS.WriteStream['write'];
     });
   }
 }
