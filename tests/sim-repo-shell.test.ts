@@ -340,6 +340,14 @@ describe('the test runner', () => {
     expect(repo.run('pnpm test').output).toMatch(/✓ tests\/extra\.test\.js \(1 test\)/);
   });
 
+  it('fails a test that calls process.exit with vitest\'s message, and node FILE still exits with the code', () => {
+    const repo = shop();
+    expect(repo.write('tests/exit.test.js', "import { it } from 'vitest';\nit('exits', () => { process.exit(0); });\n").ok).toBe(true);
+    expect(repo.run('pnpm test tests/exit').output).toContain('Error: process.exit unexpectedly called with "0"');
+    expect(repo.write('scripts/quit.js', 'process.exit(3);\n').ok).toBe(true);
+    expect(repo.run('node scripts/quit.js').exit_code).toBe(3);
+  });
+
   it('requires a declared test to say what it needs, and takes no suite', () => {
     const declared = { name: 'payments > charges card', file: 'tests/payments.test.js', passes_when: { kind: 'env_set', name: 'KEY' }, failure: 'no key' };
     expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret' }] }).success).toBe(true);

@@ -710,6 +710,10 @@ return { asymmetric, createMock, spyOn, spies, mockMatchers, inspect, objDisplay
 `;
 
 const HOT_SOURCE = String.raw`
+// As vitest's worker does: process.exit inside a test file throws instead of ending the run.
+if (globalThis.process) globalThis.process.exit = function (code) {
+  throw new Error('process.exit unexpectedly called with "' + (code === undefined ? (globalThis.process.exitCode || 0) : code) + '"');
+};
 const OBJECT_TO_STRING = Object.prototype.toString;
 const hasOwn = (object, key) => Object.prototype.hasOwnProperty.call(object, key);
 const tagOf = (value) => OBJECT_TO_STRING.call(value).slice(8, -1);
