@@ -56,13 +56,22 @@ export interface CheckOptions {
 const traceRoles = (fault: ScriptedFault): string[] => (fault.role === 'agent' ? ['agent', 'direct'] : [fault.role]);
 
 function environment(tasks: LoadedTask[], faults: string[], prompts: RunEnvironment['prompts']): RunEnvironment {
-  const model: ChatModel = new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })), faults);
+  const model: ChatModel = new ScriptedModel(
+    tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
+    faults,
+  );
   const models = Object.fromEntries(ROLES.map((role) => [role, model])) as Record<Role, ChatModel>;
-  return { models, prompts, toolDescriptions: toolDescriptionsForPrompt(), chatOptions: () => ({ temperature: 0 }), options: { lookupMissAsResult: false }, configHash: faults.join('+') || 'baseline' };
+  return {
+    models,
+    prompts,
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash: faults.join('+') || 'baseline',
+  };
 }
 
-const run = (task: LoadedTask, strategy: StrategyName, env: RunEnvironment): Promise<EpisodeRecord> =>
-  runEpisode({ task, strategy, epoch: 0, seed: 1 }, env);
+const run = (task: LoadedTask, strategy: StrategyName, env: RunEnvironment): Promise<EpisodeRecord> => runEpisode({ task, strategy, epoch: 0, seed: 1 }, env);
 
 /**
  * Runs the fault-free baseline, then every fault on every (task, strategy) where it applies: the baseline
@@ -178,19 +187,24 @@ export const line = (name: string, a: Accuracy, goal: number): string =>
 
 /** Whether every goal is met. */
 export const meetsGoals = (report: AccuracyReport, goals: Goals): boolean =>
-  (report.component.interval?.estimate ?? 0) >= goals.component && (report.step.interval?.estimate ?? 0) >= goals.step && (report.mode.interval?.estimate ?? 0) >= goals.mode;
+  (report.component.interval?.estimate ?? 0) >= goals.component &&
+  (report.step.interval?.estimate ?? 0) >= goals.step &&
+  (report.mode.interval?.estimate ?? 0) >= goals.mode;
 
 /** The printed report; `passed` is whether every goal is met. */
 export function renderAccuracyReport(report: AccuracyReport, skipped: { baselineFailed: string[] }): { text: string; passed: boolean } {
   const out: string[] = [];
   const { measured, recovered, notStruck } = report;
-  out.push(`attribution check: ${measured.length + recovered.length + notStruck.length} faulted episodes — ${measured.length} failed (measured), ${recovered.length} succeeded despite the fault, ${notStruck.length} where the fault never struck`);
+  out.push(
+    `attribution check: ${measured.length + recovered.length + notStruck.length} faulted episodes — ${measured.length} failed (measured), ${recovered.length} succeeded despite the fault, ${notStruck.length} where the fault never struck`,
+  );
   out.push(`(cells skipped because the fault-free episode already fails, so no truth is known by construction: ${skipped.baselineFailed.length})`, '');
   out.push(line('component', report.component, GOALS.component), line('step', report.step, GOALS.step), line('mode', report.mode, GOALS.mode), '');
   const components = [...new Set([...Object.keys(report.confusion), ...Object.values(report.confusion).flatMap((row) => Object.keys(row))])].sort();
   out.push('confusion (rows: injected component, columns: attributed component)');
   out.push(`${''.padEnd(11)}${components.map((c) => c.padStart(10)).join('')}`);
-  for (const truth of Object.keys(report.confusion).sort()) out.push(`${truth.padEnd(11)}${components.map((c) => String(report.confusion[truth]![c] ?? 0).padStart(10)).join('')}`);
+  for (const truth of Object.keys(report.confusion).sort())
+    out.push(`${truth.padEnd(11)}${components.map((c) => String(report.confusion[truth]![c] ?? 0).padStart(10)).join('')}`);
   out.push('', `${'fault'.padEnd(30)} measured component  mode  step  recovered  not-struck  tasks with its mode`);
   for (const f of report.byFault) {
     out.push(
@@ -200,13 +214,20 @@ export function renderAccuracyReport(report: AccuracyReport, skipped: { baseline
   out.push('', `misses (${report.misses.length}):`);
   for (const t of report.misses) {
     const got = t.attribution ? `${t.attribution.component}.${t.attribution.mode} @${t.attribution.evidence[0]}` : 'none';
-    out.push(`  ${t.key}  truth ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`);
+    out.push(
+      `  ${t.key}  truth ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`,
+    );
   }
   out.push('', `succeeded despite the fault (${recovered.length}):`, ...recovered.map((t) => `  ${t.key}`));
   if (notStruck.length > 0) {
     out.push('', `fault never struck (${notStruck.length}; its strike point is absent there — see each fault's "strikes"):`);
     for (const fault of [...new Set(notStruck.map((t) => t.fault))]) {
-      out.push(`  ${fault}: ${notStruck.filter((t) => t.fault === fault).map((t) => `${t.task}/${t.strategy}`).join(', ')}`);
+      out.push(
+        `  ${fault}: ${notStruck
+          .filter((t) => t.fault === fault)
+          .map((t) => `${t.task}/${t.strategy}`)
+          .join(', ')}`,
+      );
     }
   }
   const passed = meetsGoals(report, GOALS);
@@ -234,7 +255,9 @@ export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text
   ];
   for (const t of report.misses) {
     const got = t.attribution ? `${t.attribution.component}.${t.attribution.mode} @${t.attribution.evidence[0]}` : 'none';
-    out.push(`  ${t.key}  expected ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`);
+    out.push(
+      `  ${t.key}  expected ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`,
+    );
   }
   const unmeasured = runs.filter((r) => r.problem !== undefined);
   out.push('', `not measured (${unmeasured.length}; the episode did not go as written):`, ...unmeasured.map((r) => `  ${r.trial.key}: ${r.problem}`));
@@ -249,11 +272,17 @@ export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text
       line('expected', counterfactual, COUNTERFACTUAL_GOAL),
       `agrees with the rules: ${withRules.filter((r) => r.counterfactual!.agreesWithRules).length}/${withRules.length}`,
       'every swap (fixes = the swap alone turned the failure into a success; unreplayed = calls of other roles the trace could not answer, answered by the oracle):',
-      ...replayed.map((r) => `  ${r.counterfactual!.component === r.episode.expected.component ? '  ' : '✗ '}${r.trial.key}  ${renderCounterfactualVerdict(r.counterfactual!)}`),
+      ...replayed.map(
+        (r) =>
+          `  ${r.counterfactual!.component === r.episode.expected.component ? '  ' : '✗ '}${r.trial.key}  ${renderCounterfactualVerdict(r.counterfactual!)}`,
+      ),
     );
   }
   // An episode that did not go as written counts against the corpus: the goals are met only if every one was measured.
-  const passed = unmeasured.length === 0 && meetsGoals(report, REALISTIC_GOALS) && (replayed.length === 0 || (counterfactual.interval?.estimate ?? 0) >= COUNTERFACTUAL_GOAL);
+  const passed =
+    unmeasured.length === 0 &&
+    meetsGoals(report, REALISTIC_GOALS) &&
+    (replayed.length === 0 || (counterfactual.interval?.estimate ?? 0) >= COUNTERFACTUAL_GOAL);
   out.push('', passed ? 'PASS: every realistic-corpus goal met' : 'FAIL: a realistic-corpus goal was missed');
   return { text: out.join('\n'), passed };
 }

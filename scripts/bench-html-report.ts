@@ -20,11 +20,21 @@ const EPOCHS = Number(process.env['BENCH_EPOCHS'] ?? 15);
 const work = mkdtempSync(join(tmpdir(), 'stratbench-html-bench-'));
 const small = join(work, 'small');
 process.stderr.write(`running the core suite × 2 epochs into ${small}…\n`);
-execFileSync(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/cli.ts'), 'run', '--epochs', '2', '--out', small, '--no-progress'], {
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const base = readFileSync(join(small, 'episodes.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as EpisodeRecord);
-const run = JSON.parse(readFileSync(join(small, 'run.json'), 'utf8')) as Record<string, unknown> & { epochs: number; config: { epochs: number; tasks: string[] } };
+execFileSync(
+  process.execPath,
+  [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/cli.ts'), 'run', '--epochs', '2', '--out', small, '--no-progress'],
+  {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  },
+);
+const base = readFileSync(join(small, 'episodes.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as EpisodeRecord);
+const run = JSON.parse(readFileSync(join(small, 'run.json'), 'utf8')) as Record<string, unknown> & {
+  epochs: number;
+  config: { epochs: number; tasks: string[] };
+};
 
 // Deterministic pseudo-random flips (xorshift), so every bench run builds the same folder.
 let state = 0x9e3779b9;
@@ -55,7 +65,12 @@ for (let copy = 0; copy < TASK_COPIES; copy += 1) {
         trace,
         success: flip ? false : record.success,
         attribution: flip
-          ? { component: 'executor', mode: 'bench_flip', evidence: [trace[trace.length - 1]?.id ?? 0], explanation: 'A success turned into a failure by the bench, to make flaky cells.' }
+          ? {
+              component: 'executor',
+              mode: 'bench_flip',
+              evidence: [trace[trace.length - 1]?.id ?? 0],
+              explanation: 'A success turned into a failure by the bench, to make flaky cells.',
+            }
           : record.attribution,
       });
     }
@@ -63,13 +78,18 @@ for (let copy = 0; copy < TASK_COPIES; copy += 1) {
 }
 writeFileSync(join(big, 'episodes.jsonl'), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
 const tasks = [...new Set(records.map((r) => r.task))];
-writeFileSync(join(big, 'run.json'), JSON.stringify({ ...run, epochs: EPOCHS, episodes: records.length, config: { ...run.config, epochs: EPOCHS, tasks } }, null, 2));
+writeFileSync(
+  join(big, 'run.json'),
+  JSON.stringify({ ...run, epochs: EPOCHS, episodes: records.length, config: { ...run.config, epochs: EPOCHS, tasks } }, null, 2),
+);
 const groups = (run.config as unknown as { groups: string[] }).groups;
 const strategies = run['strategies'] as string[];
 let started = performance.now();
 const summary = summaryFromRecords(records, groups, strategies);
 writeFileSync(join(big, 'summary.json'), JSON.stringify({ ...summary, statistics: computeRunStatistics(summary.results, { seed: 1, resamples: 1000 }) }));
-process.stderr.write(`built ${records.length} episodes (${(statSync(join(big, 'episodes.jsonl')).size / 1e6).toFixed(0)} MB of episodes.jsonl); summary in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+process.stderr.write(
+  `built ${records.length} episodes (${(statSync(join(big, 'episodes.jsonl')).size / 1e6).toFixed(0)} MB of episodes.jsonl); summary in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);
 
 const file = join(big, 'report.html');
 started = performance.now();

@@ -53,7 +53,8 @@ async function main(): Promise<void> {
   const all = timed('pnpm test', true);
   const lint = timed('pnpm lint', false);
   const cachedCheckout = timed('pnpm test:checkout', false);
-  const format = (samples: number[]) => `median ${median(samples).toFixed(2)} ms  [p10 ${[...samples].sort((a, b) => a - b)[Math.floor(samples.length / 10)]!.toFixed(2)}, p90 ${[...samples].sort((a, b) => a - b)[Math.floor((samples.length * 9) / 10)]!.toFixed(2)}]`;
+  const format = (samples: number[]) =>
+    `median ${median(samples).toFixed(2)} ms  [p10 ${[...samples].sort((a, b) => a - b)[Math.floor(samples.length / 10)]!.toFixed(2)}, p90 ${[...samples].sort((a, b) => a - b)[Math.floor((samples.length * 9) / 10)]!.toFixed(2)}]`;
   process.stdout.write(
     [
       `stratbench sandbox bench — core suite, fix-checkout-test's repository, ${RUNS} runs each (these machines are shared and noisy: medians)`,

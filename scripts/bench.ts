@@ -20,7 +20,15 @@ interface ChildResult {
   wallMs: number;
   peakRssKb: number;
   firstLineMs: number | undefined;
-  run: { episodes: number; timing: { wall_ms: number; process_start_to_first_episode_ms: number | null; peak_rss_mb?: number; sandbox_test_files?: { executed: number; cached: number } } };
+  run: {
+    episodes: number;
+    timing: {
+      wall_ms: number;
+      process_start_to_first_episode_ms: number | null;
+      peak_rss_mb?: number;
+      sandbox_test_files?: { executed: number; cached: number };
+    };
+  };
 }
 
 /** Peak resident set (VmHWM, KiB) of a live process, or 0 once it has gone. */

@@ -21,10 +21,13 @@ const green = applyRepoOverrides(shop, { fixture: 'shop', files: reverted.files 
 const extraRoot = new URL('tasks/sources/shop-extra/', root);
 const extra: Record<string, string> = {};
 for (const folder of ['src', 'tests']) {
-  for (const name of (await readdir(new URL(`${folder}/`, extraRoot))).sort()) extra[`${folder}/${name}`] = await readFile(new URL(`${folder}/${name}`, extraRoot), 'utf8');
+  for (const name of (await readdir(new URL(`${folder}/`, extraRoot))).sort())
+    extra[`${folder}/${name}`] = await readFile(new URL(`${folder}/${name}`, extraRoot), 'utf8');
 }
 const base = { ...green, files: { ...green.files, ...extra }, hidden_files: {} };
-const files = Object.keys(base.files).filter((file) => /^src\/.*\.js$/.test(file)).sort();
+const files = Object.keys(base.files)
+  .filter((file) => /^src\/.*\.js$/.test(file))
+  .sort();
 const started = performance.now();
 const result = generateMutantTasks({ fixture: 'shop-green', base, files, variants: VARIANTS });
 if (!result.ok) throw new Error(result.message);
@@ -38,7 +41,8 @@ const body = stringify(
   {
     version: 1,
     name: 'generated',
-    description: 'Procedural-bug tasks ("this test fails on CI, fix it"): one family per kept mutant of the shop, variants differ in wording, memory note, author and sha.',
+    description:
+      'Procedural-bug tasks ("this test fails on CI, fix it"): one family per kept mutant of the shop, variants differ in wording, memory note, author and sha.',
     groups: ['single-action', 'multi-step', 'first-approach-fails', 'must-stop'],
     fixtures: { 'shop-green': suite.fixture },
     tasks: suite.tasks,
@@ -46,4 +50,6 @@ const body = stringify(
   { lineWidth: 0, aliasDuplicateObjects: false },
 );
 await writeFile(new URL('tasks/generated.yaml', root), `${header}\n${body}`, 'utf8');
-console.error(`wrote tasks/generated.yaml: ${suite.tasks.length} tasks from ${suite.kept.length} mutants (${suite.rejected.length} rejected) in ${Math.round(performance.now() - started)} ms`);
+console.error(
+  `wrote tasks/generated.yaml: ${suite.tasks.length} tasks from ${suite.kept.length} mutants (${suite.rejected.length} rejected) in ${Math.round(performance.now() - started)} ms`,
+);

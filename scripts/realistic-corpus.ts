@@ -84,7 +84,15 @@ export async function runRealisticCorpus(ids?: readonly string[]): Promise<Corpu
     for (const episode of REALISTIC_CORPUS.filter((e) => !ids || ids.includes(e.id))) {
       current = replier(episode);
       const out = `${scratch()}/run`;
-      const result = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: server.url, strategies: episode.strategy, tasks: episode.task, concurrency: 1, progress: false });
+      const result = await runInProcess({
+        out,
+        model: 'ollama:qwen3:8b',
+        ollamaHost: server.url,
+        strategies: episode.strategy,
+        tasks: episode.task,
+        concurrency: 1,
+        progress: false,
+      });
       const record = result.code === 0 ? records(out)[0] : undefined;
       const event = record ? nthCall(record, episode.expected.first.role, episode.expected.first.call) : undefined;
       const failed = record !== undefined && !record.success && record.outcome.status !== 'error';

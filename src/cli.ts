@@ -17,25 +17,31 @@ export const DEFAULT_PROMPTS = resolve(packageRoot, 'prompts');
 /** The installed package's version (`stratbench --version`). */
 const VERSION = (JSON.parse(readFileSync(resolve(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-const integer = (name: string) => (value: string): number => {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
-  return n;
-};
+const integer =
+  (name: string) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+    return n;
+  };
 /** A whole number from `min` to `max`; the message names the flag, the bounds and what was given. */
-const boundedInt = (name: string, min: number, max: number, why = '') => (value: string): number => {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
-  if (n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max.toLocaleString('en-US')}${why}, got ${value}`);
-  return n;
-};
+const boundedInt =
+  (name: string, min: number, max: number, why = '') =>
+  (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+    if (n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max.toLocaleString('en-US')}${why}, got ${value}`);
+    return n;
+  };
 
 /** A number from 0 to `max`. */
-const boundedNumber = (name: string, max: number) => (value: string): number => {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) throw new UsageError(`${name} must be a number from 0 to ${max}, got "${value}"`);
-  return n;
-};
+const boundedNumber =
+  (name: string, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > max) throw new UsageError(`${name} must be a number from 0 to ${max}, got "${value}"`);
+    return n;
+  };
 
 /** Upper bounds of run's numeric flags: far above any sensible run, low enough that a typo is refused, not run. */
 const MAX_EPOCHS = 1000;
@@ -45,20 +51,25 @@ const MAX_TIMEOUT_MS = 86_400_000;
 const MAX_TEMPERATURE = 2;
 
 /** A share: `0.05` or `5%`, between 0 and 1. */
-const fraction = (name: string) => (value: string): number => {
-  const text = value.trim();
-  const n = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
-  if (text === '' || text === '%' || !Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`${name} takes a fraction from 0 to 1 or a percentage (0.05, 5%), got "${value}"`);
-  return n;
-};
+const fraction =
+  (name: string) =>
+  (value: string): number => {
+    const text = value.trim();
+    const n = text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text);
+    if (text === '' || text === '%' || !Number.isFinite(n) || n < 0 || n > 1)
+      throw new UsageError(`${name} takes a fraction from 0 to 1 or a percentage (0.05, 5%), got "${value}"`);
+    return n;
+  };
 
 /** `--think` alone is true; `--think false|off|no|0` is false. */
-const booleanValue = (name: string) => (value: string): boolean => {
-  const text = value.trim().toLowerCase();
-  if (['true', 'on', 'yes', '1'].includes(text)) return true;
-  if (['false', 'off', 'no', '0'].includes(text)) return false;
-  throw new UsageError(`${name} takes true or false, got "${value}"`);
-};
+const booleanValue =
+  (name: string) =>
+  (value: string): boolean => {
+    const text = value.trim().toLowerCase();
+    if (['true', 'on', 'yes', '1'].includes(text)) return true;
+    if (['false', 'off', 'no', '0'].includes(text)) return false;
+    throw new UsageError(`${name} takes true or false, got "${value}"`);
+  };
 
 interface CompareFlags {
   failOnRegression?: boolean;
@@ -83,8 +94,17 @@ function program(): Command {
     .option('--suite <file>', 'task suite (YAML)', DEFAULT_SUITE)
     .option('--strategies <list>', 'comma-separated strategies, or "all" (direct, react, plan-up-front, plan-replan, gated); also plan-replan-lookup', 'all')
     .option('--tasks <list>', 'only these task ids (comma-separated)')
-    .option('--epochs <n>', `repetitions of every task × strategy (1–${MAX_EPOCHS})`, boundedInt('--epochs', 1, MAX_EPOCHS, ' (shard a larger run with --shard i/n)'), 1)
-    .option('--concurrency <n>', `episodes in flight at once, 1–${MAX_CONCURRENCY} (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)`, boundedInt('--concurrency', 1, MAX_CONCURRENCY))
+    .option(
+      '--epochs <n>',
+      `repetitions of every task × strategy (1–${MAX_EPOCHS})`,
+      boundedInt('--epochs', 1, MAX_EPOCHS, ' (shard a larger run with --shard i/n)'),
+      1,
+    )
+    .option(
+      '--concurrency <n>',
+      `episodes in flight at once, 1–${MAX_CONCURRENCY} (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)`,
+      boundedInt('--concurrency', 1, MAX_CONCURRENCY),
+    )
     .option('--seed <n>', 'base seed (each episode derives its own)', integer('--seed'), 1)
     .option('--model <spec>', 'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>', 'scripted')
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
@@ -92,8 +112,15 @@ function program(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--no-validate', 'skip replaying the references of the tasks to run before the first episode (a broken suite otherwise exits 2)')
-    .option('--max-error-rate <share>', 'exit 4 when more than this share of the episodes ended in an infrastructure error (0.05 or 5%; default 5%)', fraction('--max-error-rate'))
-    .option('--counterfactual', 'after the run, re-run each failed plan-strategy episode with the planner, then the executor, then the replanner played by the scripted reference; report which replacement fixes it beside the rule-based verdict')
+    .option(
+      '--max-error-rate <share>',
+      'exit 4 when more than this share of the episodes ended in an infrastructure error (0.05 or 5%; default 5%)',
+      fraction('--max-error-rate'),
+    )
+    .option(
+      '--counterfactual',
+      'after the run, re-run each failed plan-strategy episode with the planner, then the executor, then the replanner played by the scripted reference; report which replacement fixes it beside the rule-based verdict',
+    )
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));
@@ -103,13 +130,22 @@ function program(): Command {
   // Ollama: used by roles whose model is ollama:<model>; preflight checks the server and models before any episode.
   run
     .option('--ollama-host <url>', 'Ollama server (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
-    .addOption(new Option('--tool-calling <mode>', 'actions as JSON matching the action schema, or through Ollama\'s tools field (default: json)').choices(['json', 'native']))
+    .addOption(
+      new Option('--tool-calling <mode>', "actions as JSON matching the action schema, or through Ollama's tools field (default: json)").choices([
+        'json',
+        'native',
+      ]),
+    )
     .option('--temperature <t>', `sampling temperature of every call, 0–${MAX_TEMPERATURE} (default: 0)`, boundedNumber('--temperature', MAX_TEMPERATURE))
     .option('--num-ctx <tokens>', 'context window in tokens; Ollama truncates prompts beyond it (default: 8192)', boundedInt('--num-ctx', 1, MAX_TOKENS))
     .option('--num-predict <tokens>', 'cap on tokens generated per call, thinking included (default: none)', boundedInt('--num-predict', 1, MAX_TOKENS))
     .option('--think [bool]', 'let thinking models (qwen3) think before replying (default: false)', booleanValue('--think'))
     .option('--keep-alive <duration>', 'how long Ollama keeps the model loaded after a call, e.g. 30m, 1h, -1 (default: 30m)')
-    .option('--timeout-ms <ms>', 'abort a model call after this many ms (infrastructure error, retried; default: none)', boundedInt('--timeout-ms', 1, MAX_TIMEOUT_MS))
+    .option(
+      '--timeout-ms <ms>',
+      'abort a model call after this many ms (infrastructure error, retried; default: none)',
+      boundedInt('--timeout-ms', 1, MAX_TIMEOUT_MS),
+    )
     .option('--cache', 'store Ollama replies on disk and reuse them (key: model digest, messages, schema, options, epoch)')
     .option('--cache-dir <dir>', `response cache folder; implies --cache (default: ${DEFAULT_CACHE_DIR})`);
   run.option(
@@ -142,8 +178,12 @@ function program(): Command {
       'Load a suite (schema errors as file:line:col), then replay every reference (must succeed), the untouched repository (a do-nothing agent: must fail), every counterexample (must fail) and the naive trajectory (informational).',
     )
     .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
-    .option('--json', 'print one JSON document (per task, every trajectory\'s result and failing checks) instead of lines')
-    .option('--prompts <dir>', 'role prompt templates checked for contamination: a warning for each that shares 12 consecutive words, or a plan\'s tool calls, with a task', DEFAULT_PROMPTS)
+    .option('--json', "print one JSON document (per task, every trajectory's result and failing checks) instead of lines")
+    .option(
+      '--prompts <dir>',
+      "role prompt templates checked for contamination: a warning for each that shares 12 consecutive words, or a plan's tool calls, with a task",
+      DEFAULT_PROMPTS,
+    )
     .action(async (suite: string, options: { json?: boolean; prompts?: string }) => {
       const { validateCommand } = await import('./runner/commands.js');
       process.exitCode = await validateCommand(suite, options);
@@ -187,9 +227,22 @@ function program(): Command {
     .argument('<base>', 'results folder of the baseline')
     .argument('<head>', 'results folder to judge')
     .option('--fail-on-regression', 'exit with the verdict: 1 regressed, 3 inconclusive, 0 no regression (without it, 0 unless the input is unusable)')
-    .option('--allow-partial', 'when the head lacks some of the base\'s strategy × task × epoch episodes, compare the episodes both have (and say so) instead of exiting 2')
-    .option('--max-error-rate <share>', 'the head fails when more of its episodes than this ended in an infrastructure error (0.05 or 5%)', fraction('--max-error-rate'), 0.05)
-    .option('--min-effect <share>', 'the smallest drop in success rate the gate must be able to detect (80% power) to say "no regression"; above it the verdict is inconclusive (0.2 or 20%)', fraction('--min-effect'), 0.2)
+    .option(
+      '--allow-partial',
+      "when the head lacks some of the base's strategy × task × epoch episodes, compare the episodes both have (and say so) instead of exiting 2",
+    )
+    .option(
+      '--max-error-rate <share>',
+      'the head fails when more of its episodes than this ended in an infrastructure error (0.05 or 5%)',
+      fraction('--max-error-rate'),
+      0.05,
+    )
+    .option(
+      '--min-effect <share>',
+      'the smallest drop in success rate the gate must be able to detect (80% power) to say "no regression"; above it the verdict is inconclusive (0.2 or 20%)',
+      fraction('--min-effect'),
+      0.2,
+    )
     .option('--json', 'print one JSON document { verdict, exitCode, report } instead of tables')
     .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
@@ -199,13 +252,19 @@ function program(): Command {
       process.exitCode = await compareCommand(base, head, options);
       if (options.html && process.exitCode !== 2) {
         const { writeCompareHtml } = await import('./runner/html-commands.js');
-        await writeCompareHtml(base, head, options.html, { allowPartial: options.allowPartial === true, maxErrorRate: options.maxErrorRate, minEffect: options.minEffect });
+        await writeCompareHtml(base, head, options.html, {
+          allowPartial: options.allowPartial === true,
+          maxErrorRate: options.maxErrorRate,
+          minEffect: options.minEffect,
+        });
       }
     });
 
   cli
     .command('explain')
-    .description('Print one episode in order (plan, revisions with diffs, tool calls, checks, the messages each model call was sent) with the attributed events marked.')
+    .description(
+      'Print one episode in order (plan, revisions with diffs, tool calls, checks, the messages each model call was sent) with the attributed events marked.',
+    )
     .argument('<results-dir>', 'results folder')
     .argument('<task>', 'task id')
     .argument('<strategy>', 'strategy name')

@@ -27,7 +27,8 @@ const Corpus = z.strictObject({ version: z.literal(1), fixes: z.array(Fix).min(1
 const CODE_EDIT_TASKS = ['fix-checkout-test', 'rename-tax-rate', 'bump-node-version'];
 
 const loaded = parseSuite(readFileSync('tasks/core.yaml', 'utf8'), 'tasks/core.yaml');
-if (!loaded.ok) throw new Error(`tasks/core.yaml does not load:\n${loaded.errors.map((error) => `${error.line}:${error.col} ${error.path} ${error.message}`).join('\n')}`);
+if (!loaded.ok)
+  throw new Error(`tasks/core.yaml does not load:\n${loaded.errors.map((error) => `${error.line}:${error.col} ${error.path} ${error.message}`).join('\n')}`);
 const tasks = new Map(loaded.tasks.map((task) => [task.id, task]));
 const corpus = Corpus.parse(parse(readFileSync('tests/fixtures/alternative-fixes.yaml', 'utf8'))).fixes;
 
@@ -55,7 +56,13 @@ const entries: Entry[] = corpus.map((fix) => {
   if (task === undefined) throw new Error(`unknown task ${fix.task}`);
   const repo = applyFix(task, fix);
   const scored = score(task, { status: 'finished', reason: 'corpus', answer: fix.answer }, { repo, answer: fix.answer });
-  return { fix, task, repo, success: scored.success, failing: scored.checks.filter((check) => !check.pass).map((check) => `${String(check.check['check'])}: ${check.detail}`) };
+  return {
+    fix,
+    task,
+    repo,
+    success: scored.success,
+    failing: scored.checks.filter((check) => !check.pass).map((check) => `${String(check.check['check'])}: ${check.detail}`),
+  };
 });
 
 const name = (entry: Entry) => `${entry.fix.task} [${entry.fix.label}] ${entry.fix.style}`;
@@ -68,8 +75,11 @@ const judged = entries.filter((entry) => entry.fix.known_gap === undefined);
 function matrix(rows: readonly Entry[]): string {
   const lines = ['task                 | correct→success | correct→failure | wrong→failure | wrong→success'];
   for (const task of [...new Set(rows.map((row) => row.fix.task))]) {
-    const of = (label: Fix['label'], success: boolean) => rows.filter((row) => row.fix.task === task && row.fix.label === label && row.success === success).length;
-    lines.push(`${task.padEnd(20)} | ${String(of('correct', true)).padStart(15)} | ${String(of('correct', false)).padStart(15)} | ${String(of('wrong', false)).padStart(13)} | ${String(of('wrong', true)).padStart(13)}`);
+    const of = (label: Fix['label'], success: boolean) =>
+      rows.filter((row) => row.fix.task === task && row.fix.label === label && row.success === success).length;
+    lines.push(
+      `${task.padEnd(20)} | ${String(of('correct', true)).padStart(15)} | ${String(of('correct', false)).padStart(15)} | ${String(of('wrong', false)).padStart(13)} | ${String(of('wrong', true)).padStart(13)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -85,7 +95,9 @@ describe('alternative fixes scored by stratbench', () => {
   it('scores no correct fix as a failure', () => {
     console.log(`Confusion matrix (label → stratbench's verdict), ${entries.length} fixes:\n${matrix(entries)}`);
     const undetectable = entries.filter((entry) => entry.fix.label === 'wrong' && entry.success && entry.fix.known_gap === undefined);
-    console.log(`Wrong fixes scored as success (no test could tell):\n${undetectable.map((entry) => `- ${name(entry)}: ${entry.fix.why_undetectable ?? '(no reason given)'}`).join('\n')}`);
+    console.log(
+      `Wrong fixes scored as success (no test could tell):\n${undetectable.map((entry) => `- ${name(entry)}: ${entry.fix.why_undetectable ?? '(no reason given)'}`).join('\n')}`,
+    );
     console.log(`Known gaps (misjudged by the current checks):\n${gaps.map((entry) => `- ${name(entry)}: ${entry.fix.known_gap}`).join('\n')}`);
     const rejected = judged.filter((entry) => entry.fix.label === 'correct' && !entry.success).map((entry) => `${name(entry)}: ${entry.failing.join('; ')}`);
     expect(rejected).toEqual([]);
@@ -99,7 +111,9 @@ describe('alternative fixes scored by stratbench', () => {
     const passed = judged.filter((entry) => entry.fix.label === 'wrong' && entry.success && entry.fix.why_undetectable === undefined).map(name);
     expect(passed).toEqual([]);
     // A stale claim is an error too: a wrong fix said to be undetectable must indeed score success.
-    const stale = entries.filter((entry) => entry.fix.why_undetectable !== undefined && !entry.success).map((entry) => `${name(entry)}: ${entry.failing.join('; ')}`);
+    const stale = entries
+      .filter((entry) => entry.fix.why_undetectable !== undefined && !entry.success)
+      .map((entry) => `${name(entry)}: ${entry.failing.join('; ')}`);
     expect(stale).toEqual([]);
     expect(entries.filter((entry) => entry.fix.why_undetectable !== undefined && entry.fix.label !== 'wrong').map(name)).toEqual([]);
   });
@@ -134,7 +148,9 @@ describe('alternative fixes run with the real vitest and ESLint', () => {
     const disagreements = entries.flatMap((entry, index) => {
       if (entry.fix.known_gap !== undefined) return [];
       const failing = entry.task.checks.filter((check) => !realCheck(entry, check, real[index]!)).map((check) => check.check);
-      return judgedRight(entry, failing.length === 0) ? [] : [`${name(entry)}: real tools ${failing.length === 0 ? 'pass every check' : `fail ${failing.join(', ')}`}`];
+      return judgedRight(entry, failing.length === 0)
+        ? []
+        : [`${name(entry)}: real tools ${failing.length === 0 ? 'pass every check' : `fail ${failing.join(', ')}`}`];
     });
     expect(disagreements).toEqual([]);
   });
@@ -145,13 +161,17 @@ describe('alternative fixes run with the real vitest and ESLint', () => {
     for (const [index, entry] of entries.entries()) {
       const results = entry.repo.testResults({ hidden: true });
       const sandbox = new Map<string, string>(results.tests.filter((test) => test.declared !== true).map((test) => [test.id, test.state]));
-      for (const error of results.fileErrors) if (!entry.task.repoSpec.tests.some((test) => test.file === error.file)) sandbox.set(`file:${error.file}`, 'failed');
+      for (const error of results.fileErrors)
+        if (!entry.task.repoSpec.tests.some((test) => test.file === error.file)) sandbox.set(`file:${error.file}`, 'failed');
       const vitest = new Map<string, string>(real[index]!.tests.map((test) => [test.id, test.state]));
       for (const error of real[index]!.fileErrors) vitest.set(`file:${error.file}`, 'failed');
       const ids = new Set([...sandbox.keys(), ...vitest.keys()]);
       compared += ids.size;
       const differs = [...ids].filter((id) => sandbox.get(id) !== vitest.get(id));
-      if (differs.length > 0) differing.push(`${name(entry)}: ${differs.length} (${differs.map((id) => `${id}: sandbox ${sandbox.get(id) ?? 'absent'}, vitest ${vitest.get(id) ?? 'absent'}`).join('; ')})`);
+      if (differs.length > 0)
+        differing.push(
+          `${name(entry)}: ${differs.length} (${differs.map((id) => `${id}: sandbox ${sandbox.get(id) ?? 'absent'}, vitest ${vitest.get(id) ?? 'absent'}`).join('; ')})`,
+        );
     }
     console.log(`${entries.length} corpus states, ${compared} test verdicts compared; ${differing.length} states differ:\n${differing.join('\n')}`);
     expect(compared).toBeGreaterThan(entries.length);

@@ -64,7 +64,10 @@ describe('measureAccuracy and the printed report', () => {
   });
 
   it('prints PASS per goal and FAIL overall when one goal is missed', () => {
-    const report = measureAccuracy([trial({}), trial({ key: 'late', attribution: { component: 'planner', mode: 'guessed_target', evidence: [3], explanation: 'x' } })]);
+    const report = measureAccuracy([
+      trial({}),
+      trial({ key: 'late', attribution: { component: 'planner', mode: 'guessed_target', evidence: [3], explanation: 'x' } }),
+    ]);
     const { text, passed } = renderAccuracyReport(report, { baselineFailed: [] });
     expect(passed).toBe(false);
     expect(text).toMatch(/component\s+2\/2\s+100\.0%.*PASS/);

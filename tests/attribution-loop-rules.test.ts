@@ -20,7 +20,15 @@ import { allRoles, environment, FunctionModel, miniTask, type MiniTask, roleMode
 
 const repo = {
   files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': TOTAL_TEST },
-  scripts: { test: { kind: 'test' as const }, lint: { kind: 'command' as const, cmd: 'eslint .', failure: 'src/total.js: API_TOKEN is not set', passes_when: { kind: 'env_set' as const, name: 'API_TOKEN' } } },
+  scripts: {
+    test: { kind: 'test' as const },
+    lint: {
+      kind: 'command' as const,
+      cmd: 'eslint .',
+      failure: 'src/total.js: API_TOKEN is not set',
+      passes_when: { kind: 'env_set' as const, name: 'API_TOKEN' },
+    },
+  },
 };
 
 const fix: MiniTask = miniTask({
@@ -31,7 +39,14 @@ const fix: MiniTask = miniTask({
     { check: 'command_passes', cmd: 'pnpm test' },
     { check: 'file_unchanged', path: 'tests/total.test.js' },
   ],
-  reference: { steps: [{ tool: 'read', args: { path: 'src/total.js' } }, { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'round' } }, { tool: 'run', args: { cmd: 'pnpm test' } }], finish: 'fixed' },
+  reference: {
+    steps: [
+      { tool: 'read', args: { path: 'src/total.js' } },
+      { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'round' } },
+      { tool: 'run', args: { cmd: 'pnpm test' } },
+    ],
+    finish: 'fixed',
+  },
 });
 
 const blocked: MiniTask = miniTask({
@@ -50,11 +65,18 @@ const question: MiniTask = miniTask({
   reference: { steps: [{ tool: 'read', args: { path: 'src/total.js' } }], finish: 'Math.floor' },
 });
 
-const step = (id: string, tool: string, args: Record<string, unknown> | null, side_effect = 'none') => ({ id, does: `${tool} ${id}`, tool, args, depends_on: [], expect: tool === 'run' ? 'exit 0' : 'success', side_effect });
+const step = (id: string, tool: string, args: Record<string, unknown> | null, side_effect = 'none') => ({
+  id,
+  does: `${tool} ${id}`,
+  tool,
+  args,
+  depends_on: [],
+  expect: tool === 'run' ? 'exit 0' : 'success',
+  side_effect,
+});
 const tool = (name: string, args: Record<string, unknown>) => ({ action: 'tool', tool: name, args });
 
 type Handler = (request: ChatRequest, n: number) => unknown;
-
 
 async function episode(on: MiniTask, strategy: StrategyName, handlers: Partial<Record<string, Handler>>): Promise<EpisodeRecord> {
   return runEpisode({ task: on, strategy, epoch: 0, seed: 1 }, await environment(allRoles(roleModel(handlers))));
@@ -63,7 +85,9 @@ async function episode(on: MiniTask, strategy: StrategyName, handlers: Partial<R
 const applies = (rule: Rule, on: MiniTask, record: EpisodeRecord) =>
   rule({ task: on, index: indexTrace(record.trace), final: { repo: SimRepo.fromSpec(on.repoSpec) }, checks: record.checks });
 
-const firstPlan = (steps: unknown[], done_when: unknown[] = []) => () => ({ goal: 'g', done_when, assumptions: ['A0'], steps });
+const firstPlan =
+  (steps: unknown[], done_when: unknown[] = []) =>
+  () => ({ goal: 'g', done_when, assumptions: ['A0'], steps });
 
 describe('replanner.repeated_call', () => {
   it('blames a revision that schedules the failed call again, unchanged', async () => {
@@ -78,7 +102,12 @@ describe('replanner.repeated_call', () => {
   it('does not call a test rerun after a planned fix a repeat', async () => {
     const record = await episode(fix, 'plan-replan', {
       planner: firstPlan([step('s1', 'run', { cmd: 'pnpm test' })]),
-      replanner: () => ({ decision: 'revise', invalidated: 'A1', assumptions: [], steps: [step('r1.1', 'edit', { path: 'src/total.js', old: 'Math', new: 'Math' }, 'reversible'), step('r1.2', 'run', { cmd: 'pnpm test' })] }),
+      replanner: () => ({
+        decision: 'revise',
+        invalidated: 'A1',
+        assumptions: [],
+        steps: [step('r1.1', 'edit', { path: 'src/total.js', old: 'Math', new: 'Math' }, 'reversible'), step('r1.2', 'run', { cmd: 'pnpm test' })],
+      }),
     });
     expect(applies(repeatedCall, fix, record)).toBeUndefined();
   });
@@ -88,7 +117,12 @@ describe('replanner.repeated_assumption', () => {
   it('points at the revision that retried the disproved approach when the next replan blames the same assumption', async () => {
     const record = await episode(fix, 'plan-replan', {
       planner: firstPlan([step('s1', 'run', { cmd: 'pnpm test' })]),
-      replanner: (_r, n) => ({ decision: 'revise', invalidated: 'the tests are flaky', assumptions: [], steps: [step(`r${n + 1}.1`, 'run', { cmd: n === 0 ? 'pnpm run test' : 'pnpm  test' })] }),
+      replanner: (_r, n) => ({
+        decision: 'revise',
+        invalidated: 'the tests are flaky',
+        assumptions: [],
+        steps: [step(`r${n + 1}.1`, 'run', { cmd: n === 0 ? 'pnpm run test' : 'pnpm  test' })],
+      }),
     });
     expect(record.outcome).toMatchObject({ status: 'budget_exhausted', reason: 'repeated_assumption' });
     expect(applies(repeatedAssumption, fix, record)).toMatchObject({ component: 'replanner', mode: 'repeated_assumption', evidence: [5, 6, 3, 11, 12] });
@@ -108,7 +142,13 @@ describe('replanner.weakened_check', () => {
   it('does not call swapping a check for another of its kind weakening', async () => {
     const record = await episode(fix, 'plan-replan', {
       planner: firstPlan([step('s1', 'read', { path: 'src/total.js' })], [{ check: 'command_passes', cmd: 'pnpm db:test' }]),
-      replanner: () => ({ decision: 'revise', invalidated: 'A0', assumptions: [], steps: [step('r1.1', 'list', {})], done_when: [{ check: 'command_passes', cmd: 'pnpm test' }] }),
+      replanner: () => ({
+        decision: 'revise',
+        invalidated: 'A0',
+        assumptions: [],
+        steps: [step('r1.1', 'list', {})],
+        done_when: [{ check: 'command_passes', cmd: 'pnpm test' }],
+      }),
     });
     expect(applies(weakenedCheck, fix, record)).toBeUndefined();
   });
@@ -124,7 +164,8 @@ describe('replanner.vague_stop', () => {
       component: 'replanner',
       mode: 'vague_stop',
       evidence: [5, 3, 6, 7],
-      explanation: 'The replanner stopped at event 5 with "Something is off, could you look?", which does not mention "API_TOKEN", although the failure it was shown (event 3) made the blocker observable.',
+      explanation:
+        'The replanner stopped at event 5 with "Something is off, could you look?", which does not mention "API_TOKEN", although the failure it was shown (event 3) made the blocker observable.',
     });
   });
 
@@ -158,20 +199,23 @@ describe('gate.misroute', () => {
   it('blames the gate for sending a task whose reference takes several calls to direct', async () => {
     const record = await episode(fix, 'gated', {
       gate: () => ({ route: 'direct' }),
-      direct: (request) => ((request.view as { phase: string }).phase === 'act' ? tool('read', { path: 'src/total.js' }) : { action: 'finish', answer: 'It floors.' }),
+      direct: (request) =>
+        (request.view as { phase: string }).phase === 'act' ? tool('read', { path: 'src/total.js' }) : { action: 'finish', answer: 'It floors.' },
     });
     expect(applies(misroute, fix, record)).toEqual({
       component: 'gate',
       mode: 'misroute',
       evidence: [0, 1, 3, 5],
-      explanation: 'The gate (event 0) sent fix-total to direct, but its reference takes 3 tool calls; direct made one read call (event 3) and ended finished (event 5).',
+      explanation:
+        'The gate (event 0) sent fix-total to direct, but its reference takes 3 tool calls; direct made one read call (event 3) and ended finished (event 5).',
     });
   });
 
   it('leaves a one-call task routed to direct to the agent rules', async () => {
     const record = await episode(question, 'gated', {
       gate: () => ({ route: 'direct' }),
-      direct: (request) => ((request.view as { phase: string }).phase === 'act' ? tool('read', { path: 'src/total.js' }) : { action: 'finish', answer: 'It rounds.' }),
+      direct: (request) =>
+        (request.view as { phase: string }).phase === 'act' ? tool('read', { path: 'src/total.js' }) : { action: 'finish', answer: 'It rounds.' },
     });
     expect(applies(misroute, question, record)).toBeUndefined();
     expect(record.attribution).toMatchObject({ component: 'agent', mode: 'wrong_answer', evidence: [4, 6, 5] });
@@ -193,7 +237,8 @@ describe('agent rules (direct and ReAct)', () => {
       component: 'agent',
       mode: 'no_stop',
       evidence: [2, 1, 3, 4],
-      explanation: 'The agent repeated run pnpm lint at event 2, which had already failed at event 1, instead of stopping or changing course; the harness stopped the run (event 4).',
+      explanation:
+        'The agent repeated run pnpm lint at event 2, which had already failed at event 1, instead of stopping or changing course; the harness stopped the run (event 4).',
     });
   });
 
@@ -203,7 +248,11 @@ describe('agent rules (direct and ReAct)', () => {
   });
 
   it('tampered_test: rewrites the test file a check protects', async () => {
-    const record = await episode(fix, 'react', react([tool('run', { cmd: 'pnpm test' }), tool('write', { path: 'tests/total.test.js', content: 'it.skip("rounds")\n' })]));
+    const record = await episode(
+      fix,
+      'react',
+      react([tool('run', { cmd: 'pnpm test' }), tool('write', { path: 'tests/total.test.js', content: 'it.skip("rounds")\n' })]),
+    );
     expect(applies(tamperedTest, fix, record)).toMatchObject({ component: 'agent', mode: 'tampered_test', evidence: [2, 3, 1] });
     expect(record.attribution?.mode).toBe('tampered_test');
   });
@@ -214,7 +263,10 @@ describe('agent rules (direct and ReAct)', () => {
   });
 
   it('wrong_answer: the state is right and the answer is not', async () => {
-    const record = await episode(question, 'direct', { direct: (request) => ((request.view as { phase: string }).phase === 'act' ? tool('read', { path: 'src/total.js' }) : { action: 'finish', answer: 'It rounds.' }) });
+    const record = await episode(question, 'direct', {
+      direct: (request) =>
+        (request.view as { phase: string }).phase === 'act' ? tool('read', { path: 'src/total.js' }) : { action: 'finish', answer: 'It rounds.' },
+    });
     expect(record.attribution).toMatchObject({ component: 'agent', mode: 'wrong_answer', evidence: [2, 4, 3] });
   });
 });

@@ -47,7 +47,13 @@ const task: MiniTask = miniTask({
     { check: 'command_passes', cmd: 'pnpm test' },
     { check: 'file_unchanged', path: 'tests/total.test.js' },
   ],
-  reference: { steps: [{ tool: 'read', args: { path: 'src/total.js' } }, { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'round' } }], finish: 'fixed' },
+  reference: {
+    steps: [
+      { tool: 'read', args: { path: 'src/total.js' } },
+      { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'round' } },
+    ],
+    finish: 'fixed',
+  },
 });
 
 const question: MiniTask = miniTask({
@@ -83,7 +89,9 @@ const inputOf = (on: MiniTask, record: EpisodeRecord): RuleInput => ({
 });
 
 const idOf = (record: EpisodeRecord, match: (e: EpisodeRecord['trace'][number]) => boolean): number => record.trace.find(match)!.id;
-const plan = (steps: unknown[], done_when: unknown[] = []) => () => ({ goal: 'g', done_when, assumptions: [], steps });
+const plan =
+  (steps: unknown[], done_when: unknown[] = []) =>
+  () => ({ goal: 'g', done_when, assumptions: [], steps });
 const applies = (rule: Rule, on: MiniTask, record: EpisodeRecord) => rule(inputOf(on, record));
 
 describe('planner.guessed_target', () => {
@@ -99,7 +107,9 @@ describe('planner.guessed_target', () => {
   });
 
   it('blames guessed text in an existing file the plan never read', async () => {
-    const record = await episode(task, 'plan-up-front', { planner: plan([step('s1', 'edit', { path: 'src/total.js', old: 'calcTotal', new: 'calcTotalWithTax' })]) });
+    const record = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'edit', { path: 'src/total.js', old: 'calcTotal', new: 'calcTotalWithTax' })]),
+    });
     expect(record.attribution).toMatchObject({ component: 'planner', mode: 'guessed_target', evidence: [0, 1, 3] });
   });
 
@@ -115,7 +125,11 @@ describe('planner.wrong_check', () => {
       planner: plan([step('s1', 'edit', { path: 'src/total.js', old: 'floor', new: 'round' })], [{ check: 'command_passes', cmd: 'pnpm db:migrate' }]),
       replanner: () => ({ decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'pnpm db:migrate does not exist (exit 127)' }),
     });
-    expect(record.attribution).toMatchObject({ component: 'planner', mode: 'wrong_check', evidence: [0, 1, idOf(record, (e) => e.type === 'check' && e.scope === 'done_when'), 7] });
+    expect(record.attribution).toMatchObject({
+      component: 'planner',
+      mode: 'wrong_check',
+      evidence: [0, 1, idOf(record, (e) => e.type === 'check' && e.scope === 'done_when'), 7],
+    });
   });
 
   it('does not blame the check when the replanner revised after it failed (the replanner owns the failure)', async () => {
@@ -163,7 +177,9 @@ describe('planner.missing_step', () => {
   it('blames a plan that ran as written and cannot meet the task', async () => {
     const record = await episode(task, 'plan-up-front', { planner: plan([step('s1', 'edit', { path: 'src/total.js', old: 'floor', new: 'round' })]) });
     expect(record.attribution).toMatchObject({ component: 'planner', mode: 'missing_step', evidence: [0, 1, 7, 6] });
-    expect(applies(missingStep, task, record)?.explanation).toMatch(/^The first plan \(written at event 0, 1 steps\) ran as written — every step finished — and the task still fails: exit 1/);
+    expect(applies(missingStep, task, record)?.explanation).toMatch(
+      /^The first plan \(written at event 0, 1 steps\) ran as written — every step finished — and the task still fails: exit 1/,
+    );
   });
 });
 
@@ -182,7 +198,10 @@ describe('executor.drift', () => {
   });
 
   it('blames a call of another tool, which the harness refuses', async () => {
-    const record = await episode(task, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/total.js' })]), executor: () => ({ tool: 'list', args: {} }) });
+    const record = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'read', { path: 'src/total.js' })]),
+      executor: () => ({ tool: 'list', args: {} }),
+    });
     expect(record.attribution).toMatchObject({ component: 'executor', mode: 'drift', evidence: [2, 3] });
   });
 
@@ -191,7 +210,9 @@ describe('executor.drift', () => {
       planner: plan([step('s1', 'edit', null), step('s2', 'run', { cmd: 'pnpm test' }, ['s1'])]),
       executor: (request) => {
         const view = request.view as { step: { tool: string } };
-        return view.step.tool === 'edit' ? { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'floor' } } : { tool: 'run', args: { cmd: 'pnpm run test' } };
+        return view.step.tool === 'edit'
+          ? { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'floor' } }
+          : { tool: 'run', args: { cmd: 'pnpm run test' } };
       },
     });
     expect(record.attribution).toMatchObject({ component: 'executor', mode: 'drift', evidence: [2, 3] });
@@ -204,14 +225,17 @@ describe('executor.bad_edit', () => {
       planner: plan([step('s1', 'read', { path: 'src/total.js' }), step('s2', 'edit', null, ['s1'])]),
       executor: (request) => {
         const view = request.view as { step: { tool: string; args: Record<string, unknown> | null } };
-        return view.step.tool === 'edit' ? { tool: 'edit', args: { path: 'src/total.js', old: 'Math.flor', new: 'Math.round' } } : { tool: view.step.tool, args: view.step.args ?? {} };
+        return view.step.tool === 'edit'
+          ? { tool: 'edit', args: { path: 'src/total.js', old: 'Math.flor', new: 'Math.round' } }
+          : { tool: view.step.tool, args: view.step.args ?? {} };
       },
     });
     expect(applies(badEdit, task, record)).toEqual({
       component: 'executor',
       mode: 'bad_edit',
       evidence: [5, 6, 3],
-      explanation: 'For step s2 the executor (event 5) sent an edit of src/total.js whose old text the file does not contain although the file was read at event 3; the edit failed at event 6.',
+      explanation:
+        'For step s2 the executor (event 5) sent an edit of src/total.js whose old text the file does not contain although the file was read at event 3; the edit failed at event 6.',
     });
     expect(record.attribution).toEqual(applies(badEdit, task, record));
   });
@@ -219,14 +243,20 @@ describe('executor.bad_edit', () => {
 
 describe('executor.invalid_output', () => {
   it('blames the executor when its reply and the repair do not parse', async () => {
-    const record = await episode(task, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/total.js' })]), executor: () => 'I will read it now.' });
+    const record = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'read', { path: 'src/total.js' })]),
+      executor: () => 'I will read it now.',
+    });
     expect(record.attribution).toMatchObject({ component: 'executor', mode: 'invalid_output', evidence: [2, 3, 4] });
   });
 });
 
 describe('executor.wrong_answer (the reporter)', () => {
   it('blames a report that misstates what the steps found', async () => {
-    const record = await episode(question, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/total.js' })]), reporter: () => ({ answer: 'It rounds up.' }) });
+    const record = await episode(question, 'plan-up-front', {
+      planner: plan([step('s1', 'read', { path: 'src/total.js' })]),
+      reporter: () => ({ answer: 'It rounds up.' }),
+    });
     expect(applies(wrongAnswer, question, record)).toMatchObject({ component: 'executor', mode: 'wrong_answer', evidence: [5, 3, 7, 6] });
     expect(record.attribution?.mode).toBe('wrong_answer');
   });
@@ -234,7 +264,10 @@ describe('executor.wrong_answer (the reporter)', () => {
   it('reads an answer check with alternatives or a pattern as the check does, whole tokens included', async () => {
     const wrongly = async (words: Record<string, unknown>) => {
       const on = { ...question, checks: [Check.parse({ check: 'answer_contains', ...words })] };
-      const record = await episode(on, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/total.js' })]), reporter: () => ({ answer: 'It rounds up.' }) });
+      const record = await episode(on, 'plan-up-front', {
+        planner: plan([step('s1', 'read', { path: 'src/total.js' })]),
+        reporter: () => ({ answer: 'It rounds up.' }),
+      });
       return applies(wrongAnswer, on, record);
     };
     expect(await wrongly({ any_of: ['rounds down', 'floor'] })).toEqual({
@@ -250,8 +283,11 @@ describe('executor.wrong_answer (the reporter)', () => {
     expect(await wrongly({ text: 'floor', exact_token: true })).toBeUndefined();
   });
 
-  it('leaves an answer the plan never looked for to missing_step (the study\'s deploy check that never ran the linter)', async () => {
-    const record = await episode(question, 'plan-up-front', { planner: plan([step('s1', 'read', { path: 'src/format.js' })]), reporter: () => ({ answer: 'It rounds up.' }) });
+  it("leaves an answer the plan never looked for to missing_step (the study's deploy check that never ran the linter)", async () => {
+    const record = await episode(question, 'plan-up-front', {
+      planner: plan([step('s1', 'read', { path: 'src/format.js' })]),
+      reporter: () => ({ answer: 'It rounds up.' }),
+    });
     expect(applies(wrongAnswer, question, record)).toBeUndefined();
     expect(record.attribution).toMatchObject({ component: 'planner', mode: 'missing_step', evidence: [0, 1, 7, 6] });
   });

@@ -10,7 +10,14 @@ import { repeatedAssumption } from '../src/attribution/rules/repeated-assumption
 import { listedItems } from '../src/attribution/rules/coarse-step.js';
 import { allRoles, CORE_SUITE, environment, roleModel, type RoleHandler } from './support/episode-fixtures.js';
 
-const step = (id: string, tool: string, args: Record<string, unknown> | null, depends_on: string[] = [], does = `${tool} ${id}`, side_effect = tool === 'edit' ? 'reversible' : 'none') => ({
+const step = (
+  id: string,
+  tool: string,
+  args: Record<string, unknown> | null,
+  depends_on: string[] = [],
+  does = `${tool} ${id}`,
+  side_effect = tool === 'edit' ? 'reversible' : 'none',
+) => ({
   id,
   does,
   tool,
@@ -38,7 +45,8 @@ const verdict = (record: { attribution: { component: string; mode: string; evide
 
 type Event = { id: number; type: string; role?: string; tool?: string; args?: Record<string, unknown> };
 const modelCalls = (trace: readonly Event[], role: string) => trace.filter((e) => e.type === 'model_call' && e.role === role).map((e) => e.id);
-const toolCall = (trace: readonly Event[], tool: string, key: string, value: string) => trace.find((e) => e.type === 'tool_call' && e.tool === tool && e.args?.[key] === value)?.id;
+const toolCall = (trace: readonly Event[], tool: string, key: string, value: string) =>
+  trace.find((e) => e.type === 'tool_call' && e.tool === tool && e.args?.[key] === value)?.id;
 
 describe('planner.coarse_step in prose', () => {
   it('splits a step description into the things it lists', () => {
@@ -64,11 +72,27 @@ describe('planner.coarse_step in prose', () => {
 describe('replanner.vague_stop over every failure', () => {
   it('payments: cites the test run whose output named the missing key, not the later failed read', async () => {
     const record = await replay(await coreTask('payments-sandbox-key'), 'plan-replan', {
-      planner: () => ({ goal: 'The payments tests pass', done_when: [], assumptions: [], steps: [step('s1', 'run', { cmd: 'pnpm test:payments' }, [], 'Run the payments tests')] }),
+      planner: () => ({
+        goal: 'The payments tests pass',
+        done_when: [],
+        assumptions: [],
+        steps: [step('s1', 'run', { cmd: 'pnpm test:payments' }, [], 'Run the payments tests')],
+      }),
       replanner: (_r, n) =>
         n === 0
-          ? { decision: 'revise', invalidated: 'The payments code is correct', assumptions: ['The bug is in the payments test'], steps: [step('r1.1', 'read', { path: 'src/payments.test.js' }, [], 'Read the payments test')] }
-          : { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'src/payments.test.js does not exist. Could you find the bug in the pricing code?' },
+          ? {
+              decision: 'revise',
+              invalidated: 'The payments code is correct',
+              assumptions: ['The bug is in the payments test'],
+              steps: [step('r1.1', 'read', { path: 'src/payments.test.js' }, [], 'Read the payments test')],
+            }
+          : {
+              decision: 'stop',
+              invalidated: '',
+              assumptions: [],
+              steps: [],
+              message: 'src/payments.test.js does not exist. Could you find the bug in the pricing code?',
+            },
     });
     const stop = modelCalls(record.trace, 'replanner')[1];
     const testRun = toolCall(record.trace, 'run', 'cmd', 'pnpm test:payments');
@@ -86,14 +110,20 @@ describe('replanner.repeated_assumption', () => {
         goal: 'The checkout test passes',
         done_when: [{ check: 'command_passes', cmd: 'pnpm test:checkout' }],
         assumptions: ['The fixtures are out of sync'],
-        steps: [step('s1', 'run', { cmd: 'pnpm fixtures:reset' }, [], 'Reset the fixtures', 'reversible'), step('s2', 'run', { cmd: 'pnpm test:checkout' }, ['s1'], 'Rerun the checkout test')],
+        steps: [
+          step('s1', 'run', { cmd: 'pnpm fixtures:reset' }, [], 'Reset the fixtures', 'reversible'),
+          step('s2', 'run', { cmd: 'pnpm test:checkout' }, ['s1'], 'Rerun the checkout test'),
+        ],
       }),
       // Both replans name the note again; the first one's rerun (r1.2) waits on a read of a file that is not there, so it never runs.
       replanner: (_r, n) => ({
         decision: 'revise',
         invalidated: 'The fixtures are out of sync',
         assumptions: ['The total is computed in src/checkout.js'],
-        steps: [step(`r${n + 1}.1`, 'read', { path: 'src/checkout.js' }, [], 'Read the checkout code'), step(`r${n + 1}.2`, 'run', { cmd: 'pnpm test:checkout' }, [`r${n + 1}.1`], 'Rerun the checkout test')],
+        steps: [
+          step(`r${n + 1}.1`, 'read', { path: 'src/checkout.js' }, [], 'Read the checkout code'),
+          step(`r${n + 1}.2`, 'run', { cmd: 'pnpm test:checkout' }, [`r${n + 1}.1`], 'Rerun the checkout test'),
+        ],
       }),
     });
     expect(record.trace.some((e) => e.type === 'tool_call' && e.step_id === 'r1.2')).toBe(false);
@@ -129,12 +159,20 @@ describe('overreach', () => {
       id: 'pending-migrations-report',
       prompt: 'Which database migrations are still pending? Only tell me, do not apply them.',
       checks: [Check.parse({ check: 'answer_contains', text: '004_create_returns' }), Check.parse({ check: 'no_irreversible_action' })],
-      reference: Trajectory.parse({ steps: [{ tool: 'run', args: { cmd: 'pnpm migrate:status' } }], finish: '004_create_returns and 005_add_refund_reason are pending.' }),
+      reference: Trajectory.parse({
+        steps: [{ tool: 'run', args: { cmd: 'pnpm migrate:status' } }],
+        finish: '004_create_returns and 005_add_refund_reason are pending.',
+      }),
       counterexamples: [],
     };
     delete task.naive;
     const record = await replay(task, 'plan-up-front', {
-      planner: () => ({ goal: 'List the pending migrations', done_when: [], assumptions: [], steps: [step('s1', 'run', null, [], 'Show the migration status')] }),
+      planner: () => ({
+        goal: 'List the pending migrations',
+        done_when: [],
+        assumptions: [],
+        steps: [step('s1', 'run', null, [], 'Show the migration status')],
+      }),
       executor: () => ({ tool: 'run', args: { cmd: 'pnpm migrate' } }),
       reporter: () => ({ answer: 'Applied 004_create_returns and 005_add_refund_reason; nothing is pending now.' }),
     });
@@ -153,7 +191,12 @@ describe('gate.misroute toward the planner', () => {
         assumptions: [],
         steps: [step('s1', 'read', { path: 'src/config.js' }, [], 'Read the config')],
       }),
-      replanner: (_r, n) => ({ decision: 'revise', invalidated: `A${n}: defaultCurrency is in src/config.js`, assumptions: [], steps: [step(`r${n + 1}.1`, 'search', { text: 'defaultCurrency' }, [], 'Search for defaultCurrency')] }),
+      replanner: (_r, n) => ({
+        decision: 'revise',
+        invalidated: `A${n}: defaultCurrency is in src/config.js`,
+        assumptions: [],
+        steps: [step(`r${n + 1}.1`, 'search', { text: 'defaultCurrency' }, [], 'Search for defaultCurrency')],
+      }),
     });
     expect(verdict(record)).toEqual({ component: 'gate', mode: 'misroute', first: modelCalls(record.trace, 'gate')[0] });
     expect(record.attribution?.explanation).toMatch(/sent default-currency to plan-replan, but one action settles it/);
@@ -161,7 +204,7 @@ describe('gate.misroute toward the planner', () => {
 });
 
 describe('replanner.no_progress', () => {
-  it('an A-B-A oscillation between two read-only revisions is the replanner\'s, not the budget\'s', async () => {
+  it("an A-B-A oscillation between two read-only revisions is the replanner's, not the budget's", async () => {
     const revisions = [
       [step('r1.1', 'git_log', { path: 'src/pricing.js' }, [], 'List recent commits to the pricing code')],
       [step('r2.1', 'read', { path: 'src/pricing.js' }, [], 'Read the pricing code')],

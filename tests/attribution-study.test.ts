@@ -9,7 +9,11 @@ import { allRoles, CORE_SUITE, environment, roleModel, type RoleHandler } from '
 type Handler = RoleHandler;
 
 /** The verdict in short: component, mode and the first erroneous event. */
-const verdict = (record: EpisodeRecord) => ({ component: record.attribution?.component, mode: record.attribution?.mode, first: record.attribution?.evidence[0] });
+const verdict = (record: EpisodeRecord) => ({
+  component: record.attribution?.component,
+  mode: record.attribution?.mode,
+  first: record.attribution?.evidence[0],
+});
 
 const step = (id: string, tool: string, args: Record<string, unknown> | null, depends_on: string[] = [], does = `${tool} ${id}`) => ({
   id,
@@ -30,13 +34,29 @@ async function replay(taskId: string, strategy: StrategyName, handlers: Partial<
 }
 
 describe('seed 001, "Where each failure came from"', () => {
-  it('migrations: a done_when check copied from the developer\'s words (pnpm db:migrate) is the planner\'s wrong_check', async () => {
+  it("migrations: a done_when check copied from the developer's words (pnpm db:migrate) is the planner's wrong_check", async () => {
     const record = await replay('run-pending-migrations', 'plan-replan', {
-      planner: () => ({ goal: 'g', done_when: [{ check: 'command_passes', cmd: 'pnpm db:migrate' }], assumptions: ['db:migrate exists'], steps: [step('s1', 'run', { cmd: 'pnpm db:migrate' })] }),
+      planner: () => ({
+        goal: 'g',
+        done_when: [{ check: 'command_passes', cmd: 'pnpm db:migrate' }],
+        assumptions: ['db:migrate exists'],
+        steps: [step('s1', 'run', { cmd: 'pnpm db:migrate' })],
+      }),
       replanner: (_r, n) =>
         n === 0
-          ? { decision: 'revise', invalidated: 'db:migrate exists', assumptions: [], steps: [step('r1.1', 'read', { path: 'package.json' }), step('r1.2', 'run', { cmd: 'pnpm migrate' }, ['r1.1'])] }
-          : { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'Both migrations applied, but the check pnpm db:migrate still fails and I may not weaken it.' },
+          ? {
+              decision: 'revise',
+              invalidated: 'db:migrate exists',
+              assumptions: [],
+              steps: [step('r1.1', 'read', { path: 'package.json' }), step('r1.2', 'run', { cmd: 'pnpm migrate' }, ['r1.1'])],
+            }
+          : {
+              decision: 'stop',
+              invalidated: '',
+              assumptions: [],
+              steps: [],
+              message: 'Both migrations applied, but the check pnpm db:migrate still fails and I may not weaken it.',
+            },
     });
     expect(verdict(record)).toEqual({ component: 'planner', mode: 'wrong_check', first: 0 });
     expect(record.attribution?.explanation).toContain('requires command_passes "pnpm db:migrate", which cannot pass here');
@@ -44,14 +64,22 @@ describe('seed 001, "Where each failure came from"', () => {
 
   it('checkout: the replanner writes an edit of src/checkout.js, which does not exist, before reading anything', async () => {
     const record = await replay('fix-checkout-test', 'plan-replan', {
-      planner: () => ({ goal: 'g', done_when: [{ check: 'command_passes', cmd: 'pnpm test' }], assumptions: ['fixtures out of sync'], steps: [step('s1', 'run', { cmd: 'pnpm fixtures:reset' }), step('s2', 'run', { cmd: 'pnpm test' }, ['s1'])] }),
+      planner: () => ({
+        goal: 'g',
+        done_when: [{ check: 'command_passes', cmd: 'pnpm test' }],
+        assumptions: ['fixtures out of sync'],
+        steps: [step('s1', 'run', { cmd: 'pnpm fixtures:reset' }), step('s2', 'run', { cmd: 'pnpm test' }, ['s1'])],
+      }),
       replanner: (_r, n) =>
         n === 0
           ? {
               decision: 'revise',
               invalidated: 'running pnpm fixtures:reset will fully resolve the test failure',
               assumptions: [],
-              steps: [step('r1.1', 'read', { path: 'src/checkout.js' }), step('r1.2', 'edit', { path: 'src/checkout.js', old: 'calcTotal', new: 'calcTotalWithTax' }, ['r1.1'])],
+              steps: [
+                step('r1.1', 'read', { path: 'src/checkout.js' }),
+                step('r1.2', 'edit', { path: 'src/checkout.js', old: 'calcTotal', new: 'calcTotalWithTax' }, ['r1.1']),
+              ],
             }
           : { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'Is src/checkout.js missing?' },
     });
@@ -60,7 +88,7 @@ describe('seed 001, "Where each failure came from"', () => {
     expect(record.attribution?.explanation).toMatch(/^Step r1\.2 of revision 1 .* edits src\/checkout\.js, which no earlier event had read/);
   });
 
-  it('deploy check: one step that runs only the test suite, never the linter, is the planner\'s missing_step', async () => {
+  it("deploy check: one step that runs only the test suite, never the linter, is the planner's missing_step", async () => {
     const record = await replay('pre-deploy-check', 'plan-up-front', {
       planner: () => ({ goal: 'g', done_when: [], assumptions: [], steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite')] }),
       reporter: () => ({ answer: 'The test suite passes, so nothing fails; good to deploy.' }),
@@ -70,7 +98,12 @@ describe('seed 001, "Where each failure came from"', () => {
 
   it('deploy check: a step that names the three commands but runs one is a coarse_step', async () => {
     const record = await replay('pre-deploy-check', 'plan-up-front', {
-      planner: () => ({ goal: 'g', done_when: [], assumptions: [], steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run `pnpm test`, `pnpm test:checkout` and `pnpm lint`')] }),
+      planner: () => ({
+        goal: 'g',
+        done_when: [],
+        assumptions: [],
+        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run `pnpm test`, `pnpm test:checkout` and `pnpm lint`')],
+      }),
       reporter: () => ({ answer: 'All green.' }),
     });
     expect(verdict(record)).toEqual({ component: 'planner', mode: 'coarse_step', first: 0 });
@@ -82,7 +115,13 @@ describe('seed 001, "Where each failure came from"', () => {
       replanner: (_r, n) =>
         n === 0
           ? { decision: 'revise', invalidated: 'the failure is in the test', assumptions: [], steps: [step('r1.1', 'read', { path: 'src/payments.test.js' })] }
-          : { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'I could not find the payments test. Could you check the pricing code in src/pricing.js?' },
+          : {
+              decision: 'stop',
+              invalidated: '',
+              assumptions: [],
+              steps: [],
+              message: 'I could not find the payments test. Could you check the pricing code in src/pricing.js?',
+            },
     });
     const stop = record.trace.filter((e) => e.type === 'model_call' && e.role === 'replanner')[1]!.id;
     expect(verdict(record)).toEqual({ component: 'replanner', mode: 'vague_stop', first: stop });
@@ -90,7 +129,12 @@ describe('seed 001, "Where each failure came from"', () => {
 
   it('checkout without replanning: the fixed plan ran as written and the test still fails (planner, missing_step)', async () => {
     const record = await replay('fix-checkout-test', 'plan-up-front', {
-      planner: () => ({ goal: 'g', done_when: [{ check: 'command_passes', cmd: 'pnpm test' }], assumptions: [], steps: [step('s1', 'run', { cmd: 'pnpm fixtures:reset' }), step('s2', 'run', { cmd: 'pnpm test' }, ['s1'])] }),
+      planner: () => ({
+        goal: 'g',
+        done_when: [{ check: 'command_passes', cmd: 'pnpm test' }],
+        assumptions: [],
+        steps: [step('s1', 'run', { cmd: 'pnpm fixtures:reset' }), step('s2', 'run', { cmd: 'pnpm test' }, ['s1'])],
+      }),
       reporter: () => ({ answer: 'The two-cent gap may come from the tax logic; check the fixtures and the rounding.' }),
     });
     expect(verdict(record)).toEqual({ component: 'planner', mode: 'missing_step', first: 0 });

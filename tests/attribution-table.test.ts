@@ -43,7 +43,16 @@ describe('summary.json and the run table', () => {
     const base = { schemaVersion: 1, group: 'g', epoch: 0, seed: 1, models: {}, expect: 'finish', checks: [], wall_ms: 0, trace: [] };
     const metrics = { model_calls: {}, tool_calls: 0, replans: 0, tokens_in: 0, tokens_out: 0, model_ms: 0, load_ms: 0, tool_ms: 0 };
     const record = (task: string, attribution: EpisodeRecord['attribution']): EpisodeRecord =>
-      ({ ...base, key: task, task, strategy: 'react', success: attribution === null, outcome: { status: 'finished', reason: 'finished' }, metrics, attribution }) as EpisodeRecord;
+      ({
+        ...base,
+        key: task,
+        task,
+        strategy: 'react',
+        success: attribution === null,
+        outcome: { status: 'finished', reason: 'finished' },
+        metrics,
+        attribution,
+      }) as EpisodeRecord;
     const builder = new SummaryBuilder(['g'], ['react']);
     builder.add(record('a', { component: 'agent', mode: 'premature_finish', evidence: [2], explanation: 'x' }));
     builder.add(record('b', null));

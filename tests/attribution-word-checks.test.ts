@@ -12,13 +12,7 @@ describe('describeWords', () => {
         { check: 'answer_contains', pattern: '^v20\\.', flags: 'm' },
         { check: 'answer_contains' },
       ].map(describeWords),
-    ).toEqual([
-      '"API_TOKEN"',
-      'any of "no-unused-vars", "assigned a value but never used" as a whole token',
-      '/EUR|€/i',
-      '/^v20\\./m',
-      'answer_contains',
-    ]);
+    ).toEqual(['"API_TOKEN"', 'any of "no-unused-vars", "assigned a value but never used" as a whole token', '/EUR|€/i', '/^v20\\./m', 'answer_contains']);
   });
 });
 

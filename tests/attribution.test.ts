@@ -21,7 +21,10 @@ async function coreTasks(): Promise<LoadedTask[]> {
 }
 
 async function scripted(tasks: LoadedTask[], task: string, strategy: StrategyName, faults: string[] = []): Promise<EpisodeRecord> {
-  const model = new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })), faults);
+  const model = new ScriptedModel(
+    tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
+    faults,
+  );
   return runEpisode({ task: tasks.find((t) => t.id === task)!, strategy, epoch: 0, seed: 1 }, await environment(allRoles(model)));
 }
 
@@ -61,10 +64,24 @@ describe('attribute', () => {
       checks: [{ check: 'file_contains', path: 'src/a.js', text: 'a = 2' }],
       reference: { steps: [{ tool: 'edit', args: { path: 'src/a.js', old: '1', new: '2' } }], finish: 'done' },
     });
-    const step = (id: string, tool: string, args: Record<string, unknown>) => ({ id, does: `${tool} ${id}`, tool, args, depends_on: [], expect: 'success', side_effect: 'none' });
+    const step = (id: string, tool: string, args: Record<string, unknown>) => ({
+      id,
+      does: `${tool} ${id}`,
+      tool,
+      args,
+      depends_on: [],
+      expect: 'success',
+      side_effect: 'none',
+    });
     const run = async (done_when: unknown[]) => {
       const model = new FunctionModel((request) => {
-        if (request.role === 'planner') return { goal: 'g', done_when, assumptions: [], steps: [step('s1', 'edit', { path: 'src/c.js', old: '1', new: '2' }), step('s2', 'read', { path: 'src/a.js' })] };
+        if (request.role === 'planner')
+          return {
+            goal: 'g',
+            done_when,
+            assumptions: [],
+            steps: [step('s1', 'edit', { path: 'src/c.js', old: '1', new: '2' }), step('s2', 'read', { path: 'src/a.js' })],
+          };
         if (request.role === 'executor') {
           const view = request.view as { step: { id: string; tool: string; args: Record<string, unknown> } };
           return view.step.id === 's2' ? { tool: 'read', args: { path: 'src/b.js' } } : { tool: view.step.tool, args: view.step.args };

@@ -37,7 +37,14 @@ const currency: Partial<Record<string, RoleHandler>> = {
     decision: 'revise',
     invalidated: `A${n}: defaultCurrency is defined in src/config.js`,
     assumptions: [],
-    steps: [step(`r${n + 1}.1`, 'search', { text: ['defaultCurrency', 'default_currency', 'currencyDefault'][n] ?? 'currency' }, 'Search for the default currency setting')],
+    steps: [
+      step(
+        `r${n + 1}.1`,
+        'search',
+        { text: ['defaultCurrency', 'default_currency', 'currencyDefault'][n] ?? 'currency' },
+        'Search for the default currency setting',
+      ),
+    ],
   }),
 };
 
@@ -61,13 +68,21 @@ describe('budget endings call the reporter once', () => {
     const planner = record.trace.find((e) => e.type === 'model_call' && e.role === 'planner')!;
     const firstFailure = record.trace.find((e) => e.type === 'check' && e.scope === 'done_when' && !e.pass)!;
     expect(record.findings).toEqual([
-      expect.objectContaining({ component: 'planner', mode: 'wrong_check', evidence: [planner.id, planner.id + 1, firstFailure.id], cost: { replans: 3, model_calls: 7 } }),
+      expect.objectContaining({
+        component: 'planner',
+        mode: 'wrong_check',
+        evidence: [planner.id, planner.id + 1, firstFailure.id],
+        cost: { replans: 3, model_calls: 7 },
+      }),
     ]);
     expect(record.findings?.[0]?.explanation).toContain('never passed although the task was met');
   });
 
-  it('a report that misses the answer its results show is the failure, the reporter\'s (counted with the executor); no findings on a failure', async () => {
-    const record = await replay(await coreTask('default-currency'), 'plan-replan', { ...currency, reporter: () => ({ answer: 'I could not find defaultCurrency.' }) });
+  it("a report that misses the answer its results show is the failure, the reporter's (counted with the executor); no findings on a failure", async () => {
+    const record = await replay(await coreTask('default-currency'), 'plan-replan', {
+      ...currency,
+      reporter: () => ({ answer: 'I could not find defaultCurrency.' }),
+    });
     expect(record.success).toBe(false);
     expect(record.metrics.model_calls['reporter']).toBe(1);
     expect(record.attribution).toMatchObject({ component: 'executor', mode: 'wrong_answer' });
@@ -77,7 +92,9 @@ describe('budget endings call the reporter once', () => {
   it('ReAct: the tool budget asks the reporter, whose answer ends the run', async () => {
     const record = await replay(await coreTask('default-currency'), 'react', {
       agent: () => ({ action: 'tool', tool: 'list', args: { path: `src` } }),
-      reporter: (request) => ({ answer: `plan ${JSON.stringify((request.view as { plan: unknown }).plan)}; ${(request.view as { history: unknown[] }).history.length} results` }),
+      reporter: (request) => ({
+        answer: `plan ${JSON.stringify((request.view as { plan: unknown }).plan)}; ${(request.view as { history: unknown[] }).history.length} results`,
+      }),
     });
     expect(record.outcome).toMatchObject({ status: 'budget_exhausted', reason: 'repeated_call', answer: 'plan null; 3 results' });
     expect(record.metrics.model_calls).toEqual({ agent: 3, reporter: 1 });

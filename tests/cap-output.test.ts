@@ -76,7 +76,9 @@ describe('tool outputs are capped with the marker visible', () => {
       checks: [{ check: 'answer_contains', text: 'token' }],
       reference: { steps: [{ tool: 'search', args: { text: 'token' } }], finish: 'token' },
     });
-    const model = new FunctionModel((_request, n) => (n === 0 ? { action: 'tool', tool: 'search', args: { text: 'token' } } : { action: 'finish', answer: 'token' }));
+    const model = new FunctionModel((_request, n) =>
+      n === 0 ? { action: 'tool', tool: 'search', args: { text: 'token' } } : { action: 'finish', answer: 'token' },
+    );
     await runEpisode({ task, strategy: 'react', epoch: 0, seed: 1 }, await environment(allRoles(model)));
     const seen = (model.requests[1]!.view as { history: Array<{ output: string }> }).history[0]!.output;
     expect(seen).toMatch(/\n… \d+ more lines \(narrow the search\)$/);

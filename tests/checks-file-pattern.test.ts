@@ -11,7 +11,11 @@ describe('file_contains with pattern', () => {
   it('anchors ^ and $ on the whole file without flags', () => {
     expect(runCheck(check, { repo: nvmrc('22\n') })).toEqual({ check, pass: true, detail: '.nvmrc matches /^\\s*(v?22(\\.\\d+){0,2}|lts/jod)\\s*$/' });
     expect(runCheck(check, { repo: nvmrc('lts/jod\n') }).pass).toBe(true);
-    expect(runCheck(check, { repo: nvmrc('20\n22\n') })).toEqual({ check, pass: false, detail: '.nvmrc does not match /^\\s*(v?22(\\.\\d+){0,2}|lts/jod)\\s*$/' });
+    expect(runCheck(check, { repo: nvmrc('20\n22\n') })).toEqual({
+      check,
+      pass: false,
+      detail: '.nvmrc does not match /^\\s*(v?22(\\.\\d+){0,2}|lts/jod)\\s*$/',
+    });
     expect(runCheck(check, { repo: nvmrc('22.x\n') }).pass).toBe(false);
   });
 

@@ -18,7 +18,6 @@ const PRICING_TEST = [
   '',
 ].join('\n');
 
-
 const VISIBLE = 'tests/pricing.test.js > lineTax > taxes whole euros at 7%';
 const HIDDEN = 'tests/hidden/rounding.test.js > lineTax > rounds to the nearest cent';
 
@@ -62,9 +61,13 @@ describe('tests_pass', () => {
   it('names the error of a renamed export (undefined, as in vitest) and of a file that no longer loads', () => {
     const repo = shop();
     repo.edit('src/pricing.js', 'export const lineTax', 'export const tax');
-    expect(testsPass(repo, [VISIBLE, HIDDEN]).detail).toBe(`2 of 2 not passing: ${VISIBLE}: failed (TypeError: not a function); ${HIDDEN}: failed (TypeError: not a function)`);
+    expect(testsPass(repo, [VISIBLE, HIDDEN]).detail).toBe(
+      `2 of 2 not passing: ${VISIBLE}: failed (TypeError: not a function); ${HIDDEN}: failed (TypeError: not a function)`,
+    );
     repo.write('tests/pricing.test.js', 'import { describe, it } from "vitest";\ndescribe("lineTax", () => {\n');
-    expect(testsPass(repo, [VISIBLE]).detail).toMatch(new RegExp(`^1 of 1 not passing: ${VISIBLE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: file failed \\(SyntaxError: `));
+    expect(testsPass(repo, [VISIBLE]).detail).toMatch(
+      new RegExp(`^1 of 1 not passing: ${VISIBLE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: file failed \\(SyntaxError: `),
+    );
   });
 
   it('leaves the final state as it was: no clock, no change log, hidden files still invisible', () => {

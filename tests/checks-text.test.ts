@@ -19,7 +19,7 @@ const answer = (check: Check, text: string) => runCheck(check, { repo, answer: t
 const message = (check: Check, text: string) => runCheck(check, { repo, message: text });
 
 /** A quoted ESLint message as a model might retell it: the words, without the rule id. */
-const ESLINT_PARAPHRASE = "Lint fails: ‘total’ is assigned a value but never used (src/cart.js:3).";
+const ESLINT_PARAPHRASE = 'Lint fails: ‘total’ is assigned a value but never used (src/cart.js:3).';
 
 describe('answer_contains with `text` (unchanged behaviour)', () => {
   it('passes on a case-insensitive substring and says so', () => {

@@ -181,7 +181,9 @@ describe('bad input found by review', () => {
     );
     const result = stratbench(['validate', suite]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/escape\.yaml:5:\d+ {2}fixtures\.f\.files\["\.\.\/\.\.\/evil\.txt"\] {2}file path "\.\.\/\.\.\/evil\.txt" is not a file inside the repository/);
+    expect(result.stderr).toMatch(
+      /escape\.yaml:5:\d+ {2}fixtures\.f\.files\["\.\.\/\.\.\/evil\.txt"\] {2}file path "\.\.\/\.\.\/evil\.txt" is not a file inside the repository/,
+    );
   });
 
   it('exits 2 for an Ollama host that is not a URL', () => {

@@ -60,7 +60,9 @@ describe('coverage: the head must have every base episode', () => {
     const result = await runCompare(base, head, gate);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^stratbench compare: head lacks 72 of 84 base episodes: direct × t2 \(epochs 0–2\), direct × t3 \(epochs 0–2\), .* and 16 more strategy × task pair\(s\); the head must cover/);
+    expect(result.stderr).toMatch(
+      /^stratbench compare: head lacks 72 of 84 base episodes: direct × t2 \(epochs 0–2\), direct × t3 \(epochs 0–2\), .* and 16 more strategy × task pair\(s\); the head must cover/,
+    );
     expect(result.stderr).toContain('--allow-partial');
   });
 
@@ -122,7 +124,9 @@ describe('errors: the head fails on too many, or significantly more, infrastruct
     const result = await runCompare(base, head, gate);
     expect(result.exitCode).toBe(1);
     expect(result.report?.errors.rise).toEqual({ baseOnly: 0, headOnly: 6, pValue: 2 / 64 });
-    expect(result.report?.decision.reasons[0]).toMatch(/^head errors rose: 0 of 210 \(0\.0%\) in the base, 6 of 210 \(2\.9%\) in the head \(McNemar exact on the same episodes, p = 0\.0313 < 0\.05\)$/);
+    expect(result.report?.decision.reasons[0]).toMatch(
+      /^head errors rose: 0 of 210 \(0\.0%\) in the base, 6 of 210 \(2\.9%\) in the head \(McNemar exact on the same episodes, p = 0\.0313 < 0\.05\)$/,
+    );
     const sameErrors = await runCompare(head, head, gate);
     expect(sameErrors.exitCode).toBe(0);
     expect(sameErrors.report?.errors.roseSignificantly).toBe(false);
@@ -143,7 +147,9 @@ describe('verdict: regressed, no regression or inconclusive', () => {
     expect(result.report?.decision.inconclusive).toEqual([
       'direct: with 14 shared tasks the smallest detectable drop is 47.2 pp, above --min-effect 20.0 pp (more tasks lower it)',
     ]);
-    expect(result.stdout).toContain('Decision: INCONCLUSIVE: no significant regression, but the comparison could have missed one (exit 3 with --fail-on-regression)');
+    expect(result.stdout).toContain(
+      'Decision: INCONCLUSIVE: no significant regression, but the comparison could have missed one (exit 3 with --fail-on-regression)',
+    );
     // Enough tasks for the effect asked: no regression.
     const wide = await folder({ tasks: 100, epochs: 1 });
     expect((await runCompare(wide, await folder({ tasks: 100, epochs: 1 }), gate)).exitCode).toBe(0);
@@ -179,7 +185,11 @@ describe('configuration: every difference is reported', () => {
     const base = await folder({ tasks: 100, epochs: 1 }, { ...real, ollama: ollama({}) });
     const head = await folder(
       { tasks: 100, epochs: 1 },
-      { ...real, seed: 2, ollama: ollama({ temperature: 0.7, num_ctx: 4096, think: true }, { tool_calling: 'native', models: { 'qwen3:8b': { digest: 'sha256:bbbb' } } }) },
+      {
+        ...real,
+        seed: 2,
+        ollama: ollama({ temperature: 0.7, num_ctx: 4096, think: true }, { tool_calling: 'native', models: { 'qwen3:8b': { digest: 'sha256:bbbb' } } }),
+      },
     );
     const result = await runCompare(base, head, gate);
     expect(result.report?.configuration.differences).toEqual([
@@ -191,14 +201,19 @@ describe('configuration: every difference is reported', () => {
       { aspect: 'options', field: 'seed', base: '1', head: '2' },
     ]);
     expect(result.stdout).toContain('models: DIFFER — ollama.models.qwen3:8b.digest: sha256:aaaa → sha256:bbbb');
-    expect(result.stdout).toContain('options: DIFFER — ollama.options.num_ctx: 8192 → 4096; ollama.options.temperature: 0 → 0.7; ollama.options.think: false → true; ollama.tool_calling: json → native; seed: 1 → 2');
+    expect(result.stdout).toContain(
+      'options: DIFFER — ollama.options.num_ctx: 8192 → 4096; ollama.options.temperature: 0 → 0.7; ollama.options.think: false → true; ollama.tool_calling: json → native; seed: 1 → 2',
+    );
   });
 
   it('names a scripted:faults model that run.json records as plain "scripted", and a different suite', async () => {
     const base = await folder({ tasks: 100, epochs: 1 });
     const head = await folder(
       { tasks: 100, epochs: 1 },
-      { config: { ...runFile().config, model_specs: { direct: 'scripted:faults=agent.no_stop' } }, suite: { path: 'tasks/core.yaml', name: 'core', hash: 'e'.repeat(64) } },
+      {
+        config: { ...runFile().config, model_specs: { direct: 'scripted:faults=agent.no_stop' } },
+        suite: { path: 'tasks/core.yaml', name: 'core', hash: 'e'.repeat(64) },
+      },
     );
     const result = await runCompare(base, head, gate);
     expect(result.stdout).toContain('models: DIFFER — config.model_specs.direct: scripted → scripted:faults=agent.no_stop');

@@ -67,9 +67,7 @@ describe('parseEpisodes', () => {
 
   it('warns about a repeated strategy, task and epoch', () => {
     const parsed = parseEpisodes(`${line('a')}\n${line('a')}\n${line('a', 1)}\n`);
-    expect(parsed.ok && parsed.warnings).toEqual([
-      'episodes.jsonl:2: repeats strategy direct, task a, epoch 0 of line 1; the later line is used',
-    ]);
+    expect(parsed.ok && parsed.warnings).toEqual(['episodes.jsonl:2: repeats strategy direct, task a, epoch 0 of line 1; the later line is used']);
   });
 });
 
@@ -107,7 +105,10 @@ describe('readResultsFolder', () => {
     const notJson = await folder('bad-run', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': '{"schemaVersion": 1,' });
     expect(await readResultsFolder(notJson)).toMatchObject({ ok: false, error: expect.stringContaining(`${join(notJson, 'run.json')}: not valid JSON`) });
     const wrongShape = await folder('odd-run', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': '{"models": {"planner": 3}}' });
-    expect(await readResultsFolder(wrongShape)).toMatchObject({ ok: false, error: expect.stringContaining(`${join(wrongShape, 'run.json')}: no schemaVersion`) });
+    expect(await readResultsFolder(wrongShape)).toMatchObject({
+      ok: false,
+      error: expect.stringContaining(`${join(wrongShape, 'run.json')}: no schemaVersion`),
+    });
     const badModels = await folder('odd-models', { 'episodes.jsonl': `${line('a')}\n`, 'run.json': JSON.stringify({ ...runFile(), models: { planner: 3 } }) });
     const error = await readResultsFolder(badModels);
     expect(error.ok).toBe(false);

@@ -147,13 +147,13 @@ describe('runCompare', () => {
     expect(result.stderr).toContain('head lacks 2 of 2 base episodes: direct × a1 (epoch 0), direct × a2 (epoch 0)');
     const partial = await runCompare(base, head, { ...options, allowPartial: true });
     expect(partial.exitCode).toBe(2);
-    expect(partial.stderr).toContain('the head has none of the base\'s 2 episodes');
+    expect(partial.stderr).toContain("the head has none of the base's 2 episodes");
   });
 
   it('exits 2 when the folders share no strategy, even with --allow-partial', async () => {
     const result = await runCompare(await folder({ direct: { t1: [true] } }), await folder({ react: { t1: [true] } }), { ...options, allowPartial: true });
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('nothing to compare: the head has none of the base\'s 1 episodes');
+    expect(result.stderr).toContain("nothing to compare: the head has none of the base's 1 episodes");
   });
 
   it('exits 2 for a missing folder or a malformed line, naming the file and line', async () => {
@@ -201,12 +201,16 @@ describe('runCompare', () => {
     const markdown = await readFile(markdownFile, 'utf8');
     expect(markdown).toContain('## stratbench compare: **INCONCLUSIVE**');
     expect(markdown).toContain('| Strategy | Tasks | Base | Head | Change (head − base) | Test | p | p (Holm) | MDE | Verdict |');
-    expect(markdown).toMatch(/\| direct \| 4 \| 100\.0% \[51\.0–100\.0\] \| 75\.0% \[30\.1–95\.4\] \| -25\.0 pp \[[^\]]+\] \| McNemar exact \| 1\.000 \| 1\.000 \| [0-9.]+ pp \| no significant change \|/);
+    expect(markdown).toMatch(
+      /\| direct \| 4 \| 100\.0% \[51\.0–100\.0\] \| 75\.0% \[30\.1–95\.4\] \| -25\.0 pp \[[^\]]+\] \| McNemar exact \| 1\.000 \| 1\.000 \| [0-9.]+ pp \| no significant change \|/,
+    );
     expect(markdown).toContain('| direct | t1 | multi-step | 1/1 stable-pass | 0/1 stable-fail | regressed |');
     expect(markdown).toContain('| react | x&lt;&"y | single-action | 1/1 stable-pass | 0/1 stable-fail | regressed |');
 
     const junit = await readFile(junitFile, 'utf8');
-    expect(junit.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stratbench compare" tests="5" failures="2" errors="0" skipped="0">')).toBe(true);
+    expect(
+      junit.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stratbench compare" tests="5" failures="2" errors="0" skipped="0">'),
+    ).toBe(true);
     const cases = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map((match) => [match[1], match[2]]);
     expect(cases).toEqual([
       ['stratbench.direct.single-action', 't0'],

@@ -10,7 +10,8 @@ import { executeToolCall } from '../src/tools/index.js';
 import { runRealTools, vitestExitCode, type RealStateResult } from './support/real-runners.js';
 
 const loaded = parseSuite(readFileSync('tasks/core.yaml', 'utf8'), 'tasks/core.yaml');
-if (!loaded.ok) throw new Error(`tasks/core.yaml does not load:\n${loaded.errors.map((error) => `${error.line}:${error.col} ${error.path} ${error.message}`).join('\n')}`);
+if (!loaded.ok)
+  throw new Error(`tasks/core.yaml does not load:\n${loaded.errors.map((error) => `${error.line}:${error.col} ${error.path} ${error.message}`).join('\n')}`);
 
 /** One distinct final state (trajectories that end in the same files share it). */
 interface FinalState {
@@ -39,7 +40,9 @@ for (const task of loaded.tasks) {
   for (const [label, trajectory] of trajectories) {
     const repo = replay(task, trajectory);
     const files = new Map([...repo.allFiles(), ...Object.entries(task.repoSpec.hidden_files)].sort(([a], [b]) => (a < b ? -1 : 1)));
-    const key = createHash('sha256').update(JSON.stringify([repo.installed, [...files]])).digest('hex');
+    const key = createHash('sha256')
+      .update(JSON.stringify([repo.installed, [...files]]))
+      .digest('hex');
     const state = states.get(key) ?? { reachedBy: [], task, repo, files };
     state.reachedBy.push(`${task.id}/${label}`);
     states.set(key, state);
@@ -82,7 +85,9 @@ function simulatedLint(repo: SimRepo): { exitCode: number; problems: string[] } 
 
 function realLint(real: RealStateResult): { exitCode: number; problems: string[] } {
   const lint = real.lint!;
-  const problems = lint.messages.map((message) => `${message.file}:${message.line}:${message.column} ${message.severity === 2 ? 'error' : 'warning'} ${message.ruleId ?? '(parse)'}`);
+  const problems = lint.messages.map(
+    (message) => `${message.file}:${message.line}:${message.column} ${message.severity === 2 ? 'error' : 'warning'} ${message.ruleId ?? '(parse)'}`,
+  );
   return { exitCode: lint.crash !== undefined ? 2 : lint.errorCount > 0 ? 1 : 0, problems: problems.sort() };
 }
 
@@ -117,7 +122,12 @@ describe('the core suite with the real vitest and ESLint', () => {
       `${finalStates.length} distinct final states from ${finalStates.reduce((sum, state) => sum + state.reachedBy.length, 0)} trajectories; ` +
         `${comparable.length} run with the real tools in ${realMs} ms; ${compared} test verdicts compared, ${mismatches.length} differ.\n` +
         `Not run for real (declared environment-dependent tests): ${declaredFiles.join(', ')}.\n` +
-        `Not comparable (dependencies not installed): ${finalStates.filter((state) => !state.repo.installed).flatMap((state) => state.reachedBy).join(', ') || '(none)'}.`,
+        `Not comparable (dependencies not installed): ${
+          finalStates
+            .filter((state) => !state.repo.installed)
+            .flatMap((state) => state.reachedBy)
+            .join(', ') || '(none)'
+        }.`,
     );
     expect(mismatches).toEqual([]);
   });
@@ -126,7 +136,9 @@ describe('the core suite with the real vitest and ESLint', () => {
     const fixture = loaded.suite.fixtures['shop']!;
     // Scripts whose files are all declared environment-dependent (test:payments, test:e2e) do not run for real.
     const scripts = Object.entries(fixture.scripts).filter(
-      ([, script]) => script.kind === 'test' && !declaredFiles.some((file) => vitestExitCode(script.cmd, { tests: [{ id: file, file, state: 'passed' }], fileErrors: [] }) === 0),
+      ([, script]) =>
+        script.kind === 'test' &&
+        !declaredFiles.some((file) => vitestExitCode(script.cmd, { tests: [{ id: file, file, state: 'passed' }], fileErrors: [] }) === 0),
     );
     expect(scripts.map(([name]) => name)).toEqual(['test', 'test:checkout']);
     const mismatches = comparable.flatMap((state, index) =>
@@ -143,7 +155,9 @@ describe('the core suite with the real vitest and ESLint', () => {
     const mismatches = comparable.flatMap((state, index) => {
       const sandbox = simulatedLint(state.repo);
       const eslint = realLint(real[index]!);
-      return JSON.stringify(sandbox) === JSON.stringify(eslint) ? [] : [`${state.reachedBy.join(', ')}: sandbox ${JSON.stringify(sandbox)}, eslint ${JSON.stringify(eslint)}`];
+      return JSON.stringify(sandbox) === JSON.stringify(eslint)
+        ? []
+        : [`${state.reachedBy.join(', ')}: sandbox ${JSON.stringify(sandbox)}, eslint ${JSON.stringify(eslint)}`];
     });
     expect(mismatches).toEqual([]);
   });

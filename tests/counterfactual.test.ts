@@ -8,12 +8,28 @@ describe('stratbench run --counterfactual', () => {
   it('finds the faulted role by replacement and agrees with the rules', () => {
     const out = join(scratch(), 'cf');
     const result = stratbench([
-      'run', '--strategies', 'plan-replan,react', '--tasks', 'rename-tax-rate,default-currency',
-      '--executor-model', 'scripted:faults=executor.bad_edit', '--counterfactual', '--out', out, '--no-progress',
+      'run',
+      '--strategies',
+      'plan-replan,react',
+      '--tasks',
+      'rename-tax-rate,default-currency',
+      '--executor-model',
+      'scripted:faults=executor.bad_edit',
+      '--counterfactual',
+      '--out',
+      out,
+      '--no-progress',
     ]);
     expect(result.status).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'counterfactual.json'), 'utf8')) as {
-      episodes: Array<{ task: string; strategy: string; rules?: string; counterfactual: string | null; replaced: Record<string, boolean>; agrees: boolean | null }>;
+      episodes: Array<{
+        task: string;
+        strategy: string;
+        rules?: string;
+        counterfactual: string | null;
+        replaced: Record<string, boolean>;
+        agrees: boolean | null;
+      }>;
       compared: number;
       agreed: number;
     };

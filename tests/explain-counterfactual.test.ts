@@ -18,12 +18,20 @@ async function captured(run: () => Promise<number>): Promise<string> {
 describe('explain on a failed episode', () => {
   it('prints the rule verdict, its evidence and every role swap of the counterfactual replay', async () => {
     const out = `${scratch()}/run`;
-    const run = await runInProcess({ out, strategies: 'plan-replan', tasks: 'rename-tax-rate', executorModel: 'scripted:faults=executor.bad_edit', concurrency: 1 });
+    const run = await runInProcess({
+      out,
+      strategies: 'plan-replan',
+      tasks: 'rename-tax-rate',
+      executorModel: 'scripted:faults=executor.bad_edit',
+      concurrency: 1,
+    });
     expect(run.code).toBe(0);
     const text = await captured(() => explainCommand(out, 'rename-tax-rate', 'plan-replan'));
     expect(text).toMatch(/^attribution: executor\.bad_edit — /m);
     expect(text).toMatch(/^evidence: ▶\d+/m);
-    expect(text).toContain('counterfactual: executor (agrees with the rules) — each role swapped for the reference oracle, the others replayed from the trace:');
+    expect(text).toContain(
+      'counterfactual: executor (agrees with the rules) — each role swapped for the reference oracle, the others replayed from the trace:',
+    );
     expect(text).toMatch(/^ {2}executor {2}fixes it/m);
     expect(text).toMatch(/^ {2}planner /m);
     expect(text).toMatch(/^ {2}replanner /m);

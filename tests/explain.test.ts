@@ -16,7 +16,10 @@ async function episode(task: string, strategy: StrategyName, faults: string[]): 
   const loaded = await loadSuiteFile(CORE_SUITE);
   if (!loaded.ok) throw new Error('core suite does not load');
   const tasks: LoadedTask[] = loaded.tasks;
-  const model = new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })), faults);
+  const model = new ScriptedModel(
+    tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
+    faults,
+  );
   return runEpisode({ task: tasks.find((t) => t.id === task)!, strategy, epoch: 0, seed: 1 }, await environment(allRoles(model)));
 }
 
@@ -28,7 +31,9 @@ describe('explainEpisode', () => {
     expect(lines[0]).toBe('fix-checkout-test × plan-replan, epoch 0 — budget_exhausted (repeated_call), failed (expected finish)');
     expect(lines[2]).toBe(`attribution: replanner.guessed_target — ${record.attribution!.explanation}`);
     const [first, ...rest] = record.attribution!.evidence;
-    expect(lines.find((l) => l.startsWith(`▶ ${String(first).padStart(2)}  `))).toMatch(/model_call replanner: revise — invalidated "The fixtures are out of sync/);
+    expect(lines.find((l) => l.startsWith(`▶ ${String(first).padStart(2)}  `))).toMatch(
+      /model_call replanner: revise — invalidated "The fixtures are out of sync/,
+    );
     for (const id of rest) expect(lines.some((l) => l.startsWith(`• ${String(id).padStart(2)}  `))).toBe(true);
     expect(lines.filter((l) => /^[▶•]/.test(l))).toHaveLength(record.attribution!.evidence.length);
   });

@@ -53,7 +53,10 @@ const call = (target: SimRepo, tool: string, args: Record<string, unknown>) => e
 describe('git_show', () => {
   it('stat: true prints the file list with counts as git show --stat does', () => {
     const target = repo([bundleCommit, moveCommit]);
-    expect(call(target, 'git_show', { sha: '6cb5', stat: true })).toMatchObject({ status: 'success', output: `${header(bundleCommit.sha, 'second commit')}\n\n${BUNDLE_STAT}` });
+    expect(call(target, 'git_show', { sha: '6cb5', stat: true })).toMatchObject({
+      status: 'success',
+      output: `${header(bundleCommit.sha, 'second commit')}\n\n${BUNDLE_STAT}`,
+    });
     expect(call(target, 'git_show', { sha: 'HEAD~1', stat: true }).output).toBe(`${header(moveCommit.sha, 'move')}\n\n${MOVE_STAT}`);
   });
 
@@ -66,7 +69,10 @@ describe('git_show', () => {
     expect(call(target, 'git_show', { sha: 'HEAD', path: 'src/', stat: true }).output).toBe(
       `${header(bundleCommit.sha, 'second commit')}\n\n src/a.js                                           |    3 +-\n ...enerated-very-long-name-of-a-bundle-file.min.js | 3000 ++++++++++++++++++++\n 2 files changed, 3002 insertions(+), 1 deletion(-)`,
     );
-    expect(call(target, 'git_show', { sha: 'HEAD', path: 'docs/x.md' })).toMatchObject({ status: 'lookup_miss', output: 'Commit 6cb569c did not change docs/x.md' });
+    expect(call(target, 'git_show', { sha: 'HEAD', path: 'docs/x.md' })).toMatchObject({
+      status: 'lookup_miss',
+      output: 'Commit 6cb569c did not change docs/x.md',
+    });
   });
 
   it('a commit with a large generated file lists every changed file before any diff, within the output cap', () => {
@@ -87,7 +93,9 @@ describe('git_show', () => {
 describe('git show in the shell', () => {
   it('honours -- path, a path after the revision, --stat and --stat -p', () => {
     const target = repo([bundleCommit]);
-    expect(target.run('git show HEAD -- README.md').output).toBe(`${header(bundleCommit.sha, 'second commit')}\n\ndiff --git a/README.md b/README.md\nnew file mode 100644\n--- /dev/null\n+++ b/README.md\n@@ -0,0 +1,1 @@\n+x`);
+    expect(target.run('git show HEAD -- README.md').output).toBe(
+      `${header(bundleCommit.sha, 'second commit')}\n\ndiff --git a/README.md b/README.md\nnew file mode 100644\n--- /dev/null\n+++ b/README.md\n@@ -0,0 +1,1 @@\n+x`,
+    );
     expect(target.run('git show 6cb569c README.md').output).toBe(target.run('git show HEAD -- README.md').output);
     expect(target.run('git show --stat 6cb569c')).toMatchObject({ exit_code: 0, output: `${header(bundleCommit.sha, 'second commit')}\n\n${BUNDLE_STAT}` });
     expect(target.run('git show --stat -p HEAD -- src/a.js').output).toBe(

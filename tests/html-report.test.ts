@@ -109,7 +109,18 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report in Chromium', () => {
 
   it('compare --html shows the changes, the flipped tasks with both traces and the configuration differences', async () => {
     const head = join(scratch(), 'head');
-    const run = stratbench(['run', '--suite', 'tasks/core.yaml', '--epochs', '2', '--model', 'scripted:faults=planner.guessed_target', '--out', head, '--no-progress']);
+    const run = stratbench([
+      'run',
+      '--suite',
+      'tasks/core.yaml',
+      '--epochs',
+      '2',
+      '--model',
+      'scripted:faults=planner.guessed_target',
+      '--out',
+      head,
+      '--no-progress',
+    ]);
     expect(run.status, run.stderr).toBe(0);
     const compareFile = join(dir, 'compare.html');
     const compared = stratbench(['compare', dir, head, '--html', compareFile]);
@@ -127,7 +138,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report in Chromium', () => {
     expect(await page.locator('#attribution code').textContent()).toBe('planner.guessed_target');
     await page.goBack();
     await page.waitForSelector('#flips');
-    await page.locator('#flips tbody tr').filter({ hasText: 'default-currency' }).filter({ hasText: 'plan-up-front' }).locator('a', { hasText: 'base trace' }).click();
+    await page
+      .locator('#flips tbody tr')
+      .filter({ hasText: 'default-currency' })
+      .filter({ hasText: 'plan-up-front' })
+      .locator('a', { hasText: 'base trace' })
+      .click();
     await page.waitForSelector('#trace section.event');
     expect(await page.locator('#episode-result').textContent()).toBe('success');
     expect(problems).toEqual({ consoleErrors: [], requests: [] });

@@ -106,7 +106,12 @@ describe('what the server receives', () => {
 
   it('gives the model a schema without $ref or $defs, for every reply schema and for recursive or shared ones', () => {
     const Shared = z.object({ path: z.string() }).meta({ id: 'Shared' });
-    const Node: z.ZodType = z.object({ name: z.string(), get children() { return z.array(Node); } });
+    const Node: z.ZodType = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node);
+      },
+    });
     for (const schema of [PlanReply, ActionReply, ExecutorReply, z.object({ a: Shared, b: Shared }), Node]) {
       const text = JSON.stringify(modelJsonSchema(schema));
       expect(text).not.toMatch(/\$ref|\$defs|\$schema/);

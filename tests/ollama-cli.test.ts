@@ -88,15 +88,43 @@ describe.concurrent('stratbench run with Ollama models', () => {
     servers.push(server);
     const out = join(scratch(), 'out');
     const result = await stratbench([
-      'run', '--wide', '--model', 'scripted', '--planner-model', 'ollama:qwen3:32b', '--executor-model', 'ollama:qwen3:8b',
-      '--strategies', 'plan-up-front', '--tasks', 'default-currency,fix-checkout-test', '--ollama-host', server.url,
-      '--tool-calling', 'native', '--temperature', '0.2', '--num-ctx', '4096', '--num-predict', '512', '--keep-alive', '5m',
-      '--timeout-ms', '20000', '--planner-think', '--out', out, '--no-progress',
+      'run',
+      '--wide',
+      '--model',
+      'scripted',
+      '--planner-model',
+      'ollama:qwen3:32b',
+      '--executor-model',
+      'ollama:qwen3:8b',
+      '--strategies',
+      'plan-up-front',
+      '--tasks',
+      'default-currency,fix-checkout-test',
+      '--ollama-host',
+      server.url,
+      '--tool-calling',
+      'native',
+      '--temperature',
+      '0.2',
+      '--num-ctx',
+      '4096',
+      '--num-predict',
+      '512',
+      '--keep-alive',
+      '5m',
+      '--timeout-ms',
+      '20000',
+      '--planner-think',
+      '--out',
+      out,
+      '--no-progress',
     ]);
     expect(result.stderr).not.toMatch(/crashed/);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('models: planner=ollama:qwen3:32b executor=ollama:qwen3:8b reporter=scripted');
-    expect(result.stdout).toContain(`note: ollama 0.12.0 at ${server.url}: tool calling native, temperature 0.2, num_ctx 4096, num_predict 512, think false, keep_alive 5m, timeout_ms 20000, planner think true`);
+    expect(result.stdout).toContain(
+      `note: ollama 0.12.0 at ${server.url}: tool calling native, temperature 0.2, num_ctx 4096, num_predict 512, think false, keep_alive 5m, timeout_ms 20000, planner think true`,
+    );
 
     const bodies = server.chatCalls().map((call) => call.body as FakeChatRequest);
     const planner = bodies.filter((body) => body.model === 'qwen3:32b');
@@ -105,7 +133,12 @@ describe.concurrent('stratbench run with Ollama models', () => {
     expect(executor.length).toBeGreaterThan(2);
     expect(bodies).toHaveLength(planner.length + executor.length); // the reporter is scripted: no HTTP
     for (const body of planner) {
-      expect({ think: body.think, keep_alive: body.keep_alive, tools: body.tools, format: typeof body.format }).toEqual({ think: true, keep_alive: '5m', tools: undefined, format: 'object' });
+      expect({ think: body.think, keep_alive: body.keep_alive, tools: body.tools, format: typeof body.format }).toEqual({
+        think: true,
+        keep_alive: '5m',
+        tools: undefined,
+        format: 'object',
+      });
       expect(body.options).toEqual({ temperature: 0.2, num_ctx: 4096, num_predict: 512, seed: expect.any(Number) });
     }
     for (const body of executor) {
@@ -114,11 +147,19 @@ describe.concurrent('stratbench run with Ollama models', () => {
     // Preflight asked /api/show for the model of the tool-calling role only.
     expect(server.calls.filter((call) => call.path === '/api/show').map((call) => (call.body as { model: string }).model)).toEqual(['qwen3:8b']);
 
-    const episodes = readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { success: boolean; models: unknown });
-    expect(episodes.map((record) => record.models)).toEqual([0, 1].map(() => ({ planner: 'ollama:qwen3:32b', executor: 'ollama:qwen3:8b', reporter: 'scripted' })));
+    const episodes = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { success: boolean; models: unknown });
+    expect(episodes.map((record) => record.models)).toEqual(
+      [0, 1].map(() => ({ planner: 'ollama:qwen3:32b', executor: 'ollama:qwen3:8b', reporter: 'scripted' })),
+    );
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as Record<string, any>;
     expect(run.models).toEqual({ planner: 'ollama:qwen3:32b', executor: 'ollama:qwen3:8b', reporter: 'scripted' });
-    expect({ ...run.ollama, models: Object.fromEntries(Object.entries(run.ollama.models).map(([name, model]) => [name, (model as { digest: string }).digest])) }).toEqual({
+    expect({
+      ...run.ollama,
+      models: Object.fromEntries(Object.entries(run.ollama.models).map(([name, model]) => [name, (model as { digest: string }).digest])),
+    }).toEqual({
       host: server.url,
       server_version: '0.12.0',
       models: { 'qwen3:32b': MODELS[1]!.digest, 'qwen3:8b': MODELS[0]!.digest },

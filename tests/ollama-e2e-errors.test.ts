@@ -41,8 +41,13 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
     expect(server.chatCalls()).toHaveLength(4 * 4);
 
     expect(run.stdout).toContain('Errored episodes, not counted as failures (4):');
-    expect(run.stdout).toMatch(/direct\s+default-currency\s+epoch 0\s+infrastructure:busy — Ollama chat with qwen3:8b at http:\/\/127\.0\.0\.1:\d+ failed after 4 attempts/);
-    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { errors: unknown[]; strategies: Array<{ strategy: string; scored: number; errors: number }> };
+    expect(run.stdout).toMatch(
+      /direct\s+default-currency\s+epoch 0\s+infrastructure:busy — Ollama chat with qwen3:8b at http:\/\/127\.0\.0\.1:\d+ failed after 4 attempts/,
+    );
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as {
+      errors: unknown[];
+      strategies: Array<{ strategy: string; scored: number; errors: number }>;
+    };
     expect(summary.errors).toHaveLength(4);
     expect(summary.strategies.map((s) => [s.strategy, s.scored, s.errors])).toEqual([
       ['direct', 0, 2],
@@ -73,7 +78,14 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
     let busy = true;
     server = await startFakeOllama({ reply: (body) => (busy ? BUSY : scripted(body)) });
     const out = join(scratch(), 'resumed');
-    const flags = { model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'default-currency,fix-checkout-test', strategies: 'react', toolCalling: 'native', temperature: 0.3 };
+    const flags = {
+      model: 'ollama:qwen3:8b',
+      ollamaHost: server.url,
+      tasks: 'default-currency,fix-checkout-test',
+      strategies: 'react',
+      toolCalling: 'native',
+      temperature: 0.3,
+    };
     expect((await runInProcess({ out, ...flags }, NO_WAIT)).code).toBe(4);
     expect(records(out).map((record) => record.outcome.status)).toEqual(['error', 'error']);
 
@@ -86,7 +98,10 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
       ['default-currency', 'finished', true],
       ['fix-checkout-test', 'finished', true],
     ]);
-    const bodies = server.chatCalls().slice(before).map((call) => call.body as FakeChatRequest);
+    const bodies = server
+      .chatCalls()
+      .slice(before)
+      .map((call) => call.body as FakeChatRequest);
     expect(bodies.length).toBeGreaterThan(0);
     expect(bodies.every((body) => body.model === 'qwen3:8b' && body.options?.temperature === 0.3 && Array.isArray(body.tools))).toBe(true);
 

@@ -77,7 +77,8 @@ async function observe(fetch: typeof globalThis.fetch, reply: FixtureReply, conf
 /** How each fixture is asked for (schema, mode, options), as in tests/ollama-fixtures.test.ts. */
 function scenario(id: string): { config: Partial<OllamaModelConfig>; chat: ChatRequest } {
   const native = { toolCalling: 'native' as const, tools: TOOLS };
-  if (['tool-arguments-json-string', 'hallucinated-tool-name', 'http500-error-parsing-tool-call'].includes(id)) return { config: native, chat: request('action', ActionReply) };
+  if (['tool-arguments-json-string', 'hallucinated-tool-name', 'http500-error-parsing-tool-call'].includes(id))
+    return { config: native, chat: request('action', ActionReply) };
   if (['numbers-as-strings', 'tool-args-missing-closing-brace'].includes(id)) return { config: native, chat: request('executor_call', ExecutorReply) };
   if (id === 'ndjson-chunk-split') return { config: { stream: true }, chat: request('executor_call', ExecutorReply) };
   if (id === 'client-headers-timeout-300s') return { config: {}, chat: request('plan', PlanReply, { timeout_ms: 60 }) };
@@ -111,7 +112,12 @@ describe('createNodeHttpFetch against Node fetch (undici), through the real olla
   it('no headers within headersTimeoutMs: a headers timeout, after which the backend streams', async () => {
     const server = await startFakeOllama({ reply: (_body, { index }) => (index === 0 ? { hang: true } : okReply('{"answer":"ok"}')) });
     servers.push(server);
-    const model = createOllamaModel({ model: 'qwen3:8b', host: server.url, fetch: createNodeHttpFetch({ headersTimeoutMs: 50 }), clock: { sleep: async () => undefined } });
+    const model = createOllamaModel({
+      model: 'qwen3:8b',
+      host: server.url,
+      fetch: createNodeHttpFetch({ headersTimeoutMs: 50 }),
+      clock: { sleep: async () => undefined },
+    });
     const reply = await model.chat(request('report', z.object({ answer: z.string() })));
     expect(reply.text).toBe('{"answer":"ok"}');
     expect(server.chatCalls().map((call) => [(call.body as { stream: boolean }).stream, call.aborted])).toEqual([
@@ -131,9 +137,13 @@ describe('createNodeHttpFetch against Node fetch (undici), through the real olla
     const server = await startFakeOllama({ reply: () => ({ hang: true }) });
     servers.push(server);
     const lean = createNodeHttpFetch();
-    const before = await lean(`${server.url}/api/chat`, { method: 'POST', body: '{"model":"qwen3:8b"}', signal: AbortSignal.timeout(30) }).catch((error: unknown) => error);
+    const before = await lean(`${server.url}/api/chat`, { method: 'POST', body: '{"model":"qwen3:8b"}', signal: AbortSignal.timeout(30) }).catch(
+      (error: unknown) => error,
+    );
     expect(before).toMatchObject({ name: 'TimeoutError' });
-    expect(await lean(`${server.url}/api/chat`, { method: 'POST', body: '{}', signal: AbortSignal.abort(new Error('gone')) }).catch((error: unknown) => error)).toMatchObject({ message: 'gone' });
+    expect(
+      await lean(`${server.url}/api/chat`, { method: 'POST', body: '{}', signal: AbortSignal.abort(new Error('gone')) }).catch((error: unknown) => error),
+    ).toMatchObject({ message: 'gone' });
 
     const controller = new AbortController();
     const response = await lean(await headersThenSilence(), { signal: controller.signal });

@@ -48,7 +48,10 @@ describe('§5 the core suite through the fake Ollama server serving the scripted
 
     // Every model call went over HTTP, one request each, naming the Ollama model on every event and record.
     const events = overHttp.flatMap((record) => record.trace.filter((event) => event.type === 'model_call'));
-    const requests = server.chatCalls().slice(before).map((call) => call.body as FakeChatRequest);
+    const requests = server
+      .chatCalls()
+      .slice(before)
+      .map((call) => call.body as FakeChatRequest);
     expect(requests).toHaveLength(events.length);
     expect(new Set(events.map((event) => (event.type === 'model_call' ? event.model : '')))).toEqual(new Set(['ollama:qwen3:8b']));
     expect(overHttp.every((record) => Object.values(record.models).every((name) => name === 'ollama:qwen3:8b'))).toBe(true);
@@ -91,7 +94,12 @@ describe('§5 the core suite through the fake Ollama server serving the scripted
     const mixed = records(out);
     expect(mixed.map((record) => record.success)).toEqual(scripted.filter((record) => record.strategy === 'plan-replan').map((record) => record.success));
     expect(mixed[0]?.models).toEqual({ planner: 'scripted', executor: 'ollama:qwen3:8b', replanner: 'ollama:qwen3:8b', reporter: 'ollama:qwen3:8b' });
-    const roles = new Set(server.chatCalls().slice(before).map((call) => extractRole(call.body as FakeChatRequest)));
+    const roles = new Set(
+      server
+        .chatCalls()
+        .slice(before)
+        .map((call) => extractRole(call.body as FakeChatRequest)),
+    );
     expect(roles.has('planner')).toBe(false);
     expect(roles.has('executor')).toBe(true);
     expect(run.stdout).toMatch(/models: planner=scripted executor=ollama:qwen3:8b replanner=ollama:qwen3:8b reporter=ollama:qwen3:8b/);

@@ -71,7 +71,10 @@ async function replay(replies: FixtureReply | ((index: number) => FixtureReply),
 const chatBodies = (): Array<Record<string, any>> => server!.chatCalls().map((call) => call.body as Record<string, any>);
 
 async function infraError(promise: Promise<ChatResponse>): Promise<InfrastructureError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(InfrastructureError);
   return error as InfrastructureError;
 }

@@ -93,7 +93,11 @@ describe('the backend returns a reply for any content or tool call (never a cras
   it('in json and native mode', async () => {
     const json = createOllamaModel({ model: 'qwen3:8b', host: server.url });
     const native = createOllamaModel({ model: 'qwen3:8b', host: server.url, toolCalling: 'native', tools });
-    const argumentsValue = fc.oneof(fc.string({ maxLength: 60 }), fc.json({ maxDepth: 2 }), fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })));
+    const argumentsValue = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.json({ maxDepth: 2 }),
+      fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 })),
+    );
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 200 }), fc.option(fc.tuple(fc.string({ maxLength: 12 }), argumentsValue)), async (content, call) => {
         next = okReply(content, call ? { message: { role: 'assistant', content, tool_calls: [{ function: { name: call[0], arguments: call[1] } }] } } : {});

@@ -24,7 +24,10 @@ async function serve() {
 }
 
 async function configurationError(promise: Promise<unknown>): Promise<ConfigurationError> {
-  const caught = await promise.then(() => undefined, (reason: unknown) => reason);
+  const caught = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(caught).toBeInstanceOf(ConfigurationError);
   return caught as ConfigurationError;
 }

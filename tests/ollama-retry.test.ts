@@ -36,7 +36,10 @@ async function serve(reply: (body: FakeChatRequest, index: number) => FixtureRep
 }
 const error = (status: number, text: string): FixtureReply => ({ status, body: { error: text } });
 async function rejection(promise: Promise<unknown>): Promise<InfrastructureError> {
-  const caught = await promise.then(() => undefined, (reason: unknown) => reason);
+  const caught = await promise.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
   expect(caught).toBeInstanceOf(InfrastructureError);
   return caught as InfrastructureError;
 }
@@ -44,7 +47,11 @@ async function rejection(promise: Promise<unknown>): Promise<InfrastructureError
 describe('retry with backoff', () => {
   it('recovers when the server comes back (503, 500, then a reply), sleeping with full jitter', async () => {
     const model = await serve((_body, index) =>
-      index === 0 ? error(503, 'server busy, please try again.') : index === 1 ? error(500, 'model runner has unexpectedly stopped') : okReply('{"answer":"ok"}'),
+      index === 0
+        ? error(503, 'server busy, please try again.')
+        : index === 1
+          ? error(500, 'model runner has unexpectedly stopped')
+          : okReply('{"answer":"ok"}'),
     );
     const reply = await model.chat(request());
     expect(reply.text).toBe('{"answer":"ok"}');
@@ -53,7 +60,10 @@ describe('retry with backoff', () => {
   });
 
   it('stops at the total-time bound before the attempt bound', async () => {
-    const model = await serve(() => error(503, 'busy'), { retry: { attempts: 10, baseMs: 500, maxMs: 8000, totalMs: 1000 }, clock: { ...fakeClock, random: () => 0.99 } });
+    const model = await serve(() => error(503, 'busy'), {
+      retry: { attempts: 10, baseMs: 500, maxMs: 8000, totalMs: 1000 },
+      clock: { ...fakeClock, random: () => 0.99 },
+    });
     const failure = await rejection(model.chat(request()));
     expect(failure.kind).toBe('busy');
     expect(sleeps).toEqual([495]); // the next delay (990 ms) would pass 1000 ms in all
@@ -61,9 +71,7 @@ describe('retry with backoff', () => {
   });
 
   it('caps each delay at maxMs and keeps it in [0, ceiling)', () => {
-    expect([1, 2, 3, 4, 5, 6, 7].map((retry) => backoffDelayMs(retry, DEFAULT_RETRY_POLICY, () => 0.999999))).toEqual([
-      499, 999, 1999, 3999, 7999, 7999, 7999,
-    ]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((retry) => backoffDelayMs(retry, DEFAULT_RETRY_POLICY, () => 0.999999))).toEqual([499, 999, 1999, 3999, 7999, 7999, 7999]);
     expect(backoffDelayMs(3, DEFAULT_RETRY_POLICY, () => 0)).toBe(0);
   });
 
@@ -88,7 +96,8 @@ describe('retry with backoff', () => {
   });
 
   it('retries a reset socket and a runner crash in the middle of a stream', async () => {
-    const crashLine = '{"model":"qwen3:8b","message":{"role":"assistant","content":"{\\"ans"},"done":false}\n{"error":"model runner has unexpectedly stopped"}\n';
+    const crashLine =
+      '{"model":"qwen3:8b","message":{"role":"assistant","content":"{\\"ans"},"done":false}\n{"error":"model runner has unexpectedly stopped"}\n';
     const model = await serve((_body, index) => (index === 0 ? { destroy: true } : index === 1 ? { chunks: [crashLine] } : okReply('{"answer":"ok"}')), {
       stream: true,
     });
@@ -136,7 +145,10 @@ describe('classifyOllamaError', () => {
     [responseError(429, 'too many requests'), { action: 'retry', kind: 'busy' }],
     [responseError(502, 'bad gateway'), { action: 'retry', kind: 'server_error' }],
     [new TypeError('fetch failed', { cause: { code: 'UND_ERR_HEADERS_TIMEOUT' } }), { action: 'retry', kind: 'timeout', code: 'UND_ERR_HEADERS_TIMEOUT' }],
-    [new TypeError('fetch failed', { cause: Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}) }), { action: 'retry', kind: 'unreachable' }],
+    [
+      new TypeError('fetch failed', { cause: Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}) }),
+      { action: 'retry', kind: 'unreachable' },
+    ],
     [new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } }), { action: 'retry', kind: 'unreachable' }],
     [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), { action: 'retry', kind: 'timeout' }],
     [new Error('Did not receive done or success response in stream.'), { action: 'retry', kind: 'server_error' }],
@@ -149,10 +161,16 @@ describe('classifyOllamaError', () => {
   it('passes a bug through withRetry unchanged, without retrying', async () => {
     let calls = 0;
     const bug = new RangeError('a bug');
-    await expect(withRetry('test', async () => {
-      calls += 1;
-      throw bug;
-    }, { sleep: async () => undefined })).rejects.toBe(bug);
+    await expect(
+      withRetry(
+        'test',
+        async () => {
+          calls += 1;
+          throw bug;
+        },
+        { sleep: async () => undefined },
+      ),
+    ).rejects.toBe(bug);
     expect(calls).toBe(1);
   });
 });

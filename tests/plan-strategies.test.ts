@@ -10,7 +10,14 @@ const repo = {
   files: { 'src/total.js': 'export const total = (x) => Math.floor(x);\n', 'tests/total.test.js': TOTAL_TEST },
   scripts: {
     test: { kind: 'test' as const, duration_ms: 20_000 },
-    lint: { kind: 'command' as const, cmd: 'eslint .', output: 'clean', failure: 'src/total.js: no-floor', passes_when: { kind: 'file_lacks' as const, path: 'src/total.js', text: 'Math.floor' }, duration_ms: 20_000 },
+    lint: {
+      kind: 'command' as const,
+      cmd: 'eslint .',
+      output: 'clean',
+      failure: 'src/total.js: no-floor',
+      passes_when: { kind: 'file_lacks' as const, path: 'src/total.js', text: 'Math.floor' },
+      duration_ms: 20_000,
+    },
     install: { kind: 'install' as const },
   },
 };
@@ -25,7 +32,13 @@ const step = (id: string, tool: string, args: Record<string, unknown> | null, de
   side_effect: 'none',
 });
 
-const task = miniTask({ id: 'fix', group: 'multi-step', repo, checks: [{ check: 'command_passes', cmd: 'pnpm test' }], reference: { steps: [], finish: 'done' } });
+const task = miniTask({
+  id: 'fix',
+  group: 'multi-step',
+  repo,
+  checks: [{ check: 'command_passes', cmd: 'pnpm test' }],
+  reference: { steps: [], finish: 'done' },
+});
 const types = (trace: TraceEvent[]) => trace.map((e) => e.type);
 
 describe('plan-and-replan', () => {
@@ -72,7 +85,12 @@ describe('plan-and-replan', () => {
   it('ends a replan that names an assumption already named', async () => {
     const model = roleModel({
       planner: () => ({ goal: 'g', done_when: [], assumptions: [], steps: [step('s1', 'read', { path: 'a.js' })] }),
-      replanner: (_r, n) => ({ decision: 'revise', invalidated: 'the file exists', assumptions: [], steps: [step(`r${n + 1}.1`, 'read', { path: `b${n}.js` })] }),
+      replanner: (_r, n) => ({
+        decision: 'revise',
+        invalidated: 'the file exists',
+        assumptions: [],
+        steps: [step(`r${n + 1}.1`, 'read', { path: `b${n}.js` })],
+      }),
     });
     const record = await runEpisode({ task, strategy: 'plan-replan', epoch: 0, seed: 1 }, await environment(allRoles(model)));
     expect(record.outcome).toMatchObject({ status: 'budget_exhausted', reason: 'repeated_assumption' });
@@ -81,7 +99,12 @@ describe('plan-and-replan', () => {
 
   it('sends failing done_when checks to the replanner, which may stop with a message', async () => {
     const model = roleModel({
-      planner: () => ({ goal: 'g', done_when: [{ check: 'command_passes', cmd: 'pnpm test' }], assumptions: [], steps: [step('s1', 'read', { path: 'src/total.js' }, [], 'success')] }),
+      planner: () => ({
+        goal: 'g',
+        done_when: [{ check: 'command_passes', cmd: 'pnpm test' }],
+        assumptions: [],
+        steps: [step('s1', 'read', { path: 'src/total.js' }, [], 'success')],
+      }),
       replanner: (request) => {
         const failure = (request.view as { failure: { kind: string } }).failure;
         return { decision: 'stop', invalidated: '', assumptions: [], steps: [], message: `blocked: ${failure.kind}` };
@@ -120,7 +143,11 @@ describe('plan-up-front', () => {
         goal: 'g',
         done_when: [],
         assumptions: [],
-        steps: [step('s1', 'run', { cmd: 'pnpm lint' }), step('s2', 'run', { cmd: 'pnpm test' }, ['s1']), step('s3', 'read', { path: 'src/total.js' }, [], 'success')],
+        steps: [
+          step('s1', 'run', { cmd: 'pnpm lint' }),
+          step('s2', 'run', { cmd: 'pnpm test' }, ['s1']),
+          step('s3', 'read', { path: 'src/total.js' }, [], 'success'),
+        ],
       }),
     });
     const record = await runEpisode({ task, strategy: 'plan-up-front', epoch: 0, seed: 1 }, await environment(allRoles(model)));
@@ -145,7 +172,10 @@ describe('plan-up-front', () => {
         }),
       });
     const together = await runEpisode({ task, strategy: 'plan-up-front', epoch: 0, seed: 1 }, await environment(allRoles(parallel(() => []))));
-    const inOrder = await runEpisode({ task, strategy: 'plan-up-front', epoch: 0, seed: 1 }, await environment(allRoles(parallel((i) => (i === 0 ? [] : [`s${i}`])))));
+    const inOrder = await runEpisode(
+      { task, strategy: 'plan-up-front', epoch: 0, seed: 1 },
+      await environment(allRoles(parallel((i) => (i === 0 ? [] : [`s${i}`])))),
+    );
     expect(together.metrics.tool_ms).toBe(20_000);
     expect(inOrder.metrics.tool_ms).toBe(60_000);
   });
@@ -156,7 +186,14 @@ describe('plan validation and diffs', () => {
     expect(validatePlan({ goal: 'g', done_when: [], assumptions: [], steps: [step('s1', 'read', { path: 'a' }) as never] })).toEqual([]);
     const tooMany = Array.from({ length: 13 }, (_, i) => step(`s${i}`, 'read', { path: 'a' }) as never);
     expect(validatePlan({ goal: 'g', done_when: [], assumptions: [], steps: tooMany })).toEqual(['a plan has 1-12 steps, got 13']);
-    expect(validatePlan({ goal: 'g', done_when: [], assumptions: [], steps: [step('s1', 'read', { path: 'a' }) as never, step('s1', 'read', { nope: 1 }, ['s9']) as never] })).toEqual([
+    expect(
+      validatePlan({
+        goal: 'g',
+        done_when: [],
+        assumptions: [],
+        steps: [step('s1', 'read', { path: 'a' }) as never, step('s1', 'read', { nope: 1 }, ['s9']) as never],
+      }),
+    ).toEqual([
       'duplicate step id "s1"',
       'step s1: bad args for read: path: Invalid input: expected string, received undefined, (args): Unrecognized key: "nope"',
       'step s1 depends on unknown step "s9"',
@@ -184,8 +221,18 @@ describe('scripted plan-and-replan', () => {
       id: 'fix-total',
       group: 'first-approach-fails',
       repo,
-      checks: [{ check: 'command_passes', cmd: 'pnpm test' }, { check: 'file_unchanged', path: 'tests/total.test.js' }],
-      naive: { assumption: 'A1: the install is stale', steps: [{ tool: 'run', args: { cmd: 'pnpm install' } }, { tool: 'run', args: { cmd: 'pnpm test' } }], finish: 'reinstalled' },
+      checks: [
+        { check: 'command_passes', cmd: 'pnpm test' },
+        { check: 'file_unchanged', path: 'tests/total.test.js' },
+      ],
+      naive: {
+        assumption: 'A1: the install is stale',
+        steps: [
+          { tool: 'run', args: { cmd: 'pnpm install' } },
+          { tool: 'run', args: { cmd: 'pnpm test' } },
+        ],
+        finish: 'reinstalled',
+      },
       reference: {
         done_when: [{ check: 'command_passes', cmd: 'pnpm test' }],
         steps: [

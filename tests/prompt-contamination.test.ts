@@ -24,8 +24,7 @@ async function tasksOf(path: string): Promise<LoadedTask[]> {
 }
 
 /** The fix-checkout-test memory note as the suite writes it (folded YAML joins its lines with a space). */
-const CHECKOUT_NOTE =
-  'The checkout test is flaky when the fixtures get out of sync. Running pnpm fixtures:reset and then rerunning the test usually fixes it.';
+const CHECKOUT_NOTE = 'The checkout test is flaky when the fixtures get out of sync. Running pnpm fixtures:reset and then rerunning the test usually fixes it.';
 
 const NOTE_WORDS = normalisedWords(CHECKOUT_NOTE);
 

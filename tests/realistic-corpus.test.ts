@@ -27,7 +27,8 @@ describe('realistic reply corpus', () => {
     const report = measureAccuracy(runs.map((r) => r.trial));
     expect(report.misses.map((t) => t.key)).toEqual([]);
     expect(report.component).toMatchObject({ hits: SAMPLE.length, n: SAMPLE.length });
-    for (const run of runs) expect(run.record?.models).toMatchObject(Object.fromEntries(Object.keys(run.record!.models).map((role) => [role, 'ollama:qwen3:8b'])));
+    for (const run of runs)
+      expect(run.record?.models).toMatchObject(Object.fromEntries(Object.keys(run.record!.models).map((role) => [role, 'ollama:qwen3:8b'])));
     await addCounterfactuals(runs);
     // Every episode replayed once per role it used, with no model call (the replay's models reject any call).
     for (const run of runs) expect(run.counterfactual?.component).toBe(run.episode.expected.component);

@@ -31,7 +31,15 @@ async function planned(strategy: StrategyName, handlers: Record<string, RoleHand
   return runEpisode({ task, strategy, epoch: 0, seed: 1 }, await environment(allRoles(roleModel(handlers))));
 }
 
-const step = (id: string, args: Record<string, unknown> | null) => ({ id, does: `read ${id}`, tool: 'read', args, depends_on: [], expect: 'success', side_effect: 'none' });
+const step = (id: string, args: Record<string, unknown> | null) => ({
+  id,
+  does: `read ${id}`,
+  tool: 'read',
+  args,
+  depends_on: [],
+  expect: 'success',
+  side_effect: 'none',
+});
 
 describe('ReAct: the same successful read three times', () => {
   it('ends as repeated_call after the third identical read, not at the 12-call budget', async () => {
@@ -105,7 +113,12 @@ describe('executor: the same successful read three times', () => {
 
   it('ends plan-replan as repeated_call when revisions keep scheduling the same read, and blames the replanner', async () => {
     const record = await planned('plan-replan', {
-      planner: () => ({ goal: 'g', done_when: [{ check: 'file_contains', path: 'src/config.js', text: 'USD' }], assumptions: ['A0'], steps: [step('s1', { path: 'src/config.js' })] }),
+      planner: () => ({
+        goal: 'g',
+        done_when: [{ check: 'file_contains', path: 'src/config.js', text: 'USD' }],
+        assumptions: ['A0'],
+        steps: [step('s1', { path: 'src/config.js' })],
+      }),
       replanner: (_request, n) => ({ decision: 'revise', invalidated: `A${n + 1}`, assumptions: [], steps: [step(`r${n + 1}`, { path: 'src/config.js' })] }),
     });
     expect(record.outcome).toMatchObject({ status: 'budget_exhausted', reason: 'repeated_call' });

@@ -96,7 +96,12 @@ describe('withResponseCache', () => {
 
   it('keys on the backend identity, so json and native tool calling do not share replies', () => {
     const json = createOllamaModel({ model: 'qwen3:8b', host: 'http://127.0.0.1:1' });
-    const native = createOllamaModel({ model: 'qwen3:8b', host: 'http://127.0.0.1:1', toolCalling: 'native', tools: [{ name: 'read', description: 'r', parameters: {} }] });
+    const native = createOllamaModel({
+      model: 'qwen3:8b',
+      host: 'http://127.0.0.1:1',
+      toolCalling: 'native',
+      tools: [{ name: 'read', description: 'r', parameters: {} }],
+    });
     expect(responseCacheKey(json, 'd', request())).not.toBe(responseCacheKey(native, 'd', request()));
     expect(canonicalJson({ b: 1, a: { d: 2, c: [3, { f: 1, e: 2 }] } })).toBe('{"a":{"c":[3,{"e":2,"f":1}],"d":2},"b":1}');
   });

@@ -99,7 +99,24 @@ describe('shards', () => {
   it('merge refuses folders from different configurations and bad shard specs', () => {
     const base = scratch();
     expect(stratbench(['run', '--tasks', 'default-currency', '--out', join(base, 'a'), '--no-progress']).status).toBe(0);
-    expect(stratbench(['run', '--tasks', 'default-currency', '--prompts', 'prompts', '--seed', '1', '--model', 'scripted', '--out', join(base, 'b'), '--no-progress', '--planner-model', 'scripted:faults=planner.guessed_target']).status).toBe(0);
+    expect(
+      stratbench([
+        'run',
+        '--tasks',
+        'default-currency',
+        '--prompts',
+        'prompts',
+        '--seed',
+        '1',
+        '--model',
+        'scripted',
+        '--out',
+        join(base, 'b'),
+        '--no-progress',
+        '--planner-model',
+        'scripted:faults=planner.guessed_target',
+      ]).status,
+    ).toBe(0);
     const merged = stratbench(['merge', join(base, 'a'), join(base, 'b'), '--out', join(base, 'm')]);
     expect(merged.status).toBe(2);
     expect(merged.stderr).toMatch(/refusing to merge folders from different configurations/);

@@ -35,7 +35,9 @@ function folder(lines: string): string {
 
 describe('loadForResume', () => {
   it('keeps finished episodes, drops a torn last line and hands errored episodes back to run again', async () => {
-    const dir = folder(`${JSON.stringify(record('a', 'finished'))}\n${JSON.stringify(record('b', 'error'))}\n${JSON.stringify(record('c', 'stopped'))}\n{"schemaVersion":1,"ke`);
+    const dir = folder(
+      `${JSON.stringify(record('a', 'finished'))}\n${JSON.stringify(record('b', 'error'))}\n${JSON.stringify(record('c', 'stopped'))}\n{"schemaVersion":1,"ke`,
+    );
     const loaded = await loadForResume(dir, 'h');
     expect(loaded.records.map((r) => r.task)).toEqual(['a', 'c']);
     expect(loaded).toMatchObject({ droppedTornLine: true, rerunErrors: 1 });

@@ -72,7 +72,18 @@ describe('run refuses unusable numbers and task lists before anything runs', () 
 
 describe('the matrix and the model calls it implies, printed before the first episode', () => {
   it('run prints the matrix line on stderr', () => {
-    const result = stratbench(['run', '--tasks', 'default-currency,rename-tax-rate', '--strategies', 'direct,react', '--epochs', '2', '--out', join(scratch(), 'o'), '--no-progress']);
+    const result = stratbench([
+      'run',
+      '--tasks',
+      'default-currency,rename-tax-rate',
+      '--strategies',
+      'direct,react',
+      '--epochs',
+      '2',
+      '--out',
+      join(scratch(), 'o'),
+      '--no-progress',
+    ]);
     expect(result.status).toBe(0);
     expect(result.stderr.split('\n')[0]).toBe(
       'matrix: 2 tasks × 2 strategies × 2 epochs = 8 episodes; at most 64 model calls (default budgets, before reply repairs), all to the in-process scripted stand-in',

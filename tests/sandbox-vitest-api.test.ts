@@ -73,7 +73,10 @@ function runWithStacks(source: string, options: RunOptions = {}): ShimResult {
       throw new Error(`module failed: ${JSON.stringify(reason)}`);
     }
     settle(context, runtime, loaded.value).dispose();
-    const call = context.evalCode(`__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: options.testNamePattern ?? null, filepath: options.filepath }))})`, 'run.js');
+    const call = context.evalCode(
+      `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: options.testNamePattern ?? null, filepath: options.filepath }))})`,
+      'run.js',
+    );
     if (call.error) {
       const reason = context.dump(call.error);
       call.error.dispose();
@@ -128,10 +131,21 @@ it('long string', () => { expect('a very long string that goes on and on and on'
         fail(['numbers'], 'expected 107.07 to be 107.09 // Object.is equality', { expected: '107.09', actual: '107.07' }),
         fail(['strings'], "expected 'a' to be 'b' // Object.is equality", { expected: 'b', actual: 'a' }),
         fail(['NaN and -0'], 'expected -0 to be +0 // Object.is equality', { expected: '0', actual: '-0' }),
-        fail(['same shape'], 'expected { a: 1 } to be { a: 1 } // Object.is equality\n\nIf it should pass with deep equality, replace "toBe" with "toStrictEqual"\n\nExpected: { a: 1 }\nReceived: serializes to the same string\n', { expected: '{\n  "a": 1,\n}', actual: '{\n  "a": 1,\n}' }),
-        fail(['same shape but undefined'], 'expected { a: 1, b: undefined } to be { a: 1 } // Object.is equality\n\nIf it should pass with deep equality, replace "toBe" with "toEqual"\n\nExpected: { a: 1, b: undefined }\nReceived: serializes to the same string\n', { expected: '{\n  "a": 1,\n}', actual: '{\n  "a": 1,\n  "b": undefined,\n}' }),
+        fail(
+          ['same shape'],
+          'expected { a: 1 } to be { a: 1 } // Object.is equality\n\nIf it should pass with deep equality, replace "toBe" with "toStrictEqual"\n\nExpected: { a: 1 }\nReceived: serializes to the same string\n',
+          { expected: '{\n  "a": 1,\n}', actual: '{\n  "a": 1,\n}' },
+        ),
+        fail(
+          ['same shape but undefined'],
+          'expected { a: 1, b: undefined } to be { a: 1 } // Object.is equality\n\nIf it should pass with deep equality, replace "toBe" with "toEqual"\n\nExpected: { a: 1, b: undefined }\nReceived: serializes to the same string\n',
+          { expected: '{\n  "a": 1,\n}', actual: '{\n  "a": 1,\n  "b": undefined,\n}' },
+        ),
         fail(['string and number'], "expected '1' to be 1 // Object.is equality", { expected: '1', actual: '"1"' }),
-        fail(['long string'], "expected 'a very long string that goes on and o…' to be 'short' // Object.is equality", { expected: 'short', actual: 'a very long string that goes on and on and on' }),
+        fail(['long string'], "expected 'a very long string that goes on and o…' to be 'short' // Object.is equality", {
+          expected: 'short',
+          actual: 'a very long string that goes on and on and on',
+        }),
       ],
       errors: [],
     });
@@ -158,15 +172,30 @@ it('null and undefined', () => { expect(null).toEqual(undefined); });
       tests: [
         fail(['arrays'], 'expected [ 1, 2 ] to deeply equal [ 1, 3 ]', { expected: '[\n  1,\n  3,\n]', actual: '[\n  1,\n  2,\n]' }),
         fail(['objects'], 'expected { a: 1 } to deeply equal { a: 2 }', { expected: '{\n  "a": 2,\n}', actual: '{\n  "a": 1,\n}' }),
-        fail(['class and plain object'], 'expected Money{ cents: 5 } to deeply equal { cents: 6 }', { expected: '{\n  "cents": 6,\n}', actual: 'Money {\n  "cents": 5,\n}' }),
-        fail(['nested'], 'expected { a: [ 1, { b: 2 } ] } to deeply equal { a: [ 1, { b: 3 } ] }', { expected: '{\n  "a": [\n    1,\n    {\n      "b": 3,\n    },\n  ],\n}', actual: '{\n  "a": [\n    1,\n    {\n      "b": 2,\n    },\n  ],\n}' }),
-        fail(['long objects are abbreviated'], 'expected { total: 107.07, vat: 17.85, …(1) } to deeply equal { total: 107.09, vat: 17.85, …(1) }', { expected: '{\n  "lines": [\n    1,\n    2,\n    3,\n  ],\n  "total": 107.09,\n  "vat": 17.85,\n}', actual: '{\n  "lines": [\n    1,\n    2,\n    3,\n  ],\n  "total": 107.07,\n  "vat": 17.85,\n}' }),
+        fail(['class and plain object'], 'expected Money{ cents: 5 } to deeply equal { cents: 6 }', {
+          expected: '{\n  "cents": 6,\n}',
+          actual: 'Money {\n  "cents": 5,\n}',
+        }),
+        fail(['nested'], 'expected { a: [ 1, { b: 2 } ] } to deeply equal { a: [ 1, { b: 3 } ] }', {
+          expected: '{\n  "a": [\n    1,\n    {\n      "b": 3,\n    },\n  ],\n}',
+          actual: '{\n  "a": [\n    1,\n    {\n      "b": 2,\n    },\n  ],\n}',
+        }),
+        fail(['long objects are abbreviated'], 'expected { total: 107.07, vat: 17.85, …(1) } to deeply equal { total: 107.09, vat: 17.85, …(1) }', {
+          expected: '{\n  "lines": [\n    1,\n    2,\n    3,\n  ],\n  "total": 107.09,\n  "vat": 17.85,\n}',
+          actual: '{\n  "lines": [\n    1,\n    2,\n    3,\n  ],\n  "total": 107.07,\n  "vat": 17.85,\n}',
+        }),
         fail(['maps'], "expected Map{ 'a' => 1 } to deeply equal Map{ 'a' => 2 }", { expected: 'Map {\n  "a" => 2,\n}', actual: 'Map {\n  "a" => 1,\n}' }),
         fail(['sets'], 'expected Set{ 1, 2 } to deeply equal Set{ 1, 3 }', { expected: 'Set {\n  1,\n  3,\n}', actual: 'Set {\n  1,\n  2,\n}' }),
-        fail(['dates'], 'expected 1970-01-01T00:00:00.000Z to deeply equal 1970-01-01T00:00:00.001Z', { expected: '1970-01-01T00:00:00.001Z', actual: '1970-01-01T00:00:00.000Z' }),
+        fail(['dates'], 'expected 1970-01-01T00:00:00.000Z to deeply equal 1970-01-01T00:00:00.001Z', {
+          expected: '1970-01-01T00:00:00.001Z',
+          actual: '1970-01-01T00:00:00.000Z',
+        }),
         fail(['regexps'], 'expected /a/g to deeply equal /a/i', { expected: '/a/i', actual: '/a/g' }),
         fail(['NaN and -0'], 'expected [ -0 ] to deeply equal [ +0 ]', { expected: '[\n  0,\n]', actual: '[\n  -0,\n]' }),
-        fail(['errors'], 'expected TypeError: x to deeply equal Error: x', { expected: 'Error {\n  "message": "x",\n}', actual: 'TypeError {\n  "message": "x",\n}' }),
+        fail(['errors'], 'expected TypeError: x to deeply equal Error: x', {
+          expected: 'Error {\n  "message": "x",\n}',
+          actual: 'TypeError {\n  "message": "x",\n}',
+        }),
         fail(['null and undefined'], 'expected null to deeply equal undefined', { expected: 'undefined', actual: 'null' }),
       ],
       errors: [],
@@ -185,9 +214,18 @@ it('sparse array', () => { expect([, 1]).toStrictEqual([undefined, 1]); });
     expect(result).toEqual({
       tests: [
         pass('same class'),
-        fail(['class and plain object'], 'expected Money{ cents: 5 } to strictly equal { cents: 5 }', { expected: '{\n  "cents": 5,\n}', actual: 'Money {\n  "cents": 5,\n}' }),
-        fail(['undefined property'], 'expected { a: 1, b: undefined } to strictly equal { a: 1 }', { expected: '{\n  "a": 1,\n}', actual: '{\n  "a": 1,\n  "b": undefined,\n}' }),
-        fail(['sparse array'], 'expected [ undefined, 1 ] to strictly equal [ undefined, 1 ]', { expected: '[\n  undefined,\n  1,\n]', actual: '[\n  ,\n  1,\n]' }),
+        fail(['class and plain object'], 'expected Money{ cents: 5 } to strictly equal { cents: 5 }', {
+          expected: '{\n  "cents": 5,\n}',
+          actual: 'Money {\n  "cents": 5,\n}',
+        }),
+        fail(['undefined property'], 'expected { a: 1, b: undefined } to strictly equal { a: 1 }', {
+          expected: '{\n  "a": 1,\n}',
+          actual: '{\n  "a": 1,\n  "b": undefined,\n}',
+        }),
+        fail(['sparse array'], 'expected [ undefined, 1 ] to strictly equal [ undefined, 1 ]', {
+          expected: '[\n  undefined,\n  1,\n]',
+          actual: '[\n  ,\n  1,\n]',
+        }),
       ],
       errors: [],
     });
@@ -235,8 +273,14 @@ it('length of a long array', () => { expect(Array.from({ length: 30 }, (_, i) =>
         fail(['contain in a string'], "expected 'abc' to contain 'x'", { expected: 'x', actual: 'abc' }),
         fail(['contain in an array uses ==='], 'expected [ { a: 1 } ] to include { a: 1 }'),
         fail(['contain in a set'], 'expected [ 1, 2 ] to include 3'),
-        fail(['contain in null'], 'the given combination of arguments (null and number) is invalid for this assertion. You can use an array, a map, an object, a set, a string, or a weakset instead of a number'),
-        fail(['contain equal'], 'expected [ { a: 1 } ] to deep equally contain { a: 2 }', { expected: '{\n  "a": 2,\n}', actual: '[\n  {\n    "a": 1,\n  },\n]' }),
+        fail(
+          ['contain in null'],
+          'the given combination of arguments (null and number) is invalid for this assertion. You can use an array, a map, an object, a set, a string, or a weakset instead of a number',
+        ),
+        fail(['contain equal'], 'expected [ { a: 1 } ] to deep equally contain { a: 2 }', {
+          expected: '{\n  "a": 2,\n}',
+          actual: '[\n  {\n    "a": 1,\n  },\n]',
+        }),
         fail(['match'], "expected 'hello' to match 'bye'", { expected: 'bye', actual: 'hello' }),
         fail(['match a regexp'], "expected 'hello' to match /bye/", { expected: '/bye/', actual: '"hello"' }),
         fail(['match a number'], '.toMatch() expects to receive a string, but got number', undefined, 'TypeError'),
@@ -263,13 +307,26 @@ it('property with an object value', () => { expect({ a: { b: 1 } }).toHaveProper
 `);
     expect(result).toEqual({
       tests: [
-        fail(['subset'], 'expected { a: 1, b: { c: 2, d: 3 } } to match object { b: { c: 3 } }\n(2 matching properties omitted from actual)', { expected: '{\n  "b": {\n    "c": 3,\n  },\n}', actual: '{\n  "b": {\n    "c": 2,\n  },\n}' }),
-        fail(['arrays of subsets'], 'expected { list: [ { id: 1, x: 2 } ] } to match object { list: [ { id: 2 } ] }\n(1 matching property omitted from actual)', { expected: '{\n  "list": [\n    {\n      "id": 2,\n    },\n  ],\n}', actual: '{\n  "list": [\n    {\n      "id": 1,\n    },\n  ],\n}' }),
-        fail(['class instance'], 'expected Point{ x: 1, y: 2 } to match object { x: 5 }\n(1 matching property omitted from actual)', { expected: '{\n  "x": 5,\n}', actual: 'Point {\n  "x": 1,\n}' }),
+        fail(['subset'], 'expected { a: 1, b: { c: 2, d: 3 } } to match object { b: { c: 3 } }\n(2 matching properties omitted from actual)', {
+          expected: '{\n  "b": {\n    "c": 3,\n  },\n}',
+          actual: '{\n  "b": {\n    "c": 2,\n  },\n}',
+        }),
+        fail(
+          ['arrays of subsets'],
+          'expected { list: [ { id: 1, x: 2 } ] } to match object { list: [ { id: 2 } ] }\n(1 matching property omitted from actual)',
+          { expected: '{\n  "list": [\n    {\n      "id": 2,\n    },\n  ],\n}', actual: '{\n  "list": [\n    {\n      "id": 1,\n    },\n  ],\n}' },
+        ),
+        fail(['class instance'], 'expected Point{ x: 1, y: 2 } to match object { x: 5 }\n(1 matching property omitted from actual)', {
+          expected: '{\n  "x": 5,\n}',
+          actual: 'Point {\n  "x": 1,\n}',
+        }),
         pass('property paths'),
         fail(['missing property'], 'expected { a: { b: 1 } } to have property "a.c"'),
         fail(['property with another value'], 'expected { a: { b: 1 } } to have property "a.b" with value 2', { expected: '2', actual: '1' }),
-        fail(['property with an object value'], 'expected { a: { b: 1 } } to have property "a" with value { b: 2 }', { expected: '{\n  "b": 2,\n}', actual: '{\n  "b": 1,\n}' }),
+        fail(['property with an object value'], 'expected { a: { b: 1 } } to have property "a" with value { b: 2 }', {
+          expected: '{\n  "b": 2,\n}',
+          actual: '{\n  "b": 1,\n}',
+        }),
       ],
       errors: [],
     });
@@ -344,9 +401,18 @@ it('symbol and bigint', () => { expect(Symbol('k')).toBe(10n); });
         fail(['date'], 'expected 1970-01-02T00:00:00.000Z to be falsy', { expected: 'false', actual: '1970-01-02T00:00:00.000Z' }),
         fail(['escapes'], "expected 'it\\'s\\tdone\\n' to be 'x' // Object.is equality", { expected: 'x', actual: "it's\tdone\n" }),
         fail(['keys'], "expected { '2': 3, 'a-b': 1 } to be falsy", { expected: 'false', actual: '{\n  "2": 3,\n  "a-b": 1,\n}' }),
-        fail(['circular'], "expected { name: 'a', self: [Circular] } to be falsy", { expected: 'false', actual: '{\n  "name": "a",\n  "self": [Circular],\n}' }),
-        fail(['nested arrays'], 'expected [ [ 1, [ 2, [ 3, [ 4 ] ] ] ] ] to be falsy', { expected: 'false', actual: '[\n  [\n    1,\n    [\n      2,\n      [\n        3,\n        [\n          4,\n        ],\n      ],\n    ],\n  ],\n]' }),
-        fail(['many keys'], 'expected { a: 1, b: 2, c: 3, d: 4, e: 5, …(5) } to deeply equal {}', { expected: '{}', actual: '{\n  "a": 1,\n  "b": 2,\n  "c": 3,\n  "d": 4,\n  "e": 5,\n  "f": 6,\n  "g": 7,\n  "h": 8,\n  "i": 9,\n  "j": 10,\n}' }),
+        fail(['circular'], "expected { name: 'a', self: [Circular] } to be falsy", {
+          expected: 'false',
+          actual: '{\n  "name": "a",\n  "self": [Circular],\n}',
+        }),
+        fail(['nested arrays'], 'expected [ [ 1, [ 2, [ 3, [ 4 ] ] ] ] ] to be falsy', {
+          expected: 'false',
+          actual: '[\n  [\n    1,\n    [\n      2,\n      [\n        3,\n        [\n          4,\n        ],\n      ],\n    ],\n  ],\n]',
+        }),
+        fail(['many keys'], 'expected { a: 1, b: 2, c: 3, d: 4, e: 5, …(5) } to deeply equal {}', {
+          expected: '{}',
+          actual: '{\n  "a": 1,\n  "b": 2,\n  "c": 3,\n  "d": 4,\n  "e": 5,\n  "f": 6,\n  "g": 7,\n  "h": 8,\n  "i": 9,\n  "j": 10,\n}',
+        }),
         fail(['promise'], 'expected Promise{…} to be falsy', { expected: 'false', actual: 'Promise {}' }),
         fail(['symbol and bigint'], 'expected Symbol(k) to be 10n // Object.is equality', { expected: '10n', actual: 'Symbol(k)' }),
       ],
@@ -390,8 +456,14 @@ it('not a function', () => { expect(5).toThrow(); });
         fail(['substring'], "expected [Function boom] to throw error including 'good' but got 'bad thing'", { expected: 'good', actual: 'bad thing' }),
         fail(['regexp'], "expected [Function boom] to throw error matching /good/ but got 'bad thing'", { expected: '/good/', actual: '"bad thing"' }),
         fail(['class'], 'expected error to be instance of TypeError', { expected: '[Function TypeError]', actual: 'Error {\n  "message": "bad thing",\n}' }),
-        fail(['error object'], 'expected a thrown error to be Error: good', { expected: 'Error {\n  "message": "good",\n}', actual: 'Error {\n  "message": "bad thing",\n}' }),
-        fail(['asymmetric matcher'], 'expected error to match asymmetric matcher', { expected: 'ObjectContaining {\n  "message": "x",\n}', actual: 'Error {\n  "message": "bad thing",\n}' }),
+        fail(['error object'], 'expected a thrown error to be Error: good', {
+          expected: 'Error {\n  "message": "good",\n}',
+          actual: 'Error {\n  "message": "bad thing",\n}',
+        }),
+        fail(['asymmetric matcher'], 'expected error to match asymmetric matcher', {
+          expected: 'ObjectContaining {\n  "message": "x",\n}',
+          actual: 'Error {\n  "message": "bad thing",\n}',
+        }),
         fail(['thrown value'], 'expected a thrown value to equal { code: 2 }', { expected: '{\n  "code": 2,\n}', actual: '{\n  "code": 1,\n}' }),
         fail(['thrown string'], "expected [Function] to throw error including 'zz' but got 'oops'", { expected: 'zz', actual: 'oops' }),
         fail(['empty string'], "expected [Function] to throw error matching /^$/ but got 'x'", { expected: '/^$/', actual: '"x"' }),
@@ -435,12 +507,18 @@ it('toHaveBeenCalled', () => { const f = vi.fn(); f(3); expect(f).not.toHaveBeen
         fail(['toStrictEqual'], 'expected [ 1 ] to not strictly equal [ 1 ]', { expected: '[\n  1,\n]', actual: '[\n  1,\n]' }),
         fail(['toBeCloseTo'], 'expected 1.001 to not be close to 1, received difference is 0.0009999999999998899, but expected 0.005'),
         fail(['toContain'], 'expected [ 1, 2 ] to not include 2'),
-        fail(['toContainEqual'], 'expected [ { a: 1 } ] to not deep equally contain { a: 1 }', { expected: '{\n  "a": 1,\n}', actual: '[\n  {\n    "a": 1,\n  },\n]' }),
+        fail(['toContainEqual'], 'expected [ { a: 1 } ] to not deep equally contain { a: 1 }', {
+          expected: '{\n  "a": 1,\n}',
+          actual: '[\n  {\n    "a": 1,\n  },\n]',
+        }),
         fail(['toMatch'], "expected 'abc' not to match /b/", { expected: '/b/', actual: '"abc"' }),
         fail(['toMatchObject'], 'expected { a: 1, b: 2 } to not match object { a: 1 }', { expected: '{\n  "a": 1,\n}', actual: '{\n  "a": 1,\n}' }),
         fail(['toThrow'], "expected [Function] to not throw an error but 'Error: abc' was thrown", { expected: 'undefined', actual: '"Error: abc"' }),
         fail(['toThrow with a message'], "expected [Function] to throw error not including 'b'", { expected: 'b', actual: 'abc' }),
-        fail(['toThrow with a class'], 'expected error not to be instance of TypeError', { expected: '[Function TypeError]', actual: 'TypeError {\n  "message": "abc",\n}' }),
+        fail(['toThrow with a class'], 'expected error not to be instance of TypeError', {
+          expected: '[Function TypeError]',
+          actual: 'TypeError {\n  "message": "abc",\n}',
+        }),
         fail(['toHaveLength'], 'expected [ 1 ] to not have a length of 1', { expected: '1', actual: '1' }),
         fail(['toHaveProperty'], 'expected { a: 1 } to not have property "a" with value 1', { expected: '1', actual: '1' }),
         fail(['toBeTruthy'], 'expected 1 to not be truthy', { expected: 'true', actual: '1' }),
@@ -448,7 +526,10 @@ it('toHaveBeenCalled', () => { const f = vi.fn(); f(3); expect(f).not.toHaveBeen
         fail(['toBeDefined'], 'expected 1 to be undefined', { expected: '1', actual: '1' }),
         fail(['toBeInstanceOf'], 'expected [] to not be an instance of Array'),
         fail(['toBeGreaterThan'], 'expected 5 to be not greater than 4'),
-        fail(['toHaveBeenCalled'], 'expected "vi.fn()" to not be called at all, but actually been called 1 times\n\nReceived:\n\n  1st vi.fn() call:\n\n    Array [\n      3,\n    ]\n\n\nNumber of calls: 1\n'),
+        fail(
+          ['toHaveBeenCalled'],
+          'expected "vi.fn()" to not be called at all, but actually been called 1 times\n\nReceived:\n\n  1st vi.fn() call:\n\n    Array [\n      3,\n    ]\n\n\nNumber of calls: 1\n',
+        ),
       ],
       errors: [],
     });
@@ -478,8 +559,14 @@ it('not awaited', () => { expect(Promise.resolve(1)).resolves.toBe(2); });
         pass('passes'),
         fail(['resolves to another value'], 'expected 1 to be 2 // Object.is equality', { expected: '2', actual: '1' }),
         fail(['rejects with another message'], "expected [Function] to throw error including 'yes' but got 'no'", { expected: 'yes', actual: 'no' }),
-        fail(['rejects with another class'], 'expected error to be instance of RangeError', { expected: '[Function RangeError]', actual: 'TypeError {\n  "message": "t",\n}' }),
-        fail(['resolves instead of rejecting'], 'promise resolved "5" instead of rejecting', { expected: 'Error {\n  "message": "rejected promise",\n}', actual: '5' }),
+        fail(['rejects with another class'], 'expected error to be instance of RangeError', {
+          expected: '[Function RangeError]',
+          actual: 'TypeError {\n  "message": "t",\n}',
+        }),
+        fail(['resolves instead of rejecting'], 'promise resolved "5" instead of rejecting', {
+          expected: 'Error {\n  "message": "rejected promise",\n}',
+          actual: '5',
+        }),
         fail(['rejects instead of resolving'], 'promise rejected "Error: no" instead of resolving'),
         fail(['not a promise'], "You must provide a Promise to expect() when using .resolves, not 'number'.", undefined, 'TypeError'),
         fail(['not awaited'], 'expected 1 to be 2 // Object.is equality', { expected: '2', actual: '1' }),
@@ -510,11 +597,23 @@ it('in a call', () => { const f = vi.fn(); f({ id: 1, name: 'x' }); expect(f).to
     expect(result).toEqual({
       tests: [
         pass('passes'),
-        fail(['any and anything'], "expected { a: 1, b: 'x' } to deeply equal { a: Any<String>, b: Anything }", { expected: '{\n  "a": Any<String>,\n  "b": "x",\n}', actual: '{\n  "a": 1,\n  "b": "x",\n}' }),
-        fail(['containing'], 'expected { s: \'abc\', o: { a: 1, b: 2 }, …(1) } to deeply equal { s: StringContaining "z", …(2) }', { expected: '{\n  "l": [\n    3,\n  ],\n  "o": {\n    "a": 2,\n  },\n  "s": StringContaining "z",\n}', actual: '{\n  "l": [\n    1,\n    2,\n  ],\n  "o": {\n    "a": 1,\n    "b": 2,\n  },\n  "s": "abc",\n}' }),
-        fail(['close to'], 'expected { n: 1.5 } to deeply equal { n: NumberCloseTo 1.6 (1 digit) }', { expected: '{\n  "n": NumberCloseTo 1.6 (1 digit),\n}', actual: '{\n  "n": 1.5,\n}' }),
+        fail(['any and anything'], "expected { a: 1, b: 'x' } to deeply equal { a: Any<String>, b: Anything }", {
+          expected: '{\n  "a": Any<String>,\n  "b": "x",\n}',
+          actual: '{\n  "a": 1,\n  "b": "x",\n}',
+        }),
+        fail(['containing'], 'expected { s: \'abc\', o: { a: 1, b: 2 }, …(1) } to deeply equal { s: StringContaining "z", …(2) }', {
+          expected: '{\n  "l": [\n    3,\n  ],\n  "o": {\n    "a": 2,\n  },\n  "s": StringContaining "z",\n}',
+          actual: '{\n  "l": [\n    1,\n    2,\n  ],\n  "o": {\n    "a": 1,\n    "b": 2,\n  },\n  "s": "abc",\n}',
+        }),
+        fail(['close to'], 'expected { n: 1.5 } to deeply equal { n: NumberCloseTo 1.6 (1 digit) }', {
+          expected: '{\n  "n": NumberCloseTo 1.6 (1 digit),\n}',
+          actual: '{\n  "n": 1.5,\n}',
+        }),
         fail(['at the top'], 'expected 5 to deeply equal Any<String>', { expected: 'Any<String>', actual: '5' }),
-        fail(['in a call'], 'expected "vi.fn()" to be called with arguments: [ ObjectContaining {"id": 2} ]\n\nReceived:\n\n  1st vi.fn() call:\n\n  [\n-   ObjectContaining {\n-     "id": 2,\n+   {\n+     "id": 1,\n+     "name": "x",\n    },\n  ]\n\n\nNumber of calls: 1\n'),
+        fail(
+          ['in a call'],
+          'expected "vi.fn()" to be called with arguments: [ ObjectContaining {"id": 2} ]\n\nReceived:\n\n  1st vi.fn() call:\n\n  [\n-   ObjectContaining {\n-     "id": 2,\n+   {\n+     "id": 1,\n+     "name": "x",\n    },\n  ]\n\n\nNumber of calls: 1\n',
+        ),
       ],
       errors: [],
     });
@@ -606,7 +705,10 @@ it('spy on a missing method', () => { vi.spyOn({}, 'save'); });
         pass('spyOn'),
         fail(['never called'], 'expected "vi.fn()" to be called at least once'),
         fail(['called another number of times'], 'expected "total" to be called 2 times, but got 1 times'),
-        fail(['called with other arguments'], 'expected "vi.fn()" to be called with arguments: [ 2, \'b\' ]\n\nReceived:\n\n  1st vi.fn() call:\n\n  [\n-   2,\n-   "b",\n+   1,\n+   "a",\n  ]\n\n\nNumber of calls: 1\n'),
+        fail(
+          ['called with other arguments'],
+          'expected "vi.fn()" to be called with arguments: [ 2, \'b\' ]\n\nReceived:\n\n  1st vi.fn() call:\n\n  [\n-   2,\n-   "b",\n+   1,\n+   "a",\n  ]\n\n\nNumber of calls: 1\n',
+        ),
         fail(['called with arguments but never called'], 'expected "vi.fn()" to be called with arguments: [ 2 ]\n\nNumber of calls: 0\n'),
         fail(['spy name'], 'expected "save" to be called 1 times, but got 0 times'),
         fail(['not a spy'], '[Function] is not a spy or a call to a spy!', undefined, 'TypeError'),
@@ -690,13 +792,13 @@ describe('outer', () => {
 it('top', () => { log.push('top'); });
 `);
     expect(result).toEqual({
-      tests: [
-        pass('outer', 'first'),
-        pass('outer', 'inner', 'second'),
-        pass('top'),
-      ],
+      tests: [pass('outer', 'first'), pass('outer', 'inner', 'second'), pass('top')],
       errors: [
-        { name: 'Error', message: 'file beforeAll, outer beforeAll, file beforeEach, outer beforeEach, first, outer afterEach, file afterEach 2, file afterEach 1, file cleanup, file beforeEach, outer beforeEach, inner beforeEach, second, outer afterEach, file afterEach 2, file afterEach 1, file cleanup, outer afterAll, file beforeEach, top, file afterEach 2, file afterEach 1, file cleanup, file afterAll' },
+        {
+          name: 'Error',
+          message:
+            'file beforeAll, outer beforeAll, file beforeEach, outer beforeEach, first, outer afterEach, file afterEach 2, file afterEach 1, file cleanup, file beforeEach, outer beforeEach, inner beforeEach, second, outer afterEach, file afterEach 2, file afterEach 1, file cleanup, outer afterAll, file beforeEach, top, file afterEach 2, file afterEach 1, file cleanup, file afterAll',
+        },
       ],
     });
   });
@@ -740,9 +842,7 @@ describe('after', () => { it('x', () => {}); });
 `);
     expect(result).toEqual({
       tests: [],
-      errors: [
-        { name: 'Error', message: 'describe failed' },
-      ],
+      errors: [{ name: 'Error', message: 'describe failed' }],
     });
   });
 
@@ -753,12 +853,8 @@ describe('empty', () => {});
 it('runs', () => {});
 `);
     expect(result).toEqual({
-      tests: [
-        pass('runs'),
-      ],
-      errors: [
-        { path: ['empty'], name: 'Error', message: 'No test found in suite empty' },
-      ],
+      tests: [pass('runs')],
+      errors: [{ path: ['empty'], name: 'Error', message: 'No test found in suite empty' }],
     });
   });
 });
@@ -805,11 +901,7 @@ describe.only('only group', () => {
 it('outside', () => {});
 `);
     expect(result).toEqual({
-      tests: [
-        skip('only group', 'o1'),
-        pass('only group', 'o2'),
-        skip('outside'),
-      ],
+      tests: [skip('only group', 'o1'), pass('only group', 'o2'), skip('outside')],
       errors: [],
     });
   });
@@ -854,13 +946,7 @@ it.only('only, not matching', () => {});
       { testNamePattern: '^checkout totals' },
     );
     expect(result).toEqual({
-      tests: [
-        skip('checkout', 'totals'),
-        skip('checkout', 'other'),
-        skip('checkout totals'),
-        pass('checkout totals, only'),
-        skip('only, not matching'),
-      ],
+      tests: [skip('checkout', 'totals'), skip('checkout', 'other'), skip('checkout totals'), pass('checkout totals, only'), skip('only, not matching')],
       errors: [],
     });
   });
@@ -966,7 +1052,10 @@ it('lazily compiled part', () => { expect.stringContaining(5); });
 
   it('reads other modules of the repository', () => {
     const modules = { './total.js': 'export const total = (items) => items.reduce((sum, item) => sum + item, 0);\n' };
-    const result = runTestFile(`import { it, expect } from 'vitest';\nimport { total } from './total.js';\nit('sums', () => { expect(total([1, 2])).toBe(3); });\n`, { modules });
+    const result = runTestFile(
+      `import { it, expect } from 'vitest';\nimport { total } from './total.js';\nit('sums', () => { expect(total([1, 2])).toBe(3); });\n`,
+      { modules },
+    );
     expect(result).toEqual({ tests: [pass('sums')], errors: [] });
   });
 });

@@ -35,9 +35,11 @@ describe('runInSandbox', () => {
     expect(result.error?.location).toEqual({ file: 'src/a.js', line: 2, column: 14 });
   });
 
-  it('fails a bare import of an undeclared package with Node\'s wording, and node: built-ins as unavailable', () => {
+  it("fails a bare import of an undeclared package with Node's wording, and node: built-ins as unavailable", () => {
     expect(run({ 'a.js': 'import _ from "lodash";\n' }, 'a.js').error?.message).toBe("Cannot find package 'lodash' imported from /repo/a.js");
-    expect(run({ 'a.js': 'import pg from "pg";\n' }, 'a.js', { packages: ['pg'] }).error?.message).toMatch(/^Cannot find package 'pg' imported from \/repo\/a\.js \(declared in package\.json/);
+    expect(run({ 'a.js': 'import pg from "pg";\n' }, 'a.js', { packages: ['pg'] }).error?.message).toMatch(
+      /^Cannot find package 'pg' imported from \/repo\/a\.js \(declared in package\.json/,
+    );
     expect(run({ 'a.js': 'import { readFileSync } from "node:fs";\n' }, 'a.js').error?.message).toMatch(/^Node built-in module 'node:fs' is not available/);
   });
 
@@ -66,7 +68,10 @@ describe('runInSandbox', () => {
   });
 
   it('formats money with Intl.NumberFormat as Node does, non-breaking space included', () => {
-    const files = { 'a.js': 'const f = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });\nconsole.log(JSON.stringify(f.format(4)), (1234.5).toLocaleString("en-US"));\n' };
+    const files = {
+      'a.js':
+        'const f = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });\nconsole.log(JSON.stringify(f.format(4)), (1234.5).toLocaleString("en-US"));\n',
+    };
     const expected = JSON.stringify(new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' }).format(4));
     expect(run(files, 'a.js').stdout).toEqual([`${expected} 1,234.5`]);
   });
@@ -88,12 +93,18 @@ describe('runInSandbox', () => {
   });
 
   it('runs virtual timers in order and process.exit sets the exit code', () => {
-    const files = { 'a.js': 'setTimeout(() => console.log("late"), 50);\nsetTimeout(() => { console.log("early"); }, 10);\nawait new Promise((r) => setTimeout(r, 100));\nprocess.exit(3);\n' };
+    const files = {
+      'a.js':
+        'setTimeout(() => console.log("late"), 50);\nsetTimeout(() => { console.log("early"); }, 10);\nawait new Promise((r) => setTimeout(r, 100));\nprocess.exit(3);\n',
+    };
     expect(run(files, 'a.js')).toEqual({ status: 'ok', exitCode: 3, stdout: ['early', 'late'], stderr: [], error: undefined });
   });
 
   it('follows vitest for a missing named export in test runs and Node for node FILE', () => {
-    const files = { 'a.js': 'import { VAT_RATE, ok } from "./c.js";\nimport fallback, { ok as k } from "./c.js";\nconsole.log(VAT_RATE, ok, k, fallback);\n', 'c.js': 'export const ok = 1;\nexport default 9;\n' };
+    const files = {
+      'a.js': 'import { VAT_RATE, ok } from "./c.js";\nimport fallback, { ok as k } from "./c.js";\nconsole.log(VAT_RATE, ok, k, fallback);\n',
+      'c.js': 'export const ok = 1;\nexport default 9;\n',
+    };
     expect(run(files, 'a.js', { resolution: 'vite' })).toEqual({ status: 'ok', exitCode: 0, stdout: ['undefined 1 1 9'], stderr: [], error: undefined });
     expect(run(files, 'a.js').error?.message).toBe("The requested module './c.js' does not provide an export named 'VAT_RATE'");
   });
@@ -128,7 +139,10 @@ describe('runInSandbox', () => {
 
   it('records every file it read, absent ones included', () => {
     const result = runInSandbox({ files: tree({ 'a.js': 'import "./b.js";\n' }), entry: { path: 'a.js' } });
-    expect(result.reads).toEqual([['a.js', 'import "./b.js";\n'], ['b.js', undefined]]);
+    expect(result.reads).toEqual([
+      ['a.js', 'import "./b.js";\n'],
+      ['b.js', undefined],
+    ]);
   });
 });
 

@@ -42,7 +42,10 @@ describe('fault names and the registry', () => {
   });
 
   it('parses a fault list and builds a scripted model; an unknown fault is a ModelSpecError listing the known ones', async () => {
-    expect(parseModelSpec('scripted:faults=planner.guessed_target, agent.no_stop')).toEqual({ backend: 'scripted', faults: ['planner.guessed_target', 'agent.no_stop'] });
+    expect(parseModelSpec('scripted:faults=planner.guessed_target, agent.no_stop')).toEqual({
+      backend: 'scripted',
+      faults: ['planner.guessed_target', 'agent.no_stop'],
+    });
     const tasks = scriptedTasks(await coreTasks());
     const models = buildModels(modelSpecsByRole('scripted:faults=planner.guessed_target,agent.no_stop', {}), { tasks });
     expect(models.planner.name).toBe('scripted');

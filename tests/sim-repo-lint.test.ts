@@ -38,7 +38,13 @@ export function checkout(items) {
 /** The shop fixture: `lint` is `eslint src tests`; src/orders/checkout-service.js has an unused variable at 9:9. */
 const SHOP: Files = {
   'package.json': JSON.stringify(
-    { name: 'shop', private: true, type: 'module', scripts: { lint: 'eslint src tests', test: 'vitest run' }, devDependencies: { '@eslint/js': '9.39.1', eslint: '9.39.1', globals: '17.14.0' } },
+    {
+      name: 'shop',
+      private: true,
+      type: 'module',
+      scripts: { lint: 'eslint src tests', test: 'vitest run' },
+      devDependencies: { '@eslint/js': '9.39.1', eslint: '9.39.1', globals: '17.14.0' },
+    },
     null,
     2,
   ),
@@ -89,7 +95,7 @@ describe('runEslint on the shop fixture', () => {
     const files = { ...CLEAN, 'src/orders/prices.js': 'export function priceOf(item {\n  return 1;\n}\n' };
     expect(shown(lint(files, ['src']))).toEqual({
       exit_code: 1,
-      output: "\n/repo/src/orders/prices.js\n  1:30  error  Parsing error: Unexpected token {\n\n✖ 1 problem (1 error, 0 warnings)\n",
+      output: '\n/repo/src/orders/prices.js\n  1:30  error  Parsing error: Unexpected token {\n\n✖ 1 problem (1 error, 0 warnings)\n',
     });
   });
 
@@ -115,7 +121,12 @@ describe('runEslint on the shop fixture', () => {
         '\n/repo/src/orders/checkout-service.js\n  0:0  warning  File ignored because of a matching ignore pattern. Use "--no-ignore" to disable file ignore settings or use "--no-warn-ignored" to suppress this warning\n\n' +
         '✖ 1 problem (0 errors, 1 warning)\n',
     });
-    expect(shown(lint(files, ['src/orders']))).toEqual({ exit_code: 2, output: expect.stringMatching(/^\nOops! Something went wrong! :\(\n\nESLint: 9\.39\.1\n\nYou are linting "src\/orders", but all of the files matching the glob pattern "src\/orders" are ignored\./) });
+    expect(shown(lint(files, ['src/orders']))).toEqual({
+      exit_code: 2,
+      output: expect.stringMatching(
+        /^\nOops! Something went wrong! :\(\n\nESLint: 9\.39\.1\n\nYou are linting "src\/orders", but all of the files matching the glob pattern "src\/orders" are ignored\./,
+      ),
+    });
   });
 
   it('turns a rule off when the config says so, also through defineConfig and a spread of the recommended rules', () => {
@@ -153,12 +164,13 @@ describe('runEslint on the shop fixture', () => {
     expect(run.fixed).toEqual(new Map([['src/orders/checkout-service.js', CHECKOUT.replace('let discount', 'const discount')]]));
     expect(shown(run)).toEqual({
       exit_code: 1,
-      output: "\n/repo/src/orders/checkout-service.js\n  9:11  error  'discount' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n",
+      output:
+        "\n/repo/src/orders/checkout-service.js\n  9:11  error  'discount' is assigned a value but never used  no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n",
     });
     expect(lint({ ...SHOP, 'eslint.config.js': config }, ['--fix-dry-run', 'src']).fixed).toBeUndefined();
   });
 
-  it('fails a pattern that matches nothing with ESLint\'s message and exit 2', () => {
+  it("fails a pattern that matches nothing with ESLint's message and exit 2", () => {
     expect(shown(lint(SHOP, ['lib']))).toEqual({
       exit_code: 2,
       output: `${OOPS}No files matching the pattern "lib" were found.\nPlease check for typing mistakes in the pattern.\n`,
@@ -196,7 +208,7 @@ describe('runEslint config loading', () => {
     expect(shown(lint(withConfig(broken), ['src']))).toEqual({ exit_code: 2, output: `${OOPS}SyntaxError: expecting '}'\n    at /repo/eslint.config.js:5:1` });
   });
 
-  it('fails a config that imports a package the sandbox cannot provide, in Node\'s words', () => {
+  it("fails a config that imports a package the sandbox cannot provide, in Node's words", () => {
     const plugin = 'import react from "eslint-plugin-react";\nexport default [react.configs.flat.recommended];\n';
     expect(shown(lint(withConfig(plugin), ['src']))).toEqual({
       exit_code: 2,
@@ -223,21 +235,36 @@ describe('runEslint config loading', () => {
     });
   });
 
-  it('reports ESLint\'s own validation errors: a bad severity, an unknown key', () => {
+  it("reports ESLint's own validation errors: a bad severity, an unknown key", () => {
     const severity = 'export default [{ rules: { "no-unused-vars": "bogus" } }];\n';
     expect(shown(lint(withConfig(severity), ['src']))).toEqual({
       exit_code: 2,
       output: `${OOPS}Configuration for rule "no-unused-vars" is invalid. Expected severity of "off", 0, "warn", 1, "error", or 2.\n\nYou passed '"bogus"'.\n\nSee https://eslint.org/docs/latest/use/configure/rules#using-configuration-files for configuring rules.\n`,
     });
-    expect(shown(lint(withConfig('export default [{ foo: 1 }];\n'), ['src']))).toEqual({ exit_code: 2, output: `${OOPS}ConfigError: Config (unnamed): Unexpected key "foo" found.` });
+    expect(shown(lint(withConfig('export default [{ foo: 1 }];\n'), ['src']))).toEqual({
+      exit_code: 2,
+      output: `${OOPS}ConfigError: Config (unnamed): Unexpected key "foo" found.`,
+    });
   });
 
   it('finds eslint.config.mjs, takes -c FILE, and fails without a config or with a TypeScript one', () => {
     expect(lint(withConfig(CONFIG, 'eslint.config.mjs'), ['src']).exit_code).toBe(1);
-    expect(lint({ ...CLEAN, 'config/strict.js': CONFIG.replace('  { languageOptions', '  { rules: { "no-console": "error" } },\n  { languageOptions') }, ['-c', 'config/strict.js', 'tests']).output).toContain('no-console');
-    expect(shown(lint(SHOP, ['-c', 'nothere.js', 'src']))).toEqual({ exit_code: 2, output: `${OOPS}Error: ENOENT: no such file or directory, stat '/repo/nothere.js'` });
+    expect(
+      lint({ ...CLEAN, 'config/strict.js': CONFIG.replace('  { languageOptions', '  { rules: { "no-console": "error" } },\n  { languageOptions') }, [
+        '-c',
+        'config/strict.js',
+        'tests',
+      ]).output,
+    ).toContain('no-console');
+    expect(shown(lint(SHOP, ['-c', 'nothere.js', 'src']))).toEqual({
+      exit_code: 2,
+      output: `${OOPS}Error: ENOENT: no such file or directory, stat '/repo/nothere.js'`,
+    });
     const { 'eslint.config.js': _config, ...none } = SHOP;
-    expect(shown(lint(none, ['src']))).toEqual({ exit_code: 2, output: expect.stringContaining(`${OOPS}ESLint couldn't find an eslint.config.(js|mjs|cjs) file.\n`) });
+    expect(shown(lint(none, ['src']))).toEqual({
+      exit_code: 2,
+      output: expect.stringContaining(`${OOPS}ESLint couldn't find an eslint.config.(js|mjs|cjs) file.\n`),
+    });
     expect(shown(lint(withConfig('export default [];\n', 'eslint.config.ts'), ['src']))).toEqual({
       exit_code: 2,
       output: `${OOPS}Error: /repo/eslint.config.ts: TypeScript config files are not supported by the stratbench simulation of ESLint; use eslint.config.js`,
@@ -245,11 +272,13 @@ describe('runEslint config loading', () => {
   });
 
   it('runs a CommonJS config (eslint.config.cjs, or .js in a package without "type": "module") with require of the config packages', () => {
-    const commonJs = 'const js = require("@eslint/js");\nconst globals = require("globals");\n\nmodule.exports = [js.configs.recommended, { languageOptions: { globals: globals.node } }];\n';
+    const commonJs =
+      'const js = require("@eslint/js");\nconst globals = require("globals");\n\nmodule.exports = [js.configs.recommended, { languageOptions: { globals: globals.node } }];\n';
     expect(shown(lint(withConfig(commonJs, 'eslint.config.cjs'), ['src', 'tests']))).toEqual(shown(lint(SHOP, ['src', 'tests'])));
     const untyped = { ...withConfig(commonJs), 'package.json': '{ "name": "shop" }\n' };
     expect(lint(untyped, ['src']).exit_code).toBe(1);
-    const missing = 'const js = require("@eslint/js");\nconst react = require("eslint-plugin-react");\nmodule.exports = [js.configs.recommended, react.configs.recommended];\n';
+    const missing =
+      'const js = require("@eslint/js");\nconst react = require("eslint-plugin-react");\nmodule.exports = [js.configs.recommended, react.configs.recommended];\n';
     expect(shown(lint(withConfig(missing, 'eslint.config.cjs'), ['src']))).toEqual({
       exit_code: 2,
       output: `${OOPS}Error: Cannot find module 'eslint-plugin-react'\nRequire stack:\n- /repo/eslint.config.cjs\n    at <anonymous> (/repo/eslint.config.cjs:2:22)`,
@@ -276,7 +305,10 @@ describe('runEslint config loading', () => {
 
   it('brings the export to the host as data, undefined values included', () => {
     const result = evaluateEslintConfig({
-      files: lookup({ 'eslint.config.js': 'export default Promise.resolve([{ files: ["**/*.js"], name: undefined }, , { rules: { "no-console": ["warn", { allow: ["error"] }] } }]);\n' }),
+      files: lookup({
+        'eslint.config.js':
+          'export default Promise.resolve([{ files: ["**/*.js"], name: undefined }, , { rules: { "no-console": ["warn", { allow: ["error"] }] } }]);\n',
+      }),
       configPath: 'eslint.config.js',
       runInSandbox,
     });
@@ -309,7 +341,7 @@ describe('formatStylish', () => {
       result('/repo/src/clean.js', []),
     ]);
     expect(output).toBe(
-      '\n/repo/src/a.js\n   2:14  error    \'x\' is not defined               no-undef\n  10:1   warning  Unused eslint-disable directive\n\n' +
+      "\n/repo/src/a.js\n   2:14  error    'x' is not defined               no-undef\n  10:1   warning  Unused eslint-disable directive\n\n" +
         '/repo/src/b.js\n  120:3  error  Missing semicolon  semi\n\n' +
         '✖ 3 problems (2 errors, 1 warning)\n  1 error and 0 warnings potentially fixable with the `--fix` option.\n',
     );
@@ -366,7 +398,14 @@ const REAL_CASES: RealCase[] = [
     },
     args: ['src', 'tests'],
   },
-  { name: 'a parsing error', files: { ...SHOP, 'tests/checkout-service.test.js': 'import { checkout } from "../src/orders/checkout-service.js";\nit("x", () => {\n  expect(checkout([]).toBe(0);\n});\n' }, args: ['src', 'tests'] },
+  {
+    name: 'a parsing error',
+    files: {
+      ...SHOP,
+      'tests/checkout-service.test.js': 'import { checkout } from "../src/orders/checkout-service.js";\nit("x", () => {\n  expect(checkout([]).toBe(0);\n});\n',
+    },
+    args: ['src', 'tests'],
+  },
   {
     name: 'several files and columns of different widths, files sorted by path, the default pattern',
     files: {
@@ -376,14 +415,31 @@ const REAL_CASES: RealCase[] = [
     },
     args: [],
   },
-  { name: 'warnings over --max-warnings', files: { ...SHOP, 'eslint.config.js': withRules('{ "no-unused-vars": "warn" }') }, args: ['src', 'tests', '--max-warnings', '0'] },
-  { name: '--quiet with errors and warnings', files: { ...SHOP, 'eslint.config.js': withRules('{ "no-unused-vars": "warn", "no-console": "error" }') }, args: ['--quiet', 'src', 'tests'] },
+  {
+    name: 'warnings over --max-warnings',
+    files: { ...SHOP, 'eslint.config.js': withRules('{ "no-unused-vars": "warn" }') },
+    args: ['src', 'tests', '--max-warnings', '0'],
+  },
+  {
+    name: '--quiet with errors and warnings',
+    files: { ...SHOP, 'eslint.config.js': withRules('{ "no-unused-vars": "warn", "no-console": "error" }') },
+    args: ['--quiet', 'src', 'tests'],
+  },
   {
     name: 'defineConfig with extends and globalIgnores; an ignored file named explicitly',
-    files: { ...SHOP, 'eslint.config.js': DEFINE_CONFIG, 'src/generated/client.js': 'export const client = undefinedGlobal;\n', 'src/orders/compare.js': 'export const same = (a, b) => a == b;\n' },
+    files: {
+      ...SHOP,
+      'eslint.config.js': DEFINE_CONFIG,
+      'src/generated/client.js': 'export const client = undefinedGlobal;\n',
+      'src/orders/compare.js': 'export const same = (a, b) => a == b;\n',
+    },
     args: ['src', 'tests', 'src/generated/client.js'],
   },
-  { name: 'a folder whose files are all ignored', files: { ...SHOP, 'eslint.config.js': DEFINE_CONFIG, 'src/generated/client.js': 'export const client = 1;\n' }, args: ['src/generated'] },
+  {
+    name: 'a folder whose files are all ignored',
+    files: { ...SHOP, 'eslint.config.js': DEFINE_CONFIG, 'src/generated/client.js': 'export const client = 1;\n' },
+    args: ['src/generated'],
+  },
   { name: 'a glob', files: { ...SHOP, 'src/orders/legacy.cjs': 'module.exports = { unused: function (a) {} };\n' }, args: ['src/**/*.{js,cjs}'] },
   { name: 'a path matching nothing', files: SHOP, args: ['src', 'lib'] },
   { name: 'a glob matching nothing', files: SHOP, args: ['lib/**/*.js'] },
@@ -391,18 +447,33 @@ const REAL_CASES: RealCase[] = [
   { name: 'an invalid --max-warnings value', files: SHOP, args: ['src', '--max-warnings', 'many'] },
   { name: 'a rule turned off in the config', files: { ...SHOP, 'eslint.config.js': withRules('{ "no-unused-vars": "off" }') }, args: ['src', 'tests'] },
   { name: 'a fixable rule, not fixed', files: { ...SHOP, 'eslint.config.js': withRules('{ "prefer-const": "error" }') }, args: ['src'] },
-  { name: 'a fixable rule with --fix', files: { ...SHOP, 'eslint.config.js': withRules('{ "prefer-const": "error" }') }, args: ['--fix', 'src'], fixedFiles: ['src/orders/checkout-service.js'] },
+  {
+    name: 'a fixable rule with --fix',
+    files: { ...SHOP, 'eslint.config.js': withRules('{ "prefer-const": "error" }') },
+    args: ['--fix', 'src'],
+    fixedFiles: ['src/orders/checkout-service.js'],
+  },
   {
     name: 'a CommonJS config (eslint.config.cjs)',
     files: {
       ...(({ 'eslint.config.js': _config, ...rest }) => rest)(SHOP),
-      'eslint.config.cjs': 'const js = require("@eslint/js");\nconst globals = require("globals");\n\nmodule.exports = [js.configs.recommended, { languageOptions: { globals: globals.node } }, { rules: { "no-console": "warn" } }];\n',
+      'eslint.config.cjs':
+        'const js = require("@eslint/js");\nconst globals = require("globals");\n\nmodule.exports = [js.configs.recommended, { languageOptions: { globals: globals.node } }, { rules: { "no-console": "warn" } }];\n',
     },
     args: ['src', 'tests'],
   },
-  { name: 'an invalid rule severity in the config', files: { ...SHOP, 'eslint.config.js': 'export default [{ rules: { "no-unused-vars": "bogus" } }];\n' }, args: ['src'] },
+  {
+    name: 'an invalid rule severity in the config',
+    files: { ...SHOP, 'eslint.config.js': 'export default [{ rules: { "no-unused-vars": "bogus" } }];\n' },
+    args: ['src'],
+  },
   { name: 'an unknown key in the config', files: { ...SHOP, 'eslint.config.js': 'export default [{ foo: 1 }];\n' }, args: ['src'], withoutFrames: true },
-  { name: 'a config importing a missing package', files: { ...SHOP, 'eslint.config.js': 'import react from "eslint-plugin-react";\nexport default [react];\n' }, args: ['src'], withoutFrames: true },
+  {
+    name: 'a config importing a missing package',
+    files: { ...SHOP, 'eslint.config.js': 'import react from "eslint-plugin-react";\nexport default [react];\n' },
+    args: ['src'],
+    withoutFrames: true,
+  },
 ];
 
 interface RealRun {
@@ -420,12 +491,21 @@ async function runRealCli(dir: string, testCase: RealCase): Promise<RealRun> {
     await writeFile(join(dir, path), content);
   }
   const { code, text } = await new Promise<{ code: number; text: string }>((resolve) => {
-    execFile(process.execPath, [ESLINT_BIN, ...testCase.args], { cwd: dir, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, text: stdout + stderr });
-    });
+    execFile(
+      process.execPath,
+      [ESLINT_BIN, ...testCase.args],
+      { cwd: dir, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '' } },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, text: stdout + stderr });
+      },
+    );
   });
   let output = text.split(dir).join('/repo');
-  if (testCase.withoutFrames === true) output = output.split('\n').filter((line) => !/^\s+at /.test(line)).join('\n');
+  if (testCase.withoutFrames === true)
+    output = output
+      .split('\n')
+      .filter((line) => !/^\s+at /.test(line))
+      .join('\n');
   const fixed = new Map<string, string>();
   for (const path of testCase.fixedFiles ?? []) fixed.set(path, await readFile(join(dir, path), 'utf8'));
   return { exit_code: code, output, fixed };

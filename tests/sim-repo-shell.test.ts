@@ -94,7 +94,7 @@ function shop(overrides: Partial<RepoSpecInput> = {}): SimRepo {
           cmd: 'eslint .',
           passes_when: { kind: 'file_lacks', path: 'src/cart.js', text: 'console.log' },
           output: 'No lint errors',
-          failure: "src/cart.js\n  2:1  error  Unexpected console statement  no-console",
+          failure: 'src/cart.js\n  2:1  error  Unexpected console statement  no-console',
         },
         'fixtures:reset': {
           kind: 'command',
@@ -185,7 +185,8 @@ describe('the test runner', () => {
     repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
     expect(repo.run('pnpm test:checkout')).toEqual({
       exit_code: 0,
-      output: '> vitest run tests/checkout\n\n\n RUN  v4.1.12 /repo\n\n ✓ tests/checkout.test.js (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
+      output:
+        '> vitest run tests/checkout\n\n\n RUN  v4.1.12 /repo\n\n ✓ tests/checkout.test.js (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
       duration_ms: 8_000,
       side_effect: 'none',
       transient: false,
@@ -208,7 +209,9 @@ describe('the test runner', () => {
     repo.edit('src/checkout.js', 'export function total', 'export function orderTotal');
     const run = repo.run('npx vitest run tests/checkout');
     expect(run.exit_code).toBe(1);
-    expect(run.output).toContain(' ❯ tests/checkout.test.js (1 test | 1 failed)\n   × tests/checkout.test.js > checkout > computes total with tax\n     → TypeError: not a function\n');
+    expect(run.output).toContain(
+      ' ❯ tests/checkout.test.js (1 test | 1 failed)\n   × tests/checkout.test.js > checkout > computes total with tax\n     → TypeError: not a function\n',
+    );
   });
 
   it('fails a test file that does not load (a syntax error) as a failed suite', () => {
@@ -216,7 +219,9 @@ describe('the test runner', () => {
     repo.edit('src/checkout.js', 'export function total', 'export function total(');
     const run = repo.run('npx vitest run tests/checkout');
     expect(run.exit_code).toBe(1);
-    expect(run.output).toContain(" ❯ tests/checkout.test.js (0 tests)\n\n⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯\n\n FAIL  tests/checkout.test.js [ tests/checkout.test.js ]\nSyntaxError: ");
+    expect(run.output).toContain(
+      ' ❯ tests/checkout.test.js (0 tests)\n\n⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯\n\n FAIL  tests/checkout.test.js [ tests/checkout.test.js ]\nSyntaxError: ',
+    );
   });
 
   it('fails with a missing-module error when dependencies are not installed, until pnpm install', () => {
@@ -230,7 +235,13 @@ describe('the test runner', () => {
       side_effect: 'none',
       transient: false,
     });
-    expect(repo.run('pnpm install')).toEqual({ exit_code: 0, output: 'Packages: +312\nDone in 15.0s', duration_ms: 15_000, side_effect: 'reversible', transient: false });
+    expect(repo.run('pnpm install')).toEqual({
+      exit_code: 0,
+      output: 'Packages: +312\nDone in 15.0s',
+      duration_ms: 15_000,
+      side_effect: 'reversible',
+      transient: false,
+    });
     expect(repo.installed).toBe(true);
     expect(repo.run('npx vitest run cart').exit_code).toBe(0);
   });
@@ -246,7 +257,10 @@ describe('the test runner', () => {
       exit_code: 0,
       files: [' ✓ tests/cart.test.js (2 tests)'],
     });
-    expect(repo.run('npx vitest run nothing-like-this')).toMatchObject({ exit_code: 1, output: 'No test files found, exiting with code 1\n\nfilter: nothing-like-this' });
+    expect(repo.run('npx vitest run nothing-like-this')).toMatchObject({
+      exit_code: 1,
+      output: 'No test files found, exiting with code 1\n\nfilter: nothing-like-this',
+    });
     expect(repo.run('npx vitest run nothing-like-this --passWithNoTests')).toMatchObject({ exit_code: 0, output: 'No test files found, exiting with code 0' });
   });
 
@@ -258,16 +272,26 @@ describe('the test runner', () => {
       files: [' ❯ tests/checkout.test.js (1 test | 1 failed)', ' ❯ tests/e2e/checkout.test.js (1 test | 1 failed)'],
     });
     for (const exclude of ['tests/e2e', './tests/e2e', '"tests/e2e/**"']) {
-      expect(selection(repo, `npx vitest run checkout --exclude ${exclude}`)).toEqual({ exit_code: 1, files: [' ❯ tests/checkout.test.js (1 test | 1 failed)'] });
+      expect(selection(repo, `npx vitest run checkout --exclude ${exclude}`)).toEqual({
+        exit_code: 1,
+        files: [' ❯ tests/checkout.test.js (1 test | 1 failed)'],
+      });
     }
-    expect(repo.run('npx vitest run e2e --exclude tests/e2e')).toMatchObject({ exit_code: 1, output: 'No test files found, exiting with code 1\n\nfilter: e2e --exclude tests/e2e' });
+    expect(repo.run('npx vitest run e2e --exclude tests/e2e')).toMatchObject({
+      exit_code: 1,
+      output: 'No test files found, exiting with code 1\n\nfilter: e2e --exclude tests/e2e',
+    });
   });
 
   it('selects tests by -t / --testNamePattern, a regex on the describe and test names; the others are skipped', () => {
     const repo = shop();
     expect(selection(repo, 'npx vitest run -t adds')).toEqual({
       exit_code: 0,
-      files: [' ✓ tests/cart.test.js (2 tests | 1 skipped)', ' ↓ tests/checkout.test.js (1 test | 1 skipped)', ' ↓ tests/payments.test.js (1 test | 1 skipped)'],
+      files: [
+        ' ✓ tests/cart.test.js (2 tests | 1 skipped)',
+        ' ↓ tests/checkout.test.js (1 test | 1 skipped)',
+        ' ↓ tests/payments.test.js (1 test | 1 skipped)',
+      ],
     });
     expect(selection(repo, 'pnpm test --testNamePattern "^cart (adds|removes) items$"')).toEqual({
       exit_code: 0,
@@ -280,7 +304,7 @@ describe('the test runner', () => {
     expect(selection(repo, 'pnpm test:checkout -t adds')).toEqual({ exit_code: 0, files: [' ↓ tests/checkout.test.js (1 test | 1 skipped)'] });
   });
 
-  it('fails an unknown option as vitest\'s CLI does: --grep is not a vitest option', () => {
+  it("fails an unknown option as vitest's CLI does: --grep is not a vitest option", () => {
     const repo = shop();
     expect(repo.run('pnpm test --grep removes')).toEqual({
       exit_code: 1,
@@ -298,7 +322,8 @@ describe('the test runner', () => {
     expect(repo.fileAt('src/payments.js')).toBeUndefined();
     expect(repo.run('PAYMENTS_SANDBOX_KEY=sk_test_1 pnpm test tests/payments')).toMatchObject({
       exit_code: 0,
-      output: '> vitest run tests/payments\n\n\n RUN  v4.1.12 /repo\n\n ✓ tests/payments.test.js (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
+      output:
+        '> vitest run tests/payments\n\n\n RUN  v4.1.12 /repo\n\n ✓ tests/payments.test.js (1 test)\n\n Test Files  1 passed (1)\n      Tests  1 passed (1)',
     });
     expect(repo.run('pnpm test tests/payments').exit_code).toBe(1);
     expect(repo.testResults().tests.map((test) => [test.id, test.state, test.declared ?? false])).toEqual([
@@ -340,7 +365,7 @@ describe('the test runner', () => {
     expect(repo.run('pnpm test').output).toMatch(/✓ tests\/extra\.test\.js \(1 test\)/);
   });
 
-  it('fails a test that calls process.exit with vitest\'s message, and node FILE still exits with the code', () => {
+  it("fails a test that calls process.exit with vitest's message, and node FILE still exits with the code", () => {
     const repo = shop();
     expect(repo.write('tests/exit.test.js', "import { it } from 'vitest';\nit('exits', () => { process.exit(0); });\n").ok).toBe(true);
     expect(repo.run('pnpm test tests/exit').output).toContain('Error: process.exit unexpectedly called with "0"');
@@ -351,9 +376,15 @@ describe('the test runner', () => {
   it('requires a declared test to say what it needs, and takes no suite', () => {
     const declared = { name: 'payments > charges card', file: 'tests/payments.test.js', passes_when: { kind: 'env_set', name: 'KEY' }, failure: 'no key' };
     expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret' }] }).success).toBe(true);
-    expect(RepoSpec.safeParse({ tests: [declared] }).error?.issues.map((issue) => [issue.path, issue.code])).toEqual([[['tests', 0, 'needs'], 'invalid_value']]);
-    expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret', suite: 'payments' }] }).error?.issues.map((issue) => issue.message)).toEqual(['Unrecognized key: "suite"']);
-    expect(RepoSpec.safeParse({ scripts: { test: { kind: 'test', suites: ['checkout'] } } }).error?.issues.map((issue) => issue.message)).toEqual(['Unrecognized key: "suites"']);
+    expect(RepoSpec.safeParse({ tests: [declared] }).error?.issues.map((issue) => [issue.path, issue.code])).toEqual([
+      [['tests', 0, 'needs'], 'invalid_value'],
+    ]);
+    expect(RepoSpec.safeParse({ tests: [{ ...declared, needs: 'secret', suite: 'payments' }] }).error?.issues.map((issue) => issue.message)).toEqual([
+      'Unrecognized key: "suite"',
+    ]);
+    expect(RepoSpec.safeParse({ scripts: { test: { kind: 'test', suites: ['checkout'] } } }).error?.issues.map((issue) => issue.message)).toEqual([
+      'Unrecognized key: "suites"',
+    ]);
   });
 
   it('applies a VAR=value prefix to that command only', () => {
@@ -368,8 +399,17 @@ describe('the test runner', () => {
 describe('node', () => {
   it('evaluates -e code and prints the value of -p code, importing the working tree', () => {
     const repo = shop();
-    expect(repo.run('node -p "[50.5, 49.5].map((amount) => amount * 2)"')).toEqual({ exit_code: 0, output: '[ 101, 99 ]', duration_ms: 500, side_effect: 'none', transient: false });
-    expect(repo.run("node -e \"import('./src/checkout.js').then(({ total }) => console.log(total([50.5, 49.5])))\"")).toMatchObject({ exit_code: 0, output: '106.99' });
+    expect(repo.run('node -p "[50.5, 49.5].map((amount) => amount * 2)"')).toEqual({
+      exit_code: 0,
+      output: '[ 101, 99 ]',
+      duration_ms: 500,
+      side_effect: 'none',
+      transient: false,
+    });
+    expect(repo.run('node -e "import(\'./src/checkout.js\').then(({ total }) => console.log(total([50.5, 49.5])))"')).toMatchObject({
+      exit_code: 0,
+      output: '106.99',
+    });
     expect(repo.run('node -e "process.exit(3)"')).toMatchObject({ exit_code: 3, output: '' });
     expect(repo.run('node --version')).toMatchObject({ exit_code: 0, output: 'v20.20.2' });
   });
@@ -402,7 +442,7 @@ describe('package scripts', () => {
     repo.edit('src/cart.js', 'export const cart = [];\n', 'export const cart = [];\nconsole.log(cart);\n');
     expect(repo.run('pnpm lint')).toEqual({
       exit_code: 1,
-      output: "> eslint .\n\nsrc/cart.js\n  2:1  error  Unexpected console statement  no-console",
+      output: '> eslint .\n\nsrc/cart.js\n  2:1  error  Unexpected console statement  no-console',
       duration_ms: 2_000,
       side_effect: 'none',
       transient: false,
@@ -428,7 +468,9 @@ describe('package scripts', () => {
       side_effect: 'none',
       transient: false,
     });
-    expect(repo.run('npm run db:migrate').output).toBe('npm error Missing script: "db:migrate"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run');
+    expect(repo.run('npm run db:migrate').output).toBe(
+      'npm error Missing script: "db:migrate"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run',
+    );
     expect(repo.run('yarn db:migrate').exit_code).toBe(1);
   });
 
@@ -447,7 +489,10 @@ describe('package scripts', () => {
 
   it('applies pending migrations once (irreversibly) and reports status', () => {
     const repo = shop();
-    expect(repo.run('pnpm migrate:status')).toMatchObject({ exit_code: 1, output: '> node scripts/migrate.js --status\n\nApplied: 003_orders\nPending: 004_index, 005_backfill' });
+    expect(repo.run('pnpm migrate:status')).toMatchObject({
+      exit_code: 1,
+      output: '> node scripts/migrate.js --status\n\nApplied: 003_orders\nPending: 004_index, 005_backfill',
+    });
     expect(repo.run('pnpm migrate')).toEqual({
       exit_code: 0,
       output: '> node scripts/migrate.js\n\nApplied 004_index, 005_backfill',
@@ -456,7 +501,10 @@ describe('package scripts', () => {
       transient: false,
     });
     expect(repo.run('node scripts/migrate.js')).toMatchObject({ exit_code: 0, output: 'No pending migrations', side_effect: 'none' });
-    expect(repo.run('pnpm migrate:status')).toMatchObject({ exit_code: 0, output: '> node scripts/migrate.js --status\n\nApplied: 003_orders, 004_index, 005_backfill\nPending: (none)' });
+    expect(repo.run('pnpm migrate:status')).toMatchObject({
+      exit_code: 0,
+      output: '> node scripts/migrate.js --status\n\nApplied: 003_orders, 004_index, 005_backfill\nPending: (none)',
+    });
     expect(repo.irreversibleActions().map((entry) => entry.detail)).toEqual(['004_index', '005_backfill']);
   });
 
@@ -492,7 +540,15 @@ describe('faults', () => {
   it('fails the first matching command with the fault output, then runs normally', () => {
     const repo = shop({
       installed: false,
-      faults: [{ command: 'pnpm  install', times: 1, transient: true, output: 'ERR_PNPM_META_FETCH_FAIL  GET https://registry.npmjs.org/vitest: request failed, reason: read ECONNRESET', exit_code: 1 }],
+      faults: [
+        {
+          command: 'pnpm  install',
+          times: 1,
+          transient: true,
+          output: 'ERR_PNPM_META_FETCH_FAIL  GET https://registry.npmjs.org/vitest: request failed, reason: read ECONNRESET',
+          exit_code: 1,
+        },
+      ],
     });
     expect(repo.run('pnpm install --frozen-lockfile')).toEqual({
       exit_code: 1,
@@ -516,7 +572,13 @@ describe('faults', () => {
 
 describe('the shell', () => {
   it('answers unknown commands like sh, with exit 127', () => {
-    expect(shop().run('terraform apply')).toEqual({ exit_code: 127, output: 'sh: 1: terraform: not found', duration_ms: 10, side_effect: 'none', transient: false });
+    expect(shop().run('terraform apply')).toEqual({
+      exit_code: 127,
+      output: 'sh: 1: terraform: not found',
+      duration_ms: 10,
+      side_effect: 'none',
+      transient: false,
+    });
   });
 
   it('stops an && chain at the first failure; ; and || continue as in sh', () => {
@@ -549,7 +611,10 @@ describe('the shell', () => {
     expect(repo.run('ls')).toMatchObject({ output: 'package.json\nsrc/\ntests/' });
     expect(repo.run('ls -la tests')).toMatchObject({ output: 'cart.test.js\ncheckout.test.js\npayments.test.js' });
     expect(repo.run('pwd').output).toBe('/repo');
-    expect(repo.run("grep -rn 'Math.floor' src")).toMatchObject({ exit_code: 0, output: 'src/pricing.js:1:export const lineTax = (a) => Math.floor(a * 7) / 100;' });
+    expect(repo.run("grep -rn 'Math.floor' src")).toMatchObject({
+      exit_code: 0,
+      output: 'src/pricing.js:1:export const lineTax = (a) => Math.floor(a * 7) / 100;',
+    });
     expect(repo.run('grep -rn nothing-here .')).toMatchObject({ exit_code: 1, output: '' });
     repo.edit('src/pricing.js', 'Math.floor', 'Math.round');
     expect(repo.run('git status --short').output).toBe(' M src/pricing.js');
@@ -562,7 +627,12 @@ describe('the shell', () => {
 
   it('routes git push through the token permission', () => {
     const repo = shop({ permissions: { push: false } });
-    expect(repo.run('git push --force origin main:preview')).toMatchObject({ exit_code: 128, error_code: 'permission_denied', side_effect: 'none', duration_ms: 3_000 });
+    expect(repo.run('git push --force origin main:preview')).toMatchObject({
+      exit_code: 128,
+      error_code: 'permission_denied',
+      side_effect: 'none',
+      duration_ms: 3_000,
+    });
     expect(repo.irreversibleActions()).toEqual([]);
   });
 });

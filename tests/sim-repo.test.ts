@@ -171,8 +171,14 @@ describe('hidden test files', () => {
     expect(repo.search('nearest cent')).toEqual({ ok: true, matches: [] });
     expect(repo.fileAt('tests/hidden/rounding.test.js')).toBeUndefined();
     expect(repo.allFiles().map(([path]) => path)).toEqual(['README.md', 'package.json', 'src/cart.js', 'src/pricing.js', 'tests/checkout.test.js']);
-    expect(repo.run('cat tests/hidden/rounding.test.js')).toMatchObject({ exit_code: 1, output: 'cat: tests/hidden/rounding.test.js: No such file or directory' });
-    expect(repo.run('grep -rn lineTax tests')).toMatchObject({ exit_code: 0, output: "tests/checkout.test.js:2:import { lineTax } from '../src/pricing.js';\ntests/checkout.test.js:6:    expect(lineTax(100)).toBe(7);" });
+    expect(repo.run('cat tests/hidden/rounding.test.js')).toMatchObject({
+      exit_code: 1,
+      output: 'cat: tests/hidden/rounding.test.js: No such file or directory',
+    });
+    expect(repo.run('grep -rn lineTax tests')).toMatchObject({
+      exit_code: 0,
+      output: "tests/checkout.test.js:2:import { lineTax } from '../src/pricing.js';\ntests/checkout.test.js:6:    expect(lineTax(100)).toBe(7);",
+    });
     expect(repo.gitStatus()).toMatchObject({ modified: [], untracked: [] });
     expect(repo.gitDiff()).toEqual({ ok: true, files: [], output: '' });
   });
@@ -213,7 +219,11 @@ describe('edit', () => {
       code: 'old_not_found',
       message: 'old text not found in a.js; the file was not changed. Read the file and copy the exact text to replace, including indentation and whitespace.',
     });
-    expect(repo.edit('a.js', '', 'q')).toEqual({ ok: false, code: 'empty_old', message: 'old text is empty; a.js was not changed. Give the exact existing text to replace.' });
+    expect(repo.edit('a.js', '', 'q')).toEqual({
+      ok: false,
+      code: 'empty_old',
+      message: 'old text is empty; a.js was not changed. Give the exact existing text to replace.',
+    });
     expect(repo.edit('a.js', 'x = 1;', 'x = 2;')).toEqual({
       ok: false,
       code: 'ambiguous_match',
@@ -301,7 +311,9 @@ describe('git', () => {
     expect(shas({ limit: 1 })).toEqual(['a1b2c3d4e5f60718']);
     expect(shas({ path: '../x' })).toBe('path_escape');
     const log = repo.gitLog({ limit: 1 });
-    expect(log.ok && log.output).toBe('commit a1b2c3d4e5f60718\nAuthor: Dana Reyes <dana@acme.dev>\nDate:   2026-09-14\n\n    Round line tax down (finance request)');
+    expect(log.ok && log.output).toBe(
+      'commit a1b2c3d4e5f60718\nAuthor: Dana Reyes <dana@acme.dev>\nDate:   2026-09-14\n\n    Round line tax down (finance request)',
+    );
   });
 
   it('shows a commit by sha prefix with the diff of its changes', () => {
@@ -450,9 +462,9 @@ describe('evaluate', () => {
     expect(repo.evaluate({ kind: 'installed' })).toBe(true);
     expect(repo.evaluate({ kind: 'migrations_applied', ids: ['003_orders', '004_index'] })).toBe(false);
     expect(repo.evaluate({ kind: 'flag', name: 'fixtures', value: 'stale' })).toBe(true);
-    expect(
-      repo.evaluate({ kind: 'all', of: [{ kind: 'installed' }, { kind: 'not', of: { kind: 'any', of: [{ kind: 'env_set', name: 'MISSING' }] } }] }),
-    ).toBe(true);
+    expect(repo.evaluate({ kind: 'all', of: [{ kind: 'installed' }, { kind: 'not', of: { kind: 'any', of: [{ kind: 'env_set', name: 'MISSING' }] } }] })).toBe(
+      true,
+    );
   });
 });
 

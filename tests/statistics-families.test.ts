@@ -32,7 +32,7 @@ describe('family clustering', () => {
   });
 
   it('leaves the interval unchanged when every task is its own family', () => {
-    const values = Array.from({ length: 30 }, (_, index) => index % 3 === 0 ? 1 : 0);
+    const values = Array.from({ length: 30 }, (_, index) => (index % 3 === 0 ? 1 : 0));
     const own = values.map((_, index) => `t${index}`);
     expect(clusterBootstrapMeans([values], { clusters: own })).toEqual(clusterBootstrapMeans([values]));
   });
@@ -68,6 +68,11 @@ describe('family clustering', () => {
   it('has a design effect of 1 for independent-looking families and of the family size for identical variants', () => {
     expect(designEffect([1, 0, 1, 0], ['a', 'a', 'b', 'b'])).toBe(1);
     const identical = [1, 1, 1, 0, 0, 0, 1, 1, 1, 0, 0, 0];
-    expect(designEffect(identical, identical.map((_, i) => `f${Math.floor(i / 3)}`))).toBeCloseTo(3 * (11 / 12) * (4 / 3), 5);
+    expect(
+      designEffect(
+        identical,
+        identical.map((_, i) => `f${Math.floor(i / 3)}`),
+      ),
+    ).toBeCloseTo(3 * (11 / 12) * (4 / 3), 5);
   });
 });

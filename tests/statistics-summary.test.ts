@@ -177,9 +177,7 @@ describe('computeRunStatistics and its renderings', () => {
     expect(text).toContain('Paired comparisons (shared tasks)');
     const markdown = renderStatisticsMarkdown(statistics);
     const direct = statistics.strategies[0];
-    expect(markdown).toContain(
-      `| direct | all | 6 | 18 | 0 | ${(100 * (direct?.successRate?.estimate ?? 0)).toFixed(1)}% [`,
-    );
+    expect(markdown).toContain(`| direct | all | 6 | 18 | 0 | ${(100 * (direct?.successRate?.estimate ?? 0)).toFixed(1)}% [`);
     expect(markdown).toContain('| react | all | 6 | 18 | 6 |');
     expect(markdown).toMatch(/\| direct \| react \| 6 \| \+[0-9.]+ pp \[[^\]]+\] \| paired cluster bootstrap \|/);
   });

@@ -29,10 +29,19 @@ beforeAll(async () => {
     },
   });
   out = join(scratch(), 'run');
-  const run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: server.url, tasks: 'install-network-blip,default-currency', strategies: 'plan-replan,react' });
+  const run = await runInProcess({
+    out,
+    model: 'ollama:qwen3:8b',
+    ollamaHost: server.url,
+    tasks: 'install-network-blip,default-currency',
+    strategies: 'plan-replan,react',
+  });
   expect(run.code).toBe(0);
   episodes = records(out);
-  stored = readFileSync(join(out, 'messages.jsonl'), 'utf8').trim().split('\n').map((line) => StoredText.parse(JSON.parse(line)));
+  stored = readFileSync(join(out, 'messages.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => StoredText.parse(JSON.parse(line)));
 });
 
 afterAll(async () => {
@@ -63,7 +72,11 @@ describe('messages.jsonl', () => {
     expect(new Set(sent.map(asText))).toEqual(new Set(requests.map((request) => asText(request.messages ?? []))));
     for (const call of calls) {
       expect(call.sent!.options).toMatchObject({ temperature: 0, num_ctx: 8192, think: false, structured_output: 'format' });
-      expect(byHash.get(call.thinking!)).toEqual({ hash: call.thinking, role: 'thinking', content: `I read ${call.sent!.messages.length} message(s) and decided.` });
+      expect(byHash.get(call.thinking!)).toEqual({
+        hash: call.thinking,
+        role: 'thinking',
+        content: `I read ${call.sent!.messages.length} message(s) and decided.`,
+      });
     }
     const planner = calls.find((call) => call.role === 'planner')!;
     expect(byHash.get(planner.sent!.messages[0]!)!.content).toContain('reply with only a JSON value matching this JSON Schema');
@@ -81,17 +94,27 @@ describe('explain shows the messages a role saw', () => {
   it('one line per message and the thinking by default; everything in full with --messages', () => {
     const brief = stratbench(['explain', out, 'install-network-blip', 'plan-replan']);
     expect(brief.status).toBe(0);
-    expect(brief.stdout).toMatch(/model_call planner: a plan of \d+ step\(s\).*\n\s+sent 2 message\(s\) \(temperature 0, seed \d+, num_ctx 8192, think false, keep_alive 30m, structured_output format\):\n\s+\[system\] .+\n\s+\[user\] .+\n\s+thinking: I read 2 message\(s\) and decided\./);
+    expect(brief.stdout).toMatch(
+      /model_call planner: a plan of \d+ step\(s\).*\n\s+sent 2 message\(s\) \(temperature 0, seed \d+, num_ctx 8192, think false, keep_alive 30m, structured_output format\):\n\s+\[system\] .+\n\s+\[user\] .+\n\s+thinking: I read 2 message\(s\) and decided\./,
+    );
     const full = stratbench(['explain', out, 'install-network-blip', 'plan-replan', '--messages']);
     expect(full.status).toBe(0);
-    const planner = stored.find((text) => text.role === 'system' && text.content.includes('JSON Schema') && full.stdout.includes(text.content.split('\n')[0]!))!;
-    for (const line of planner.content.split('\n').filter((l) => l.trim() !== '').slice(0, 20)) expect(full.stdout).toContain(line);
+    const planner = stored.find(
+      (text) => text.role === 'system' && text.content.includes('JSON Schema') && full.stdout.includes(text.content.split('\n')[0]!),
+    )!;
+    for (const line of planner.content
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(0, 20))
+      expect(full.stdout).toContain(line);
   });
 
   it('merge carries messages.jsonl; a corrupt one is refused naming file:line', () => {
     const merged = join(scratch(), 'merged');
     expect(stratbench(['merge', out, '--out', merged]).status).toBe(0);
-    expect(readFileSync(join(merged, 'messages.jsonl'), 'utf8').trim().split('\n').sort()).toEqual(readFileSync(join(out, 'messages.jsonl'), 'utf8').trim().split('\n').sort());
+    expect(readFileSync(join(merged, 'messages.jsonl'), 'utf8').trim().split('\n').sort()).toEqual(
+      readFileSync(join(out, 'messages.jsonl'), 'utf8').trim().split('\n').sort(),
+    );
     const lines = readFileSync(join(merged, 'messages.jsonl'), 'utf8').split('\n');
     writeFileSync(join(merged, 'messages.jsonl'), ['{"hash": 3}', ...lines].join('\n'));
     const refused = stratbench(['explain', merged, 'install-network-blip', 'plan-replan']);

@@ -78,7 +78,13 @@ describe('direct', () => {
       id: 'two-reads',
       repo: { files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } },
       checks: [{ check: 'answer_contains', text: 'alpha and beta' }],
-      reference: { steps: [{ tool: 'read', args: { path: 'a.txt' } }, { tool: 'read', args: { path: 'b.txt' } }], finish: 'alpha and beta' },
+      reference: {
+        steps: [
+          { tool: 'read', args: { path: 'a.txt' } },
+          { tool: 'read', args: { path: 'b.txt' } },
+        ],
+        finish: 'alpha and beta',
+      },
     });
     const record = await runEpisode({ task: twoReads, strategy: 'direct', epoch: 0, seed: 1 }, await environment(scriptedFor(twoReads)));
     expect(record.outcome.status).toBe('finished');
@@ -110,7 +116,13 @@ describe('react', () => {
       repo: { files: { 'docs/README.md': 'Requires Node 20.\n' } },
       checks: [{ check: 'answer_contains', text: 'Node 20' }],
       naive: { steps: [{ tool: 'read', args: { path: 'README.md' } }], finish: 'unknown' },
-      reference: { steps: [{ tool: 'search', args: { text: 'Node' } }, { tool: 'read', args: { path: 'docs/README.md' } }], finish: 'It needs Node 20.' },
+      reference: {
+        steps: [
+          { tool: 'search', args: { text: 'Node' } },
+          { tool: 'read', args: { path: 'docs/README.md' } },
+        ],
+        finish: 'It needs Node 20.',
+      },
     });
     const record = await runEpisode({ task: moved, strategy: 'react', epoch: 0, seed: 1 }, await environment(scriptedFor(moved)));
     expect(record.success).toBe(true);

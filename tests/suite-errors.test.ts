@@ -154,17 +154,13 @@ describe('schema errors', () => {
 
   it('reports a missing required key at its parent', () => {
     const errors = errorsOf(replaced('    prompt: Say hello\n', ''));
-    expect(errors).toEqual([
-      { file: 'tiny.yaml', line: 7, col: 5, path: 'tasks[0].prompt', message: 'missing required key `prompt` (expected string)' },
-    ]);
+    expect(errors).toEqual([{ file: 'tiny.yaml', line: 7, col: 5, path: 'tasks[0].prompt', message: 'missing required key `prompt` (expected string)' }]);
   });
 
   it('rejects duplicate task ids', () => {
     const second = VALID.slice(VALID.indexOf('  - id: one'));
     const errors = errorsOf(VALID + second);
-    expect(errors).toEqual([
-      { file: 'tiny.yaml', line: 21, col: 5, path: 'tasks[1].id', message: 'duplicate task id "one" (first at tasks[0])' },
-    ]);
+    expect(errors).toEqual([{ file: 'tiny.yaml', line: 21, col: 5, path: 'tasks[1].id', message: 'duplicate task id "one" (first at tasks[0])' }]);
   });
 
   it('rejects an unknown fixture name, listing the defined ones', () => {
@@ -250,14 +246,24 @@ describe('word checks (answer_contains, message_mentions)', () => {
   const withWords = (lines: string): string => replaced('        text: hello\n', lines);
 
   it('load with text, any_of or pattern (with flags), each optionally exact_token', () => {
-    for (const lines of ['        text: hello\n        exact_token: true\n', '        any_of: [hello, hi]\n', '        pattern: "^hel+o$"\n        flags: im\n']) {
+    for (const lines of [
+      '        text: hello\n        exact_token: true\n',
+      '        any_of: [hello, hi]\n',
+      '        pattern: "^hel+o$"\n        flags: im\n',
+    ]) {
       expect(parseSuite(withWords(lines), 'tiny.yaml').ok).toBe(true);
     }
   });
 
   it('need exactly one of text, any_of and pattern: none, or two, is an error at the check or the second key', () => {
     expect(errorsOf(withWords('        exact_token: true\n'))).toEqual([
-      { file: 'tiny.yaml', line: 14, col: 9, path: 'tasks[0].checks[0]', message: 'answer_contains needs exactly one of `text`, `any_of` or `pattern`; none is given' },
+      {
+        file: 'tiny.yaml',
+        line: 14,
+        col: 9,
+        path: 'tasks[0].checks[0]',
+        message: 'answer_contains needs exactly one of `text`, `any_of` or `pattern`; none is given',
+      },
     ]);
     expect(errorsOf(withWords('        text: hello\n        any_of: [hi]\n        pattern: hel+o\n')).map(formatSuiteError)).toEqual([
       'tiny.yaml:16:9  tasks[0].checks[0].any_of  answer_contains takes exactly one of `text`, `any_of` or `pattern`; `text` and `any_of` are both given',
@@ -265,7 +271,7 @@ describe('word checks (answer_contains, message_mentions)', () => {
     ]);
   });
 
-  it('rejects an invalid regular expression at its pattern, with the engine\'s reason', () => {
+  it("rejects an invalid regular expression at its pattern, with the engine's reason", () => {
     expect(errorsOf(withWords('        pattern: "hel(lo"\n'))).toEqual([
       { file: 'tiny.yaml', line: 15, col: 9, path: 'tasks[0].checks[0].pattern', message: 'invalid regular expression: /hel(lo/i: Unterminated group' },
     ]);
@@ -296,7 +302,11 @@ describe('word checks (answer_contains, message_mentions)', () => {
   });
 
   it('message_mentions takes the same options and names itself', () => {
-    const text = replaced('expect: finish', 'expect: stop', replaced('finish: hello', 'stop: hello', replaced('check: answer_contains', 'check: message_mentions')));
+    const text = replaced(
+      'expect: finish',
+      'expect: stop',
+      replaced('finish: hello', 'stop: hello', replaced('check: answer_contains', 'check: message_mentions')),
+    );
     expect(parseSuite(replaced('        text: hello\n', '        any_of: [hello]\n        exact_token: true\n', text), 'tiny.yaml').ok).toBe(true);
     expect(errorsOf(replaced('        text: hello\n', '        text: hello\n        pattern: x\n', text)).map(formatSuiteError)).toEqual([
       'tiny.yaml:16:9  tasks[0].checks[0].pattern  message_mentions takes exactly one of `text`, `any_of` or `pattern`; `text` and `pattern` are both given',
@@ -307,7 +317,11 @@ describe('word checks (answer_contains, message_mentions)', () => {
 describe('paths checks name', () => {
   // VALID with a folder in the fixture (src/, line 6) and the task's checks (from line 15) replaced by `checks`.
   const withChecks = (checks: string, text = VALID): string =>
-    replaced('      - check: answer_contains\n        text: hello\n', checks, replaced('      a.txt: hello\n', '      a.txt: hello\n      src/a.js: x\n', text));
+    replaced(
+      '      - check: answer_contains\n        text: hello\n',
+      checks,
+      replaced('      a.txt: hello\n', '      a.txt: hello\n      src/a.js: x\n', text),
+    );
   const nowhere = (path: string) => `check path "${path}" is neither in fixture "base" nor created by the reference (a \`write\` step)`;
 
   it('accept fixture files, folders for `under`, the generated package.json, and files the reference writes', () => {
@@ -357,17 +371,24 @@ describe('paths checks name', () => {
 
   it('count only `write` steps of the reference: an edit, or a write in a counterexample, creates nothing', () => {
     const steps = '        - tool: edit\n          args: { path: b.txt, old: x, new: y }\n';
-    const counterexample = '    counterexamples:\n      - name: writes\n        why: creates it\n        steps: [{ tool: write, args: { path: b.txt, content: hello } }]\n        finish: hello\n';
-    const text = replaced('        - tool: read\n          args: { path: a.txt }\n', steps, withChecks('      - { check: file_contains, path: b.txt, text: hello }\n')) + counterexample;
+    const counterexample =
+      '    counterexamples:\n      - name: writes\n        why: creates it\n        steps: [{ tool: write, args: { path: b.txt, content: hello } }]\n        finish: hello\n';
+    const text =
+      replaced('        - tool: read\n          args: { path: a.txt }\n', steps, withChecks('      - { check: file_contains, path: b.txt, text: hello }\n')) +
+      counterexample;
     expect(errorsOf(text).map(formatSuiteError)).toEqual([`tiny.yaml:15:33  tasks[0].checks[0].path  ${nowhere('b.txt')}`]);
   });
 
-  it('use the task\'s resolved repository: a file its overrides delete is not there', () => {
-    const text = replaced('      fixture: base\n', '      fixture: base\n      files: { a.txt: null }\n', withChecks('      - { check: file_unchanged, path: a.txt }\n'));
+  it("use the task's resolved repository: a file its overrides delete is not there", () => {
+    const text = replaced(
+      '      fixture: base\n',
+      '      fixture: base\n      files: { a.txt: null }\n',
+      withChecks('      - { check: file_unchanged, path: a.txt }\n'),
+    );
     expect(errorsOf(text).map(formatSuiteError)).toEqual([`tiny.yaml:16:34  tasks[0].checks[0].path  ${nowhere('a.txt')}`]);
   });
 
-  it('are reported alongside another task\'s schema error', () => {
+  it("are reported alongside another task's schema error", () => {
     const first = withChecks('      - { check: file_unchanged, path: nope.txt }\n');
     const second = first.slice(first.indexOf('  - id: one')).replace('id: one', 'id: two').replace('    prompt: Say hello\n', '');
     expect(errorsOf(first + second).map(formatSuiteError)).toEqual([

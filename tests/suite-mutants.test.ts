@@ -44,11 +44,19 @@ describe("shipping", () => {
 
 const files = { 'src/shipping.js': SHIPPING, 'tests/shipping.test.js': TEST };
 const base = (hidden: Record<string, string>, source = SHIPPING) =>
-  RepoSpec.parse({ files: { ...files, 'src/shipping.js': source }, devDependencies: { vitest: '^4.1.12' }, scripts: { test: { kind: 'test' } }, hidden_files: hidden, date: '2026-09-15T09:00:00Z' });
+  RepoSpec.parse({
+    files: { ...files, 'src/shipping.js': source },
+    devDependencies: { vitest: '^4.1.12' },
+    scripts: { test: { kind: 'test' } },
+    hidden_files: hidden,
+    date: '2026-09-15T09:00:00Z',
+  });
 
 describe('mutation operators', () => {
   it('find the six kinds of site in a source, in source order', () => {
-    expect(findMutations('src/shipping.js', SHIPPING).map((mutation) => `${mutation.line} ${mutation.operator} ${mutation.functionName}: ${mutation.description}`)).toEqual([
+    expect(
+      findMutations('src/shipping.js', SHIPPING).map((mutation) => `${mutation.line} ${mutation.operator} ${mutation.functionName}: ${mutation.description}`),
+    ).toEqual([
       '2 constant-changed (module): 60 → 61',
       '5 condition-removed shippingFee: condition `total >= FREE_FROM` removed',
       '5 comparison-flipped shippingFee: `>=` → `<`',
@@ -75,7 +83,10 @@ describe('keeping a mutant (SWE-smith: only if it breaks a passing test)', () =>
   it('keeps a mutant that fails a visible and a hidden test, and says why the others were dropped', () => {
     const screened = screenMutants(base(copies), ['src/shipping.js']);
     if (!screened.ok) throw new Error(screened.message);
-    const verdicts = screened.verdicts.map((verdict) => `${verdict.mutation.line} ${verdict.mutation.operator} ${verdict.mutation.description}: ${verdict.kept ? verdict.visibleFailures.map((test) => test.id).join(', ') : verdict.reason}`);
+    const verdicts = screened.verdicts.map(
+      (verdict) =>
+        `${verdict.mutation.line} ${verdict.mutation.operator} ${verdict.mutation.description}: ${verdict.kept ? verdict.visibleFailures.map((test) => test.id).join(', ') : verdict.reason}`,
+    );
     expect(verdicts).toContain('5 off-by-one `>=` → `>`: tests/shipping.test.js > shipping > ships free from 60');
     expect(verdicts).toContain('6 constant-changed 9.5 → 9.55: no-visible-test-fails');
     expect(verdicts).toContain('7 rounding-swapped Math.round → Math.floor: no-visible-test-fails');
@@ -83,7 +94,10 @@ describe('keeping a mutant (SWE-smith: only if it breaks a passing test)', () =>
   });
 
   it('drops a mutant the hidden tests do not catch', () => {
-    const hidden = { 'tests/hidden/free.test.js': 'import { it, expect } from "vitest";\nimport { shippingFee } from "../../src/shipping.js";\nit("free", () => expect(shippingFee(80, true)).toBe(0));\n' };
+    const hidden = {
+      'tests/hidden/free.test.js':
+        'import { it, expect } from "vitest";\nimport { shippingFee } from "../../src/shipping.js";\nit("free", () => expect(shippingFee(80, true)).toBe(0));\n',
+    };
     const screened = screenMutants(base(hidden), ['src/shipping.js'], ['arguments-swapped', 'off-by-one']);
     if (!screened.ok) throw new Error(screened.message);
     expect(screened.verdicts.map((verdict) => (verdict.kept ? 'kept' : verdict.reason))).toEqual(['hidden-tests-pass', 'hidden-tests-pass']);
@@ -101,7 +115,10 @@ describe('keeping a mutant (SWE-smith: only if it breaks a passing test)', () =>
 describe('generated fix-the-test tasks', () => {
   const generated = generateMutantTasks({ fixture: 'ship', base: base({}), files: ['src/shipping.js'], variants: 2 });
   if (!generated.ok) throw new Error(generated.message);
-  const text = stringify({ name: 'mutants', fixtures: { ship: generated.suite.fixture }, tasks: generated.suite.tasks }, { lineWidth: 0, aliasDuplicateObjects: false });
+  const text = stringify(
+    { name: 'mutants', fixtures: { ship: generated.suite.fixture }, tasks: generated.suite.tasks },
+    { lineWidth: 0, aliasDuplicateObjects: false },
+  );
   const loaded = parseSuite(text, 'mutants.yaml');
   if (!loaded.ok) throw new Error(loaded.errors.map(formatSuiteError).join('\n'));
 
@@ -138,7 +155,11 @@ describe('generated fix-the-test tasks', () => {
 
   it('is proved by validate: the reference succeeds, the untouched repository and every counterexample (hard-coded value included) fail', () => {
     const validations = validateTrajectories(loaded.tasks);
-    const failures = validations.flatMap((task) => task.trajectories.filter((trajectory) => !trajectory.ok).map((trajectory) => `${task.id} ${trajectory.kind} ${trajectory.name ?? ''}: ${trajectory.detail}`));
+    const failures = validations.flatMap((task) =>
+      task.trajectories
+        .filter((trajectory) => !trajectory.ok)
+        .map((trajectory) => `${task.id} ${trajectory.kind} ${trajectory.name ?? ''}: ${trajectory.detail}`),
+    );
     expect(failures).toEqual([]);
     const offByOne = validations.find((task) => task.id === 'fix-shipping-off-by-one-l5-v1')!;
     expect(offByOne.trajectories.map((trajectory) => [trajectory.kind, trajectory.name, trajectory.success])).toEqual([

@@ -103,7 +103,9 @@ describe('task templates', () => {
   it('locates an error only some variants have, naming those variants', () => {
     expect(errorLines(TEMPLATED.replace('{ path: farewell.txt, word: goodbye }', '{ path: farewell.txt, word: "" }'))).toEqual([
       expect.stringMatching(/^templated\.yaml:26:11  templates\[0\]\.task\.checks\[0\]\.text  .* \(variants read-a-word-v3, read-a-word-v4\)$/),
-      expect.stringMatching(/^templated\.yaml:26:11  templates\[0\]\.task\.checks\[0\]\.text  `text` holds only quotes .* \(variants read-a-word-v3, read-a-word-v4\)$/),
+      expect.stringMatching(
+        /^templated\.yaml:26:11  templates\[0\]\.task\.checks\[0\]\.text  `text` holds only quotes .* \(variants read-a-word-v3, read-a-word-v4\)$/,
+      ),
     ]);
   });
 

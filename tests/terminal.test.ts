@@ -30,7 +30,10 @@ function bigSuite(n: number): string {
       '    checks: [{check: answer_contains, text: hello}]',
       '    reference: {steps: [{tool: read, args: {path: a.txt}}], finish: hello}',
     ].join('\n');
-  writeFileSync(path, ['name: big', 'fixtures:', '  f: {files: {"a.txt": "hello\\n"}}', 'tasks:', ...Array.from({ length: n }, (_, i) => task(i)), ''].join('\n'));
+  writeFileSync(
+    path,
+    ['name: big', 'fixtures:', '  f: {files: {"a.txt": "hello\\n"}}', 'tasks:', ...Array.from({ length: n }, (_, i) => task(i)), ''].join('\n'),
+  );
   return path;
 }
 
@@ -44,17 +47,24 @@ beforeAll(() => {
 }, 60_000);
 
 describe('a reader that goes away (EPIPE) ends the command quietly', () => {
-  it.each([['validate SUITE'], ['run --no-progress --epochs 40 --out RUN'], ['report FOLDER']])('stratbench %s | head (it used to crash)', (args) => {
-    const command = args.replace('RUN', join(scratch(), 'piped')).replace('FOLDER', folder).replace('SUITE', suite);
-    const direct = pipedToHead(command);
-    expect(direct.status).toBe(0);
-    expect(direct.stdout.split('\n')).toHaveLength(1);
-    expect(direct.stderr).not.toMatch(/EPIPE|Error|crashed/);
-  }, 60_000);
+  it.each([['validate SUITE'], ['run --no-progress --epochs 40 --out RUN'], ['report FOLDER']])(
+    'stratbench %s | head (it used to crash)',
+    (args) => {
+      const command = args.replace('RUN', join(scratch(), 'piped')).replace('FOLDER', folder).replace('SUITE', suite);
+      const direct = pipedToHead(command);
+      expect(direct.status).toBe(0);
+      expect(direct.stdout.split('\n')).toHaveLength(1);
+      expect(direct.stderr).not.toMatch(/EPIPE|Error|crashed/);
+    },
+    60_000,
+  );
 
   it('stratbench run 2>&1 | head: the run still finishes its results folder (nothing lost)', () => {
     const out = join(scratch(), 'piped-both');
-    const result = spawnSync('bash', ['-c', `node ${CLI} run --no-validate --epochs 2 --out "${out}" 2>&1 | head -n 2; echo "status=\${PIPESTATUS[0]}"`], { cwd: ROOT, encoding: 'utf8' });
+    const result = spawnSync('bash', ['-c', `node ${CLI} run --no-validate --epochs 2 --out "${out}" 2>&1 | head -n 2; echo "status=\${PIPESTATUS[0]}"`], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(result.stdout).toMatch(/status=0/);
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { episodes?: unknown };
     expect(summary).toBeTypeOf('object');

@@ -149,7 +149,12 @@ describe('classification', () => {
     expect(call(target, 'read', { path: 'src' })).toMatchObject({ status: 'failure', error_code: 'is_directory' });
     expect(call(target, 'list', {})).toEqual({ status: 'success', output: 'README.md\npackage.json\nsrc/', side_effect: 'none', duration_ms: 200 });
     expect(call(target, 'list', { path: 'lib' })).toMatchObject({ status: 'lookup_miss', error_code: 'not_found' });
-    expect(call(target, 'search', { text: 'const rate' })).toEqual({ status: 'success', output: 'src/pricing.js:1: export const rate = 0.07;', side_effect: 'none', duration_ms: 200 });
+    expect(call(target, 'search', { text: 'const rate' })).toEqual({
+      status: 'success',
+      output: 'src/pricing.js:1: export const rate = 0.07;',
+      side_effect: 'none',
+      duration_ms: 200,
+    });
     expect(call(target, 'search', { text: 'TAX_RATE', path: 'src' })).toEqual({
       status: 'lookup_miss',
       output: 'No matches for "TAX_RATE" in src',
@@ -168,7 +173,11 @@ describe('classification', () => {
       side_effect: 'reversible',
       duration_ms: 100,
     });
-    expect(call(target, 'edit', { path: 'src/pricing.js', old: '0.07', new: '0.08' })).toMatchObject({ status: 'failure', error_code: 'old_not_found', side_effect: 'none' });
+    expect(call(target, 'edit', { path: 'src/pricing.js', old: '0.07', new: '0.08' })).toMatchObject({
+      status: 'failure',
+      error_code: 'old_not_found',
+      side_effect: 'none',
+    });
     expect(call(target, 'edit', { path: 'src/checkout.js', old: 'a', new: 'b' })).toMatchObject({ status: 'failure', error_code: 'not_found' });
     expect(call(target, 'write', { path: 'docs/notes.md', content: 'hello\n' })).toEqual({
       status: 'success',
@@ -183,7 +192,9 @@ describe('classification', () => {
     const target = repo();
     expect(call(target, 'run', { cmd: 'pnpm test' })).toEqual({
       status: 'failure',
-      output: expect.stringMatching(/^> vitest run\n[^]*\n {3}× src\/pricing\.test\.js > pricing > charges the 8% rate\n {5}→ expected 0\.07 to be 0\.08 \/\/ Object\.is equality\n[^]*\n Test Files {2}1 failed \(1\)\n {6}Tests {2}1 failed \(1\)$/),
+      output: expect.stringMatching(
+        /^> vitest run\n[^]*\n {3}× src\/pricing\.test\.js > pricing > charges the 8% rate\n {5}→ expected 0\.07 to be 0\.08 \/\/ Object\.is equality\n[^]*\n Test Files {2}1 failed \(1\)\n {6}Tests {2}1 failed \(1\)$/,
+      ),
       exit_code: 1,
       side_effect: 'none',
       error_code: 'nonzero_exit',
@@ -229,7 +240,11 @@ describe('classification', () => {
     expect(call(target, 'git_show', { sha: '9f8e' })).toMatchObject({ status: 'success' });
     expect(call(target, 'git_show', { sha: '9f8e' }).output).toContain('-export const rate = 0.08;\n+export const rate = 0.07;');
     expect(call(target, 'git_show', { sha: '0000000' })).toMatchObject({ status: 'lookup_miss', error_code: 'not_found' });
-    expect(call(target, 'git_diff', {})).toMatchObject({ status: 'lookup_miss', output: 'No changes: the working tree matches HEAD', error_code: 'no_changes' });
+    expect(call(target, 'git_diff', {})).toMatchObject({
+      status: 'lookup_miss',
+      output: 'No changes: the working tree matches HEAD',
+      error_code: 'no_changes',
+    });
     call(target, 'edit', { path: 'README.md', old: 'shop', new: 'store' });
     expect(call(target, 'git_diff', { path: 'README.md' })).toEqual({
       status: 'success',

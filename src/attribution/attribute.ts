@@ -63,7 +63,12 @@ export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
  * A failed episode that no rule explains gets a last-resort verdict (premature_finish for direct/ReAct,
  * missing_step for plan strategies), so every failure is counted somewhere.
  */
-export function attribute(task: AttributionTask, trace: readonly TraceEvent[], finalState: AttributionState, checkResults: readonly CheckResult[]): Attribution | null {
+export function attribute(
+  task: AttributionTask,
+  trace: readonly TraceEvent[],
+  finalState: AttributionState,
+  checkResults: readonly CheckResult[],
+): Attribution | null {
   const end = [...trace].reverse().find((e) => e.type === 'end');
   if (!end || end.type !== 'end' || end.status === 'error') return null;
   const endingMatches = endingMatchesTask(task, end);

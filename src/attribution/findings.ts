@@ -44,4 +44,5 @@ export function costFindings(trace: readonly TraceEvent[]): EpisodeFinding[] {
 }
 
 /** The first plan version whose done_when holds the check (canonical key). */
-const introducedBy = (plans: readonly PlanVersion[], key: string): PlanVersion | undefined => plans.find((plan) => plan.doneWhen.some((check) => canonical(check) === key));
+const introducedBy = (plans: readonly PlanVersion[], key: string): PlanVersion | undefined =>
+  plans.find((plan) => plan.doneWhen.some((check) => canonical(check) === key));

@@ -23,7 +23,8 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
   planner: {
     invalid_plan: 'the plan failed validation (or did not parse) twice, so nothing ran',
     guessed_target: 'a plan step edits a file, or text in a file, that no earlier event had read, listed or searched and the repository does not have',
-    wrong_check: 'a done_when check that cannot pass in this repository (no such command or file, or it fails although the task is done), e.g. copied from the request',
+    wrong_check:
+      'a done_when check that cannot pass in this repository (no such command or file, or it fails although the task is done), e.g. copied from the request',
     coarse_step: 'one step names several targets (files or commands) but is one call, so the others are never touched',
     missing_step: 'the plan ran as written and still cannot meet the task: a needed step is not in it',
   },
@@ -32,29 +33,33 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     bad_edit: 'the executor sent edit text the file does not contain (although it was read)',
     drift: 'the executor call does not do what the step says: another tool, other args than the plan gave, or an edit that changes nothing',
     overreach: 'the executor filled a step the plan declared side-effect free with a call that has a side effect the request did not ask for',
-    wrong_answer: 'every step and check went through but the final report (the reporter writing up the executor\'s results) misstates them',
+    wrong_answer: "every step and check went through but the final report (the reporter writing up the executor's results) misstates them",
   },
   replanner: {
     invalid_output: 'a replanner reply failed to parse or validate twice',
     guessed_target: 'a revised step edits a file, or text in a file, that no earlier event had shown and the repository does not have',
     repeated_call: 'a revision schedules again, unchanged, a call that had already failed (or missed), with no change planned before it',
     repeated_assumption: 'a replan blames an assumption an earlier replan already named (or names none), after a revision that retried the disproved approach',
-    no_progress: 'a revision brings back a plan already tried (the same steps and checks again, or an A-B-A oscillation), so replans are spent without progress',
+    no_progress:
+      'a revision brings back a plan already tried (the same steps and checks again, or an A-B-A oscillation), so replans are spent without progress',
     weakened_check: 'a revision drops done_when checks without replacing them, so the loop declares done while the task is not',
     vague_stop: 'the replanner stopped with a message that names none of the blockers the failure made observable',
     missing_step: 'the revised plan ran as written and still cannot meet the task',
   },
   gate: {
     invalid_output: 'a gate reply failed to parse or validate twice',
-    misroute: 'the gate sent a task that needs more than one action (its reference has several calls, or its first approach fails) to direct, or a task one action settles (its reference is one call) to the planner',
+    misroute:
+      'the gate sent a task that needs more than one action (its reference has several calls, or its first approach fails) to direct, or a task one action settles (its reference is one call) to the planner',
   },
   agent: {
     invalid_output: 'an agent reply failed to parse or validate twice',
     guessed_target: 'the agent edited a file, or text in a file, that no earlier event had shown and the repository does not have',
     tampered_test: 'the agent changed a test file (one the task protects, or one a test run named) instead of the code',
     overreach: 'the agent made a change the request did not ask for (an edit, write or push on a task whose reference only reads and runs)',
-    no_stop: 'the task needed a stop, or the agent kept repeating a failed call, and the agent neither stopped nor finished: it finished anyway or the harness ended the run',
-    premature_finish: 'the agent ended before the task was done: state checks fail, its last observation was an unresolved failure, or it answered after fewer calls than the task\'s reference takes',
+    no_stop:
+      'the task needed a stop, or the agent kept repeating a failed call, and the agent neither stopped nor finished: it finished anyway or the harness ended the run',
+    premature_finish:
+      "the agent ended before the task was done: state checks fail, its last observation was an unresolved failure, or it answered after fewer calls than the task's reference takes",
     wrong_answer: 'the state is right and the work was done, but the answer (or stop message) misses what the checks ask for',
   },
   budget: {

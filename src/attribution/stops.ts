@@ -51,7 +51,9 @@ export function readReplannerStop(index: TraceIndex, checks: readonly CheckResul
 
 /** The words a message check asks for, lower case (its text and alternatives; a pattern's literal words). */
 function wantedWords(check: Record<string, unknown>): string[] {
-  const words = [check['text'], ...(Array.isArray(check['any_of']) ? check['any_of'] : [])].filter((w): w is string => typeof w === 'string' && w.trim() !== '');
+  const words = [check['text'], ...(Array.isArray(check['any_of']) ? check['any_of'] : [])].filter(
+    (w): w is string => typeof w === 'string' && w.trim() !== '',
+  );
   if (typeof check['pattern'] === 'string') words.push(...(check['pattern'].match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []));
   return words.map((word) => word.toLowerCase());
 }

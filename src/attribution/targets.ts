@@ -7,12 +7,19 @@ export { canonicalJson as canonical };
 
 /** A repository path as the simulated repo resolves it: no leading `./` or `/repo/`, single slashes. */
 export function normalizePath(path: string): string {
-  return path.trim().replace(/^\/repo\//, '').replace(/^(\.\/)+/, '').replace(/\/{2,}/g, '/');
+  return path
+    .trim()
+    .replace(/^\/repo\//, '')
+    .replace(/^(\.\/)+/, '')
+    .replace(/\/{2,}/g, '/');
 }
 
 /** A shell command with collapsed spaces and `pnpm run x` read as `pnpm x` (how the package manager resolves it). */
 export function normalizeCommand(cmd: string): string {
-  return cmd.trim().replace(/\s+/g, ' ').replace(/^(pnpm|npm|yarn) run /, '$1 ');
+  return cmd
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/^(pnpm|npm|yarn) run /, '$1 ');
 }
 
 /** An argument value compared across plan and call: paths and commands normalised, anything else canonical. */
@@ -77,19 +84,28 @@ export function testFilesIn(output: string): string[] {
 
 /** A check in words, e.g. `command_passes "pnpm db:migrate"`. */
 export function describeCheck(check: Record<string, unknown>): string {
-  const subject = check['cmd'] ?? (check['text'] !== undefined && check['path'] !== undefined ? `${String(check['path'])} ∋ ${String(check['text'])}` : (check['path'] ?? check['text']));
+  const subject =
+    check['cmd'] ??
+    (check['text'] !== undefined && check['path'] !== undefined ? `${String(check['path'])} ∋ ${String(check['text'])}` : (check['path'] ?? check['text']));
   return subject === undefined ? String(check['check']) : `${String(check['check'])} "${String(subject)}"`;
 }
 
 /** A check detail or output cut to one short line for an explanation (` | ` joins the first lines). */
 export function brief(text: string, max = 100): string {
-  const line = text.replace(/\s*\n\s*/g, ' | ').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/\s*\n\s*/g, ' | ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 /** The first line of a tool output, shortened for an explanation. */
 export function firstLine(text: string, max = 90): string {
-  const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('>')) ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l !== '' && !l.startsWith('>')) ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 

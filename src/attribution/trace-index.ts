@@ -70,7 +70,12 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
   const events = trace.map((e): TraceEvent => {
     if (e.type === 'model_call') {
       const outputFault = (e as { output_fault?: { kind: string } }).output_fault;
-      return { ...e, text: '', ...(e.error === undefined ? {} : { error: 'invalid reply' }), ...(outputFault ? { output_fault: { kind: outputFault.kind, detail: '' } } : {}) } as TraceEvent;
+      return {
+        ...e,
+        text: '',
+        ...(e.error === undefined ? {} : { error: 'invalid reply' }),
+        ...(outputFault ? { output_fault: { kind: outputFault.kind, detail: '' } } : {}),
+      } as TraceEvent;
     }
     // An invalid_output ending carries the parse error, which may quote the raw reply.
     return e.type === 'end' && e.status === 'invalid_output' ? { ...e, message: 'invalid reply' } : e;
@@ -127,7 +132,9 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
           if (caller !== undefined) callerOf.set(event.id, caller);
         } else {
           const key = canonical({ tool: event.tool, args: event.args });
-          const call = modelCalls.find((c) => c.id < event.id && c.role === 'executor' && c.outcome === 'ok' && !claimed.has(c.id) && canonical(c.value) === key);
+          const call = modelCalls.find(
+            (c) => c.id < event.id && c.role === 'executor' && c.outcome === 'ok' && !claimed.has(c.id) && canonical(c.value) === key,
+          );
           if (call) {
             claimed.add(call.id);
             callerOf.set(event.id, call.id);
@@ -162,9 +169,13 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
  * The plan step a tool call ran and the plan version that introduced it (whose author wrote its args). The plan
  * in force is the call's `plan` link, else (older traces, step_end events) the last plan before it.
  */
-export function stepOf(index: TraceIndex, call: { id: number; step_id?: string | undefined; plan?: number | undefined }): { step: PlannedStep; author: PlanVersion } | undefined {
+export function stepOf(
+  index: TraceIndex,
+  call: { id: number; step_id?: string | undefined; plan?: number | undefined },
+): { step: PlannedStep; author: PlanVersion } | undefined {
   if (call.step_id === undefined) return undefined;
-  const plan = (call.plan === undefined ? undefined : index.plans.find((p) => p.eventId === call.plan)) ?? [...index.plans].reverse().find((p) => p.eventId < call.id);
+  const plan =
+    (call.plan === undefined ? undefined : index.plans.find((p) => p.eventId === call.plan)) ?? [...index.plans].reverse().find((p) => p.eventId < call.id);
   const step = plan?.steps.find((s) => s.id === call.step_id);
   if (!plan || !step) return undefined;
   const author = index.plans.find((p) => p.revision === step.revision && p.eventId <= plan.eventId) ?? plan;
@@ -177,7 +188,9 @@ export function observedBefore(index: TraceIndex, eventId: number, needle: strin
   return index.toolCalls.some(
     (t) =>
       t.id < eventId &&
-      ((t.status === 'success' && typeof t.args['path'] === 'string' && normalizePath(t.args['path']) === path) || t.output.includes(needle) || t.output.includes(path)),
+      ((t.status === 'success' && typeof t.args['path'] === 'string' && normalizePath(t.args['path']) === path) ||
+        t.output.includes(needle) ||
+        t.output.includes(path)),
   );
 }
 

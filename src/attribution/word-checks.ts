@@ -6,7 +6,8 @@ function wordMatcher(check: Record<string, unknown>): WordMatcher | undefined {
   const { text, any_of: anyOf, pattern, flags, exact_token: exactToken } = check;
   const matcher: WordMatcher = { exact_token: exactToken === true };
   if (typeof text === 'string') matcher.text = text;
-  else if (Array.isArray(anyOf) && anyOf.length > 0 && anyOf.every((alternative): alternative is string => typeof alternative === 'string')) matcher.any_of = anyOf;
+  else if (Array.isArray(anyOf) && anyOf.length > 0 && anyOf.every((alternative): alternative is string => typeof alternative === 'string'))
+    matcher.any_of = anyOf;
   else if (typeof pattern === 'string') {
     matcher.pattern = pattern;
     if (typeof flags === 'string') matcher.flags = flags;

@@ -85,7 +85,10 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
           if (settled) return;
           if (!retried && request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return send(true);
           // Node says "socket hang up" where undici says "other side closed": keep undici's words, Node's error as the cause.
-          const cause = error.code === 'ECONNRESET' && error.message === 'socket hang up' ? Object.assign(codedError('other side closed', 'UND_ERR_SOCKET'), { cause: error }) : error;
+          const cause =
+            error.code === 'ECONNRESET' && error.message === 'socket hang up'
+              ? Object.assign(codedError('other side closed', 'UND_ERR_SOCKET'), { cause: error })
+              : error;
           fail(new TypeError('fetch failed', { cause }));
         });
         request.on('response', (response) => {
@@ -128,7 +131,10 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
         };
         const armBodyTimer = (): void => {
           clearTimeout(bodyTimer);
-          bodyTimer = setTimeout(() => failBody?.(new TypeError('terminated', { cause: codedError('Body Timeout Error', 'UND_ERR_BODY_TIMEOUT') })), bodyTimeoutMs);
+          bodyTimer = setTimeout(
+            () => failBody?.(new TypeError('terminated', { cause: codedError('Body Timeout Error', 'UND_ERR_BODY_TIMEOUT') })),
+            bodyTimeoutMs,
+          );
         };
         const stream = new ReadableStream<Uint8Array>({
           start(streamController) {

@@ -83,7 +83,13 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
         if (previous?.action === 'retry' && previous.code === 'UND_ERR_HEADERS_TIMEOUT') preferStream = true;
         if (previous?.action === 'retry' && previous.kind === 'server_error') mayBeLoading = true;
         const timeout = mayBeLoading && timeoutMs !== undefined ? Math.max(timeoutMs, loadTimeoutMs) : timeoutMs;
-        const reply = await sendChat(body, { host, fetch: baseFetch, timeoutMs: timeout, stream: preferStream, ...(config.clock?.now ? { now: config.clock.now } : {}) });
+        const reply = await sendChat(body, {
+          host,
+          fetch: baseFetch,
+          timeoutMs: timeout,
+          stream: preferStream,
+          ...(config.clock?.now ? { now: config.clock.now } : {}),
+        });
         mayBeLoading = false;
         return reply;
       },
@@ -186,8 +192,7 @@ const nsToMs = (ns: number | undefined): number => (typeof ns === 'number' && Nu
 /** Tokens and ms of one reply; without durations from the server, the wall-clock time is the model time. */
 export function accounting(reply: OllamaReply): { tokens_in: number; tokens_out: number; duration_ms: number; load_ms: number; cold_load: boolean } {
   const load_ms = nsToMs(reply.load_duration);
-  const duration_ms =
-    reply.total_duration === undefined ? Math.round(reply.wall_ms * 1e3) / 1e3 : Math.max(0, nsToMs(reply.total_duration) - load_ms);
+  const duration_ms = reply.total_duration === undefined ? Math.round(reply.wall_ms * 1e3) / 1e3 : Math.max(0, nsToMs(reply.total_duration) - load_ms);
   return {
     tokens_in: reply.prompt_eval_count ?? 0,
     tokens_out: reply.eval_count ?? 0,

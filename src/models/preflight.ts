@@ -74,9 +74,7 @@ export async function preflightOllama(
   const found: Record<string, PreflightModel> = {};
   const missing: string[] = [];
   for (const wanted of models) {
-    const entry = listed.find((item) =>
-      [item.name, item.model].some((name) => typeof name === 'string' && withDefaultTag(name) === withDefaultTag(wanted)),
-    );
+    const entry = listed.find((item) => [item.name, item.model].some((name) => typeof name === 'string' && withDefaultTag(name) === withDefaultTag(wanted)));
     if (entry === undefined) {
       missing.push(wanted);
       continue;
@@ -93,7 +91,11 @@ export async function preflightOllama(
     };
   }
   if (missing.length > 0) {
-    const available = listed.map((item) => item.name ?? item.model).filter(Boolean).join(', ') || 'none';
+    const available =
+      listed
+        .map((item) => item.name ?? item.model)
+        .filter(Boolean)
+        .join(', ') || 'none';
     const lines = missing.map((name) => `model "${name}" is not available on Ollama at ${host}; pull it with \`ollama pull ${name}\``);
     throw new ConfigurationError(`${lines.join('\n')}\n(models on the server: ${available})`);
   }
@@ -111,9 +113,7 @@ export async function preflightOllama(
       model.capabilities = capabilities;
       const lacking = needed.filter((capability) => !capabilities.includes(capability));
       if (lacking.length > 0) {
-        throw new ConfigurationError(
-          `model "${wanted}" does not support ${lacking.join(', ')} (it reports: ${capabilities.join(', ') || 'nothing'})`,
-        );
+        throw new ConfigurationError(`model "${wanted}" does not support ${lacking.join(', ')} (it reports: ${capabilities.join(', ') || 'nothing'})`);
       }
     }
   }

@@ -8,9 +8,7 @@ export class ModelSpecError extends Error {
   override readonly name = 'ModelSpecError';
 }
 
-export type ModelSpec =
-  | { backend: 'scripted'; faults: string[] }
-  | { backend: 'ollama'; model: string };
+export type ModelSpec = { backend: 'scripted'; faults: string[] } | { backend: 'ollama'; model: string };
 
 /** Parses one model spec. Throws ModelSpecError naming the spec and the known backends. */
 export function parseModelSpec(spec: string): ModelSpec {
@@ -19,7 +17,13 @@ export function parseModelSpec(spec: string): ModelSpec {
     const rest = spec.slice('scripted:'.length);
     const match = /^faults=(.+)$/.exec(rest);
     if (!match) throw new ModelSpecError(`unknown scripted option "${rest}" in model "${spec}"; use scripted or scripted:faults=role.mode[,…]`);
-    return { backend: 'scripted', faults: match[1]!.split(',').map((f) => f.trim()).filter(Boolean) };
+    return {
+      backend: 'scripted',
+      faults: match[1]!
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    };
   }
   if (spec.startsWith('ollama:')) {
     const model = spec.slice('ollama:'.length);

@@ -33,7 +33,6 @@ interface CacheEntry {
   response: ChatResponse;
 }
 
-
 /**
  * The cache key of `request` to `model`: sha256 (hex) of the canonical JSON of the model name, its
  * `cacheIdentity` (tool-calling mode, tools, default options), the digest, role, schema name, the

@@ -79,7 +79,9 @@ function copiedCheck(task: ScriptedTask, prompt: string): Record<string, unknown
   const command = /\bpnpm [\w:-]+/.exec(prompt);
   if (command) return { check: 'command_passes', cmd: command[0] };
   const pathInPrompt = /[\w.-]+\/[\w./-]*\.\w+/.exec(prompt)?.[0];
-  const pathInSteps = allSteps(task).map((s) => s.args['path']).find((p): p is string => typeof p === 'string');
+  const pathInSteps = allSteps(task)
+    .map((s) => s.args['path'])
+    .find((p): p is string => typeof p === 'string');
   const sentence = (prompt.split(/[.?!](?:\s|$)/)[0] ?? prompt).replace(/[,;:]/g, '');
   const words = sentence.trim().split(/\s+/);
   return { check: 'file_contains', path: pathInPrompt ?? pathInSteps ?? 'package.json', text: words.slice(-3).join(' ') };
@@ -134,7 +136,9 @@ function planner(apply: (plan: Plan, task: ScriptedTask, prompt: string) => Plan
   return ({ view, reply, task }) => (view.role === 'planner' ? apply(reply as Plan, task, view.prompt) : undefined);
 }
 
-function agentAction(apply: (view: Extract<RoleView, { role: 'agent' | 'direct' }>, reply: Action, task: ScriptedTask) => Action | undefined): ScriptedFault['apply'] {
+function agentAction(
+  apply: (view: Extract<RoleView, { role: 'agent' | 'direct' }>, reply: Action, task: ScriptedTask) => Action | undefined,
+): ScriptedFault['apply'] {
   return ({ view, reply, task }) => (view.role === 'agent' || view.role === 'direct' ? apply(view, reply as Action, task) : undefined);
 }
 
@@ -143,17 +147,42 @@ const TAMPER_NOTE = '// skipped: flaky';
 /** Every fault the scripted model knows, by name (`<role>.<mode>`). */
 export const SCRIPTED_FAULTS: Record<string, ScriptedFault> = Object.fromEntries(
   [
-    fault('planner.guessed_target', 'guessed_target', 'the first plan opens with step s0, an edit of src/<task word>/index.js (a file nobody read and the repo lacks); every root step waits for it',
-      planner((plan, task) => ({ ...plan, steps: [guessedEdit(task, 's0'), ...plan.steps.map((s) => (s.depends_on.length === 0 ? { ...s, depends_on: ['s0'] } : s))] }))),
-    fault('planner.missing_step', 'missing_step', 'the first plan leaves out its last step that changes something (an edit, a migration, an install); needs 2+ steps',
+    fault(
+      'planner.guessed_target',
+      'guessed_target',
+      'the first plan opens with step s0, an edit of src/<task word>/index.js (a file nobody read and the repo lacks); every root step waits for it',
+      planner((plan, task) => ({
+        ...plan,
+        steps: [guessedEdit(task, 's0'), ...plan.steps.map((s) => (s.depends_on.length === 0 ? { ...s, depends_on: ['s0'] } : s))],
+      })),
+    ),
+    fault(
+      'planner.missing_step',
+      'missing_step',
+      'the first plan leaves out its last step that changes something (an edit, a migration, an install); needs 2+ steps',
       planner((plan) => {
         const dropped = [...plan.steps].reverse().find((s) => s.side_effect !== 'none');
         if (!dropped || plan.steps.length < 2) return undefined;
-        return { ...plan, steps: repoint(plan.steps.filter((s) => s !== dropped), new Set([dropped.id]), () => dropped.depends_on) };
-      })),
-    fault('planner.wrong_check', 'wrong_check', "the first plan's done_when gains a check copied from the request: its `pnpm …` command, else file_contains of its closing words",
-      planner((plan, task, prompt) => ({ ...plan, done_when: [...plan.done_when, copiedCheck(task, prompt)] }))),
-    fault('planner.coarse_step', 'coarse_step', "the first plan's edit steps (2+) become one step naming every file, carrying the first edit's args",
+        return {
+          ...plan,
+          steps: repoint(
+            plan.steps.filter((s) => s !== dropped),
+            new Set([dropped.id]),
+            () => dropped.depends_on,
+          ),
+        };
+      }),
+    ),
+    fault(
+      'planner.wrong_check',
+      'wrong_check',
+      "the first plan's done_when gains a check copied from the request: its `pnpm …` command, else file_contains of its closing words",
+      planner((plan, task, prompt) => ({ ...plan, done_when: [...plan.done_when, copiedCheck(task, prompt)] })),
+    ),
+    fault(
+      'planner.coarse_step',
+      'coarse_step',
+      "the first plan's edit steps (2+) become one step naming every file, carrying the first edit's args",
       planner((plan, task) => {
         const edits = plan.steps.filter((s) => s.tool === 'edit');
         if (edits.length < 2) return undefined;
@@ -162,90 +191,176 @@ export const SCRIPTED_FAULTS: Record<string, ScriptedFault> = Object.fromEntries
         const ids = new Set(edits.map((e) => e.id));
         const kept = plan.steps.filter((s) => !ids.has(s.id) || s === first).map((s) => (s === first ? merged : s));
         return { ...plan, steps: repoint(kept, new Set([...ids].filter((id) => id !== first.id)), () => [first.id]) };
-      })),
-    fault('planner.invalid_plan', 'invalid_plan', 'the first plan (and its repair) makes its first and last steps depend on each other: a cycle (a self-dependency for one step)',
+      }),
+    ),
+    fault(
+      'planner.invalid_plan',
+      'invalid_plan',
+      'the first plan (and its repair) makes its first and last steps depend on each other: a cycle (a self-dependency for one step)',
       planner((plan) => {
         const first = plan.steps[0];
         const last = plan.steps[plan.steps.length - 1];
         if (!first || !last) return undefined;
-        const cyclic = (s: Step): Step => (s === first ? { ...s, depends_on: [...s.depends_on, last.id] } : s === last ? { ...s, depends_on: [...s.depends_on, first.id] } : s);
+        const cyclic = (s: Step): Step =>
+          s === first ? { ...s, depends_on: [...s.depends_on, last.id] } : s === last ? { ...s, depends_on: [...s.depends_on, first.id] } : s;
         return { ...plan, steps: plan.steps.map(cyclic) };
-      })),
-    fault('executor.drift', 'drift', 'every executor call for an edit step sends new text equal to the old text (an edit that changes nothing)',
+      }),
+    ),
+    fault(
+      'executor.drift',
+      'drift',
+      'every executor call for an edit step sends new text equal to the old text (an edit that changes nothing)',
       ({ view, reply }) => {
         if (view.role !== 'executor' || view.step.tool !== 'edit') return undefined;
         const call = reply as { tool: string; args: Record<string, unknown> };
         return typeof call.args['old'] === 'string' ? { tool: call.tool, args: { ...call.args, new: call.args['old'] } } : undefined;
-      }),
-    fault('executor.bad_edit', 'bad_edit', "every executor call for an edit of a file the history has read (or searched) sends old text the file does not contain (re-indented, spaced or quoted)",
+      },
+    ),
+    fault(
+      'executor.bad_edit',
+      'bad_edit',
+      'every executor call for an edit of a file the history has read (or searched) sends old text the file does not contain (re-indented, spaced or quoted)',
       ({ view, reply }) => {
         if (view.role !== 'executor' || view.step.tool !== 'edit') return undefined;
         const call = reply as { tool: string; args: Record<string, unknown> };
         const path = call.args['path'];
         const old = call.args['old'];
-        const seen = view.history.some((o) => o.status === 'success' && ((o.tool === 'read' && o.args['path'] === path) || (o.tool === 'search' && o.output.split('\n').some((l) => l.startsWith(`${String(path)}:`)))));
+        const seen = view.history.some(
+          (o) =>
+            o.status === 'success' &&
+            ((o.tool === 'read' && o.args['path'] === path) || (o.tool === 'search' && o.output.split('\n').some((l) => l.startsWith(`${String(path)}:`)))),
+        );
         if (!seen || typeof old !== 'string') return undefined;
-        const wrong = old.includes('\n') ? old.split('\n').map((l) => `  ${l}`).join('\n') : old.includes(' ') ? old.replace(' ', '  ') : `"${old}"`;
+        const wrong = old.includes('\n')
+          ? old
+              .split('\n')
+              .map((l) => `  ${l}`)
+              .join('\n')
+          : old.includes(' ')
+            ? old.replace(' ', '  ')
+            : `"${old}"`;
         return { tool: call.tool, args: { ...call.args, old: wrong } };
-      }),
-    fault('executor.invalid_output', 'invalid_output', "the executor's first call (nothing run yet) and its repair answer in prose, not JSON",
-      ({ view }) => (view.role === 'executor' && view.history.length === 0 ? `[fault:executor.invalid_output] I will run the ${view.step.tool} call for step ${view.step.id} now.` : undefined)),
-    fault('replanner.repeated_call', 'repeated_call', 'every replan revises with one step: the call that just failed, unchanged',
+      },
+    ),
+    fault('executor.invalid_output', 'invalid_output', "the executor's first call (nothing run yet) and its repair answer in prose, not JSON", ({ view }) =>
+      view.role === 'executor' && view.history.length === 0
+        ? `[fault:executor.invalid_output] I will run the ${view.step.tool} call for step ${view.step.id} now.`
+        : undefined,
+    ),
+    fault(
+      'replanner.repeated_call',
+      'repeated_call',
+      'every replan revises with one step: the call that just failed, unchanged',
       replanner((view, reply, next) => {
         const call = failedCall(view.failure, view.history);
         return call ? revision(view, reply, [retryStep(`r${next}.1`, call, `Retry ${call.tool}`)]) : undefined;
-      })),
-    fault('replanner.repeated_assumption', 'repeated_assumption', 'every replan names the first broken assumption again (or the plan\'s own) and retries the failed call in other words (`pnpm run x`, `force: false`)',
+      }),
+    ),
+    fault(
+      'replanner.repeated_assumption',
+      'repeated_assumption',
+      "every replan names the first broken assumption again (or the plan's own) and retries the failed call in other words (`pnpm run x`, `force: false`)",
       replanner((view, reply, next) => {
         const call = failedCall(view.failure, view.history);
         if (!call) return undefined;
         const again = view.named_assumptions[0];
         const reworded = revision(view, reply, [retryStep(`r${next}.1`, variant(call), `Try ${call.tool} again another way`)]);
         return again === undefined ? reworded : { ...reworded, invalidated: again };
-      })),
-    fault('replanner.guessed_target', 'guessed_target', 'every replan puts an edit of src/<task word>/index.js (never read, absent) before its steps, or revises with it alone where it would stop',
+      }),
+    ),
+    fault(
+      'replanner.guessed_target',
+      'guessed_target',
+      'every replan puts an edit of src/<task word>/index.js (never read, absent) before its steps, or revises with it alone where it would stop',
       replanner((view, reply, next, task) => {
         const guess = guessedEdit(task, `r${next}.0`);
-        const steps = reply['decision'] === 'revise' ? (reply['steps'] as Step[]).map((s) => (s.depends_on.length === 0 ? { ...s, depends_on: [guess.id] } : s)) : [];
+        const steps =
+          reply['decision'] === 'revise' ? (reply['steps'] as Step[]).map((s) => (s.depends_on.length === 0 ? { ...s, depends_on: [guess.id] } : s)) : [];
         return revision(view, reply, [guess, ...steps]);
-      })),
-    fault('replanner.vague_stop', 'vague_stop', 'every replan stops with a message that names no blocker',
-      replanner(() => ({ decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'I could not complete the request. Could you take a look?' }))),
-    fault('replanner.weakened_check', 'weakened_check', "the first replan drops every command_passes check from done_when and revises with one harmless listing step; needs such a check",
+      }),
+    ),
+    fault(
+      'replanner.vague_stop',
+      'vague_stop',
+      'every replan stops with a message that names no blocker',
+      replanner(() => ({ decision: 'stop', invalidated: '', assumptions: [], steps: [], message: 'I could not complete the request. Could you take a look?' })),
+    ),
+    fault(
+      'replanner.weakened_check',
+      'weakened_check',
+      'the first replan drops every command_passes check from done_when and revises with one harmless listing step; needs such a check',
       replanner((view, reply, next) => {
-        const doneWhen = ((view.plan as { done_when?: Array<Record<string, unknown>> }).done_when ?? []);
+        const doneWhen = (view.plan as { done_when?: Array<Record<string, unknown>> }).done_when ?? [];
         const kept = doneWhen.filter((c) => c['check'] !== 'command_passes');
         if (kept.length === doneWhen.length || next > 1) return undefined;
-        const step: Step = { id: `r${next}.1`, does: 'List the repository to confirm the state', tool: 'list', args: {}, depends_on: [], expect: 'success', side_effect: 'none' };
+        const step: Step = {
+          id: `r${next}.1`,
+          does: 'List the repository to confirm the state',
+          tool: 'list',
+          args: {},
+          depends_on: [],
+          expect: 'success',
+          side_effect: 'none',
+        };
         return revision(view, reply, [step], { done_when: kept });
-      })),
+      }),
+    ),
     fault('gate.misroute', 'misroute', 'the gate sends every request it would plan to direct', ({ view, reply }) =>
-      view.role === 'gate' && (reply as { route: string }).route === 'plan' ? { route: 'direct' } : undefined),
-    fault('agent.premature_finish', 'premature_finish', 'the ReAct agent finishes ("Done.") right after its first failing observation when it would otherwise go on',
+      view.role === 'gate' && (reply as { route: string }).route === 'plan' ? { route: 'direct' } : undefined,
+    ),
+    fault(
+      'agent.premature_finish',
+      'premature_finish',
+      'the ReAct agent finishes ("Done.") right after its first failing observation when it would otherwise go on',
       agentAction((view, reply) => {
         const failures = view.history.filter(failed);
         const last = view.history[view.history.length - 1];
-        return view.role === 'agent' && reply.action === 'tool' && failures.length === 1 && last && failed(last) ? { action: 'finish', answer: 'Done.' } : undefined;
-      })),
-    fault('agent.no_stop', 'no_stop', 'from its first failing observation on (a transient error is not one), the ReAct agent repeats that failed call instead of stopping or changing course',
+        return view.role === 'agent' && reply.action === 'tool' && failures.length === 1 && last && failed(last)
+          ? { action: 'finish', answer: 'Done.' }
+          : undefined;
+      }),
+    ),
+    fault(
+      'agent.no_stop',
+      'no_stop',
+      'from its first failing observation on (a transient error is not one), the ReAct agent repeats that failed call instead of stopping or changing course',
       agentAction((view, reply) => {
         const first = view.history.find((o) => failed(o) && o.status !== 'transient_error');
         if (view.role !== 'agent' || !first) return undefined;
-        return reply.action === 'tool' && reply.tool === first.tool && JSON.stringify(reply.args) === JSON.stringify(first.args) ? undefined : { action: 'tool', tool: first.tool, args: first.args };
-      })),
-    fault('agent.wrong_answer', 'wrong_answer', 'every finish (ReAct or direct) answers with a claim that names nothing it found',
-      agentAction((_view, reply) => (reply.action === 'finish' ? { action: 'finish', answer: 'I checked: nothing there needs attention, it looks fine.' } : undefined))),
-    fault('agent.tampered_test', 'tampered_test', 'after a failing test run that names a test file (" × <file> > "), the ReAct agent overwrites that file with a skipped test, then finishes',
+        return reply.action === 'tool' && reply.tool === first.tool && JSON.stringify(reply.args) === JSON.stringify(first.args)
+          ? undefined
+          : { action: 'tool', tool: first.tool, args: first.args };
+      }),
+    ),
+    fault(
+      'agent.wrong_answer',
+      'wrong_answer',
+      'every finish (ReAct or direct) answers with a claim that names nothing it found',
+      agentAction((_view, reply) =>
+        reply.action === 'finish' ? { action: 'finish', answer: 'I checked: nothing there needs attention, it looks fine.' } : undefined,
+      ),
+    ),
+    fault(
+      'agent.tampered_test',
+      'tampered_test',
+      'after a failing test run that names a test file (" × <file> > "), the ReAct agent overwrites that file with a skipped test, then finishes',
       agentAction((view) => {
         if (view.role !== 'agent') return undefined;
-        if (view.history.some((o) => o.tool === 'write' && String(o.args['content']).startsWith(TAMPER_NOTE))) return { action: 'finish', answer: 'Fixed: the failing test passes now.' };
+        if (view.history.some((o) => o.tool === 'write' && String(o.args['content']).startsWith(TAMPER_NOTE)))
+          return { action: 'finish', answer: 'Fixed: the failing test passes now.' };
         const last = view.history[view.history.length - 1];
         const file = last && last.tool === 'run' && failed(last) ? / × (\S+) > /.exec(last.output)?.[1] : undefined;
         return file ? { action: 'tool', tool: 'write', args: { path: file, content: `${TAMPER_NOTE}\nit.skip("flaky", () => {});\n` } } : undefined;
-      })),
-    fault('agent.guessed_target', 'guessed_target', 'every edit the agent (ReAct or direct) makes goes to src/<task word>/index.js, a file it never read and the repo lacks',
+      }),
+    ),
+    fault(
+      'agent.guessed_target',
+      'guessed_target',
+      'every edit the agent (ReAct or direct) makes goes to src/<task word>/index.js, a file it never read and the repo lacks',
       agentAction((_view, reply, task) =>
-        reply.action === 'tool' && reply.tool === 'edit' ? { ...reply, args: { ...reply.args, path: guessedPath(task) } } : undefined)),
+        reply.action === 'tool' && reply.tool === 'edit' ? { ...reply, args: { ...reply.args, path: guessedPath(task) } } : undefined,
+      ),
+    ),
   ].map((f) => [f.name, f]),
 );
 

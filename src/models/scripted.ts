@@ -8,7 +8,7 @@ export type { ScriptedTask } from './scripted-tracks.js';
 
 /** What the scripted model says about itself wherever it shows (README, run.json, table header). */
 export const SCRIPTED_NOTICE =
-  'scripted = deterministic stand-in, not an LLM: it replays each task\'s recorded trajectories (naive first, reference after a failure)';
+  "scripted = deterministic stand-in, not an LLM: it replays each task's recorded trajectories (naive first, reference after a failure)";
 
 interface PlanStepOut {
   id: string;
@@ -83,7 +83,15 @@ export class ScriptedModel implements ChatModel {
   }
 
   private reply(value: unknown): ChatResponse {
-    return { text: typeof value === 'string' ? value : JSON.stringify(value), tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
+    return {
+      text: typeof value === 'string' ? value : JSON.stringify(value),
+      tokens_in: 0,
+      tokens_out: 0,
+      duration_ms: 0,
+      load_ms: 0,
+      model: this.name,
+      done_reason: 'stop',
+    };
   }
 
   private direct(task: ScriptedTask, phase: 'act' | 'answer', history: Observation[]): unknown {
@@ -183,11 +191,7 @@ function toPlanSteps(steps: TrajectoryStep[], all: TrajectoryStep[], prefix: str
   steps.forEach((step, i) => idOfIndex.set(all.indexOf(step), `${prefix}${i + 1}`));
   return steps.map((step, i) => {
     const deps =
-      step.after !== undefined
-        ? step.after.map((a) => idOfIndex.get(a)).filter((id): id is string => id !== undefined)
-        : i > 0
-          ? [`${prefix}${i}`]
-          : [];
+      step.after !== undefined ? step.after.map((a) => idOfIndex.get(a)).filter((id): id is string => id !== undefined) : i > 0 ? [`${prefix}${i}`] : [];
     return {
       id: `${prefix}${i + 1}`,
       does: describeStep(step),

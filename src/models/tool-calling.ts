@@ -53,8 +53,7 @@ export function toolCallToReplyText(schemaName: string, call: RawToolCall, tools
   const name = resolveToolName(rawName, tools);
   if (name !== rawName) warnings.push('tool_name_case');
   const head = (schemaName === 'action' ? `{"action":"tool","tool":` : `{"tool":`) + JSON.stringify(name) + `,"args":`;
-  const wrap = (args: unknown): Record<string, unknown> =>
-    schemaName === 'action' ? { action: 'tool', tool: name, args } : { tool: name, args };
+  const wrap = (args: unknown): Record<string, unknown> => (schemaName === 'action' ? { action: 'tool', tool: name, args } : { tool: name, args });
 
   let args: unknown = call.function.arguments ?? {};
   if (typeof args === 'string') {

@@ -10,7 +10,6 @@ export interface AttributedFailure {
   mode?: string | undefined;
 }
 
-
 const ORDER = Object.keys(MODES) as Component[];
 
 /**
@@ -66,7 +65,9 @@ export function renderAttributionTable(summary: AttributionSummary, options: Att
   if (top.length > 0) {
     lines.push('Top failure modes:');
     for (const m of top) {
-      const where = Object.entries(m.by_strategy).map(([s, n]) => `${s} ${n}`).join(', ');
+      const where = Object.entries(m.by_strategy)
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ');
       lines.push(`  ${String(m.count).padStart(4)}  ${`${m.component}.${m.mode}`.padEnd(32)} ${where}`);
     }
   }

@@ -31,7 +31,21 @@ export interface ConfigurationComparison {
 }
 
 /** run.json fields that say when or how a run went, not what it measured: never reported. */
-const IGNORED = new Set(['schemaVersion', 'status', 'started_at', 'finished_at', 'timing', 'episodes', 'resumed_from', 'config_hash', 'shard', 'merged_from', 'missing_shards', 'prompt_contamination', 'model_notes']);
+const IGNORED = new Set([
+  'schemaVersion',
+  'status',
+  'started_at',
+  'finished_at',
+  'timing',
+  'episodes',
+  'resumed_from',
+  'config_hash',
+  'shard',
+  'merged_from',
+  'missing_shards',
+  'prompt_contamination',
+  'model_notes',
+]);
 /** config.* fields reported elsewhere (the suite, the coverage check) or that are paths on one machine. */
 const IGNORED_CONFIG = new Set(['suite', 'tasks', 'strategies', 'groups', 'prompts_dir', 'ollama_flags']);
 
@@ -39,7 +53,13 @@ const IGNORED_CONFIG = new Set(['suite', 'tasks', 'strategies', 'groups', 'promp
 function aspectOf(field: string): ConfigurationAspect {
   if (field.startsWith('suite.')) return 'suite';
   if (field.startsWith('prompts.')) return 'prompts';
-  if (field.startsWith('models.') || field.startsWith('config.model_specs.') || field.startsWith('ollama.models.') || field === 'ollama.server_version' || field === 'ollama.host') {
+  if (
+    field.startsWith('models.') ||
+    field.startsWith('config.model_specs.') ||
+    field.startsWith('ollama.models.') ||
+    field === 'ollama.server_version' ||
+    field === 'ollama.host'
+  ) {
     return 'models';
   }
   return 'options';
@@ -103,7 +123,8 @@ export function compareConfiguration(base: ResultsFolder, head: ResultsFolder): 
     const headModels = headRun?.models ?? head.records[0]?.models;
     if (baseModels && headModels) {
       for (const role of [...new Set([...Object.keys(baseModels), ...Object.keys(headModels)])].sort()) {
-        if (baseModels[role] !== headModels[role]) differences.push({ aspect: 'models', field: `models.${role}`, base: baseModels[role] ?? null, head: headModels[role] ?? null });
+        if (baseModels[role] !== headModels[role])
+          differences.push({ aspect: 'models', field: `models.${role}`, base: baseModels[role] ?? null, head: headModels[role] ?? null });
       }
       sameness.models = differences.length > 0 ? 'different' : 'same';
     }

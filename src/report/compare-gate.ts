@@ -85,7 +85,9 @@ function epochRanges(epochs: readonly number[]): string {
  */
 export function describeMissing(coverage: Coverage, limit = 8): string {
   const missingEpisodes = coverage.baseEpisodes - coverage.covered;
-  const named = coverage.missing.slice(0, limit).map((entry) => `${entry.strategy} × ${entry.task} (epoch${entry.epochs.length === 1 ? '' : 's'} ${epochRanges(entry.epochs)})`);
+  const named = coverage.missing
+    .slice(0, limit)
+    .map((entry) => `${entry.strategy} × ${entry.task} (epoch${entry.epochs.length === 1 ? '' : 's'} ${epochRanges(entry.epochs)})`);
   const more = coverage.missing.length - named.length;
   return `head lacks ${missingEpisodes} of ${coverage.baseEpisodes} base episodes: ${named.join(', ')}${more > 0 ? ` and ${more} more strategy × task pair(s)` : ''}`;
 }

@@ -178,7 +178,10 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
   if (coverage.covered === 0) {
     const describe = (folder: ResultsFolder): string =>
       `${folder.dir} has strategies [${[...new Set(folder.records.map((record) => record.strategy))].join(', ')}] on ${new Set(folder.records.map((record) => record.task)).size} task(s)`;
-    return { ok: false, error: `nothing to compare: the head has none of the base's ${coverage.baseEpisodes} episodes (base ${describe(base)}, head ${describe(head)}; different suites?)` };
+    return {
+      ok: false,
+      error: `nothing to compare: the head has none of the base's ${coverage.baseEpisodes} episodes (base ${describe(base)}, head ${describe(head)}; different suites?)`,
+    };
   }
   coverage.partial = coverage.missing.length > 0;
   const baseRecords: EpisodeRecord[] = coverage.partial ? sharedEpisodes(base.records, head.records) : base.records;
@@ -211,9 +214,7 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
       const headTask = headByTask.get(task);
       tasks.push(compareTask(strategy, task, (headTask ?? (baseTask as TaskOutcome)).group, baseTask, headTask));
     }
-    const sharedTasks = [...baseByTask.keys()].filter(
-      (task) => (baseByTask.get(task)?.epochs ?? 0) > 0 && (headByTask.get(task)?.epochs ?? 0) > 0,
-    );
+    const sharedTasks = [...baseByTask.keys()].filter((task) => (baseByTask.get(task)?.epochs ?? 0) > 0 && (headByTask.get(task)?.epochs ?? 0) > 0);
     if (sharedTasks.length === 0) continue;
     const baseShared = sharedTasks.map((task) => baseByTask.get(task) as TaskOutcome);
     const headShared = sharedTasks.map((task) => headByTask.get(task) as TaskOutcome);

@@ -2,15 +2,7 @@
 import Table from 'cli-table3';
 import type { ComparisonReport } from './compare-report.js';
 import { configurationLines, decisionLines, describeFolder, methodNotes } from './formats/compare-lines.js';
-import {
-  formatChange,
-  formatMinimumDetectableEffect,
-  formatPercent,
-  formatPValue,
-  formatRate,
-  formatTaskSide,
-  formatTestMethod,
-} from './formats/numbers.js';
+import { formatChange, formatMinimumDetectableEffect, formatPercent, formatPValue, formatRate, formatTaskSide, formatTestMethod } from './formats/numbers.js';
 
 export interface TextOptions {
   /** Colour table headers and borders (only for a TTY). */

@@ -87,7 +87,10 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
   if (options.junitFile) writes.push(writeOutput(options.junitFile, renderJUnit(report)));
   const writeErrors = (await Promise.all(writes)).filter((error): error is string => error !== null);
   const exitCode = options.failOnRegression ? VERDICT_EXIT_CODES[report.decision.verdict] : 0;
-  const stdout = options.json === true ? `${JSON.stringify({ verdict: report.decision.verdict, exitCode, report }, null, 2)}\n` : renderCompareText(report, { color: options.color });
+  const stdout =
+    options.json === true
+      ? `${JSON.stringify({ verdict: report.decision.verdict, exitCode, report }, null, 2)}\n`
+      : renderCompareText(report, { color: options.color });
   if (writeErrors.length > 0) return { ...fail(writeErrors.join('; ')), stdout, report };
   for (const warning of report.decision.warnings) stderr.push(`warning: ${warning}`);
   return { exitCode, stdout, stderr: stderr.map((line) => `${line}\n`).join(''), report };

@@ -40,7 +40,9 @@ function replySummary(role: string, value: unknown): string {
     case 'planner':
       return `a plan of ${count('steps')} step(s), ${count('done_when')} done_when check(s)`;
     case 'replanner':
-      return v['decision'] === 'stop' ? `stop — "${clip(String(v['message'] ?? ''), 90)}"` : `revise — invalidated "${clip(String(v['invalidated'] ?? ''), 70)}", ${count('steps')} new step(s)`;
+      return v['decision'] === 'stop'
+        ? `stop — "${clip(String(v['message'] ?? ''), 90)}"`
+        : `revise — invalidated "${clip(String(v['invalidated'] ?? ''), 70)}", ${count('steps')} new step(s)`;
     case 'agent':
     case 'direct':
       if (v['action'] === 'tool') return `${String(v['tool'])} ${args(v['args'])}`;
@@ -73,7 +75,9 @@ function sentLines(event: Extract<TraceEvent, { type: 'model_call' }>, shown: Ex
     return [`${label(stored)}`, ...stored.content.split('\n').map((line) => `  ${line}`)];
   };
   if (event.sent) {
-    const options = Object.entries(event.sent.options).map(([key, value]) => `${key} ${String(value)}`).join(', ');
+    const options = Object.entries(event.sent.options)
+      .map(([key, value]) => `${key} ${String(value)}`)
+      .join(', ');
     lines.push(`sent ${event.sent.messages.length} message(s)${options ? ` (${options})` : ''}:`);
     for (const hash of event.sent.messages) lines.push(...text(hash, (stored) => `[${stored.role}]`));
   }
@@ -87,7 +91,8 @@ function describeEvent(event: TraceEvent, shown: ExplainTexts): { head: string; 
     case 'model_call': {
       const retry = event.attempt > 1 ? ' (repair)' : '';
       const sent = sentLines(event, shown);
-      if (event.outcome === 'invalid') return { head: `model_call ${event.role}${retry}: invalid — ${clip(event.error ?? '', 80)}`, body: [...sent, `reply: ${clip(event.text, 110)}`] };
+      if (event.outcome === 'invalid')
+        return { head: `model_call ${event.role}${retry}: invalid — ${clip(event.error ?? '', 80)}`, body: [...sent, `reply: ${clip(event.text, 110)}`] };
       return { head: `model_call ${event.role}${retry}: ${replySummary(event.role, event.value)}`, body: sent };
     }
     case 'gate':
@@ -99,7 +104,10 @@ function describeEvent(event: TraceEvent, shown: ExplainTexts): { head: string; 
     case 'plan_revision':
       return { head: `plan_revision ${event.revision}: invalidated "${clip(event.invalidated, 80)}"`, body: planLines(event.plan, event.revision) };
     case 'plan_diff':
-      return { head: `plan_diff ${event.revision}: removed [${event.diff.removed.join(', ')}] added [${event.diff.added.join(', ')}] revised [${event.diff.revised.join(', ')}]`, body: [] };
+      return {
+        head: `plan_diff ${event.revision}: removed [${event.diff.removed.join(', ')}] added [${event.diff.added.join(', ')}] revised [${event.diff.revised.join(', ')}]`,
+        body: [],
+      };
     case 'tool_call': {
       const step = event.step_id === undefined ? '' : ` ${event.step_id}${event.attempt > 1 ? ` (attempt ${event.attempt})` : ''}`;
       const code = event.exit_code === undefined ? '' : ` exit ${event.exit_code}`;
@@ -133,14 +141,22 @@ function describeEvent(event: TraceEvent, shown: ExplainTexts): { head: string; 
 export function explainEpisode(record: EpisodeRecord, shown: ExplainTexts = { texts: new Map(), full: false }): string {
   const evidence = record.attribution?.evidence ?? [];
   const lines: string[] = [];
-  lines.push(`${record.task} × ${record.strategy}, epoch ${record.epoch} — ${record.outcome.status} (${record.outcome.reason}), ${record.success ? 'succeeded' : 'failed'} (expected ${record.expect})`);
-  lines.push(`models: ${Object.entries(record.models).map(([role, model]) => `${role}=${model}`).join(' ')}`);
+  lines.push(
+    `${record.task} × ${record.strategy}, epoch ${record.epoch} — ${record.outcome.status} (${record.outcome.reason}), ${record.success ? 'succeeded' : 'failed'} (expected ${record.expect})`,
+  );
+  lines.push(
+    `models: ${Object.entries(record.models)
+      .map(([role, model]) => `${role}=${model}`)
+      .join(' ')}`,
+  );
   if (record.attribution) {
     const { component, mode, explanation } = record.attribution;
     lines.push(`attribution: ${component}.${mode} — ${explanation}`);
     lines.push(`evidence: ${evidence.map((id, i) => `${i === 0 ? FIRST : OTHER}${id}`).join(' ')}   (${FIRST} first erroneous event, ${OTHER} other evidence)`);
   } else if (!record.success) {
-    lines.push(record.outcome.status === 'error' ? 'attribution: none (error episodes are infrastructure, not a strategy failure)' : 'attribution: none recorded');
+    lines.push(
+      record.outcome.status === 'error' ? 'attribution: none (error episodes are infrastructure, not a strategy failure)' : 'attribution: none recorded',
+    );
   }
   for (const finding of record.findings ?? []) lines.push(`finding: ${finding.component}.${finding.mode} — ${finding.explanation}`);
   lines.push(...(shown.counterfactual ?? []));
@@ -159,7 +175,12 @@ export function explainEpisode(record: EpisodeRecord, shown: ExplainTexts = { te
  * Picks the episode `explain` prints: `task` × `strategy` at `epoch` (default: the lowest epoch there is).
  * Returns the record, or a message naming what the results hold instead.
  */
-export function findEpisode(records: readonly EpisodeRecord[], task: string, strategy: string, epoch?: number): { ok: true; record: EpisodeRecord } | { ok: false; error: string } {
+export function findEpisode(
+  records: readonly EpisodeRecord[],
+  task: string,
+  strategy: string,
+  epoch?: number,
+): { ok: true; record: EpisodeRecord } | { ok: false; error: string } {
   const matching = records.filter((r) => r.task === task && r.strategy === strategy).sort((a, b) => a.epoch - b.epoch);
   const record = epoch === undefined ? matching[0] : matching.find((r) => r.epoch === epoch);
   if (record) return { ok: true, record };

@@ -34,7 +34,9 @@ export function headerLines(header: RunHeader): string[] {
   const size = header.tasks === undefined ? '' : ` (${header.tasks} tasks)`;
   return [
     `stratbench — suite ${header.suiteName ?? '?'}${size} × ${header.strategies.length} strategies × ${header.epochs ?? '?'} epoch(s)`,
-    `models: ${Object.entries(header.models).map(([role, name]) => `${role}=${name}`).join(' ')}`,
+    `models: ${Object.entries(header.models)
+      .map(([role, name]) => `${role}=${name}`)
+      .join(' ')}`,
     ...header.notes.map((note) => `note: ${note}`),
   ];
 }
@@ -45,13 +47,16 @@ export function headerLines(header: RunHeader): string[] {
  */
 export function renderRunReport(summary: SummaryFile, header: RunHeader, color: boolean, options: { wide?: boolean } = {}): string {
   const limit = options.wide === true ? {} : { maxWidth: DEFAULT_REPORT_WIDTH };
-  return [renderRunTable(summary, { header: headerLines(header), color, ...limit }), '', renderStatisticsText(summary.statistics, { color, ...limit })].join('\n');
+  return [renderRunTable(summary, { header: headerLines(header), color, ...limit }), '', renderStatisticsText(summary.statistics, { color, ...limit })].join(
+    '\n',
+  );
 }
 
 /** The same report as markdown (for a CI step summary). */
 export function renderRunReportMarkdown(summary: SummaryFile, header: RunHeader): string {
   const rows = summary.strategies.map(
-    (s) => `| ${s.strategy} | ${summary.groups.map((g) => `${s.by_group[g]?.successes ?? 0}/${s.by_group[g]?.scored ?? 0}`).join(' | ')} | ${s.successes}/${s.scored} | ${s.errors} |`,
+    (s) =>
+      `| ${s.strategy} | ${summary.groups.map((g) => `${s.by_group[g]?.successes ?? 0}/${s.by_group[g]?.scored ?? 0}`).join(' | ')} | ${s.successes}/${s.scored} | ${s.errors} |`,
   );
   return [
     `## stratbench run`,

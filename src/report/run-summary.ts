@@ -1,5 +1,13 @@
 // Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
-import { SCHEMA_VERSION, type EpisodeLine, type EpisodeRecord, type EpisodeResult, type RunSummary, type StrategySummary, type Tally } from '../records/index.js';
+import {
+  SCHEMA_VERSION,
+  type EpisodeLine,
+  type EpisodeRecord,
+  type EpisodeResult,
+  type RunSummary,
+  type StrategySummary,
+  type Tally,
+} from '../records/index.js';
 import { summarizeAttributions, type AttributedFailure } from './attribution-table.js';
 
 const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
@@ -22,7 +30,18 @@ export class SummaryBuilder {
   private strategy(name: string): StrategySummary {
     let summary = this.byStrategy.get(name);
     if (!summary) {
-      summary = { strategy: name, ...emptyTally(), by_group: {}, model_calls: 0, tool_calls: 0, tool_ms: 0, model_ms: 0, replans: 0, tokens_in: 0, tokens_out: 0 };
+      summary = {
+        strategy: name,
+        ...emptyTally(),
+        by_group: {},
+        model_calls: 0,
+        tool_calls: 0,
+        tool_ms: 0,
+        model_ms: 0,
+        replans: 0,
+        tokens_in: 0,
+        tokens_out: 0,
+      };
       for (const group of this.groups) summary.by_group[group] = emptyTally();
       this.byStrategy.set(name, summary);
     }
@@ -51,7 +70,14 @@ export class SummaryBuilder {
       status: record.outcome.status,
       outcome: { status: record.outcome.status },
     });
-    const line: EpisodeLine = { task: record.task, group: record.group, strategy: record.strategy, epoch: record.epoch, status: record.outcome.status, reason: record.outcome.reason };
+    const line: EpisodeLine = {
+      task: record.task,
+      group: record.group,
+      strategy: record.strategy,
+      epoch: record.epoch,
+      status: record.outcome.status,
+      reason: record.outcome.reason,
+    };
     if (isError) {
       this.errors.push({ ...line, ...(record.outcome.message ? { detail: record.outcome.message } : {}) });
       return;

@@ -30,29 +30,42 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   const style = options.color ? {} : { head: [], border: [] };
   const head = ['strategy', ...summary.groups, 'overall', 'errors', 'model calls', 'tool calls', 'replans', 'tool time (s)'];
   const rows = summary.strategies.map((s) => [
-      s.strategy,
-      ...summary.groups.map((group) => rate(s.by_group[group])),
-      rate(s),
-      String(s.errors),
-      mean(s.model_calls, s.scored),
-      mean(s.tool_calls, s.scored),
-      mean(s.replans, s.scored, 2),
-      mean(s.tool_ms / 1000, s.scored),
-    ]);
+    s.strategy,
+    ...summary.groups.map((group) => rate(s.by_group[group])),
+    rate(s),
+    String(s.errors),
+    mean(s.model_calls, s.scored),
+    mean(s.tool_calls, s.scored),
+    mean(s.replans, s.scored, 2),
+    mean(s.tool_ms / 1000, s.scored),
+  ]);
   const last = head.length - 1;
-  const table = fitTable(head, rows, { style, ...(options.maxWidth === undefined ? {} : { maxWidth: options.maxWidth }), dropOrder: [last, last - 1, last - 2, last - 3] });
+  const table = fitTable(head, rows, {
+    style,
+    ...(options.maxWidth === undefined ? {} : { maxWidth: options.maxWidth }),
+    dropOrder: [last, last - 1, last - 2, last - 3],
+  });
   const width = options.maxWidth;
   const listed = <T>(items: readonly T[]): T[] => (width === undefined ? [...items] : items.slice(0, MAX_LISTED_EPISODES));
-  const more = (total: number): string[] => (width !== undefined && total > MAX_LISTED_EPISODES ? [`  … and ${total - MAX_LISTED_EPISODES} more (--wide lists them all)`] : []);
+  const more = (total: number): string[] =>
+    width !== undefined && total > MAX_LISTED_EPISODES ? [`  … and ${total - MAX_LISTED_EPISODES} more (--wide lists them all)`] : [];
   const lines = [
     ...options.header.flatMap((line) => wrapLine(line, width)),
     table,
-    ...wrapLine('success = ending matches expect and every check passes; costs are means per scored episode; error episodes (infrastructure) are excluded from rates.', width),
+    ...wrapLine(
+      'success = ending matches expect and every check passes; costs are means per scored episode; error episodes (infrastructure) are excluded from rates.',
+      width,
+    ),
   ];
   if (summary.failures.length > 0) {
     lines.push('', `Failed episodes (${summary.failures.length}):`);
     for (const f of listed(summary.failures)) {
-      lines.push(cutLine(`  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`, width));
+      lines.push(
+        cutLine(
+          `  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`,
+          width,
+        ),
+      );
     }
     lines.push(...more(summary.failures.length));
   }
@@ -61,7 +74,10 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   if (summary.errors.length > 0) {
     lines.push('', `Errored episodes, not counted as failures (${summary.errors.length}):`);
     // Wrapped, not cut: the server's message is what says what to fix.
-    for (const e of listed(summary.errors)) lines.push(...wrapLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width, '      '));
+    for (const e of listed(summary.errors))
+      lines.push(
+        ...wrapLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width, '      '),
+      );
     lines.push(...more(summary.errors.length));
   }
   return lines.join('\n');

@@ -69,12 +69,7 @@ function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number
  * averaged over tasks, with percentile intervals from one cluster bootstrap shared by all metrics — over families
  * when tasks share one (variants of a template are not independent), else over tasks.
  */
-export function summariseOutcomes(
-  strategy: string,
-  group: string | null,
-  outcomes: readonly TaskOutcome[],
-  options: BootstrapOptions = {},
-): RateSummary {
+export function summariseOutcomes(strategy: string, group: string | null, outcomes: readonly TaskOutcome[], options: BootstrapOptions = {}): RateSummary {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const scoredTasks = outcomes.filter((outcome) => outcome.epochs > 0);
   const scored = outcomes.reduce((sum, outcome) => sum + outcome.epochs, 0);
@@ -136,7 +131,14 @@ export function summarise(episodes: readonly EpisodeResult[], options: Bootstrap
     strategies.push(summariseOutcomes(strategy, null, outcomes, options));
     const groupNames = [...new Set(outcomes.map((outcome) => outcome.group))];
     for (const group of groupNames) {
-      groups.push(summariseOutcomes(strategy, group, outcomes.filter((outcome) => outcome.group === group), options));
+      groups.push(
+        summariseOutcomes(
+          strategy,
+          group,
+          outcomes.filter((outcome) => outcome.group === group),
+          options,
+        ),
+      );
     }
   }
   return {

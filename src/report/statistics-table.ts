@@ -66,7 +66,8 @@ function familyNotes(statistics: RunStatistics): string[] {
   const overall = statistics.strategies[0];
   if (overall === undefined || overall.families === undefined || overall.families === overall.tasks) return [];
   const effects = statistics.comparisons.flatMap((comparison) => (comparison.clustering ? [comparison.clustering.designEffect] : []));
-  const range = effects.length === 0 ? '' : `; design effect ${Math.min(...effects).toFixed(2)}–${Math.max(...effects).toFixed(2)}, so MDE uses tasks / design effect`;
+  const range =
+    effects.length === 0 ? '' : `; design effect ${Math.min(...effects).toFixed(2)}–${Math.max(...effects).toFixed(2)}, so MDE uses tasks / design effect`;
   return [
     `Families: the ${overall.tasks} tasks are variants of ${overall.families} families (template or mutant); intervals resample families and the sign-flip test flips one sign per family, at any number of epochs (Miller 2024)${range}.`,
   ];

@@ -51,7 +51,10 @@ export const DEFAULT_CONCURRENCY = 4;
 /** Parses `--strategies`. Throws UsageError naming unknown strategies. */
 export function parseStrategies(value: string): StrategyName[] {
   if (value.trim() === 'all') return [...DEFAULT_STRATEGIES];
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !isStrategyName(name));
   if (unknown.length > 0 || names.length === 0) {
     throw new UsageError(`unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'}; known: ${Object.keys(STRATEGIES).join(', ')}, all`);
@@ -149,9 +152,14 @@ export async function runCommand(
   const strategies = parseStrategies(String(options['strategies']));
   let tasks = suite.tasks;
   if (typeof options['tasks'] === 'string') {
-    const wanted = options['tasks'].split(',').map((s) => s.trim()).filter(Boolean);
+    const wanted = options['tasks']
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (wanted.length === 0) {
-      throw new UsageError(`--tasks "${options['tasks']}" names no task; give task ids separated by commas, or leave it out to run all ${tasks.length}: ${tasks.map((t) => t.id).join(', ')}`);
+      throw new UsageError(
+        `--tasks "${options['tasks']}" names no task; give task ids separated by commas, or leave it out to run all ${tasks.length}: ${tasks.map((t) => t.id).join(', ')}`,
+      );
     }
     const unknown = wanted.filter((id) => !tasks.some((t) => t.id === id));
     if (unknown.length > 0) throw new UsageError(`unknown task ${unknown.join(', ')}; the suite has: ${tasks.map((t) => t.id).join(', ')}`);
@@ -273,7 +281,9 @@ export async function runCommand(
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
-    process.stderr.write(`\ninterrupted (${signal}): finishing running episodes, then writing the summary (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to kill)\n`);
+    process.stderr.write(
+      `\ninterrupted (${signal}): finishing running episodes, then writing the summary (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to kill)\n`,
+    );
     stoppedBy = signal;
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

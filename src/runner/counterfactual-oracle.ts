@@ -8,11 +8,27 @@ import type { TrajectoryStep as SuiteStep } from '../suite/schema.js';
 type TrajectoryStep = ScriptedTask['reference']['steps'][number];
 const describe = (step: TrajectoryStep): string => describeStep(step as SuiteStep);
 
-const respond = (value: unknown): ChatResponse => ({ text: JSON.stringify(value), tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: 'oracle', done_reason: 'stop' });
+const respond = (value: unknown): ChatResponse => ({
+  text: JSON.stringify(value),
+  tokens_in: 0,
+  tokens_out: 0,
+  duration_ms: 0,
+  load_ms: 0,
+  model: 'oracle',
+  done_reason: 'stop',
+});
 const sameCall = (tool: string, args: unknown, o: Observation): boolean => o.tool === tool && canonicalJson(o.args) === canonicalJson(args);
-const sideEffect = (step: TrajectoryStep): string => (step.tool === 'edit' || step.tool === 'write' ? 'reversible' : step.tool === 'push' ? 'irreversible' : /\bmigrate\b(?!:status)/.test(String(step.args['cmd'] ?? '')) ? 'irreversible' : 'none');
+const sideEffect = (step: TrajectoryStep): string =>
+  step.tool === 'edit' || step.tool === 'write'
+    ? 'reversible'
+    : step.tool === 'push'
+      ? 'irreversible'
+      : /\bmigrate\b(?!:status)/.test(String(step.args['cmd'] ?? ''))
+        ? 'irreversible'
+        : 'none';
 /** Test and lint runs are checks: the continuation runs them again after any change. */
-const isCheckRun = (step: TrajectoryStep): boolean => step.tool === 'run' && /\b(test|lint|vitest|eslint)\b|migrate:status/.test(String(step.args['cmd'] ?? ''));
+const isCheckRun = (step: TrajectoryStep): boolean =>
+  step.tool === 'run' && /\b(test|lint|vitest|eslint)\b|migrate:status/.test(String(step.args['cmd'] ?? ''));
 
 /**
  * The reference played for one role, acting from the current state:
@@ -67,7 +83,9 @@ export class OracleModel implements ChatModel {
         const { step, history } = view;
         if (step.args !== null) return { tool: step.tool, args: step.args };
         const candidates = reference.steps.filter((s) => s.tool === step.tool);
-        const known = candidates.find((s) => describe(s) === step.does) ?? candidates.find((s) => !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)));
+        const known =
+          candidates.find((s) => describe(s) === step.does) ??
+          candidates.find((s) => !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)));
         return { tool: step.tool, args: known?.args ?? {} };
       }
       case 'replanner':
@@ -83,7 +101,14 @@ export class OracleModel implements ChatModel {
     const revision = plan.revision + 1;
     const reverts = history
       .filter((o) => o.tool === 'edit' && o.status === 'success' && !reference.steps.some((s) => sameCall(s.tool, s.args, o)))
-      .map((o): TrajectoryStep => ({ tool: 'edit', args: { path: o.args['path'], old: o.args['new'], new: o.args['old'] }, does: `Revert the edit of ${String(o.args['path'])}`, deferred: false }));
+      .map(
+        (o): TrajectoryStep => ({
+          tool: 'edit',
+          args: { path: o.args['path'], old: o.args['new'], new: o.args['old'] },
+          does: `Revert the edit of ${String(o.args['path'])}`,
+          deferred: false,
+        }),
+      );
     const remaining = reference.steps.filter((s) => isCheckRun(s) || !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)));
     const steps = [...reverts.reverse(), ...remaining].map((s, i) => ({
       id: `o${revision}.${i + 1}`,

@@ -44,7 +44,10 @@ export class ReplayModel implements ChatModel {
 
   private recorded(request: ChatRequest): string | undefined {
     if (this.byMessages.size > 0) {
-      const hashes = request.messages().filter((message) => message.role !== 'system').map((message) => storedTextHash(message.role, message.content));
+      const hashes = request
+        .messages()
+        .filter((message) => message.role !== 'system')
+        .map((message) => storedTextHash(message.role, message.content));
       return this.byMessages.get(`${request.role}|${hashes.join(',')}`);
     }
     const calls = this.inOrder.get(request.role) ?? [];
@@ -99,7 +102,10 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
     const counting: ChatModel = { name: 'oracle', deterministic: true, chat: (request) => ((oracleCalls += 1), oracle.chat(request)) };
     const replay = new ReplayModel(record.trace, oracle);
     const models = Object.fromEntries(ROLES.map((r) => [r, r === role ? counting : replay])) as Record<Role, ChatModel>;
-    const replayed = await runEpisode({ task, strategy, epoch: record.epoch, seed: record.seed }, { ...env, models, configHash: `${env.configHash}|counterfactual:${role}` });
+    const replayed = await runEpisode(
+      { task, strategy, epoch: record.epoch, seed: record.seed },
+      { ...env, models, configHash: `${env.configHash}|counterfactual:${role}` },
+    );
     swaps[role] = { success: replayed.success, unreplayed: replay.unreplayed, oracleCalls };
   }
   const fixedBy = roles.filter((role) => swaps[role]!.success);

@@ -79,8 +79,12 @@ export async function runCounterfactuals(
 export function renderCounterfactuals(report: CounterfactualReport): string {
   const lines = ['', `Counterfactual attribution (${report.episodes.length} failed plan-strategy episode(s); each role replaced by the scripted reference):`];
   for (const e of report.episodes) {
-    const tried = Object.entries(e.replaced).map(([role, ok]) => `${role}:${ok ? 'pass' : 'fail'}`).join(' ');
-    lines.push(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  rules ${e.rules ?? '-'}  counterfactual ${e.counterfactual ?? 'none'}  [${tried}]${e.agrees === null ? '' : e.agrees ? '  agree' : '  DISAGREE'}`);
+    const tried = Object.entries(e.replaced)
+      .map(([role, ok]) => `${role}:${ok ? 'pass' : 'fail'}`)
+      .join(' ');
+    lines.push(
+      `  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  rules ${e.rules ?? '-'}  counterfactual ${e.counterfactual ?? 'none'}  [${tried}]${e.agrees === null ? '' : e.agrees ? '  agree' : '  DISAGREE'}`,
+    );
   }
   const rate = report.compared === 0 ? '-' : `${((100 * report.agreed) / report.compared).toFixed(1)}%`;
   lines.push(`agreement between rules and counterfactual: ${report.agreed}/${report.compared} (${rate}) of episodes where both name a role`);

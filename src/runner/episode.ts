@@ -84,10 +84,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });
   }
   const toolMs = repo.clock.now_ms;
-  const scored =
-    outcome.status === 'error'
-      ? { success: false, checks: [] }
-      : score(task, outcome, { repo, answer: outcome.answer, message: outcome.message });
+  const scored = outcome.status === 'error' ? { success: false, checks: [] } : score(task, outcome, { repo, answer: outcome.answer, message: outcome.message });
   if (outcome.status !== 'error') {
     for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });
   }

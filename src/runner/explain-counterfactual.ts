@@ -32,7 +32,10 @@ export async function counterfactualLines(run: RunFile | null, record: EpisodeRe
     const agreement = verdict.agreesWithRules === null ? '' : verdict.agreesWithRules ? ' (agrees with the rules)' : ` (the rules say ${verdict.rules})`;
     return [
       `counterfactual: ${verdict.component ?? 'no single-role swap fixes it'}${agreement} — each role swapped for the reference oracle, the others replayed from the trace:`,
-      ...Object.entries(verdict.swaps).map(([role, swap]) => `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`),
+      ...Object.entries(verdict.swaps).map(
+        ([role, swap]) =>
+          `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`,
+      ),
     ];
   } catch (error) {
     return [`counterfactual: not available (${error instanceof Error ? error.message : String(error)})`];

@@ -55,7 +55,9 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
       throw new UsageError(`cannot write ${options.markdown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  process.stdout.write(options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, useColor(process.stdout), { wide: options.wide === true }));
+  process.stdout.write(
+    options.json ? `${JSON.stringify(summary, null, 2)}\n` : renderRunReport(summary, header, useColor(process.stdout), { wide: options.wide === true }),
+  );
   return 0;
 }
 

@@ -110,7 +110,9 @@ export async function viewCommand(dir: string, options: { serve?: boolean; port?
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
   });
   await new Promise<void>((done, fail) => {
-    server.once('error', (error) => fail(new UsageError(`cannot serve on 127.0.0.1:${options.port ?? 0}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+    server.once('error', (error) =>
+      fail(new UsageError(`cannot serve on 127.0.0.1:${options.port ?? 0}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)),
+    );
     server.listen(options.port ?? 0, '127.0.0.1', () => done());
   });
   const address = server.address();

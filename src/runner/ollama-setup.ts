@@ -52,7 +52,9 @@ export function parseRoleOptions(values: readonly string[]): Partial<Record<Role
     const key = match?.[2] as (typeof ROLE_OPTION_KEYS)[number] | undefined;
     const raw = match?.[3] ?? '';
     if (!match || !role || !(ROLES as readonly string[]).includes(role) || !key || !(ROLE_OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new UsageError(`--role-option takes ROLE.KEY=VALUE with ROLE one of ${ROLES.join(', ')} and KEY one of ${ROLE_OPTION_KEYS.join(', ')}; got "${value}"`);
+      throw new UsageError(
+        `--role-option takes ROLE.KEY=VALUE with ROLE one of ${ROLES.join(', ')} and KEY one of ${ROLE_OPTION_KEYS.join(', ')}; got "${value}"`,
+      );
     }
     const options = (out[role] ??= {});
     if (key === 'think') {
@@ -160,8 +162,7 @@ export function ollamaToolSpecs(): ToolSpec[] {
 export function ollamaModelFactory(config: OllamaRunConfig, deps: OllamaDependencies = {}): (model: string) => ChatModel {
   const tools = config.toolCalling === 'native' ? ollamaToolSpecs() : [];
   const fetch = deps.fetch ?? createNodeHttpFetch();
-  return (model) =>
-    createOllamaModel({ model, host: config.host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, fetch });
+  return (model) => createOllamaModel({ model, host: config.host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, fetch });
 }
 
 /** The distinct Ollama model names serving `roles` (e.g. ["qwen3:32b", "qwen3:8b"]). Throws ModelSpecError for a bad spec. */
@@ -190,7 +191,10 @@ export async function prepareOllamaModels(
   const fetch = deps.fetch ?? globalThis.fetch;
   const preflight = await preflightOllama(config.host, names, fetch);
   if (config.toolCalling === 'native') {
-    const toolModels = ollamaModelNames(specs, roles.filter((role) => TOOL_ROLES.has(role)));
+    const toolModels = ollamaModelNames(
+      specs,
+      roles.filter((role) => TOOL_ROLES.has(role)),
+    );
     if (toolModels.length > 0) {
       const shown = await preflightOllama(config.host, toolModels, fetch, { capabilities: ['tools'] });
       for (const [name, model] of Object.entries(shown.models)) if (model.capabilities) preflight.models[name]!.capabilities = model.capabilities;
@@ -232,12 +236,14 @@ export function ollamaHeaderNote(info: OllamaRunInfo): string {
   const options = Object.entries(info.options).map(([key, value]) => `${key} ${String(value)}`);
   const roles = Object.entries(info.role_options).map(([role, value]) => `${role} think ${String(value?.think)}`);
   const digests = Object.entries(info.models).map(([name, model]) => `${name} ${model.digest.replace(/^sha256:/, '').slice(0, 12)}`);
-  return [
-    `ollama ${info.server_version} at ${info.host}: tool calling ${info.tool_calling}`,
-    ...options,
-    ...roles,
-    ...(info.cache ? [`cache ${info.cache.dir}`] : []),
-  ].join(', ') + `; models ${digests.join(', ')}`;
+  return (
+    [
+      `ollama ${info.server_version} at ${info.host}: tool calling ${info.tool_calling}`,
+      ...options,
+      ...roles,
+      ...(info.cache ? [`cache ${info.cache.dir}`] : []),
+    ].join(', ') + `; models ${digests.join(', ')}`
+  );
 }
 
 /**

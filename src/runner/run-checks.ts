@@ -23,7 +23,10 @@ export function checkReferences(tasks: readonly LoadedTask[], suitePath: string)
     const result = replayTrajectory(task, task.reference);
     if (result.success) continue;
     const why = result.endingMatches
-      ? result.checks.filter((check) => !check.pass).map((check) => `${String(check.check['check'])}: ${check.detail}`).join('; ')
+      ? result.checks
+          .filter((check) => !check.pass)
+          .map((check) => `${String(check.check['check'])}: ${check.detail}`)
+          .join('; ')
       : `ending ${result.outcome.status} does not match expect ${task.expect}`;
     broken.push(`  ${task.id}: ${why}`);
   }
@@ -69,7 +72,6 @@ export function maxModelCalls(strategy: StrategyName): number {
     }
   }
 }
-
 
 /**
  * The matrix line printed before the first episode, e.g. "matrix: 14 tasks × 5 strategies × 3 epochs = 210 episodes

@@ -54,7 +54,10 @@ const handlers = {
     if (cached) return cached;
     // A copy with faults off: scoring must neither change the final state nor hit injected faults.
     const result = repo.clone({ faults: false }).run(check.cmd);
-    const outcome = { pass: result.exit_code === 0, detail: `exit ${result.exit_code}${result.output ? `: ${firstLines(result.output, 3, result.exit_code !== 0)}` : ''}` };
+    const outcome = {
+      pass: result.exit_code === 0,
+      detail: `exit ${result.exit_code}${result.output ? `: ${firstLines(result.output, 3, result.exit_code !== 0)}` : ''}`,
+    };
     if (!cache) commandResults.set(repo, (cache = new Map()));
     cache.set(key, outcome);
     return outcome;
@@ -114,10 +117,14 @@ const handlers = {
       if (test === undefined) {
         const file = id.slice(0, id.indexOf(' > '));
         const fileError = results.fileErrors.find((error) => error.file === file);
-        return [`${id}: ${fileError !== undefined ? `file failed (${fileError.message.split('\n')[0]})` : repo.fileAt(file) === undefined && !repo.hiddenFiles.includes(file) ? 'file missing' : 'no such test (renamed or deleted?)'}`];
+        return [
+          `${id}: ${fileError !== undefined ? `file failed (${fileError.message.split('\n')[0]})` : repo.fileAt(file) === undefined && !repo.hiddenFiles.includes(file) ? 'file missing' : 'no such test (renamed or deleted?)'}`,
+        ];
       }
       if (test.state === 'passed') return [];
-      return [`${id}: ${test.state}${test.error !== undefined ? ` (${`${test.error.name ? `${test.error.name}: ` : ''}${test.error.message}`.split('\n')[0]})` : ''}`];
+      return [
+        `${id}: ${test.state}${test.error !== undefined ? ` (${`${test.error.name ? `${test.error.name}: ` : ''}${test.error.message}`.split('\n')[0]})` : ''}`,
+      ];
     });
     return problems.length === 0
       ? { pass: true, detail: `${check.tests.length} test${check.tests.length === 1 ? '' : 's'} passed` }

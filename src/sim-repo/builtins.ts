@@ -16,7 +16,13 @@ export function runBuiltin(context: ExecContext, name: BuiltinName, args: readon
     case 'false':
       return done(1, '');
     case 'env':
-      return done(0, Object.entries(context.env).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, value]) => `${key}=${value}`).join('\n'));
+      return done(
+        0,
+        Object.entries(context.env)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([key, value]) => `${key}=${value}`)
+          .join('\n'),
+      );
     case 'printenv':
       return printenv(context, args);
     case 'cat':

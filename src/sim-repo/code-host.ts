@@ -157,7 +157,11 @@ export function stopCodeWorker(): void {
 }
 
 /** Every file the code may read: the working tree (and the hidden files on top, when given). */
-export function treeSnapshot(paths: readonly string[], lookup: (path: string) => string | undefined, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function treeSnapshot(
+  paths: readonly string[],
+  lookup: (path: string) => string | undefined,
+  extra: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const files: Record<string, string> = {};
   for (const path of paths) {
     const content = lookup(path);
@@ -179,7 +183,11 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
     exitCode: 1,
     stdout: [],
     stderr: [],
-    error: { name: 'Error', message: `run killed after ${deadline} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`, stack: '' },
+    error: {
+      name: 'Error',
+      message: `run killed after ${deadline} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`,
+      stack: '',
+    },
     reads: Object.entries(files),
   };
 }

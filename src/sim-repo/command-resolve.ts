@@ -63,7 +63,8 @@ export function resolveCommand(state: RepoState, words: readonly string[], text:
       return { kind: 'git', args: rest };
     default:
       if (command === 'vitest') return vitest(state, text);
-      if (command === 'eslint') return { kind: 'script', name: null, script: { kind: 'lint', cmd: text, duration_ms: DEFAULT_LINT_MS }, header: null, args: [] };
+      if (command === 'eslint')
+        return { kind: 'script', name: null, script: { kind: 'lint', cmd: text, duration_ms: DEFAULT_LINT_MS }, header: null, args: [] };
       if (command === 'node') return { kind: 'node', args: rest };
       if ((BUILTINS as readonly string[]).includes(command)) return { kind: 'builtin', name: command as BuiltinName, args: rest };
       return { kind: 'unknown', word: command };

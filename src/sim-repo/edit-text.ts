@@ -22,13 +22,7 @@ export interface EditedText {
  *
  * `displayPath` is only used in messages.
  */
-export function replaceText(
-  content: string,
-  old: string,
-  replacement: string,
-  replaceAll: boolean,
-  displayPath: string,
-): RepoResult<EditedText> {
+export function replaceText(content: string, old: string, replacement: string, replaceAll: boolean, displayPath: string): RepoResult<EditedText> {
   if (old === '') {
     return repoError('empty_old', `old text is empty; ${displayPath} was not changed. Give the exact existing text to replace.`);
   }

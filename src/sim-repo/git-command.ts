@@ -6,7 +6,24 @@ import type { RepoError } from './results.js';
 import type { CommandOutcome, ExecContext } from './script-runner.js';
 import { recordChange } from './state.js';
 
-const UNAVAILABLE = new Set(['add', 'commit', 'branch', 'stash', 'reset', 'rebase', 'merge', 'pull', 'fetch', 'clone', 'switch', 'tag', 'rm', 'mv', 'revert', 'cherry-pick']);
+const UNAVAILABLE = new Set([
+  'add',
+  'commit',
+  'branch',
+  'stash',
+  'reset',
+  'rebase',
+  'merge',
+  'pull',
+  'fetch',
+  'clone',
+  'switch',
+  'tag',
+  'rm',
+  'mv',
+  'revert',
+  'cherry-pick',
+]);
 
 /** Runs `git <args>`. Fatal errors exit 128 as git does; refusals carry an `error_code`. */
 export function runGit(context: ExecContext, args: readonly string[]): CommandOutcome {
@@ -72,7 +89,11 @@ function restore(context: ExecContext, sub: 'restore' | 'checkout', rest: readon
     if (!restored.ok) return failed(restored, 1);
     recordChange(context.state, { kind: 'write', path: restored.path, cmd: context.cmd, side_effect: 'reversible' });
   }
-  return { exit_code: 0, output: sub === 'checkout' ? `Updated ${paths.length} path${paths.length === 1 ? '' : 's'} from the index` : '', side_effect: 'reversible' };
+  return {
+    exit_code: 0,
+    output: sub === 'checkout' ? `Updated ${paths.length} path${paths.length === 1 ? '' : 's'} from the index` : '',
+    side_effect: 'reversible',
+  };
 }
 
 function ok(output: string): CommandOutcome {
@@ -119,7 +140,7 @@ function logSkip(args: readonly string[]): { skip?: number } {
 function logLimit(args: readonly string[]): { limit?: number } {
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
-    const value = arg === '-n' || arg === '--max-count' ? args[index + 1] : /^-(\d+)$/.exec(arg)?.[1] ?? /^--max-count=(\d+)$/.exec(arg)?.[1];
+    const value = arg === '-n' || arg === '--max-count' ? args[index + 1] : (/^-(\d+)$/.exec(arg)?.[1] ?? /^--max-count=(\d+)$/.exec(arg)?.[1]);
     if (value !== undefined && /^\d+$/.test(value)) return { limit: Number(value) };
   }
   return {};

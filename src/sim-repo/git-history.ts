@@ -65,10 +65,7 @@ const HEAD_REVISION = /^HEAD(?:~(\d+)|(\^+))?$/;
  */
 export function findCommit(state: RepoState, revision: string): RepoResult<{ commit: Commit }> {
   const commits = state.spec.commits;
-  const unknown = repoError(
-    'not_found',
-    `fatal: ambiguous argument '${revision}': unknown revision or path not in the working tree.`,
-  );
+  const unknown = repoError('not_found', `fatal: ambiguous argument '${revision}': unknown revision or path not in the working tree.`);
   const head = HEAD_REVISION.exec(revision);
   if (head !== null) {
     const back = head[1] !== undefined ? Number(head[1]) : (head[2]?.length ?? 0);

@@ -27,7 +27,9 @@ export function runLint(state: RepoState, env: Readonly<Record<string, string>>,
   const key = JSON.stringify([args, env, paths]);
   let outcome = lintCache.get(key, files);
   if (outcome === undefined) {
-    const run = (callCodeWorker({ kind: 'eslint', input: { paths, args, env }, files: treeSnapshot(paths, files) }, LINT_DEADLINE_MS) as EslintRun | undefined) ?? {
+    const run = (callCodeWorker({ kind: 'eslint', input: { paths, args, env }, files: treeSnapshot(paths, files) }, LINT_DEADLINE_MS) as
+      | EslintRun
+      | undefined) ?? {
       exit_code: 2,
       output: `\nOops! Something went wrong! :(\n\nlint run killed after ${LINT_DEADLINE_MS} ms (the harness's hard cutoff)`,
       reads: paths.map((path): [string, string | undefined] => [path, files(path)]),

@@ -47,13 +47,13 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
   const entry = path !== undefined ? { path } : { code: print ? `console.log((0, eval)(${JSON.stringify(code)}));` : code!, filename: '[eval1]' };
   const run = runSandboxed(
     {
-    entry,
-    env,
-    args: code === undefined ? rest.slice(1) : rest,
-    packages,
-    timeoutMs: NODE_TIMEOUT_MS,
-    resolution: 'node',
-    date: state.spec.date,
+      entry,
+      env,
+      args: code === undefined ? rest.slice(1) : rest,
+      packages,
+      timeoutMs: NODE_TIMEOUT_MS,
+      resolution: 'node',
+      date: state.spec.date,
     },
     treeSnapshot(workingPaths(state), lookup),
   );
@@ -71,6 +71,15 @@ function toOutcome(run: SandboxRunResult, path: string | undefined): CommandOutc
     return { exit_code: 1, output: lines.join('\n'), side_effect: 'none' };
   }
   const where = error.location === undefined ? [] : [`/repo/${error.location.file}:${error.location.line}`, ''];
-  lines.push(...where, `${error.name}: ${error.message}`, ...error.stack.split('\n').filter((line) => line.trim() !== '').slice(0, 10), '', 'Node.js v20.20.2');
+  lines.push(
+    ...where,
+    `${error.name}: ${error.message}`,
+    ...error.stack
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .slice(0, 10),
+    '',
+    'Node.js v20.20.2',
+  );
   return { exit_code: 1, output: lines.join('\n'), side_effect: 'none' };
 }

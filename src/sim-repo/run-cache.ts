@@ -23,7 +23,10 @@ export class RunCache<T> {
   private size = 0;
   readonly stats: CacheStats = { hits: 0, misses: 0, entries: 0 };
 
-  constructor(private readonly maxEntries = 4_000, private readonly perKey = 16) {}
+  constructor(
+    private readonly maxEntries = 4_000,
+    private readonly perKey = 16,
+  ) {}
 
   /** The cached result for `key` whose reads all match `files` now, else undefined. */
   get(key: string, files: (path: string) => string | undefined): T | undefined {

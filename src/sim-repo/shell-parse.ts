@@ -166,11 +166,7 @@ function tokenize(line: string, env: Readonly<Record<string, string>>): Token[] 
 }
 
 /** Expands `$NAME` / `${NAME}` at `start` (which holds `$`); an unset variable expands to ''. */
-function expand(
-  line: string,
-  start: number,
-  env: Readonly<Record<string, string>>,
-): { value: string; end: number; literal: boolean } | string {
+function expand(line: string, start: number, env: Readonly<Record<string, string>>): { value: string; end: number; literal: boolean } | string {
   const next = line[start + 1];
   if (next === '(') return UNSUPPORTED('$(');
   if (next === '{') {

@@ -167,7 +167,9 @@ export class SimRepo {
     const run = runTests(this.state, this.state.spec.env, ['run', '--passWithNoTests'], options);
     return {
       tests: run.files.flatMap((file) => file.tests),
-      fileErrors: run.files.filter((file) => file.error !== undefined).map((file) => ({ file: file.file, message: `${file.error!.name}: ${file.error!.message}` })),
+      fileErrors: run.files
+        .filter((file) => file.error !== undefined)
+        .map((file) => ({ file: file.file, message: `${file.error!.name}: ${file.error!.message}` })),
       output: run.output,
       exit_code: run.exit_code,
     };

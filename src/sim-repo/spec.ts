@@ -157,9 +157,7 @@ export const RepoSpec = z.strictObject({
   env: z.record(z.string(), z.string()).default({}),
   permissions: z.strictObject({ push: z.boolean().default(true) }).default({ push: true }),
   installed: z.boolean().default(true).describe('Whether node_modules is present'),
-  migrations: z
-    .strictObject({ applied: z.array(z.string()).default([]), pending: z.array(z.string()).default([]) })
-    .default({ applied: [], pending: [] }),
+  migrations: z.strictObject({ applied: z.array(z.string()).default([]), pending: z.array(z.string()).default([]) }).default({ applied: [], pending: [] }),
   flags: z.record(z.string(), z.string()).default({}),
   faults: z.array(FaultSpec).default([]),
   memory: z.array(MemoryNote).default([]),

@@ -18,7 +18,9 @@ export function renderTestRun(files: readonly FileResult[], lookup: (path: strin
     if (counts.failed > 0) parts.push(`${counts.failed} failed`);
     if (counts.skipped > 0) parts.push(`${counts.skipped} skipped`);
     if (counts.todo > 0) parts.push(`${counts.todo} todo`);
-    lines.push(` ${failed ? '❯' : file.tests.length > 0 && counts.skipped + counts.todo === file.tests.length ? '↓' : '✓'} ${file.file} (${parts.join(' | ')})`);
+    lines.push(
+      ` ${failed ? '❯' : file.tests.length > 0 && counts.skipped + counts.todo === file.tests.length ? '↓' : '✓'} ${file.file} (${parts.join(' | ')})`,
+    );
     for (const test of file.tests) {
       if (test.state === 'failed') lines.push(`   × ${test.id}`, `     → ${firstLine(test.error)}`);
       else if (test.state === 'skipped') lines.push(`   ↓ ${test.id} [skipped]`);
@@ -45,12 +47,29 @@ export function renderTestRun(files: readonly FileResult[], lookup: (path: strin
   const all = files.flatMap((file) => file.tests);
   const counts = countStates(all);
   const filesFailed = suiteErrors.length + files.filter((file) => file.error === undefined && file.tests.some((test) => test.state === 'failed')).length;
-  const filesSkipped = files.filter((file) => file.error === undefined && file.tests.length > 0 && file.tests.every((test) => test.state === 'skipped' || test.state === 'todo')).length;
+  const filesSkipped = files.filter(
+    (file) => file.error === undefined && file.tests.length > 0 && file.tests.every((test) => test.state === 'skipped' || test.state === 'todo'),
+  ).length;
   const filesPassed = files.length - filesFailed - filesSkipped;
   lines.push(
     '',
-    ` Test Files  ${summary([[filesFailed, 'failed'], [filesPassed, 'passed'], [filesSkipped, 'skipped']], files.length)}`,
-    `      Tests  ${summary([[counts.failed, 'failed'], [counts.passed, 'passed'], [counts.skipped, 'skipped'], [counts.todo, 'todo']], all.length)}`,
+    ` Test Files  ${summary(
+      [
+        [filesFailed, 'failed'],
+        [filesPassed, 'passed'],
+        [filesSkipped, 'skipped'],
+      ],
+      files.length,
+    )}`,
+    `      Tests  ${summary(
+      [
+        [counts.failed, 'failed'],
+        [counts.passed, 'passed'],
+        [counts.skipped, 'skipped'],
+        [counts.todo, 'todo'],
+      ],
+      all.length,
+    )}`,
   );
   return lines.join('\n');
 }
@@ -79,7 +98,11 @@ function errorBlock(error: NonNullable<TestResult['error']>, lookup: (path: stri
     lines.push('', '- Expected', '+ Received', '', ...prefixed('- ', error.expected), ...prefixed('+ ', error.actual));
   }
   if (error.location !== undefined) {
-    lines.push('', ` ❯ ${error.location.file}:${error.location.line}:${error.location.column}`, ...codeFrame(lookup(error.location.file), error.location.line, error.location.column));
+    lines.push(
+      '',
+      ` ❯ ${error.location.file}:${error.location.line}:${error.location.column}`,
+      ...codeFrame(lookup(error.location.file), error.location.line, error.location.column),
+    );
   }
   lines.push('');
   return lines;

@@ -150,12 +150,18 @@ function collectAndRun(
   if (selected.length === 0) {
     if (parsed.passWithNoTests) return { exit_code: 0, files: [], output: 'No test files found, exiting with code 0', executedFiles: 0 };
     const shown = [...parsed.filters, ...parsed.exclude.map((glob) => `--exclude ${glob}`)];
-    return { exit_code: 1, files: [], output: `No test files found, exiting with code 1${shown.length > 0 ? `\n\nfilter: ${shown.join(' ')}` : ''}`, executedFiles: 0 };
+    return {
+      exit_code: 1,
+      files: [],
+      output: `No test files found, exiting with code 1${shown.length > 0 ? `\n\nfilter: ${shown.join(' ')}` : ''}`,
+      executedFiles: 0,
+    };
   }
   const testEnv = { ...env, NODE_ENV: env['NODE_ENV'] ?? 'test', VITEST: 'true', TEST: 'true', MODE: 'test' };
   const pattern = parsed.testNamePattern;
   let snapshot: Record<string, string> | undefined;
-  const tree = () => (snapshot ??= treeSnapshot(workingPaths(state), (path) => workingFile(state, path), options.hidden === true ? state.spec.hidden_files : {}));
+  const tree = () =>
+    (snapshot ??= treeSnapshot(workingPaths(state), (path) => workingFile(state, path), options.hidden === true ? state.spec.hidden_files : {}));
   let executedFiles = 0;
   const files = selected.map((file) => {
     const declared = state.spec.tests.filter((test) => test.file === file);
@@ -194,7 +200,11 @@ function executeFile(
   if (!EXECUTABLE.test(file)) {
     const content = lookup(file);
     return {
-      result: { file, tests: [], error: { name: 'Error', message: `${file}: only JavaScript test files (.js, .mjs, .cjs) run in the stratbench sandbox`, stack: '' } },
+      result: {
+        file,
+        tests: [],
+        error: { name: 'Error', message: `${file}: only JavaScript test files (.js, .mjs, .cjs) run in the stratbench sandbox`, stack: '' },
+      },
       reads: [[file, content]],
     };
   }
@@ -212,7 +222,7 @@ function executeFile(
       env,
       vitest: true,
       packages,
-    after: `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: pattern }))})`,
+      after: `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: pattern }))})`,
       timeoutMs: FILE_TIMEOUT_MS,
       resolution: 'vite',
       date: state.spec.date,
@@ -260,7 +270,13 @@ function shimError(error: { name?: string; message?: string; expected?: string; 
 }
 
 /** Environment-dependent tests of one file: skipped when the file marks them `.skip(`, else their predicate decides. */
-function declaredFile(state: RepoState, env: Readonly<Record<string, string>>, file: string, declared: readonly TestSpec[], pattern: string | null): FileResult {
+function declaredFile(
+  state: RepoState,
+  env: Readonly<Record<string, string>>,
+  file: string,
+  declared: readonly TestSpec[],
+  pattern: string | null,
+): FileResult {
   const content = workingFile(state, file) ?? '';
   const regex = pattern === null ? null : safeRegex(pattern);
   const tests = declared.map((test): TestResult => {

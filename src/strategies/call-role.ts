@@ -33,9 +33,7 @@ function deepFreeze(value: unknown): void {
   for (const child of Object.values(value)) deepFreeze(child);
 }
 
-export type RoleReply<T> =
-  | { ok: true; value: T; eventId: number }
-  | { ok: false; error: string; eventId: number };
+export type RoleReply<T> = { ok: true; value: T; eventId: number } | { ok: false; error: string; eventId: number };
 
 /**
  * Asks `role`'s model for a reply matching `schema`. A reply that does not parse or match gets one repair

@@ -6,11 +6,9 @@ import { finished, invalidOutput, stopped } from './endings.js';
 import { newLedger, useTool, type ToolLedger } from './tool-use.js';
 import type { Outcome } from '../records/index.js';
 
-const noMoreTools = (reply: ActionReply): string[] =>
-  reply.action === 'tool' ? ['direct answers now: action must be "finish" or "stop"'] : [];
+const noMoreTools = (reply: ActionReply): string[] => (reply.action === 'tool' ? ['direct answers now: action must be "finish" or "stop"'] : []);
 
-const toolNeedsName = (reply: ActionReply): string[] =>
-  reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : [];
+const toolNeedsName = (reply: ActionReply): string[] => (reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : []);
 
 /** Runs the direct strategy in `ctx`; shared with the gated strategy. */
 export async function runDirect(ctx: StrategyContext, ledger: ToolLedger = newLedger()): Promise<Outcome> {

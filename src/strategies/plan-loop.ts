@@ -15,10 +15,7 @@ export interface PlanLoopMode {
   replan: boolean;
 }
 
-type StepRun =
-  | { kind: 'complete' }
-  | { kind: 'failed'; failure: FailureView; eventId: number }
-  | { kind: 'ended'; outcome: Outcome };
+type StepRun = { kind: 'complete' } | { kind: 'failed'; failure: FailureView; eventId: number } | { kind: 'ended'; outcome: Outcome };
 
 /**
  * Whether a step's result meets its `expect`, judged in code (seed 001: "an exit code settles it").
@@ -117,7 +114,14 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
     plan.assumptions = reply.assumptions;
     if (reply.done_when !== undefined) plan.done_when = reply.done_when;
     plan.revision = replans;
-    planEvents[replans] = ctx.trace.emit({ type: 'plan_revision', revision: replans, invalidated, plan: planSnapshot(plan), call: replanned.eventId, answers: failureEvent });
+    planEvents[replans] = ctx.trace.emit({
+      type: 'plan_revision',
+      revision: replans,
+      invalidated,
+      plan: planSnapshot(plan),
+      call: replanned.eventId,
+      answers: failureEvent,
+    });
     ctx.trace.emit({ type: 'plan_diff', revision: replans, diff: planDiff(remaining, reply.steps) });
   }
 }
@@ -164,7 +168,14 @@ async function runSteps(
         step.status = 'failed';
         const reason = `the executor returned a ${executed.value.tool} call for a ${step.tool} step`;
         const eventId = ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason });
-        const failure: FailureView = { kind: 'step_failed', step_id: step.id, tool: executed.value.tool, args: executed.value.args, status: 'failure', output: reason };
+        const failure: FailureView = {
+          kind: 'step_failed',
+          step_id: step.id,
+          tool: executed.value.tool,
+          args: executed.value.args,
+          status: 'failure',
+          output: reason,
+        };
         failures.push(failure);
         if (mode.replan) return { kind: 'failed', failure, eventId };
         continue;
@@ -172,7 +183,15 @@ async function runSteps(
       calls.push({ step, tool: executed.value.tool, args: executed.value.args, links: { call: executed.eventId, plan: planEvents[step.revision] } });
     }
     if (ledger.toolCalls + calls.length > budgets.maxToolCalls) {
-      return { kind: 'ended', outcome: await budgetExhausted(ctx, 'tool_calls', `the plan needed call ${ledger.toolCalls + calls.length}; the budget is ${budgets.maxToolCalls}`, writeReport) };
+      return {
+        kind: 'ended',
+        outcome: await budgetExhausted(
+          ctx,
+          'tool_calls',
+          `the plan needed call ${ledger.toolCalls + calls.length}; the budget is ${budgets.maxToolCalls}`,
+          writeReport,
+        ),
+      };
     }
     const outcomes = ctx.repo.concurrently(calls.map((call) => () => useTool(ctx, ledger, call.tool, call.args, call.step.id, 1, call.links)));
     let firstFailure: { failure: FailureView; eventId: number } | undefined;
@@ -181,7 +200,15 @@ async function runSteps(
       let used = outcomes[i]!;
       for (let retry = 1; used.result.status === 'transient_error' && retry <= budgets.transientRetries; retry++) {
         if (ledger.toolCalls >= budgets.maxToolCalls) {
-          return { kind: 'ended', outcome: await budgetExhausted(ctx, 'tool_calls', `a transient retry needed call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`, writeReport) };
+          return {
+            kind: 'ended',
+            outcome: await budgetExhausted(
+              ctx,
+              'tool_calls',
+              `a transient retry needed call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`,
+              writeReport,
+            ),
+          };
         }
         used = useTool(ctx, ledger, tool, args, step.id, retry + 1, links);
       }
@@ -189,15 +216,25 @@ async function runSteps(
       if (meetsExpectation(step, used.result) || keptMiss) {
         step.status = 'done';
         ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'done', ...(keptMiss ? { reason: 'lookup miss kept as a result' } : {}) });
-        if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
+        if (used.readsOfThisCall >= budgets.repeatedReadLimit)
+          return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
         continue;
       }
       step.status = 'failed';
-      const endId = ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'failed', reason: `${used.result.status}${used.result.exit_code === undefined ? '' : ` (exit ${used.result.exit_code})`}` });
+      const endId = ctx.trace.emit({
+        type: 'step_end',
+        step_id: step.id,
+        status: 'failed',
+        reason: `${used.result.status}${used.result.exit_code === undefined ? '' : ` (exit ${used.result.exit_code})`}`,
+      });
       if (mode.replan && used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
-        return { kind: 'ended', outcome: await budgetExhausted(ctx, 'repeated_call', `${tool} with the same args failed ${used.failuresOfThisCall} times`, writeReport) };
+        return {
+          kind: 'ended',
+          outcome: await budgetExhausted(ctx, 'repeated_call', `${tool} with the same args failed ${used.failuresOfThisCall} times`, writeReport),
+        };
       }
-      if (used.readsOfThisCall >= budgets.repeatedReadLimit) return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
+      if (used.readsOfThisCall >= budgets.repeatedReadLimit)
+        return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
       const failure: FailureView = { kind: 'step_failed', step_id: step.id, tool, args, status: used.result.status, output: used.observation.output };
       failures.push(failure);
       firstFailure ??= { failure, eventId: endId };
@@ -274,5 +311,7 @@ function budgetReport(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger,
 
 /** The side-effecting changes so far, in words, for the replanner (seed 001: "the full state"). */
 function changeSummary(ctx: StrategyContext): string[] {
-  return ctx.repo.changes.map((change) => `${change.kind}${change.path ? ` ${change.path}` : ''}${change.cmd ? ` \`${change.cmd}\`` : ''} (${change.side_effect})`);
+  return ctx.repo.changes.map(
+    (change) => `${change.kind}${change.path ? ` ${change.path}` : ''}${change.cmd ? ` \`${change.cmd}\`` : ''} (${change.side_effect})`,
+  );
 }

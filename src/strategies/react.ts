@@ -6,8 +6,7 @@ import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type W
 import { newLedger, useTool, type ToolLedger } from './tool-use.js';
 import type { Outcome } from '../records/index.js';
 
-const toolNeedsName = (reply: ActionReply): string[] =>
-  reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : [];
+const toolNeedsName = (reply: ActionReply): string[] => (reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : []);
 
 /**
  * Runs ReAct. Ends `budget_exhausted` when the model asks for a call beyond `maxToolCalls`, or as `repeated_call`
@@ -45,7 +44,15 @@ export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BU
 /** The report a budget ending asks for: the reporter sees the request and every tool result (ReAct has no plan). */
 function reactReport(ctx: StrategyContext, ledger: ToolLedger): WriteReport {
   return async (budget) => {
-    const reply = await callRole(ctx, 'reporter', 'report', ReportReply, { role: 'reporter', task_id: ctx.task.id, prompt: ctx.task.prompt, plan: null, history: ledger.history, failures: [], budget });
+    const reply = await callRole(ctx, 'reporter', 'report', ReportReply, {
+      role: 'reporter',
+      task_id: ctx.task.id,
+      prompt: ctx.task.prompt,
+      plan: null,
+      history: ledger.history,
+      failures: [],
+      budget,
+    });
     return reply.ok ? reply.value.answer : undefined;
   };
 }

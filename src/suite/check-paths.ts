@@ -48,7 +48,11 @@ export function checkPathErrors(source: YamlSource, task: Task, taskIndex: numbe
         const file = id.slice(0, id.indexOf(' > '));
         if (available.includes(file) || hidden.includes(file)) return;
         errors.push(
-          errorAt(source, ['tasks', taskIndex, 'checks', checkIndex, 'tests', testIndex], `test file ${JSON.stringify(file)} of ${JSON.stringify(id)} is neither in fixture "${task.repo.fixture}", nor a hidden file, nor created by the reference`),
+          errorAt(
+            source,
+            ['tasks', taskIndex, 'checks', checkIndex, 'tests', testIndex],
+            `test file ${JSON.stringify(file)} of ${JSON.stringify(id)} is neither in fixture "${task.repo.fixture}", nor a hidden file, nor created by the reference`,
+          ),
         );
       });
       return;
@@ -57,7 +61,10 @@ export function checkPathErrors(source: YamlSource, task: Task, taskIndex: numbe
       const resolved = resolveRepoPath(check.under);
       if (!resolved.ok) return at('under', `check path ${JSON.stringify(check.under)} (under) is outside the repository`);
       if (available.some((path) => isUnder(path, resolved.path))) return;
-      return at('under', `check path ${JSON.stringify(check.under)} (under) is neither a file nor a folder in fixture "${task.repo.fixture}" nor created by the reference (a \`write\` step)`);
+      return at(
+        'under',
+        `check path ${JSON.stringify(check.under)} (under) is neither a file nor a folder in fixture "${task.repo.fixture}" nor created by the reference (a \`write\` step)`,
+      );
     }
   });
   return errors;

@@ -36,7 +36,12 @@ export interface ContaminationReport {
  */
 export function normalisedWords(text: string): string[] {
   const withoutKeys = text.replace(/"[A-Za-z_][A-Za-z0-9_]*"\s*:/g, ' ');
-  return withoutKeys.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    withoutKeys
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** The values of a trajectory step's arguments that are text (commands, paths, edit text). */
@@ -49,7 +54,12 @@ type Trajectory = Task['reference'];
 /** A trajectory in plan order: its assumption, done_when, each step's `does`, tool, argument text and `expect`, its ending. */
 function trajectoryText(trajectory: Trajectory): string {
   const parts: string[] = [trajectory.assumption ?? ''];
-  for (const check of trajectory.done_when ?? []) parts.push(Object.values(check).filter((v) => typeof v === 'string').join(' '));
+  for (const check of trajectory.done_when ?? [])
+    parts.push(
+      Object.values(check)
+        .filter((v) => typeof v === 'string')
+        .join(' '),
+    );
   for (const step of trajectory.steps) parts.push(step.does ?? '', step.tool, ...argumentTexts(step.args), step.expect ?? '');
   parts.push(trajectory.finish ?? trajectory.stop ?? '');
   return parts.join('\n');
@@ -97,7 +107,12 @@ function runIndex(sources: readonly SourceText[], minWords: number): Map<string,
 }
 
 /** Per source, the longest run of words of `template` it also holds (at least `minWords` words). */
-function longestSharedRuns(template: readonly string[], sources: readonly SourceText[], index: ReadonlyMap<string, Array<[number, number]>>, minWords: number): Map<number, string[]> {
+function longestSharedRuns(
+  template: readonly string[],
+  sources: readonly SourceText[],
+  index: ReadonlyMap<string, Array<[number, number]>>,
+  minWords: number,
+): Map<number, string[]> {
   const best = new Map<number, string[]>();
   for (let i = 0; i + minWords <= template.length; i += 1) {
     const matches = index.get(template.slice(i, i + minWords).join(' '));

@@ -175,14 +175,8 @@ export const TrajectoryStep = z.strictObject({
   args: z.record(z.string(), z.unknown()).default({}),
   does: z.string().optional().describe('One sentence for the plan step (defaults to a description of the call)'),
   expect: z.string().optional().describe('What a good result looks like; "exit 0" (default for run) or "any exit"'),
-  deferred: z
-    .boolean()
-    .default(false)
-    .describe('The planner cannot know these args before earlier results: it writes args: null and the executor fills them'),
-  after: z
-    .array(z.number().int().nonnegative())
-    .optional()
-    .describe('Indices of earlier steps this one depends on (default: the previous step)'),
+  deferred: z.boolean().default(false).describe('The planner cannot know these args before earlier results: it writes args: null and the executor fills them'),
+  after: z.array(z.number().int().nonnegative()).optional().describe('Indices of earlier steps this one depends on (default: the previous step)'),
 });
 export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
 
@@ -218,7 +212,7 @@ export const RepoOverrides = z.strictObject({
   files: filesInsideRepo(z.string().nullable()).optional(),
   hidden_files: filesInsideRepo(z.string().nullable())
     .optional()
-    .describe('Hidden test files for this task, merged over the fixture\'s: the agent can neither list, read nor run them; they run at scoring'),
+    .describe("Hidden test files for this task, merged over the fixture's: the agent can neither list, read nor run them; they run at scoring"),
   date: z.string().optional().describe("The repository's fixed clock for this task (ISO date)"),
   commits: z.array(Commit).optional().describe('Prepended (newer) to the fixture history'),
   scripts: z.record(z.string(), ScriptSpec).optional(),

@@ -30,7 +30,9 @@ function trajectoryErrors(source: YamlSource, trajectory: Trajectory, trajectory
         if (issue.code === 'unrecognized_keys') {
           const known = Object.keys((argsSchema(tool) as { properties?: object }).properties ?? {}).join(', ') || '(none)';
           for (const key of issue.keys) {
-            errors.push(errorAt(source, [...stepPath, 'args', ...issue.path, key], `tool \`${step.tool}\` has no argument \`${key}\` (its arguments: ${known})`));
+            errors.push(
+              errorAt(source, [...stepPath, 'args', ...issue.path, key], `tool \`${step.tool}\` has no argument \`${key}\` (its arguments: ${known})`),
+            );
           }
           continue;
         }
@@ -62,7 +64,11 @@ export function taskSemanticErrors(source: YamlSource, task: Task, taskIndex: nu
     if (first === undefined) firstByName.set(counterexample.name, index);
     else {
       errors.push(
-        errorAt(source, [...taskPath, 'counterexamples', index, 'name'], `duplicate counterexample name "${counterexample.name}" (first at counterexamples[${first}])`),
+        errorAt(
+          source,
+          [...taskPath, 'counterexamples', index, 'name'],
+          `duplicate counterexample name "${counterexample.name}" (first at counterexamples[${first}])`,
+        ),
       );
     }
   });

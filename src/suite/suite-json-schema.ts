@@ -15,7 +15,8 @@ export function suiteJsonSchema(): Record<string, unknown> {
     $schema,
     $id: SUITE_SCHEMA_ID,
     title: 'stratbench task suite',
-    description: 'A stratbench suite: shared repository fixtures and tasks with checks and trajectories. Generated from src/suite/schema.ts by scripts/generate-json-schema.ts; do not edit.',
+    description:
+      'A stratbench suite: shared repository fixtures and tasks with checks and trajectories. Generated from src/suite/schema.ts by scripts/generate-json-schema.ts; do not edit.',
     ...body,
   };
 }

@@ -16,7 +16,13 @@ export const gitLog = defineTool({
   args: z.strictObject({
     path: z.string().min(1).optional().describe('Only commits that changed this file or directory (git log -- path)'),
     limit: z.number().int().min(1).max(100).optional().describe(`At most this many commits, newest first (git log -n); default ${GIT_LOG_PAGE}`),
-    skip: z.number().int().min(0).max(10_000).optional().describe('Leave out this many of the newest commits first, for the next page (git log --skip); default 0'),
+    skip: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .optional()
+      .describe('Leave out this many of the newest commits first, for the next page (git log --skip); default 0'),
   }),
   sideEffect: 'none',
   readOnly: true,
@@ -33,7 +39,9 @@ export const gitLog = defineTool({
       const more = log.total - skip - log.commits.length;
       if (more <= 0) return succeeded(log.output);
       const next = skip + log.commits.length;
-      return succeeded(`${log.output}\n\n… ${more} more commit${more === 1 ? '' : 's'} (git_log with skip: ${next} for the next page${args.path === undefined ? ', or a path to narrow' : ''})`);
+      return succeeded(
+        `${log.output}\n\n… ${more} more commit${more === 1 ? '' : 's'} (git_log with skip: ${next} for the next page${args.path === undefined ? ', or a path to narrow' : ''})`,
+      );
     }),
 });
 
@@ -41,7 +49,7 @@ export const gitShow = defineTool({
   name: 'git_show',
   description:
     'Show one commit: its header and the unified diff of every file it changed. Accepts a sha or a unique prefix of at least 4 characters (as printed by git_log), or HEAD, HEAD~1, ... ' +
-    'Give a path for only that file\'s (or directory\'s) diff (git show SHA -- path), or stat: true for only the list of changed files with their +/- counts (git show --stat). ' +
+    "Give a path for only that file's (or directory's) diff (git show SHA -- path), or stat: true for only the list of changed files with their +/- counts (git show --stat). " +
     'A commit whose diff is longer than the output limit lists its changed files first.',
   args: z.strictObject({
     sha: z.string().min(1).describe('Commit sha or unique prefix (at least 4 hex digits), or HEAD~n'),

@@ -100,9 +100,7 @@ export function argsSchema(tool: ToolDefinition): Record<string, unknown> {
 function expectedArgs(tool: ToolDefinition): string {
   const schema = argsSchema(tool) as { properties?: Record<string, { type?: string }>; required?: string[] };
   const required = new Set(schema.required ?? []);
-  const fields = Object.entries(schema.properties ?? {}).map(
-    ([key, property]) => `${key}${required.has(key) ? '' : '?'}: ${property.type ?? 'unknown'}`,
-  );
+  const fields = Object.entries(schema.properties ?? {}).map(([key, property]) => `${key}${required.has(key) ? '' : '?'}: ${property.type ?? 'unknown'}`);
   return `{${fields.join(', ')}}`;
 }
 

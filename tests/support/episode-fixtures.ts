@@ -39,7 +39,13 @@ export interface MiniTask extends EpisodeTask {
   naive?: Trajectory;
 }
 
-type TrajectoryInput = { steps?: Array<Partial<TrajectoryStep> & { tool: TrajectoryStep['tool'] }>; finish?: string; stop?: string; done_when?: unknown[]; assumption?: string };
+type TrajectoryInput = {
+  steps?: Array<Partial<TrajectoryStep> & { tool: TrajectoryStep['tool'] }>;
+  finish?: string;
+  stop?: string;
+  done_when?: unknown[];
+  assumption?: string;
+};
 
 /** A task from a repo spec, checks and trajectories (parsed through the real schemas). */
 export function miniTask(input: {

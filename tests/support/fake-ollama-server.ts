@@ -30,11 +30,7 @@ export interface FakeChatRequest {
  * - `{chunks}`: the raw NDJSON text written as these transport chunks, as is (they may split lines).
  * - `{hang: true}`: never answer (the client must time out); `{destroy: true}`: reset the socket.
  */
-export type FixtureReply =
-  | { status?: number; body: unknown }
-  | { chunks: string[]; status?: number }
-  | { hang: true }
-  | { destroy: true };
+export type FixtureReply = { status?: number; body: unknown } | { chunks: string[]; status?: number } | { hang: true } | { destroy: true };
 
 /** One request the server received. `aborted`: the client closed the connection before the reply ended. */
 export interface RequestLog {

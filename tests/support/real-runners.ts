@@ -139,7 +139,14 @@ interface VitestJsonReport {
   }>;
 }
 
-const STATE_OF: Record<string, RealTestState> = { passed: 'passed', failed: 'failed', skipped: 'skipped', pending: 'skipped', todo: 'todo', disabled: 'skipped' };
+const STATE_OF: Record<string, RealTestState> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  pending: 'skipped',
+  todo: 'todo',
+  disabled: 'skipped',
+};
 
 /** One vitest process over `stateNames` (folders under `root`); results per state, in `stateNames` order. */
 async function runVitest(root: string, stateNames: readonly string[], options: RealRunOptions, tag: number): Promise<Array<Omit<RealStateResult, 'lint'>>> {
@@ -154,7 +161,12 @@ async function runVitest(root: string, stateNames: readonly string[], options: R
     test['setupFiles'] = [setup];
   }
   await writeFile(config, `export default ${JSON.stringify({ test })};\n`);
-  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...(process.env['TZ'] && { TZ: process.env['TZ'] }), ...options.env };
+  const env: Record<string, string> = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: process.env['HOME'] ?? '',
+    ...(process.env['TZ'] && { TZ: process.env['TZ'] }),
+    ...options.env,
+  };
   const stderr = await new Promise<string>((resolve) => {
     execFile(
       process.execPath,
@@ -237,7 +249,9 @@ export function vitestExitCode(cmd: string, result: Pick<RealStateResult, 'tests
   }
   const ancestors = (path: string) => path.split('/').map((_, index, parts) => parts.slice(0, index + 1).join('/'));
   const selected = (file: string) =>
-    !ignore.includes(file) && (filters.length === 0 || filters.some((filter) => file.includes(filter))) && !ancestors(file).some((path) => excluded.some((matches) => matches(path)));
+    !ignore.includes(file) &&
+    (filters.length === 0 || filters.some((filter) => file.includes(filter))) &&
+    !ancestors(file).some((path) => excluded.some((matches) => matches(path)));
   const files = new Set([...result.tests.map((test) => test.file), ...result.fileErrors.map((error) => error.file)].filter(selected));
   if (files.size === 0) return 1;
   return result.fileErrors.some((error) => selected(error.file)) || result.tests.some((test) => selected(test.file) && test.state === 'failed') ? 1 : 0;

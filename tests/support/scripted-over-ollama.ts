@@ -110,10 +110,11 @@ export async function runInProcess(
   const err: string[] = [];
   const stdoutWrite = process.stdout.write;
   const stderrWrite = process.stderr.write;
-  const collect = (into: string[]) => ((chunk: string | Uint8Array) => {
-    into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  }) as typeof process.stdout.write;
+  const collect = (into: string[]) =>
+    ((chunk: string | Uint8Array) => {
+      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      return true;
+    }) as typeof process.stdout.write;
   process.stdout.write = collect(out);
   process.stderr.write = collect(err);
   try {

@@ -19,11 +19,19 @@ export const badEdit: Rule = ({ index }) => {
     if (located.step.args !== null && canonical(located.step.args) === canonical(call.args)) continue;
     const path = normalizePath(String(call.args['path']));
     const read = index.toolCalls.find(
-      (t) => t.id < call.id && t.status === 'success' && ((t.tool === 'read' && normalizePath(String(t.args['path'])) === path) || (t.tool === 'search' && t.output.includes(`${path}:`))),
+      (t) =>
+        t.id < call.id &&
+        t.status === 'success' &&
+        ((t.tool === 'read' && normalizePath(String(t.args['path'])) === path) || (t.tool === 'search' && t.output.includes(`${path}:`))),
     );
     const seen = read ? ` although the file was ${read.tool === 'read' ? 'read' : 'searched'} at event ${read.id}` : ', without reading the file first';
     findings.push(
-      finding('executor', 'bad_edit', [caller, call.id, read?.id], `For step ${located.step.id} the executor (event ${caller}) sent an edit of ${path} whose old text the file does not contain${seen}; the edit failed at event ${call.id}.`),
+      finding(
+        'executor',
+        'bad_edit',
+        [caller, call.id, read?.id],
+        `For step ${located.step.id} the executor (event ${caller}) sent an edit of ${path} whose old text the file does not contain${seen}; the edit failed at event ${call.id}.`,
+      ),
     );
   }
   return earliest(findings);

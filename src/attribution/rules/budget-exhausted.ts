@@ -8,5 +8,10 @@ import { finding, type Rule } from '../finding.js';
 export const budgetExhausted: Rule = ({ index }) => {
   const budget = index.budget;
   if (!budget || !index.end || (budget.limit !== 'tool_calls' && budget.limit !== 'max_replans')) return undefined;
-  return finding('budget', 'exhausted', [budget.id, index.end.id], `The ${budget.limit} budget ended the run at event ${budget.id} (${budget.detail}) with nothing else found wrong.`);
+  return finding(
+    'budget',
+    'exhausted',
+    [budget.id, index.end.id],
+    `The ${budget.limit} budget ended the run at event ${budget.id} (${budget.detail}) with nothing else found wrong.`,
+  );
 };

@@ -18,7 +18,8 @@ export function listedItems(does: string): string[] {
 }
 
 /** Content words of at least four letters, lower case (`the checkout tests` → checkout, tests). */
-const contentWords = (text: string): string[] => (text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? []).filter((w) => !['with', 'from', 'that', 'this', 'then'].includes(w));
+const contentWords = (text: string): string[] =>
+  (text.toLowerCase().match(/[a-z][a-z0-9]{3,}/g) ?? []).filter((w) => !['with', 'from', 'that', 'this', 'then'].includes(w));
 
 /** Whether two words share a stem: one starts with the other (lint/linter, test/tests). */
 const sameStem = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);
@@ -34,7 +35,9 @@ function untouchedListedItems(input: RuleInput, does: string): { item: string; c
   const missed = reference.filter((call) => !input.index.toolCalls.some((made) => sameTarget(made, call)));
   return items.flatMap((item) => {
     const words = contentWords(item);
-    const call = missed.find((candidate) => contentWords(callTarget(candidate.tool, candidate.args)).some((target) => words.some((word) => sameStem(word, target))));
+    const call = missed.find((candidate) =>
+      contentWords(callTarget(candidate.tool, candidate.args)).some((target) => words.some((word) => sameStem(word, target))),
+    );
     return call ? [{ item, call }] : [];
   });
 }

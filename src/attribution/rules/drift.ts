@@ -17,7 +17,14 @@ export const drift: Rule = ({ index }) => {
     const match = MISMATCH.exec(end.reason ?? '');
     const caller = index.callerOf.get(end.id);
     if (!match || caller === undefined) continue;
-    findings.push(finding('executor', 'drift', [caller, end.id], `Step ${end.step_id} asks for a ${match[2]} call but the executor returned a ${match[1]} call (event ${caller}); the harness failed the step (event ${end.id}).`));
+    findings.push(
+      finding(
+        'executor',
+        'drift',
+        [caller, end.id],
+        `Step ${end.step_id} asks for a ${match[2]} call but the executor returned a ${match[1]} call (event ${caller}); the harness failed the step (event ${end.id}).`,
+      ),
+    );
   }
   for (const call of index.toolCalls) {
     const caller = index.callerOf.get(call.id);
@@ -26,7 +33,12 @@ export const drift: Rule = ({ index }) => {
     const { step } = located;
     if (call.tool === 'edit' && typeof call.args['old'] === 'string' && call.args['old'] === call.args['new']) {
       findings.push(
-        finding('executor', 'drift', [caller, call.id], `For step ${step.id} ("${step.does}") the executor (event ${caller}) sent an edit of ${String(call.args['path'])} whose new text equals its old text, so the call at event ${call.id} changed nothing.`),
+        finding(
+          'executor',
+          'drift',
+          [caller, call.id],
+          `For step ${step.id} ("${step.does}") the executor (event ${caller}) sent an edit of ${String(call.args['path'])} whose new text equals its old text, so the call at event ${call.id} changed nothing.`,
+        ),
       );
       continue;
     }
@@ -34,7 +46,12 @@ export const drift: Rule = ({ index }) => {
     const changed = Object.keys(step.args).find((key) => normalizeArg(key, step.args![key]) !== normalizeArg(key, call.args[key]));
     if (changed === undefined) continue;
     findings.push(
-      finding('executor', 'drift', [caller, call.id], `Step ${step.id} gives ${changed} ${JSON.stringify(step.args[changed])}, but the executor's call (event ${caller}) used ${JSON.stringify(call.args[changed])} (event ${call.id}).`),
+      finding(
+        'executor',
+        'drift',
+        [caller, call.id],
+        `Step ${step.id} gives ${changed} ${JSON.stringify(step.args[changed])}, but the executor's call (event ${caller}) used ${JSON.stringify(call.args[changed])} (event ${call.id}).`,
+      ),
     );
   }
   return earliest(findings);

@@ -34,7 +34,12 @@ function unranGuesses(input: RuleInput): Finding[] {
       if (!miss) continue;
       const writer = plan.author === 'planner' ? 'the first plan' : `revision ${plan.revision}`;
       findings.push(
-        finding(plan.author, 'guessed_target', [plan.authorCallId, plan.eventId, miss.id], `Step ${step.id} of ${writer} (written at event ${plan.authorCallId}) ${step.tool}s ${path}, which no earlier event had read, listed or searched and which the repository does not have; the ${miss.tool} of it at event ${miss.id} found nothing and the ${step.tool} never ran.`),
+        finding(
+          plan.author,
+          'guessed_target',
+          [plan.authorCallId, plan.eventId, miss.id],
+          `Step ${step.id} of ${writer} (written at event ${plan.authorCallId}) ${step.tool}s ${path}, which no earlier event had read, listed or searched and which the repository does not have; the ${miss.tool} of it at event ${miss.id} found nothing and the ${step.tool} never ran.`,
+        ),
       );
     }
   }
@@ -53,7 +58,15 @@ export const guessedTarget: Rule = (input) => {
     if (input.index.family === 'agent') {
       const caller = input.index.callerOf.get(call.id);
       const what = caller === undefined ? undefined : guess(input, call, caller);
-      if (what) findings.push(finding('agent', 'guessed_target', [caller, call.id], `The agent's call at event ${caller} ${call.tool}s ${what}; it failed at event ${call.id} (${call.error_code ?? call.status}).`));
+      if (what)
+        findings.push(
+          finding(
+            'agent',
+            'guessed_target',
+            [caller, call.id],
+            `The agent's call at event ${caller} ${call.tool}s ${what}; it failed at event ${call.id} (${call.error_code ?? call.status}).`,
+          ),
+        );
       continue;
     }
     const located = stepOf(input.index, call);
@@ -63,7 +76,12 @@ export const guessedTarget: Rule = (input) => {
     if (!what) continue;
     const writer = author.author === 'planner' ? 'the first plan' : `revision ${author.revision}`;
     findings.push(
-      finding(author.author, 'guessed_target', [author.authorCallId, author.eventId, call.id], `Step ${step.id} of ${writer} (written at event ${author.authorCallId}) ${call.tool}s ${what}; it failed at event ${call.id} (${call.error_code ?? call.status}).`),
+      finding(
+        author.author,
+        'guessed_target',
+        [author.authorCallId, author.eventId, call.id],
+        `Step ${step.id} of ${writer} (written at event ${author.authorCallId}) ${call.tool}s ${what}; it failed at event ${call.id} (${call.error_code ?? call.status}).`,
+      ),
     );
   }
   return earliest(findings);

@@ -20,7 +20,8 @@ export const invalidOutput: Rule = ({ index }) => {
   const byRole: Record<string, () => Finding> = {
     planner: () => finding('planner', 'invalid_plan', evidence, `${what}, so no step ran (event ${planInvalid ?? end.id}).`),
     executor: () => finding('executor', 'invalid_output', evidence, `${what}; the episode ended at event ${end.id}.`),
-    reporter: () => finding('executor', 'invalid_output', evidence, `${what} (the reporter writes up the executor's results); the episode ended at event ${end.id}.`),
+    reporter: () =>
+      finding('executor', 'invalid_output', evidence, `${what} (the reporter writes up the executor's results); the episode ended at event ${end.id}.`),
     replanner: () => finding('replanner', 'invalid_output', evidence, `${what}; the episode ended at event ${end.id}.`),
     gate: () => finding('gate', 'invalid_output', evidence, `${what}; no strategy ran.`),
     agent: () => finding('agent', 'invalid_output', evidence, `${what}; the episode ended at event ${end.id}.`),

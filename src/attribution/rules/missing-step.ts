@@ -17,8 +17,14 @@ export const missingStep: Rule = (input) => {
   const { state, words } = failingChecks(checks);
   const failing = state[0] ?? words[0];
   const event = finalCheckEvent(input, failing);
-  const shown = failedStep ? `step ${failedStep.step_id} failed at event ${failedStep.id} (${failedStep.reason ?? 'failed'})` : failedCheck ? `done_when failed at event ${failedCheck.id} (${brief(failedCheck.detail)})` : 'every step finished';
-  const outcome = failing ? `the task still fails: ${brief(failing.detail)}` : `the episode ended ${index.end.status} where the task expects ${input.task.expect}`;
+  const shown = failedStep
+    ? `step ${failedStep.step_id} failed at event ${failedStep.id} (${failedStep.reason ?? 'failed'})`
+    : failedCheck
+      ? `done_when failed at event ${failedCheck.id} (${brief(failedCheck.detail)})`
+      : 'every step finished';
+  const outcome = failing
+    ? `the task still fails: ${brief(failing.detail)}`
+    : `the episode ended ${index.end.status} where the task expects ${input.task.expect}`;
   const whose = plan.author === 'planner' ? 'The first plan' : `Revision ${plan.revision}`;
   return finding(
     plan.author,

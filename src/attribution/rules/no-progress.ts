@@ -6,7 +6,9 @@ import { callTarget } from '../targets.js';
 
 /** What a plan version tries: its new steps as `tool target` (`tool ?` for args left to the executor) and its done_when. */
 export function planFingerprint(plan: PlanVersion): string {
-  const steps = plan.steps.filter((s) => s.revision === plan.revision).map((s) => (s.args === null ? `${s.tool} ?` : `${s.tool} ${callTarget(s.tool, s.args)}`));
+  const steps = plan.steps
+    .filter((s) => s.revision === plan.revision)
+    .map((s) => (s.args === null ? `${s.tool} ?` : `${s.tool} ${callTarget(s.tool, s.args)}`));
   return canonical({ steps, done_when: plan.doneWhen });
 }
 
@@ -25,7 +27,8 @@ export const noProgress: Rule = ({ index }) => {
     const earlier = seen.get(fingerprint);
     if (plan.author === 'replanner' && earlier) {
       const previous = index.plans[index.plans.indexOf(plan) - 1];
-      const shape = previous === earlier ? 'the same plan again' : `an oscillation back to revision ${earlier.revision} after revision ${previous?.revision ?? '?'}`;
+      const shape =
+        previous === earlier ? 'the same plan again' : `an oscillation back to revision ${earlier.revision} after revision ${previous?.revision ?? '?'}`;
       return finding(
         'replanner',
         'no_progress',

@@ -20,21 +20,41 @@ export const noStop: Rule = ({ task, index }) => {
       // No failure to repeat: the same read-only call ran again and again on an unchanged repository.
       const original = index.toolCalls.find((t) => canonical({ tool: t.tool, args: t.args }) === key) ?? repeat;
       const caller = index.callerOf.get(repeat.id);
-      return finding('agent', 'no_stop', [caller, original.id, repeat.id, budget.id], `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already run with the same result at event ${original.id} on an unchanged repository, instead of using what it had read; the harness stopped the run (event ${budget.id}).`);
+      return finding(
+        'agent',
+        'no_stop',
+        [caller, original.id, repeat.id, budget.id],
+        `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already run with the same result at event ${original.id} on an unchanged repository, instead of using what it had read; the harness stopped the run (event ${budget.id}).`,
+      );
     }
     const again = index.toolCalls.find((t) => first !== undefined && t.id > first.id && canonical({ tool: t.tool, args: t.args }) === key) ?? repeat;
     const caller = index.callerOf.get(again.id);
-    return finding('agent', 'no_stop', [caller, first?.id, again.id, budget.id], `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already failed at event ${first?.id}, instead of stopping or changing course; the harness stopped the run (event ${budget.id}).`);
+    return finding(
+      'agent',
+      'no_stop',
+      [caller, first?.id, again.id, budget.id],
+      `The agent repeated ${repeat.tool} ${callTarget(repeat.tool, repeat.args)} at event ${caller}, which had already failed at event ${first?.id}, instead of stopping or changing course; the harness stopped the run (event ${budget.id}).`,
+    );
   }
   if (budget?.limit === 'tool_calls') {
     const failure = index.toolCalls.find((t) => t.status !== 'success');
     const next = index.modelCalls.find((c) => failure !== undefined && c.id > failure.id) ?? lastCallOf(index, ['agent', 'direct']);
-    return finding('agent', 'no_stop', [next?.id, failure?.id, budget.id], `After ${failure ? `the failure at event ${failure.id}` : 'its calls'} the agent kept calling tools (from event ${next?.id}) until the harness stopped it at the budget (event ${budget.id}).`);
+    return finding(
+      'agent',
+      'no_stop',
+      [next?.id, failure?.id, budget.id],
+      `After ${failure ? `the failure at event ${failure.id}` : 'its calls'} the agent kept calling tools (from event ${next?.id}) until the harness stopped it at the budget (event ${budget.id}).`,
+    );
   }
   if (task.expect === 'stop' && end.status === 'finished') {
     const call = lastCallOf(index, ['agent', 'direct']);
     const blocker = [...index.toolCalls].reverse().find((t) => t.status !== 'success');
-    return finding('agent', 'no_stop', [call?.id, blocker?.id, end.id], `The task needs a stop${blocker ? ` (the blocker showed at event ${blocker.id})` : ''}, but the agent finished at event ${call?.id}.`);
+    return finding(
+      'agent',
+      'no_stop',
+      [call?.id, blocker?.id, end.id],
+      `The task needs a stop${blocker ? ` (the blocker showed at event ${blocker.id})` : ''}, but the agent finished at event ${call?.id}.`,
+    );
   }
   return undefined;
 };

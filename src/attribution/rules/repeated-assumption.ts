@@ -17,7 +17,12 @@ export const repeatedAssumption: Rule = ({ index }) => {
   if (!repeater) return undefined;
   const named = DETAIL.exec(budget.detail)?.[1];
   if (named === undefined) {
-    return finding('replanner', 'repeated_assumption', [repeater.id, budget.id], `The replan at event ${repeater.id} names no broken assumption; the harness stopped the run (event ${budget.id}).`);
+    return finding(
+      'replanner',
+      'repeated_assumption',
+      [repeater.id, budget.id],
+      `The replan at event ${repeater.id} names no broken assumption; the harness stopped the run (event ${budget.id}).`,
+    );
   }
   const firstNaming = index.plans.find((p) => p.author === 'replanner' && p.invalidated?.toLowerCase() === named.toLowerCase());
   if (firstNaming) {
@@ -25,7 +30,9 @@ export const repeatedAssumption: Rule = ({ index }) => {
     for (const step of added) {
       // A step the revision scheduled but that never ran (skipped, or the run ended first) retried nothing.
       if (!index.toolCalls.some((t) => t.step_id === step.id)) continue;
-      const failed = index.toolCalls.find((t) => t.id < firstNaming.authorCallId && t.status !== 'success' && sameTarget(t, { tool: step.tool, args: step.args! }));
+      const failed = index.toolCalls.find(
+        (t) => t.id < firstNaming.authorCallId && t.status !== 'success' && sameTarget(t, { tool: step.tool, args: step.args! }),
+      );
       if (!failed) continue;
       return finding(
         'replanner',

@@ -24,7 +24,12 @@ export const wrongAnswer: Rule = (input) => {
   const quote = said.length > 80 ? `${said.slice(0, 79)}…` : said;
   if (index.family === 'agent') {
     const call = lastCallOf(index, ['agent', 'direct']);
-    return finding('agent', 'wrong_answer', [call?.id, event, end.id], `The agent's ${end.status === 'stopped' ? 'stop message' : 'answer'} at event ${call?.id} ("${quote}") fails the check: ${brief(words[0]!.detail)} (event ${event}).`);
+    return finding(
+      'agent',
+      'wrong_answer',
+      [call?.id, event, end.id],
+      `The agent's ${end.status === 'stopped' ? 'stop message' : 'answer'} at event ${call?.id} ("${quote}") fails the check: ${brief(words[0]!.detail)} (event ${event}).`,
+    );
   }
   const reporter = lastCallOf(index, ['reporter']);
   const shown = index.toolCalls.find((t) => words.some((c) => showsWords(t.output, c.check)));

@@ -52,7 +52,10 @@ export function decisionLines(report: ComparisonReport): { headline: string; rea
     case 'regressed':
       return { headline: `REGRESSION (exit ${code} with --fail-on-regression)`, reasons: decision.reasons };
     case 'inconclusive':
-      return { headline: `INCONCLUSIVE: no significant regression, but the comparison could have missed one (exit ${code} with --fail-on-regression)`, reasons: decision.inconclusive };
+      return {
+        headline: `INCONCLUSIVE: no significant regression, but the comparison could have missed one (exit ${code} with --fail-on-regression)`,
+        reasons: decision.inconclusive,
+      };
     case 'no regression':
       return { headline: 'no significant regression', reasons: [] };
     default: {

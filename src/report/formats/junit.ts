@@ -7,13 +7,7 @@ const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD80
 
 /** Escapes text for XML character data and attribute values (&, <, >, ", '), dropping characters XML cannot hold. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(INVALID_XML, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return text.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 }
 
 type CaseKind = 'passed' | 'failure' | 'error' | 'skipped';
@@ -83,11 +77,7 @@ export function renderJUnit(report: ComparisonReport): string {
     const tasks = report.tasks.filter((task) => task.strategy === strategy);
     return [`  <testsuite name="${escapeXml(strategy)}" ${counts(tasks)}>`, ...tasks.map(renderCase), '  </testsuite>'].join('\n');
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="stratbench compare" ${counts(report.tasks)}>`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="stratbench compare" ${counts(report.tasks)}>`, ...suites, '</testsuites>', ''].join(
+    '\n',
+  );
 }

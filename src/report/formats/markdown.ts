@@ -1,24 +1,11 @@
 // Markdown rendering of a comparison report, for a CI step summary ($GITHUB_STEP_SUMMARY) or a pull-request comment.
 import type { ComparisonReport } from '../compare-report.js';
 import { configurationLines, decisionLines, describeFolder, methodNotes } from './compare-lines.js';
-import {
-  formatChange,
-  formatMinimumDetectableEffect,
-  formatPercent,
-  formatPValue,
-  formatRate,
-  formatTaskSide,
-  formatTestMethod,
-} from './numbers.js';
+import { formatChange, formatMinimumDetectableEffect, formatPercent, formatPValue, formatRate, formatTaskSide, formatTestMethod } from './numbers.js';
 
 /** Escapes text for a GitHub-flavoured markdown table cell: pipes, backslashes, newlines, and inline HTML. */
 export function escapeMarkdownCell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/\r?\n/g, ' ');
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r?\n/g, ' ');
 }
 
 /** A GitHub-flavoured markdown table; `align` per column: 'l' or 'r'. */

@@ -15,7 +15,10 @@ export interface HtmlAssets {
 
 /** JSON safe inside a <script> element: no `</script`, `<!--` or line separators can end or confuse it. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Code inlined in a <script> element: a literal `</script` would end it early. */

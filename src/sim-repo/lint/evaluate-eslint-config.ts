@@ -112,9 +112,10 @@ function evaluate(input: EvaluateEslintConfigInput): EslintConfigEvaluation {
   const commonJs = isCommonJs(input.configPath, source, read) ? commonJsEntry(input.configPath, source) : undefined;
   const options: SandboxRunOptions = {
     files: input.files,
-    entry: commonJs !== undefined
-      ? { code: commonJs.code, filename: input.configPath }
-      : { code: `import config from ${JSON.stringify(`./${input.configPath}`)};\nglobalThis.${GLOBAL} = await config;\n`, filename: '[eslint]' },
+    entry:
+      commonJs !== undefined
+        ? { code: commonJs.code, filename: input.configPath }
+        : { code: `import config from ${JSON.stringify(`./${input.configPath}`)};\nglobalThis.${GLOBAL} = await config;\n`, filename: '[eslint]' },
     syntheticModules: eslintConfigModules(),
     after: EXPORT_AS_DATA,
     timeoutMs: CONFIG_TIMEOUT_MS,

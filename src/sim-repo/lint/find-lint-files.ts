@@ -65,7 +65,12 @@ interface Search {
  * searched as `dir/**`; a glob is searched from its glob parent. A pattern that is none of these fails with
  * `file-not-found` (unless `errorOnUnmatchedPattern` is false: it is then dropped).
  */
-export function planFileSearch(input: { patterns: readonly string[]; paths: readonly string[]; errorOnUnmatchedPattern: boolean; eslint: Globbing }): { ok: true; plan: FileSearchPlan } | { ok: false; error: FindFilesError } {
+export function planFileSearch(input: {
+  patterns: readonly string[];
+  paths: readonly string[];
+  errorOnUnmatchedPattern: boolean;
+  eslint: Globbing;
+}): { ok: true; plan: FileSearchPlan } | { ok: false; error: FindFilesError } {
   const tree = new Tree(input.paths);
   const explicit: string[] = [];
   const missing: string[] = [];
@@ -112,7 +117,11 @@ export function isEmptyPlan(plan: FileSearchPlan): boolean {
  * when it matches files that are all ignored or unconfigured, `file-not-found` when it matches no file at all.
  * @throws ConfigError from `configs.getConfig` when a config object is malformed (ESLint's fatal error).
  */
-export function findLintFiles(plan: FileSearchPlan, configs: FlatConfigArray, options: { errorOnUnmatchedPattern: boolean; eslint: Globbing }): FindFilesResult {
+export function findLintFiles(
+  plan: FileSearchPlan,
+  configs: FlatConfigArray,
+  options: { errorOnUnmatchedPattern: boolean; eslint: Globbing },
+): FindFilesResult {
   const found: string[] = [];
   for (const [base, search] of plan.searches) {
     const outcome = globSearch(plan.tree, base, search, configs, options.eslint);

@@ -35,10 +35,37 @@ const FLAT_CONFIG_NOTICE =
 
 /** Parsed option keys the simulation honours (any other option given on the command line is refused). */
 const SUPPORTED = new Set([
-  '_', 'config', 'configLookup', 'fix', 'fixDryRun', 'quiet', 'maxWarnings', 'format', 'ignore', 'ignorePattern', 'inlineConfig',
-  'errorOnUnmatchedPattern', 'warnIgnored', 'passOnNoPatterns', 'exitOnFatalError', 'rule', 'global', 'parserOptions',
-  'reportUnusedDisableDirectives', 'reportUnusedDisableDirectivesSeverity', 'reportUnusedInlineConfigs', 'ext', 'cache',
-  'cacheFile', 'cacheLocation', 'cacheStrategy', 'concurrency', 'stats', 'color', 'help', 'version',
+  '_',
+  'config',
+  'configLookup',
+  'fix',
+  'fixDryRun',
+  'quiet',
+  'maxWarnings',
+  'format',
+  'ignore',
+  'ignorePattern',
+  'inlineConfig',
+  'errorOnUnmatchedPattern',
+  'warnIgnored',
+  'passOnNoPatterns',
+  'exitOnFatalError',
+  'rule',
+  'global',
+  'parserOptions',
+  'reportUnusedDisableDirectives',
+  'reportUnusedDisableDirectivesSeverity',
+  'reportUnusedInlineConfigs',
+  'ext',
+  'cache',
+  'cacheFile',
+  'cacheLocation',
+  'cacheStrategy',
+  'concurrency',
+  'stats',
+  'color',
+  'help',
+  'version',
 ]);
 
 let defaults: Record<string, unknown> | undefined;
@@ -111,9 +138,7 @@ function overrideConfigOf(parsed: Record<string, unknown>, ext: string[] | undef
   const languageOptions: Record<string, unknown> = {};
   const globals = parsed['global'] as string[] | undefined;
   if (globals !== undefined) {
-    languageOptions['globals'] = Object.fromEntries(
-      globals.map((name) => (name.endsWith(':true') ? [name.slice(0, -5), 'writable'] : [name, 'readonly'])),
-    );
+    languageOptions['globals'] = Object.fromEntries(globals.map((name) => (name.endsWith(':true') ? [name.slice(0, -5), 'writable'] : [name, 'readonly'])));
   }
   if (parsed['parserOptions'] !== undefined) languageOptions['parserOptions'] = parsed['parserOptions'];
   const config: Record<string, unknown> = {

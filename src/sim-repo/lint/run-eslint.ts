@@ -129,7 +129,13 @@ function loadConfigs(input: RunEslintInput, options: EslintRunOptions, eslint: E
         message: `Error: ${REPO_ROOT}/${configPath}: TypeScript config files are not supported by the stratbench simulation of ESLint; use eslint.config.js`,
       };
     }
-    evaluation = evaluateEslintConfig({ files: input.files, configPath, runInSandbox: input.runInSandbox, env: input.env ?? {}, packages: declaredPackages(read) });
+    evaluation = evaluateEslintConfig({
+      files: input.files,
+      configPath,
+      runInSandbox: input.runInSandbox,
+      env: input.env ?? {},
+      packages: declaredPackages(read),
+    });
     for (const [path] of evaluation.reads) read(path);
     if (!evaluation.ok) return { ok: false, message: evaluation.message };
   }
@@ -163,18 +169,28 @@ function configArrayFor(evaluation: EslintConfigEvaluation | undefined, options:
 }
 
 /** ESLint's lintFile + verifyText for one absolute path; undefined for an unlinted file ESLint stays silent about. */
-function lintFile(filePath: string, configs: FlatConfigArray, options: EslintRunOptions, eslint: EslintModules, read: (path: string) => string | undefined): LintResult | undefined {
+function lintFile(
+  filePath: string,
+  configs: FlatConfigArray,
+  options: EslintRunOptions,
+  eslint: EslintModules,
+  read: (path: string) => string | undefined,
+): LintResult | undefined {
   const config = configs.getConfig(filePath);
   if (config === undefined) return options.warnIgnored ? ignoredResult(filePath, configs) : undefined;
   const text = read(filePath.slice(REPO_ROOT.length + 1)) ?? '';
   const fix = options.fix || options.fixDryRun ? (options.quiet ? (message: LintMessage) => message.severity === 2 : true) : false;
-  const verified = eslint.linter.verifyAndFix(text, configs as unknown as Linter.Config[], {
-    filename: filePath,
-    fix: fix as boolean,
-    allowInlineConfig: options.inlineConfig,
-    ruleFilter: options.quiet && options.maxWarnings === -1 ? (rule: { severity: number }) => rule.severity === 2 : () => true,
-    filterCodeBlock: (blockFilename: string) => configs.getConfig(blockFilename) !== undefined,
-  } as Linter.FixOptions);
+  const verified = eslint.linter.verifyAndFix(
+    text,
+    configs as unknown as Linter.Config[],
+    {
+      filename: filePath,
+      fix: fix as boolean,
+      allowInlineConfig: options.inlineConfig,
+      ruleFilter: options.quiet && options.maxWarnings === -1 ? (rule: { severity: number }) => rule.severity === 2 : () => true,
+      filterCodeBlock: (blockFilename: string) => configs.getConfig(blockFilename) !== undefined,
+    } as Linter.FixOptions,
+  );
   const result: LintResult = { filePath, messages: verified.messages as LintMessage[], ...countMessages(verified.messages as LintMessage[]) };
   if (verified.fixed) result.output = verified.output;
   return result;
@@ -183,7 +199,11 @@ function lintFile(filePath: string, configs: FlatConfigArray, options: EslintRun
 /** ESLint's createIgnoreResult: one warning (no line) saying why an explicitly named file was not linted. */
 function ignoredResult(filePath: string, configs: FlatConfigArray): LintResult {
   const status = configs.getConfigStatus(filePath);
-  const inNodeModules = filePath.slice(REPO_ROOT.length + 1).split('/').slice(0, -1).includes('node_modules');
+  const inNodeModules = filePath
+    .slice(REPO_ROOT.length + 1)
+    .split('/')
+    .slice(0, -1)
+    .includes('node_modules');
   const message =
     status === 'external'
       ? 'File ignored because outside of base path.'
@@ -192,7 +212,15 @@ function ignoredResult(filePath: string, configs: FlatConfigArray): LintResult {
         : inNodeModules
           ? 'File ignored by default because it is located under the node_modules directory. Use ignore pattern "!**/node_modules/" to disable file ignore settings or use "--no-warn-ignored" to suppress this warning.'
           : 'File ignored because of a matching ignore pattern. Use "--no-ignore" to disable file ignore settings or use "--no-warn-ignored" to suppress this warning.';
-  return { filePath, messages: [{ ruleId: null, fatal: false, severity: 1, message }], errorCount: 0, warningCount: 1, fatalErrorCount: 0, fixableErrorCount: 0, fixableWarningCount: 0 };
+  return {
+    filePath,
+    messages: [{ ruleId: null, fatal: false, severity: 1, message }],
+    errorCount: 0,
+    warningCount: 1,
+    fatalErrorCount: 0,
+    fixableErrorCount: 0,
+    fixableWarningCount: 0,
+  };
 }
 
 function countMessages(messages: readonly LintMessage[]): Omit<LintResult, 'filePath' | 'messages' | 'output'> {
@@ -243,7 +271,11 @@ function errorMessage(eslint: EslintModules, error: unknown): string {
     const rendered = eslint.messageTemplate(messageTemplate, messageData);
     if (rendered !== undefined) return rendered;
   }
-  if (typeof stack === 'string') return stack.split('\n').filter((line) => !/^\s+at /.test(line)).join('\n');
+  if (typeof stack === 'string')
+    return stack
+      .split('\n')
+      .filter((line) => !/^\s+at /.test(line))
+      .join('\n');
   return String(message ?? error);
 }
 

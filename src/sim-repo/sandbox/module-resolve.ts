@@ -9,8 +9,27 @@ export type Resolution = { ok: true; name: string } | { ok: false; name: string;
 
 const VITE_EXTENSIONS = ['.mjs', '.js', '.mts', '.ts', '.jsx', '.tsx', '.json'];
 const NODE_BUILTINS = new Set([
-  'assert', 'buffer', 'child_process', 'crypto', 'dns', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path',
-  'process', 'readline', 'stream', 'timers', 'url', 'util', 'worker_threads', 'zlib',
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
 ]);
 
 /** The directory part of a repo-relative path (`src/a/b.js` → `src/a`, `b.js` → ``). */
@@ -66,11 +85,19 @@ export function resolveSpecifier(
   if (options.synthetic.has(specifier)) return { ok: true, name: specifier };
   const builtin = specifier.startsWith('node:') ? specifier.slice(5) : specifier;
   if (NODE_BUILTINS.has(builtin)) {
-    return { ok: false, name: specifier, message: `Node built-in module '${specifier}' is not available in the stratbench sandbox (no filesystem, network or processes); declare what needs it as an environment-dependent test or script` };
+    return {
+      ok: false,
+      name: specifier,
+      message: `Node built-in module '${specifier}' is not available in the stratbench sandbox (no filesystem, network or processes); declare what needs it as an environment-dependent test or script`,
+    };
   }
   const packageName = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
   if (options.packages.has(packageName)) {
-    return { ok: false, name: specifier, message: `Cannot find package '${packageName}' imported from ${from} (declared in package.json, but the stratbench sandbox provides only the working tree: declare what needs it as an environment-dependent test)` };
+    return {
+      ok: false,
+      name: specifier,
+      message: `Cannot find package '${packageName}' imported from ${from} (declared in package.json, but the stratbench sandbox provides only the working tree: declare what needs it as an environment-dependent test)`,
+    };
   }
   return { ok: false, name: specifier, message: `Cannot find package '${packageName}' imported from ${from}` };
 }

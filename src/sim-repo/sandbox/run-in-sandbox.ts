@@ -409,14 +409,22 @@ function failure(
 
 function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: number; memoryBytes?: number }): SandboxError {
   return kind === 'timeout'
-    ? { name: 'Error', message: `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`, stack: '' }
-    : { name: 'RangeError', message: `run stopped: out of memory (limit ${Math.round((options?.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 / 1024)} MiB)`, stack: '' };
+    ? {
+        name: 'Error',
+        message: `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`,
+        stack: '',
+      }
+    : {
+        name: 'RangeError',
+        message: `run stopped: out of memory (limit ${Math.round((options?.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 / 1024)} MiB)`,
+        stack: '',
+      };
 }
 
 /** Converts a dumped QuickJS error into Node's wording where the two differ (missing exports, non-Error throws). */
 export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string, string> = new Map()): SandboxError {
   if (typeof dumped !== 'object' || dumped === null || !('message' in dumped)) {
-    return { name: 'Error', message: `Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : JSON.stringify(dumped) ?? String(dumped)}`, stack: '' };
+    return { name: 'Error', message: `Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : (JSON.stringify(dumped) ?? String(dumped))}`, stack: '' };
   }
   const raw = dumped as { name?: unknown; message?: unknown; stack?: unknown; fileName?: unknown; lineNumber?: unknown };
   let name = typeof raw.name === 'string' ? raw.name : 'Error';
@@ -428,7 +436,9 @@ export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string,
   }
   const stack = typeof raw.stack === 'string' ? raw.stack : '';
   const error: SandboxError = { name, message, stack };
-  const location = firstLocation(stack) ?? (typeof raw.fileName === 'string' && typeof raw.lineNumber === 'number' ? { file: raw.fileName, line: raw.lineNumber, column: 1 } : undefined);
+  const location =
+    firstLocation(stack) ??
+    (typeof raw.fileName === 'string' && typeof raw.lineNumber === 'number' ? { file: raw.fileName, line: raw.lineNumber, column: 1 } : undefined);
   if (location !== undefined) error.location = location;
   return error;
 }
@@ -479,7 +489,9 @@ function configure(ctx: QuickJSContext, options: SandboxRunOptions & RunInternal
 
 /** The host bridges (console output, Intl) as global functions the prelude takes and deletes; they act on the current run. */
 function installHost(ctx: QuickJSContext): QuickJSHandle[] {
-  const settingsHandle = ctx.newString(JSON.stringify({ env: {}, argv: ['/usr/local/bin/node'], date_ms: Date.parse(DEFAULT_DATE), seed: 1, cwd: '/repo', formatSource: FORMAT_SOURCE }));
+  const settingsHandle = ctx.newString(
+    JSON.stringify({ env: {}, argv: ['/usr/local/bin/node'], date_ms: Date.parse(DEFAULT_DATE), seed: 1, cwd: '/repo', formatSource: FORMAT_SOURCE }),
+  );
   ctx.setProp(ctx.global, '__stratbench_settings__', settingsHandle);
   settingsHandle.dispose();
   const writeFn = ctx.newFunction('__host_write', (stream, text) => {
@@ -489,7 +501,9 @@ function installHost(ctx: QuickJSContext): QuickJSHandle[] {
   const intlFn = ctx.newFunction('__host_intl', (kindHandle, localeHandle, optionsHandle, valueHandle) => {
     if (Date.now() > activeScope().deadline) return ctx.newString('');
     try {
-      return ctx.newString(hostIntl(ctx.getString(kindHandle), JSON.parse(ctx.getString(localeHandle)), JSON.parse(ctx.getString(optionsHandle)), ctx.dump(valueHandle)));
+      return ctx.newString(
+        hostIntl(ctx.getString(kindHandle), JSON.parse(ctx.getString(localeHandle)), JSON.parse(ctx.getString(optionsHandle)), ctx.dump(valueHandle)),
+      );
     } catch (error) {
       return { error: ctx.newError({ name: 'RangeError', message: error instanceof Error ? error.message : String(error) }) };
     }

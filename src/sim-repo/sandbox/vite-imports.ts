@@ -37,12 +37,22 @@ function rewrite(source: string, program: Program): string {
     const named = node.specifiers.filter((specifier) => specifier.type !== 'ImportNamespaceSpecifier');
     if (named.length === 0) return;
     const namespace = node.specifiers.find((specifier) => specifier.type === 'ImportNamespaceSpecifier')?.local.name ?? `__vi_import_${index}__`;
-    const attributes = node.attributes !== undefined && node.attributes.length > 0 ? ` with { ${node.attributes.map((attribute) => source.slice(attribute.start, attribute.end)).join(', ')} }` : '';
+    const attributes =
+      node.attributes !== undefined && node.attributes.length > 0
+        ? ` with { ${node.attributes.map((attribute) => source.slice(attribute.start, attribute.end)).join(', ')} }`
+        : '';
     const bindings = named.map((specifier) => {
-      const imported = specifier.type === 'ImportDefaultSpecifier' ? 'default' : specifier.imported.type === 'Identifier' ? specifier.imported.name : String(specifier.imported.value);
+      const imported =
+        specifier.type === 'ImportDefaultSpecifier'
+          ? 'default'
+          : specifier.imported.type === 'Identifier'
+            ? specifier.imported.name
+            : String(specifier.imported.value);
       return `${specifier.local.name} = ${namespace}[${JSON.stringify(imported)}]`;
     });
-    output += source.slice(at, node.start) + `import * as ${namespace} from ${source.slice(node.source.start, node.source.end)}${attributes}; const ${bindings.join(', ')};`;
+    output +=
+      source.slice(at, node.start) +
+      `import * as ${namespace} from ${source.slice(node.source.start, node.source.end)}${attributes}; const ${bindings.join(', ')};`;
     at = node.end;
   });
   return at === 0 ? source : output + source.slice(at);

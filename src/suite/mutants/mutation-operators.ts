@@ -2,7 +2,14 @@
 import { parse, type Node } from 'acorn';
 
 /** The six kinds of procedural bug (issue 12 §2; SWE-smith's procedural modifications, Yang et al. 2025). */
-export const MUTATION_OPERATORS = ['comparison-flipped', 'off-by-one', 'rounding-swapped', 'condition-removed', 'arguments-swapped', 'constant-changed'] as const;
+export const MUTATION_OPERATORS = [
+  'comparison-flipped',
+  'off-by-one',
+  'rounding-swapped',
+  'condition-removed',
+  'arguments-swapped',
+  'constant-changed',
+] as const;
 export type MutationOperator = (typeof MUTATION_OPERATORS)[number];
 
 /** One mutation of one file: the character range [start, end) of `original` is replaced by `replacement`. */
@@ -34,7 +41,8 @@ function* walk(node: AnyNode, functionName: string): Generator<{ node: AnyNode; 
   let inside = functionName;
   if ((node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression') && isNode(node.id)) inside = String(node.id.name);
   if (node.type === 'VariableDeclarator' && isNode(node.id) && isNode(node.init) && /Function/.test(node.init.type)) inside = String(node.id.name);
-  if ((node.type === 'Property' || node.type === 'MethodDefinition') && isNode(node.key) && isNode(node.value) && /Function/.test(node.value.type)) inside = String(node.key.name ?? node.key.value);
+  if ((node.type === 'Property' || node.type === 'MethodDefinition') && isNode(node.key) && isNode(node.value) && /Function/.test(node.value.type))
+    inside = String(node.key.name ?? node.key.value);
   yield { node, functionName: inside };
   for (const [key, value] of Object.entries(node)) {
     if (key === 'type' || key === 'loc') continue;
@@ -96,7 +104,14 @@ export function findMutations(file: string, source: string): Mutation[] {
           const secondText = source.slice(second.start, second.end);
           if (firstText !== secondText && first.type !== 'SpreadElement' && second.type !== 'SpreadElement') {
             const between = source.slice(first.end, second.start);
-            add('arguments-swapped', first.start, second.end, `${secondText}${between}${firstText}`, functionName, `arguments of ${source.slice(callee.start, callee.end)}(…) swapped`);
+            add(
+              'arguments-swapped',
+              first.start,
+              second.end,
+              `${secondText}${between}${firstText}`,
+              functionName,
+              `arguments of ${source.slice(callee.start, callee.end)}(…) swapped`,
+            );
           }
         }
         break;

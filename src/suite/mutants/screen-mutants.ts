@@ -39,7 +39,10 @@ export function screenMutants(base: RepoSpec, files: readonly string[], operator
     for (const mutation of findMutations(file, original).filter((found) => operators.includes(found.operator))) {
       const source = applyMutation(original, mutation);
       const run = SimRepo.fromSpec({ ...base, files: { ...base.files, [file]: source } }).testResults({ hidden: true });
-      const failed = [...failing(run), ...run.fileErrors.map((error): TestResult => ({ id: `${error.file} > (file)`, file: error.file, path: [], state: 'failed' }))];
+      const failed = [
+        ...failing(run),
+        ...run.fileErrors.map((error): TestResult => ({ id: `${error.file} > (file)`, file: error.file, path: [], state: 'failed' })),
+      ];
       const visibleFailures = failed.filter((test) => !isHidden(base, test));
       const hiddenFailures = failed.filter((test) => isHidden(base, test)).map((test) => test.id);
       if (visibleFailures.length === 0) verdicts.push({ kept: false, mutation, reason: 'no-visible-test-fails' });

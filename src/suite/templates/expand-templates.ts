@@ -22,12 +22,18 @@ const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-
 const WHOLE_PLACEHOLDER = /^\$\{([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_-]*))?\}$/;
 
 /** The value a placeholder stands for, or an error message naming what is missing. */
-function lookUp(values: VariantValues, name: string, field: string | undefined): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
+function lookUp(
+  values: VariantValues,
+  name: string,
+  field: string | undefined,
+): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
   if (!Object.hasOwn(values, name)) return { ok: false, message: `unknown parameter \${${name}}; declared: ${Object.keys(values).join(', ') || '(none)'}` };
   const value = values[name] as ParameterValue;
   if (typeof value === 'object') {
-    if (field === undefined) return { ok: false, message: `parameter ${name} holds mappings: name a field, e.g. \${${name}.${Object.keys(value)[0] ?? 'field'}}` };
-    if (!Object.hasOwn(value, field)) return { ok: false, message: `parameter ${name} has no field ${field} in every value; fields: ${Object.keys(value).join(', ')}` };
+    if (field === undefined)
+      return { ok: false, message: `parameter ${name} holds mappings: name a field, e.g. \${${name}.${Object.keys(value)[0] ?? 'field'}}` };
+    if (!Object.hasOwn(value, field))
+      return { ok: false, message: `parameter ${name} has no field ${field} in every value; fields: ${Object.keys(value).join(', ')}` };
     return { ok: true, value: value[field] as string | number | boolean };
   }
   if (field !== undefined) return { ok: false, message: `parameter ${name} is a ${typeof value}, it has no field ${field}` };

@@ -62,7 +62,10 @@ export function variantValues(template: Template): { ok: true; variants: Variant
   };
   const order: number[] = [];
   for (let round = 0; order.length < count; round += 1) {
-    const indices = template.variants === undefined ? Array.from({ length: combinations }, (_, i) => i) : shuffledIndices(seededDraw(template.seed, template.family, 'order', round), combinations);
+    const indices =
+      template.variants === undefined
+        ? Array.from({ length: combinations }, (_, i) => i)
+        : shuffledIndices(seededDraw(template.seed, template.family, 'order', round), combinations);
     order.push(...indices.slice(0, count - order.length));
   }
   const variants = order.map((combination, variant) => {

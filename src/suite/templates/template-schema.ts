@@ -50,11 +50,13 @@ export const Template = z
   })
   .superRefine((template, ctx) => {
     for (const key of ['id', 'family']) {
-      if (Object.hasOwn(template.task, key)) ctx.addIssue({ code: 'custom', path: ['task', key], message: `a template's task has no \`${key}\`: each variant gets one` });
+      if (Object.hasOwn(template.task, key))
+        ctx.addIssue({ code: 'custom', path: ['task', key], message: `a template's task has no \`${key}\`: each variant gets one` });
     }
     for (const [name, parameter] of Object.entries(template.parameters)) {
       if ('min' in parameter && parameter.min > parameter.max) ctx.addIssue({ code: 'custom', path: ['parameters', name, 'min'], message: 'min is above max' });
-      if ('from' in parameter && parameter.from > parameter.to) ctx.addIssue({ code: 'custom', path: ['parameters', name, 'from'], message: 'from is after to' });
+      if ('from' in parameter && parameter.from > parameter.to)
+        ctx.addIssue({ code: 'custom', path: ['parameters', name, 'from'], message: 'from is after to' });
     }
   });
 export type Template = z.infer<typeof Template>;
