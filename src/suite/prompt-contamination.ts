@@ -1,4 +1,5 @@
 // The contamination check: a role's prompt template must not share a long word sequence with any task's content.
+import { canonicalJson } from '../records/index.js';
 import type { Task } from './schema.js';
 
 /** Shared runs of at least this many normalised words count as contamination (issue 11 §4). */
@@ -164,16 +165,6 @@ export function findPromptContamination(
 }
 
 const callKey = (tool: string, args: unknown): string => `${tool} ${canonicalJson(args)}`;
-
-/** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` compare equal. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 const trajectories = (task: Task): { field: string; trajectory: Trajectory }[] => [
   { field: 'reference', trajectory: task.reference },
