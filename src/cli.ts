@@ -29,7 +29,8 @@ const boundedInt =
   (name: string, min: number, max: number, why = '') =>
   (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isInteger(n)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
+    // Number() also reads 0x10, 0o7 and 0b1: a count on the command line is written in decimal.
+    if (value.trim() === '' || !Number.isInteger(n) || /^\s*[+-]?0[xob]/i.test(value)) throw new UsageError(`${name} must be a whole number, got "${value}"`);
     if (n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max.toLocaleString('en-US')}${why}, got ${value}`);
     return n;
   };

@@ -53,6 +53,7 @@ describe('run refuses unusable numbers and task lists before anything runs', () 
     [['--epochs', '1e9'], '--epochs must be from 1 to 1,000 (shard a larger run with --shard i/n), got 1e9'],
     [['--epochs', '0'], '--epochs must be from 1 to 1,000'],
     [['--epochs', '2.5'], '--epochs must be a whole number, got "2.5"'],
+    [['--epochs', '0x10'], '--epochs must be a whole number, got "0x10"'],
     [['--concurrency', '100000'], '--concurrency must be from 1 to 64, got 100000'],
     [['--num-ctx', '1e12'], '--num-ctx must be from 1 to 1,048,576, got 1e12'],
     [['--timeout-ms', '-5'], '--timeout-ms must be from 1 to 86,400,000, got -5'],
