@@ -280,31 +280,28 @@ function checkDoneWhen(ctx: StrategyContext, plan: PlanState): { failure: Failur
 }
 
 async function report(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger, failures: FailureView[], reason: string): Promise<Outcome> {
-  const reply = await callRole(ctx, 'reporter', 'report', ReportReply, {
-    role: 'reporter',
-    task_id: ctx.task.id,
-    prompt: ctx.task.prompt,
-    plan: planSnapshot(plan),
-    history: ledger.history as Observation[],
-    failures,
-  });
+  const reply = await callRole(ctx, 'reporter', 'report', ReportReply, reporterView(ctx, plan, ledger, failures));
   if (!reply.ok) return invalidOutput(ctx, 'reporter', reply.error);
   const anyFailed = plan.steps.some((step) => step.revision === plan.revision && (step.status === 'failed' || step.status === 'skipped'));
   return finished(ctx, reply.value.answer, anyFailed && reason !== 'done_when_failed' ? 'plan_had_failures' : reason);
 }
 
+/** What the reporter sees: the request, the plan as it stands, every tool result and the failures given. */
+function reporterView(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger, failures: FailureView[]) {
+  return {
+    role: 'reporter' as const,
+    task_id: ctx.task.id,
+    prompt: ctx.task.prompt,
+    plan: planSnapshot(plan),
+    history: ledger.history as Observation[],
+    failures,
+  };
+}
+
 /** The report a budget ending asks for: the plan as it stands, every tool result, the failures not yet answered. */
 function budgetReport(ctx: StrategyContext, plan: PlanState, ledger: ToolLedger, failures: FailureView[]): WriteReport {
   return async (budget) => {
-    const reply = await callRole(ctx, 'reporter', 'report', ReportReply, {
-      role: 'reporter',
-      task_id: ctx.task.id,
-      prompt: ctx.task.prompt,
-      plan: planSnapshot(plan),
-      history: ledger.history as Observation[],
-      failures: [...failures],
-      budget,
-    });
+    const reply = await callRole(ctx, 'reporter', 'report', ReportReply, { ...reporterView(ctx, plan, ledger, [...failures]), budget });
     return reply.ok ? reply.value.answer : undefined;
   };
 }
