@@ -4,29 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEpisodes, readResultsFolder } from '../src/results-folder/index.js';
-import { runFile } from './support/results-files.js';
-import type { EpisodeRecord } from '../src/records/index.js';
+import { episodeRecord, runFile } from './support/results-files.js';
 
+/** One episodes.jsonl line, written as a version-1 folder (before the records schema) would hold it. */
 function line(task: string, epoch = 0, strategy = 'direct'): string {
-  const record: EpisodeRecord = {
-    schemaVersion: 1,
-    key: `${task}|${strategy}|${epoch}|cfg`,
-    task,
-    group: 'single-action',
-    strategy,
-    epoch,
-    seed: 0,
-    models: { direct: 'scripted' },
-    outcome: { status: 'finished', reason: 'answered' },
-    success: true,
-    expect: 'finish',
-    checks: [],
-    metrics: { model_calls: { direct: 2 }, tool_calls: 1, replans: 0, tokens_in: 1, tokens_out: 1, model_ms: 1, load_ms: 0, tool_ms: 1 },
-    attribution: null,
-    wall_ms: 1,
-    trace: [],
-  };
-  return JSON.stringify(record);
+  return JSON.stringify(episodeRecord(task, { schemaVersion: 1, key: `${task}|${strategy}|${epoch}|cfg`, strategy, epoch }));
 }
 
 describe('parseEpisodes', () => {
