@@ -13,7 +13,15 @@ export type CodeRequest =
 /** A hint with no answer: start loading ESLint in the background now (a lint request would wait for it otherwise). */
 export type CodeHint = { kind: 'preload-eslint' };
 
-export type CodeResponse = { ok: true; value: SandboxRunResult | EslintRun } | { ok: false; message: string };
+/** The worker's answer to request `id` (the host drops any answer whose id is not the one it waits for). */
+export type CodeAnswer = { ok: true; value: SandboxRunResult | EslintRun } | { ok: false; message: string };
+export type CodeResponse = CodeAnswer & { id: number };
+
+/** A request as posted: `id` is echoed in the answer and stored in the shared flag when the answer is posted. */
+export type CodeEnvelope = CodeRequest & { id: number };
+
+/** Flag values: 0 while the worker loads, READY once loaded; afterwards the id of the last request answered. */
+const READY = 1;
 
 /** Host-time allowance for a worker's start (loading its modules, compiling QuickJS's WebAssembly), ms. */
 const STARTUP_ALLOWANCE_MS = 15_000;
@@ -36,6 +44,8 @@ interface Live {
 }
 
 let live: Live | undefined;
+/** Ids of requests; starting above READY so an answered id never reads as the ready signal. */
+let lastRequestId = READY;
 
 /**
  * The worker's entry. Built (dist/), it is code-worker.js. Under tsx or vitest (development, tests) the sources
@@ -68,11 +78,37 @@ function spawn(preloadEslint: boolean): Live {
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
 function awaitReady(current: Live): void {
   if (current.ready) return;
-  if (Atomics.wait(current.flag, 0, 0, STARTUP_ALLOWANCE_MS) === 'timed-out') {
-    stop();
-    throw new Error(`the code worker did not start within ${STARTUP_ALLOWANCE_MS} ms`);
+  const deadline = Date.now() + STARTUP_ALLOWANCE_MS;
+  while (Atomics.load(current.flag, 0) === 0) {
+    const left = deadline - Date.now();
+    if (left <= 0 || Atomics.wait(current.flag, 0, 0, left) === 'timed-out') {
+      if (Atomics.load(current.flag, 0) !== 0) break;
+      stop();
+      throw new Error(`the code worker did not start within ${STARTUP_ALLOWANCE_MS} ms`);
+    }
   }
   current.ready = true;
+}
+
+/**
+ * Waits until the answer to request `id` is on the port, or `budgetMs` has passed (then undefined). Answers with
+ * another id (left behind by an earlier request) are dropped, and a wake-up that brought no answer (a late
+ * notify of the ready signal) waits again: the answer returned is always this request's.
+ */
+export function awaitAnswer(current: { port: MessagePort; flag: Int32Array }, id: number, budgetMs: number): CodeResponse | undefined {
+  const deadline = Date.now() + budgetMs;
+  for (;;) {
+    for (let received = receiveMessageOnPort(current.port); received !== undefined; received = receiveMessageOnPort(current.port)) {
+      const answer = received.message as CodeResponse;
+      if (answer.id === id) return answer;
+    }
+    const seen = Atomics.load(current.flag, 0);
+    // The worker stores the id after posting the answer: when it is already there, the loop above took it.
+    if (seen === id) continue;
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(current.flag, 0, seen, left);
+  }
 }
 
 /**
@@ -117,18 +153,15 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
   clearTimeout(current.idle);
   awaitReady(current);
   current.used = true;
-  Atomics.store(current.flag, 0, 0);
-  current.worker.postMessage(request);
-  const budget = deadlineMs + HARD_CUTOFF_GRACE_MS;
-  const waited = Atomics.wait(current.flag, 0, 0, budget);
-  if (waited === 'timed-out') {
+  const id = ++lastRequestId;
+  current.worker.postMessage({ ...request, id } satisfies CodeEnvelope);
+  const message = awaitAnswer(current, id, deadlineMs + HARD_CUTOFF_GRACE_MS);
+  if (message === undefined) {
     stop();
     return undefined;
   }
-  const message = receiveMessageOnPort(current.port)?.message as CodeResponse | undefined;
   current.idle = setTimeout(stop, IDLE_MS);
   current.idle.unref();
-  if (message === undefined) throw new Error('code worker answered without a message');
   if (!message.ok) throw new Error(`code worker failed: ${message.message}`);
   return message.value;
 }

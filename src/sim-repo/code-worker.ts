@@ -2,7 +2,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
 import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
-import type { CodeHint, CodeRequest, CodeResponse } from './code-host.js';
+import type { CodeAnswer, CodeEnvelope, CodeHint, CodeRequest, CodeResponse } from './code-host.js';
 
 const { port, signal, preloadEslint } = workerData as { port: MessagePort; signal: SharedArrayBuffer; preloadEslint?: boolean };
 const flag = new Int32Array(signal);
@@ -14,7 +14,7 @@ const flag = new Int32Array(signal);
 let eslint: Promise<typeof import('./lint/run-eslint.js')> | undefined;
 const loadEslint = () => (eslint ??= import('./lint/run-eslint.js'));
 
-async function handle(request: CodeRequest): Promise<CodeResponse> {
+async function handle(request: CodeRequest): Promise<CodeAnswer> {
   const files = new Map(Object.entries(request.files));
   const lookup = (path: string) => files.get(path);
   try {
@@ -31,19 +31,20 @@ async function handle(request: CodeRequest): Promise<CodeResponse> {
   }
 }
 
-parentPort!.on('message', async (request: CodeRequest | CodeHint) => {
+parentPort!.on('message', async (request: CodeEnvelope | CodeHint) => {
   if (request.kind === 'preload-eslint') {
     // A hint: no answer (the host is not waiting for one).
     void loadEslint();
     return;
   }
-  const response = await handle(request);
+  const response: CodeResponse = { ...(await handle(request)), id: request.id };
   port.postMessage(response);
-  Atomics.store(flag, 0, 1);
+  // The answer is on the port before its id is in the flag (the host reads the port once it sees the id).
+  Atomics.store(flag, 0, request.id);
   Atomics.notify(flag, 0);
 });
 
-// Loaded: tell the waiting main thread.
+// Loaded: tell the waiting main thread (1 = READY in code-host.ts; request ids start above it).
 Atomics.store(flag, 0, 1);
 Atomics.notify(flag, 0);
 if (preloadEslint === true) setImmediate(() => void loadEslint());
