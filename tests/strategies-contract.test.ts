@@ -1,5 +1,6 @@
 // The contract every strategy meets, run against the same tiny tasks with the scripted model and test doubles.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { SimRepo } from '../src/sim-repo/index.js';
 import { runEpisode } from '../src/runner/episode.js';
 import { STRATEGIES, type StrategyName } from '../src/strategies/index.js';
 import { InfrastructureError } from '../src/models/types.js';
@@ -58,6 +59,25 @@ describe.each(names)('strategy contract: %s', (strategy) => {
     });
     const record = await runEpisode({ task: currency, strategy, epoch: 0, seed: 1 }, await environment(allRoles(model)));
     expect(record.outcome).toMatchObject({ status: 'error', reason: 'harness_error', message: 'boom' });
+  });
+
+  it('ends as error (a harness error, not a failure the model sees) when a tool breaks underneath', async () => {
+    const read = vi.spyOn(SimRepo.prototype, 'read').mockImplementation(() => {
+      throw new Error('code worker answered without a message');
+    });
+    try {
+      const record = await runEpisode({ task: currency, strategy, epoch: 0, seed: 1 }, await environment(scriptedFor(currency)));
+      expect(record.outcome).toMatchObject({
+        status: 'error',
+        reason: 'harness_error',
+        message: 'internal error in tool read: code worker answered without a message',
+      });
+      expect(record.checks).toEqual([]);
+      expect(record.attribution).toBeNull();
+      expect(record.trace.some((event) => event.type === 'tool_call')).toBe(false);
+    } finally {
+      read.mockRestore();
+    }
   });
 
   it('names the model serving each of its roles', async () => {

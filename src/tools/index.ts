@@ -54,9 +54,11 @@ function parseArgs(tool: ToolDefinition, args: Record<string, unknown>): ReturnT
 const parsedArgs = new WeakMap<object, Map<string, ReturnType<ToolDefinition['args']['safeParse']>>>();
 
 /**
- * Runs one tool call against `repo`. Never throws: an unknown tool → failure `unknown_tool` (listing the
- * available tools); arguments failing the tool's schema → failure `invalid_args` (listing the issues and
- * the expected arguments), with no effect and 0 ms; a bug inside a tool → failure `internal_error`.
+ * Runs one tool call against `repo`. An unknown tool → failure `unknown_tool` (listing the available tools);
+ * arguments failing the tool's schema → failure `invalid_args` (listing the issues and the expected arguments),
+ * with no effect and 0 ms.
+ * @throws ToolInternalError for a bug inside a tool or the harness under it (a code worker that failed): that is
+ * not something the agent did, so the episode ends as a harness error instead of showing the model a failure.
  * The output is what a model sees: capped by `capOutput` (300 characters a line, 2,000 in total, then
  * "… N more lines (narrow the search)").
  */
@@ -70,13 +72,19 @@ export function executeToolCall(repo: SimRepo, call: { tool: string; args: Recor
     const issues = parsed.error.issues.map((issue) => `  - ${issue.path.length > 0 ? issue.path.join('.') : '(args)'}: ${issue.message}`);
     return refusal('invalid_args', [`invalid arguments for ${tool.name}:`, ...issues, `expected args: ${expectedArgs(tool)}`].join('\n'));
   }
+  let result: ToolResult;
   try {
-    const result = tool.execute(repo, parsed.data);
-    const output = capOutput(result.output);
-    return output === result.output ? result : { ...result, output };
+    result = tool.execute(repo, parsed.data);
   } catch (error) {
-    return refusal('internal_error', `internal error in tool ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolInternalError(`internal error in tool ${tool.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+  const output = capOutput(result.output);
+  return output === result.output ? result : { ...result, output };
+}
+
+/** A bug inside a tool or the harness under it (see executeToolCall); never the agent's doing. */
+export class ToolInternalError extends Error {
+  override name = 'ToolInternalError';
 }
 
 /**
