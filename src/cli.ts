@@ -107,7 +107,11 @@ function program(): Command {
       boundedInt('--concurrency', 1, MAX_CONCURRENCY),
     )
     .option('--seed <n>', 'base seed (each episode derives its own)', integer('--seed'), 1)
-    .option('--model <spec>', 'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>', 'scripted')
+    .option(
+      '--model <spec>',
+      'default model for every role: scripted (deterministic stand-in, not an LLM), scripted:faults=…, ollama:<model>, openai:<model> (an OpenAI-compatible server: vLLM, llama.cpp, LM Studio, LiteLLM)',
+      'scripted',
+    )
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
@@ -131,8 +135,12 @@ function program(): Command {
   // Ollama: used by roles whose model is ollama:<model>; preflight checks the server and models before any episode.
   run
     .option('--ollama-host <url>', 'Ollama server (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
+    .option(
+      '--openai-base-url <url>',
+      'OpenAI-compatible server for openai:<model> roles, ending in /v1 (default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1); the key is read from $OPENAI_API_KEY',
+    )
     .addOption(
-      new Option('--tool-calling <mode>', "actions as JSON matching the action schema, or through Ollama's tools field (default: json)").choices([
+      new Option('--tool-calling <mode>', "actions as JSON matching the action schema, or through the server's tools field (default: json)").choices([
         'json',
         'native',
       ]),

@@ -8,7 +8,7 @@ export class ModelSpecError extends Error {
   override readonly name = 'ModelSpecError';
 }
 
-export type ModelSpec = { backend: 'scripted'; faults: string[] } | { backend: 'ollama'; model: string };
+export type ModelSpec = { backend: 'scripted'; faults: string[] } | { backend: 'ollama'; model: string } | { backend: 'openai'; model: string };
 
 /** Parses one model spec. Throws ModelSpecError naming the spec and the known backends. */
 export function parseModelSpec(spec: string): ModelSpec {
@@ -30,7 +30,12 @@ export function parseModelSpec(spec: string): ModelSpec {
     if (model === '') throw new ModelSpecError(`model "${spec}" names no Ollama model; e.g. ollama:qwen3:8b`);
     return { backend: 'ollama', model };
   }
-  throw new ModelSpecError(`unknown model "${spec}"; known backends: scripted, scripted:faults=…, ollama:<model>`);
+  if (spec.startsWith('openai:')) {
+    const model = spec.slice('openai:'.length);
+    if (model === '') throw new ModelSpecError(`model "${spec}" names no model; e.g. openai:Qwen/Qwen3-8B (the id the server lists at /v1/models)`);
+    return { backend: 'openai', model };
+  }
+  throw new ModelSpecError(`unknown model "${spec}"; known backends: scripted, scripted:faults=…, ollama:<model>, openai:<model>`);
 }
 
 /** Resolves the spec for every role: a per-role override, else the default. */
@@ -42,6 +47,8 @@ export interface ModelFactoryDeps {
   tasks: ScriptedTask[];
   /** Builds a real backend; injected so tests and the CLI choose how (host, options, cache). */
   ollama?: (model: string) => ChatModel;
+  /** Builds an OpenAI-compatible backend (vLLM, llama.cpp server, LM Studio, LiteLLM). */
+  openai?: (model: string) => ChatModel;
 }
 
 /** Throws ModelSpecError naming the first unknown fault in `spec` and listing the known ones. */
@@ -65,6 +72,10 @@ export function buildModels(specs: Record<Role, string>, deps: ModelFactoryDeps,
       checkFaults(parsed.faults, spec);
       faultCheck?.(parsed.faults);
       return new ScriptedModel(deps.tasks, parsed.faults);
+    }
+    if (parsed.backend === 'openai') {
+      if (!deps.openai) throw new ModelSpecError(`model "${spec}" needs the OpenAI-compatible backend, which this command does not provide`);
+      return deps.openai(parsed.model);
     }
     if (!deps.ollama) throw new ModelSpecError(`model "${spec}" needs the Ollama backend, which this command does not provide`);
     return deps.ollama(parsed.model);

@@ -28,6 +28,7 @@ import {
   roleChatOptions,
   type OllamaDependencies,
 } from './ollama-setup.js';
+import { OPENAI_OPTION_KEYS, openaiHeaderNote, openaiModelFactory, openaiRunConfig, prepareOpenAIModels, type OpenAIDependencies } from './openai-setup.js';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
 
@@ -35,6 +36,8 @@ import type { PromptSet } from '../strategies/prompts.js';
 export interface RunDependencies {
   /** Transport and retry timing of every Ollama model of the run. */
   ollama?: OllamaDependencies;
+  /** Transport and retry timing of every OpenAI-compatible model of the run. */
+  openai?: OpenAIDependencies;
 }
 
 export { UsageError } from './usage-error.js';
@@ -130,6 +133,7 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
     for (const role of ROLES) take(`${role}Model`, specs[role]);
   }
   for (const key of OLLAMA_OPTION_KEYS) take(key, config.ollama_flags?.[key]);
+  for (const key of OPENAI_OPTION_KEYS) take(key, (config['openai_flags'] as Record<string, unknown> | undefined)?.[key]);
   if (conflicts.length > 0) {
     throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
   }
@@ -175,11 +179,13 @@ export async function runCommand(
   }
   const specs = modelSpecsByRole(String(options['model']), overrides);
   const ollamaConfig = ollamaRunConfig(options);
+  const openaiConfig = openaiRunConfig(options, ollamaConfig.options);
   let models: Record<Role, ChatModel>;
   try {
     models = buildModels(specs, {
       tasks: suite.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
       ollama: ollamaModelFactory(ollamaConfig, deps.ollama),
+      openai: openaiModelFactory(openaiConfig, deps.openai),
     });
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
@@ -192,6 +198,7 @@ export async function runCommand(
   const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);
   models = prepared.models;
   const ollamaInfo = prepared.info;
+  const openaiInfo = await prepareOpenAIModels(specs, usedRoles, openaiConfig, deps.openai);
   // A broken reference would make every strategy's failure on its task look like the agent's (exit 2, no folder).
   if (options['validate'] !== false) checkReferences(tasks, suitePath);
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
@@ -214,6 +221,7 @@ export async function runCommand(
     prompts: promptShas,
     options: strategyOptions,
     ...(ollamaInfo ? { ollama: ollamaConfigIdentity(ollamaInfo) } : {}),
+    ...(openaiInfo ? { openai: { tool_calling: openaiInfo.tool_calling, options: openaiConfig.options, models: openaiInfo.models } } : {}),
   }).slice(0, 16);
   const seed = Number(options['seed']);
   const epochs = Number(options['epochs']);
@@ -252,12 +260,16 @@ export async function runCommand(
       prompts_dir: String(options['prompts']),
       options: strategyOptions,
       ...(ollamaInfo ? { ollama_flags: ollamaFlags(options) } : {}),
+      ...(openaiInfo
+        ? { openai_flags: Object.fromEntries(OPENAI_OPTION_KEYS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]])) }
+        : {}),
     },
     config_hash: configHash,
     suite: { path: suitePath, name: suite.name, hash: suite.hash },
     models: modelNames,
     ...(anyScripted ? { model_notes: { scripted: SCRIPTED_NOTICE } } : {}),
     ...(ollamaInfo ? { ollama: ollamaInfo } : {}),
+    ...(openaiInfo ? { openai: { ...openaiInfo, options: openaiConfig.options } } : {}),
     prompts: promptShas,
     prompt_contamination: contamination,
     strategies,
@@ -322,7 +334,11 @@ export async function runCommand(
     strategies,
     epochs,
     models: modelNames,
-    notes: [...(anyScripted ? [SCRIPTED_NOTICE] : []), ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : [])],
+    notes: [
+      ...(anyScripted ? [SCRIPTED_NOTICE] : []),
+      ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : []),
+      ...(openaiInfo ? [openaiHeaderNote(openaiInfo)] : []),
+    ],
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout), { wide: options['wide'] === true }));

@@ -1,0 +1,346 @@
+// The `openai:<model>` backend: a ChatRequest as an OpenAI-compatible /v1/chat/completions call (vLLM, llama.cpp
+// server, LM Studio, LiteLLM), through the official `openai` client, with the Ollama backend's fault handling.
+import OpenAI from 'openai';
+import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
+import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
+import { classifyOllamaError, errorMessage, withRetry, type ErrorClassification, type RetryOptions, type RetryPolicy } from './retry.js';
+import { schemaLine } from './ollama.js';
+import { ConfigurationError } from './preflight.js';
+import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
+
+/** Where `openai:` models are served unless `--openai-base-url` or OPENAI_BASE_URL says otherwise (vLLM's default port). */
+export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:8000/v1';
+
+/** How a reply's shape is asked for. */
+export type StructuredOutputMode = 'json_schema' | 'prompt' | 'auto';
+
+export interface OpenAIModelConfig {
+  /** The model id the server lists at /v1/models, e.g. "Qwen/Qwen3-8B". */
+  model: string;
+  /** Base URL ending in /v1; default `resolveOpenAIBaseUrl()`. */
+  baseURL?: string;
+  /** Sent as the bearer token; default OPENAI_API_KEY, else a placeholder (local servers ignore it). */
+  apiKey?: string;
+  /** Defaults for every call; a request's own options win. */
+  options?: ChatOptions;
+  /** Actions as JSON matching the action schema (default) or through the `tools` field. */
+  toolCalling?: 'json' | 'native';
+  /** Tools offered in native mode (JSON Schema parameters, flat). */
+  tools?: ToolSpec[];
+  /**
+   * `json_schema`: `response_format: {type: "json_schema"}` (vLLM, llama.cpp server, LM Studio); `prompt`: the
+   * schema in the system prompt only; `auto` (default): json_schema, and schema-in-prompt for good after the
+   * server rejects `response_format` with a 400.
+   */
+  structuredOutput?: StructuredOutputMode;
+  retry?: Partial<RetryPolicy>;
+  fetch?: typeof fetch;
+  /** Injected timing for tests: backoff sleep, jitter source, clock in ms. */
+  clock?: Pick<RetryOptions, 'sleep' | 'random' | 'now'>;
+  onRetry?: RetryOptions['onRetry'];
+}
+
+/** Greedy and no thinking unless asked: Ollama's `/v1` sets temperature 1.0 when it is omitted (LIBRARIES.md). */
+export const OPENAI_DEFAULT_OPTIONS = { temperature: 0, think: false } as const satisfies ChatOptions;
+
+/** `flag`, else OPENAI_BASE_URL, else DEFAULT_OPENAI_BASE_URL; a trailing slash is dropped. */
+export function resolveOpenAIBaseUrl(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const value = (flag ?? env['OPENAI_BASE_URL'] ?? DEFAULT_OPENAI_BASE_URL).trim();
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * Classifies an error of the openai client (6.30: `APIError` subclasses with `status`; `APIConnectionError`,
+ * `APIConnectionTimeoutError`, `APIUserAbortError` without one) as the Ollama backend's errors are classified:
+ * 404 → model_missing; 429/503 → busy; other 5xx → server_error (retried); connection failures → unreachable;
+ * timeouts → timeout; other 4xx → fail. A 500 whose message says the server could not parse the model's tool
+ * call (vLLM, llama.cpp) is the model's output, not the server's fault.
+ */
+export function classifyOpenAIError(error: unknown): ErrorClassification {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { action: 'retry', kind: 'timeout', reason: error.message };
+  if (error instanceof OpenAI.APIUserAbortError) return { action: 'retry', kind: 'timeout', reason: error.message };
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = classifyOllamaError(error.cause);
+    if (cause.action === 'retry') return cause;
+    return { action: 'retry', kind: 'unreachable', reason: `${error.message}${error.cause ? ` (${errorMessage(error.cause)})` : ''}` };
+  }
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    const message = errorMessage(error);
+    if (status === 500 && /error parsing tool call|failed to parse tool call|tool call parsing/i.test(message)) {
+      return { action: 'model_output', reason: message };
+    }
+    if (status === 404) return { action: 'fail', kind: 'model_missing', reason: `HTTP 404: ${message}` };
+    if (status === 429 || status === 503) return { action: 'retry', kind: 'busy', reason: `HTTP ${status}: ${message}` };
+    if (status >= 500) return { action: 'retry', kind: 'server_error', reason: `HTTP ${status}: ${message}` };
+    return { action: 'fail', kind: 'other', reason: `HTTP ${status}: ${message}` };
+  }
+  return classifyOllamaError(error);
+}
+
+/** A 400 that says the server does not take `response_format` (json_schema) as asked. */
+function rejectsResponseFormat(error: unknown): boolean {
+  return error instanceof OpenAI.BadRequestError && /response_format|json_schema|guided|grammar/i.test(errorMessage(error));
+}
+
+type Body = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming & Record<string, unknown>;
+
+/**
+ * Creates the `openai:<model>` backend. Each `chat` sends one /v1/chat/completions request (more on retries):
+ * `response_format` json_schema (strict) with the reply schema, or in native mode for the action schemas the
+ * `tools` field; temperature, seed, `max_tokens` = num_predict, and `chat_template_kwargs.enable_thinking` =
+ * think (Qwen3-style templates on vLLM and llama.cpp; servers that do not know it ignore it). The schema line is
+ * always appended to the system prompt, as for Ollama. Returns the raw reply text (never parsed here), tokens
+ * from `usage`, `duration_ms` = the request's wall time (these servers report no model time), and the server's
+ * separate reasoning (`reasoning_content` or `reasoning`) for the trace. `finish_reason: "length"` is retried
+ * once with twice the max_tokens (or thinking off) and otherwise reported as `output_budget_exhausted`.
+ * Throws `InfrastructureError` (unreachable | server_error | busy | timeout after bounded retries; model_missing
+ * | other at once); throws a plain Error when native mode has no tools.
+ */
+export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { readonly host: string } {
+  const baseURL = config.baseURL ?? resolveOpenAIBaseUrl();
+  const tools = config.tools ?? [];
+  const toolCalling = config.toolCalling ?? 'json';
+  if (toolCalling === 'native' && tools.length === 0) throw new Error('toolCalling "native" needs the tool definitions (config.tools)');
+  const defaults: ChatOptions = { ...OPENAI_DEFAULT_OPTIONS, ...definedOnly(config.options ?? {}) };
+  let structured: StructuredOutputMode = config.structuredOutput ?? 'auto';
+  const client = new OpenAI({
+    baseURL,
+    apiKey: config.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
+    maxRetries: 0, // retries are ours: bounded, classified, with the same policy as Ollama's
+    ...(config.fetch ? { fetch: config.fetch } : {}),
+  });
+  const retryOptions: RetryOptions = {
+    ...config.clock,
+    classify: classifyOpenAIError,
+    ...(config.retry ? { policy: config.retry } : {}),
+    ...(config.onRetry ? { onRetry: config.onRetry } : {}),
+  };
+  const now = config.clock?.now ?? (() => performance.now());
+
+  async function send(body: Body, timeoutMs: number | undefined): Promise<{ completion: OpenAI.Chat.Completions.ChatCompletion; wall_ms: number }> {
+    return withRetry(
+      `OpenAI-compatible chat with ${config.model} at ${baseURL}`,
+      async () => {
+        const started = now();
+        const completion = await client.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {});
+        return { completion, wall_ms: now() - started };
+      },
+      retryOptions,
+    );
+  }
+
+  return {
+    name: `openai:${config.model}`,
+    deterministic: false,
+    host: baseURL,
+    cacheIdentity: { backend: 'openai', toolCalling, tools, defaults, structured: config.structuredOutput ?? 'auto' },
+    async chat(request: ChatRequest): Promise<ChatResponse> {
+      const options: ChatOptions = { ...defaults, ...definedOnly(request.options) };
+      const native = toolCalling === 'native' && ACTION_SCHEMA_NAMES.has(request.schemaName);
+      const schema = modelJsonSchema(request.schema);
+      const messages = withSchemaLine(request.messages(), schema, native, request.schemaName);
+      const build = (): Body => ({
+        model: config.model,
+        messages,
+        ...definedOnly({ temperature: options.temperature, seed: options.seed, max_tokens: options.num_predict }),
+        ...(options.think !== undefined ? { chat_template_kwargs: { enable_thinking: options.think } } : {}),
+        ...(native
+          ? {
+              tools: tools.map((tool) => ({
+                type: 'function' as const,
+                function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+              })),
+            }
+          : structured !== 'prompt'
+            ? { response_format: { type: 'json_schema' as const, json_schema: { name: request.schemaName, strict: true, schema } } }
+            : {}),
+      });
+      let body = build();
+      const totals = { tokens_in: 0, tokens_out: 0, duration_ms: 0, attempts: 0 };
+      let toolCallRetried = false;
+      let budgetRetry: string | undefined;
+      for (;;) {
+        let sent: { completion: OpenAI.Chat.Completions.ChatCompletion; wall_ms: number };
+        try {
+          sent = await send(body, options.timeout_ms);
+        } catch (error) {
+          const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+          if (structured === 'auto' && 'response_format' in body && rejectsResponseFormat(cause)) {
+            structured = 'prompt'; // for good: this server does not take json_schema
+            body = build();
+            continue;
+          }
+          const classification = classifyOpenAIError(error);
+          if (classification.action !== 'model_output') throw error;
+          totals.attempts += 1;
+          if (!toolCallRetried) {
+            toolCallRetried = true;
+            continue;
+          }
+          const fault: OutputFault = { kind: 'tool_call_malformed', detail: classification.reason };
+          return { text: classification.reason, ...totals, load_ms: 0, model: `openai:${config.model}`, output_fault: fault, sent: sentOf(body) };
+        }
+        totals.attempts += 1;
+        const { completion, wall_ms } = sent;
+        totals.tokens_in += completion.usage?.prompt_tokens ?? 0;
+        totals.tokens_out += completion.usage?.completion_tokens ?? 0;
+        totals.duration_ms += wall_ms;
+        const choice = completion.choices[0];
+        if (choice?.finish_reason === 'length' && budgetRetry === undefined) {
+          const wider = widerBudget(body, choice.message.content ?? '');
+          if (wider !== undefined) {
+            budgetRetry = wider.change;
+            body = wider.body;
+            continue;
+          }
+        }
+        return buildResponse(choice, request.schemaName, native, tools, body, totals, budgetRetry, config.model);
+      }
+    },
+  };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
+}
+
+function withSchemaLine(messages: readonly ChatMessage[], schema: JsonSchema, native: boolean, schemaName: string): OpenAI.Chat.ChatCompletionMessageParam[] {
+  const line = schemaLine(schema, native, schemaName);
+  // Tool observations are sent as user turns: a `tool` message needs a tool_call_id these prompts do not carry.
+  const out = messages.map((message) => ({ role: message.role === 'tool' ? 'user' : message.role, content: message.content })) as Array<{
+    role: 'system' | 'user' | 'assistant';
+    content: string;
+  }>;
+  const first = out[0];
+  if (first?.role === 'system') out[0] = { ...first, content: `${first.content}\n\n${line}` };
+  else out.unshift({ role: 'system', content: line });
+  return out;
+}
+
+/** The one retry after `finish_reason: "length"`: thinking off when it was on and left no content, else twice max_tokens, else thinking off. */
+function widerBudget(body: Body, content: string): { body: Body; change: string } | undefined {
+  const thinking = (body['chat_template_kwargs'] as { enable_thinking?: boolean } | undefined)?.enable_thinking === true;
+  const off = (): Body => ({ ...body, chat_template_kwargs: { enable_thinking: false } });
+  if (thinking && content.trim() === '') return { body: off(), change: 'retried with think: false' };
+  const cap = body.max_tokens;
+  if (typeof cap === 'number' && cap > 0)
+    return { body: { ...body, max_tokens: cap * 2 }, change: `retried with max_tokens ${cap * 2} after max_tokens ${cap}` };
+  if (thinking) return { body: off(), change: 'retried with think: false' };
+  return undefined;
+}
+
+function buildResponse(
+  choice: OpenAI.Chat.Completions.ChatCompletion.Choice | undefined,
+  schemaName: string,
+  native: boolean,
+  tools: readonly ToolSpec[],
+  body: Body,
+  totals: { tokens_in: number; tokens_out: number; duration_ms: number; attempts: number },
+  budgetRetry: string | undefined,
+  model: string,
+): ChatResponse {
+  const message = (choice?.message ?? { content: '' }) as OpenAI.Chat.Completions.ChatCompletionMessage & { reasoning_content?: unknown; reasoning?: unknown };
+  const content = message.content ?? '';
+  const first = native ? message.tool_calls?.find((call) => call.type === 'function') : undefined;
+  const converted = first
+    ? toolCallToReplyText(schemaName, { function: { name: first.function.name, arguments: first.function.arguments } }, tools)
+    : { text: content, warnings: [], ...(looksLikeToolCallText(content) ? { fault: contentFault(content) } : {}) };
+  let fault: OutputFault | undefined = converted.fault;
+  if (choice?.finish_reason === 'length' && fault === undefined) {
+    fault = {
+      kind: 'output_budget_exhausted',
+      detail: `finish_reason "length" at max_tokens ${body.max_tokens ?? 'unset'}: ${totals.tokens_out} tokens out, ${content.length} characters of content${budgetRetry ? `; ${budgetRetry}` : ''}`,
+    };
+  }
+  const thinking = typeof message.reasoning_content === 'string' ? message.reasoning_content : typeof message.reasoning === 'string' ? message.reasoning : '';
+  const reasoningParts = [thinking, first ? content : ''].map((part) => part.trim()).filter((part) => part !== '');
+  return {
+    text: converted.text,
+    ...('structured' in converted && converted.structured !== undefined ? { structured: converted.structured } : {}),
+    tokens_in: totals.tokens_in,
+    tokens_out: totals.tokens_out,
+    duration_ms: Math.round(totals.duration_ms * 1e3) / 1e3,
+    load_ms: 0,
+    ...(choice?.finish_reason ? { done_reason: choice.finish_reason } : {}),
+    format_warnings: converted.warnings,
+    model: `openai:${model}`,
+    ...(reasoningParts.length > 0 ? { reasoning: reasoningParts.join('\n\n') } : {}),
+    attempts: totals.attempts,
+    ...(fault ? { output_fault: fault } : {}),
+    sent: sentOf(body),
+  };
+}
+
+function sentOf(body: Body): SentMessages {
+  const options: Record<string, unknown> = definedOnly({ temperature: body.temperature, seed: body.seed, max_tokens: body.max_tokens });
+  const thinking = (body['chat_template_kwargs'] as { enable_thinking?: boolean } | undefined)?.enable_thinking;
+  if (thinking !== undefined) options['think'] = thinking;
+  options['structured_output'] = body.tools !== undefined ? 'tools' : body.response_format !== undefined ? 'json_schema' : 'prompt';
+  return {
+    messages: body.messages.map((message) => ({ role: message.role as ChatMessage['role'], content: String(message.content ?? '') })),
+    options,
+  };
+}
+
+function contentFault(content: string): OutputFault {
+  return { kind: 'tool_call_in_content', detail: `a tool call written as text instead of a structured call: ${content.slice(0, 500)}` };
+}
+
+/** What preflight learnt about one OpenAI-compatible model (recorded in run.json). */
+export interface OpenAIPreflightModel {
+  /** The id as the server lists it. */
+  id: string;
+  owned_by?: string;
+  /** vLLM reports the served checkpoint (`root`) and the context length (`max_model_len`). */
+  root?: string;
+  max_model_len?: number;
+}
+
+/**
+ * Checks the OpenAI-compatible server at `baseURL` before a run: GET /models must answer and list each of
+ * `models` (exact id). Returns what it lists about them. Throws `ConfigurationError` (the CLI exits 2):
+ * "cannot reach the OpenAI-compatible server at URL: <reason>" (also for 401/403: a wrong OPENAI_API_KEY), or
+ * naming every missing model and the ids the server does serve.
+ */
+export async function preflightOpenAI(
+  baseURL: string,
+  models: readonly string[],
+  options: { fetch?: typeof fetch; apiKey?: string; timeoutMs?: number } = {},
+): Promise<{ baseURL: string; models: Record<string, OpenAIPreflightModel> }> {
+  const client = new OpenAI({
+    baseURL,
+    apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 10_000,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const served = new Map<string, OpenAIPreflightModel>();
+  try {
+    for await (const model of client.models.list()) {
+      const extra = model as unknown as { root?: unknown; max_model_len?: unknown };
+      served.set(model.id, {
+        id: model.id,
+        ...(model.owned_by ? { owned_by: model.owned_by } : {}),
+        ...(typeof extra.root === 'string' ? { root: extra.root } : {}),
+        ...(typeof extra.max_model_len === 'number' ? { max_model_len: extra.max_model_len } : {}),
+      });
+    }
+  } catch (error) {
+    const status = error instanceof OpenAI.APIError && error.status !== undefined ? ` (HTTP ${error.status})` : '';
+    const reason = classifyOpenAIError(error);
+    throw new ConfigurationError(
+      `cannot reach the OpenAI-compatible server at ${baseURL}${status}: ${reason.action === 'rethrow' ? errorMessage(error) : 'reason' in reason ? reason.reason : errorMessage(error)}` +
+        (status === ' (HTTP 401)' || status === ' (HTTP 403)' ? '; check OPENAI_API_KEY' : '; start it, or pass --openai-base-url / OPENAI_BASE_URL'),
+    );
+  }
+  const missing = models.filter((model) => !served.has(model));
+  if (missing.length > 0) {
+    const listed = [...served.keys()].sort();
+    throw new ConfigurationError(
+      `the OpenAI-compatible server at ${baseURL} does not serve ${missing.map((model) => `"${model}"`).join(', ')}; ` +
+        `it serves: ${listed.length > 0 ? listed.join(', ') : '(no models)'}`,
+    );
+  }
+  return { baseURL, models: Object.fromEntries(models.map((model) => [model, served.get(model)!])) };
+}

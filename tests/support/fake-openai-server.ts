@@ -1,0 +1,151 @@
+// A fake OpenAI-compatible server (vLLM / llama.cpp server shape) on 127.0.0.1 for tests and scripts; no vitest imports.
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ScriptedModel } from '../../src/models/scripted.js';
+import { extractView } from '../../src/strategies/prompts.js';
+
+/** The body of POST /v1/chat/completions as the client sent it. */
+export interface FakeCompletionRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: unknown } };
+  tools?: Array<{ type: 'function'; function: { name: string; description?: string; parameters?: unknown } }>;
+  temperature?: number;
+  seed?: number;
+  max_tokens?: number;
+  chat_template_kwargs?: { enable_thinking?: boolean };
+  [field: string]: unknown;
+}
+
+/** `{status?, body}` as JSON; `{hang: true}` never answers; `{destroy: true}` resets the socket. */
+export type OpenAIReply = { status?: number; body: unknown } | { hang: true } | { destroy: true };
+
+export interface FakeOpenAIOptions {
+  /** Listed by GET /v1/models (default: Qwen/Qwen3-8B). */
+  models?: string[];
+  /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
+  apiKey?: string;
+  latencyMs?: number;
+  reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
+}
+
+export interface FakeOpenAI {
+  /** Base URL ending in /v1, e.g. http://127.0.0.1:40123/v1 */
+  url: string;
+  calls: Array<{ method: string; path: string; body: unknown; authorization?: string }>;
+  completionCalls(): Array<{ body: FakeCompletionRequest }>;
+  close(): Promise<void>;
+}
+
+/** A 200 chat completion with `content` (or a message override) and usage 100/20 tokens; `choice` fields override. */
+export function completion(content: string | null, choice: Record<string, unknown> = {}, model = 'Qwen/Qwen3-8B'): OpenAIReply {
+  const { message, ...rest } = choice as { message?: Record<string, unknown> };
+  return {
+    status: 200,
+    body: {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: 1_780_000_000,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content, ...message }, finish_reason: 'stop', logprobs: null, ...rest }],
+      usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    },
+  };
+}
+
+/** An OpenAI-style error body (`{error: {message, type, code}}`) with `status`. */
+export function apiError(status: number, message: string, type = 'BadRequestError'): OpenAIReply {
+  return { status, body: { error: { message, type, param: null, code: status } } };
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+/** Starts the fake server on 127.0.0.1 at an ephemeral port. Loopback only. */
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  const models = options.models ?? ['Qwen/Qwen3-8B'];
+  const calls: FakeOpenAI['calls'] = [];
+  let index = 0;
+  const server = createServer((request, response) => {
+    void (async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = text === '' ? undefined : (JSON.parse(text) as unknown);
+      const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+      const authorization = request.headers.authorization;
+      calls.push({ method: request.method ?? 'GET', path, body, ...(authorization ? { authorization } : {}) });
+      if (options.apiKey !== undefined && authorization !== `Bearer ${options.apiKey}`) {
+        return sendJson(response, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      }
+      if (request.method === 'GET' && path === '/v1/models') {
+        return sendJson(response, 200, {
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'vllm', root: id, max_model_len: 32768 })),
+        });
+      }
+      if (request.method === 'POST' && path === '/v1/chat/completions') {
+        const completionRequest = body as FakeCompletionRequest;
+        if (!models.includes(completionRequest.model)) {
+          return sendJson(response, 404, { error: { message: `The model \`${completionRequest.model}\` does not exist.`, type: 'NotFoundError', code: 404 } });
+        }
+        const reply = options.reply ? await options.reply(completionRequest, { index: index++ }) : completion('{"action":"finish","answer":"ok"}');
+        if (options.latencyMs) await pause(options.latencyMs);
+        if ('hang' in reply) return;
+        if ('destroy' in reply) return request.socket.destroy();
+        return sendJson(response, reply.status ?? 200, reply.body);
+      }
+      return sendJson(response, 404, { error: { message: `no route ${request.method} ${path}`, type: 'NotFoundError' } });
+    })().catch((error: unknown) => {
+      if (!response.headersSent) sendJson(response, 500, { error: { message: error instanceof Error ? error.message : String(error) } });
+      else response.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    calls,
+    completionCalls: () => calls.filter((call) => call.path === '/v1/chat/completions') as Array<{ body: FakeCompletionRequest }>,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A reply handler that answers as `model` would in process: the view is read back out of the messages
+ * (`extractView`) and `model.decide(view)` is sent as JSON content; when the request offers `tools` without a
+ * `response_format` (native tool calling) a tool-call value goes into `tool_calls` with JSON-string arguments,
+ * as OpenAI-compatible servers send them. Usage is zero tokens, like the in-process scripted model.
+ */
+export function scriptedOpenAIReply(model: ScriptedModel): (request: FakeCompletionRequest) => OpenAIReply {
+  return (request) => {
+    const view = extractView(request.messages as Parameters<typeof extractView>[0]);
+    if (view === undefined) return apiError(400, 'no ```json state block in the messages');
+    const value = model.decide(view) as Record<string, unknown> | string;
+    const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    const isCall = typeof value === 'object' && value !== null && typeof value.tool === 'string' && (!('action' in value) || value.action === 'tool');
+    if (Array.isArray(request.tools) && request.response_format === undefined && isCall) {
+      const reply = completion(null, {
+        finish_reason: 'tool_calls',
+        message: { tool_calls: [{ id: 'call_0', type: 'function', function: { name: value.tool, arguments: JSON.stringify(value.args ?? {}) } }] },
+      }) as { body: Record<string, unknown> };
+      reply.body.usage = zero;
+      return reply as OpenAIReply;
+    }
+    const reply = completion(typeof value === 'string' ? value : JSON.stringify(value)) as { body: Record<string, unknown> };
+    reply.body.usage = zero;
+    return reply as OpenAIReply;
+  };
+}
