@@ -285,6 +285,27 @@ function program(): Command {
     });
 
   cli
+    .command('power')
+    .description(
+      'Before spending model time: how many tasks (and families) a paired comparison of two strategies needs to detect --effect percentage points, at epochs 1, 2, 3 and 5; with --tasks n or --suite FILE, the smallest detectable difference instead.',
+    )
+    .option('--effect <pp>', 'difference in success rate to detect, in percentage points (0–100), e.g. 5')
+    .option('--discordance <p>', 'probability that the two strategies disagree on a task in one epoch, in (0, 1] (or estimate it with --from)')
+    .option('--alpha <a>', 'two-sided significance level (default: 0.05)')
+    .option('--power <p>', 'chance of detecting the effect (default: 0.8)')
+    .option('--epochs <k>', 'only this number of epochs per task (default: 1, 2, 3 and 5)')
+    .option('--tasks <n>', 'number of tasks: print the minimum detectable effect for n tasks')
+    .option('--design-effect <d>', 'Kish design effect of task families (≥ 1; default: 1, or from --suite / --from)')
+    .option('--task-correlation <rho>', "share of a task's per-epoch difference variance that is between tasks, 0–1 (default: 0.5, or from --from)")
+    .option('--suite <file>', "take the number of tasks and the families' design effect bound from this suite")
+    .option('--from <dir>', "estimate discordance, within-task correlation and design effect from this results folder's episodes")
+    .option('--json', 'print one JSON document (question, assumptions, rows, notes)')
+    .action(async (options: Record<string, string | boolean | undefined>) => {
+      const { powerCommand } = await import('./runner/power-command.js');
+      process.exitCode = await powerCommand(options);
+    });
+
+  cli
     .command('merge')
     .description('Combine the folders of a sharded run (--shard i/n) into one results folder; refuses different configurations.')
     .argument('<dirs...>', 'results folders to merge')

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 
 /** The part of jStat's API we use; jStat ships no TypeScript types. */
 interface JStatSubset {
-  normal: { inv(p: number, mean: number, sd: number): number };
+  normal: { inv(p: number, mean: number, sd: number): number; cdf(x: number, mean: number, sd: number): number };
   binomial: { cdf(k: number, n: number, p: number): number };
 }
 
@@ -18,6 +18,11 @@ const jStat = require('jstat') as JStatSubset;
 export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`normalQuantile: p must be in (0, 1), got ${p}`);
   return jStat.normal.inv(p, 0, 1);
+}
+
+/** Φ(x) = P(Z ≤ x) for the standard normal distribution (jStat.normal.cdf, via the complementary error function). */
+export function normalDistribution(x: number): number {
+  return jStat.normal.cdf(x, 0, 1);
 }
 
 /**
