@@ -20,6 +20,13 @@ const sourceFiles = Object.keys(spec.files)
   .filter((file) => /^src\/.*\.js$/.test(file))
   .sort();
 
+/**
+ * Screening every mutant of every module (~650 sandbox runs, then validating ~600 tasks) takes minutes: `npm test` screens
+ * two modules; STRATBENCH_FULL_FIXTURE_CHECK=1 screens them all (the figures in the fixture's closing note come from it).
+ */
+const FULL = process.env['STRATBENCH_FULL_FIXTURE_CHECK'] === '1';
+const screenedFiles = FULL ? sourceFiles : ['src/histogram.js', 'src/units.js'];
+
 const ToolCall = z.strictObject({ tool: z.string(), args: z.record(z.string(), z.unknown()) });
 const Notes = z.strictObject({
   notes: z.array(z.strictObject({ text: z.string().min(1), truthful: z.boolean(), about: z.string().min(1) })).min(8),
@@ -146,25 +153,25 @@ describe('procedural bugs from the data-lib source', () => {
   // Screening runs the affected test files (and their hidden copies) once per mutant: about 650 sandbox runs.
   beforeAll(() => {
     const started = Date.now();
-    const generated = generateMutantTasks({ fixture: 'data-lib', base: spec, files: sourceFiles, variants: 1 });
+    const generated = generateMutantTasks({ fixture: 'data-lib', base: spec, files: screenedFiles, variants: 1 });
     if (!generated.ok) throw new Error(generated.message);
     generateMs = Date.now() - started;
     suite = generated.suite;
   }, 900_000);
 
-  it('keeps at least 60 mutants; every rejected one is a mutant no test notices', () => {
+  it('keeps at least 60 mutants (10 from the two sampled modules); every rejected one is a mutant no test notices', () => {
     const reasons = [...new Set(suite.rejected.map((entry) => entry.reason))].map(
       (reason) => `${reason} ${suite.rejected.filter((entry) => entry.reason === reason).length}`,
     );
     console.log(
-      `data-lib: ${suite.kept.length + suite.rejected.length} mutants of ${sourceFiles.length} files screened in ${generateMs} ms: ${suite.kept.length} kept, ` +
+      `data-lib: ${suite.kept.length + suite.rejected.length} mutants of ${screenedFiles.length} files screened in ${generateMs} ms: ${suite.kept.length} kept, ` +
         `${suite.rejected.length} rejected (${reasons.join(', ')}):\n  ${suite.rejected.map((entry) => `${entry.family}: ${entry.description}`).join('\n  ')}`,
     );
-    expect(suite.kept.length).toBeGreaterThanOrEqual(60);
+    expect(suite.kept.length).toBeGreaterThanOrEqual(FULL ? 60 : 10);
     expect(suite.rejected.every((entry) => entry.reason === 'no-visible-test-fails')).toBe(true);
     // Every module with code (all but the re-exporting index.js) has kept mutants.
     const modules = new Set(suite.kept.map((family) => `src/${family.replace(/^fix-([a-z]+)-.*$/, '$1')}.js`));
-    expect(sourceFiles.filter((file) => !modules.has(file))).toEqual(['src/index.js']);
+    expect(screenedFiles.filter((file) => !modules.has(file))).toEqual(FULL ? ['src/index.js'] : []);
   });
 
   it('makes tasks that all validate: the reference succeeds, the untouched repository and every counterexample fail', () => {
