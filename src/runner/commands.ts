@@ -28,6 +28,7 @@ import {
   roleChatOptions,
   type OllamaDependencies,
 } from './ollama-setup.js';
+import { limitModelCalls } from '../models/call-limit.js';
 import { OPENAI_OPTION_KEYS, openaiHeaderNote, openaiModelFactory, openaiRunConfig, prepareOpenAIModels, type OpenAIDependencies } from './openai-setup.js';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
@@ -304,7 +305,8 @@ export async function runCommand(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const env = {
-    models,
+    // At most `concurrency` model calls in flight: a plan wave's executor calls go out together (LLMCompiler-style).
+    models: limitModelCalls(models, concurrency),
     prompts,
     toolDescriptions: toolDescriptionsForPrompt(),
     chatOptions: (role: Role) => roleChatOptions(ollamaConfig, role),

@@ -35,6 +35,12 @@ function deepFreeze(value: unknown): void {
 
 export type RoleReply<T> = { ok: true; value: T; eventId: number } | { ok: false; error: string; eventId: number };
 
+/** A role's reply whose model_call events are not in the trace yet (see askRole); `emitAsked` puts them there. */
+export interface AskedRole<T> {
+  events: Array<Extract<TraceEventInput, { type: 'model_call' }>>;
+  result: { ok: true; value: T } | { ok: false; error: string };
+}
+
 /**
  * Asks `role`'s model for a reply matching `schema`. A reply that does not parse or match gets one repair
  * attempt carrying the validation error; if that fails too the result is `ok: false` (the caller records
@@ -49,8 +55,32 @@ export async function callRole<T>(
   view: RoleView,
   validate?: (value: T) => string[],
 ): Promise<RoleReply<T>> {
+  return emitAsked(ctx, await askRole(ctx, role, schemaName, schema, view, validate));
+}
+
+/**
+ * Puts an asked role's model_call events into the trace, in the order they were made, and returns the reply
+ * with the id of the last one. Several roles asked at once (a plan wave's executor calls) are emitted one after
+ * the other in step order, so the trace is the one a sequential run writes.
+ */
+export function emitAsked<T>(ctx: StrategyContext, asked: AskedRole<T>): RoleReply<T> {
+  let eventId = -1;
+  for (const event of asked.events) eventId = ctx.trace.emit(event);
+  return asked.result.ok ? { ok: true, value: asked.result.value, eventId } : { ok: false, error: asked.result.error, eventId };
+}
+
+/** callRole without touching the trace: the model calls and their events, to emit later with `emitAsked`. */
+export async function askRole<T>(
+  ctx: StrategyContext,
+  role: Role,
+  schemaName: string,
+  schema: z.ZodType<T>,
+  view: RoleView,
+  validate?: (value: T) => string[],
+): Promise<AskedRole<T>> {
   const model = ctx.models[role];
   const template = ctx.prompts[role];
+  const events: AskedRole<T>['events'] = [];
   let repair: { text: string; error: string } | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const currentRepair = repair;
@@ -100,9 +130,9 @@ export async function callRole<T>(
       event.sent = { messages, options: response.sent.options };
     }
     if (response.reasoning) event.thinking = ctx.trace.storeText('thinking', response.reasoning);
-    const eventId = ctx.trace.emit(event);
-    if (error === undefined && parsed.ok) return { ok: true, value: parsed.value, eventId };
-    if (attempt === 2) return { ok: false, error: error ?? 'invalid reply', eventId };
+    events.push(event);
+    if (error === undefined && parsed.ok) return { events, result: { ok: true, value: parsed.value } };
+    if (attempt === 2) return { events, result: { ok: false, error: error ?? 'invalid reply' } };
     repair = { text: response.text, error: error ?? 'invalid reply' };
   }
   throw new Error('unreachable');

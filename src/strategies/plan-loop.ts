@@ -1,10 +1,10 @@
 // The plan-and-execute loop shared by plan-up-front and plan-and-replan: plan, execute in dependency order, check, replan.
 import type { Outcome } from '../records/index.js';
-import type { FailureView, Observation } from '../models/types.js';
+import type { FailureView, Observation, RoleView } from '../models/types.js';
 import type { ToolResult } from '../tools/types.js';
 import { runCheck } from '../scoring/checks.js';
 import { PlanReply, ReplanReply, ExecutorReply, ReportReply, type PlanStep } from './replies.js';
-import { callRole } from './call-role.js';
+import { askRole, callRole, emitAsked } from './call-role.js';
 import type { Budgets, StrategyContext } from './context.js';
 import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type WriteReport } from './endings.js';
 import { blockedSteps, planDiff, planSnapshot, readySteps, validatePlan, validateSteps, writtenPath, type PlanState, type StepState } from './plan.js';
@@ -155,14 +155,26 @@ async function runSteps(
     if (ready.length === 0) return { kind: 'complete' };
     const wave = pickWave(ready);
     const calls: Array<{ step: StepState; tool: string; args: Record<string, unknown>; links: ToolCallLinks }> = [];
-    for (const step of wave) {
-      const executed = await callRole(ctx, 'executor', 'executor_call', ExecutorReply, {
-        role: 'executor',
-        task_id: ctx.task.id,
-        prompt: ctx.task.prompt,
-        step: { id: step.id, does: step.does, tool: step.tool, args: step.args, expect: step.expect },
-        history: ledger.history,
-      });
+    const executorView = (step: StepState): RoleView => ({
+      role: 'executor',
+      task_id: ctx.task.id,
+      prompt: ctx.task.prompt,
+      step: { id: step.id, does: step.does, tool: step.tool, args: step.args, expect: step.expect },
+      history: ledger.history,
+    });
+    // The steps of a wave are independent and every executor sees the same history, so a model that waits on a
+    // server is asked for all of them at once (LLMCompiler); the replies are traced in step order, as a sequential
+    // run traces them. Replies after an executor's invalid output (and their errors) are then dropped unrecorded, as
+    // a sequential run never asks for them. An in-process deterministic model is asked one step at a time (nothing to overlap).
+    const asked =
+      wave.length > 1 && !ctx.models.executor.deterministic
+        ? await Promise.allSettled(wave.map((step) => askRole(ctx, 'executor', 'executor_call', ExecutorReply, executorView(step))))
+        : undefined;
+    for (const [index, step] of wave.entries()) {
+      const settled = asked?.[index];
+      // A server error on a call the sequential run would have reached ends the episode as it would have there.
+      if (settled?.status === 'rejected') throw settled.reason;
+      const executed = settled ? emitAsked(ctx, settled.value) : await callRole(ctx, 'executor', 'executor_call', ExecutorReply, executorView(step));
       if (!executed.ok) return { kind: 'ended', outcome: invalidOutput(ctx, 'executor', executed.error) };
       if (executed.value.tool !== step.tool) {
         step.status = 'failed';
