@@ -206,13 +206,33 @@ function program(): Command {
     .option('--json', 'print summary JSON instead of tables')
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--html <file>', 'also write the report as one self-contained HTML file (charts, task × strategy grid, trace viewer)')
-    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string }) => {
+    .option('--csv <file>', 'also write one CSV row per episode (as `export --format csv`); "-" prints only the CSV on stdout')
+    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string; csv?: string }) => {
       if (options.html) {
         const { writeHtmlReport } = await import('./runner/html-commands.js');
         await writeHtmlReport(dir, options.html);
       }
+      if (options.csv) {
+        const { writeEpisodesCsv } = await import('./runner/export-commands.js');
+        await writeEpisodesCsv(dir, options.csv);
+        if (options.csv === '-') return;
+      }
       const { reportCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await reportCommand(dir, options);
+    });
+
+  cli
+    .command('export')
+    .description(
+      'Write a results folder for other tools: csv = one row per episode (keys, ending, success, error kind, costs, attribution, counterfactual, trace command); ' +
+        "atif = one JSON file per episode in Harbor's Agent Trajectory Interchange Format (ATIF-v1.4), readable by Inspect Scout, Docent and Harbor.",
+    )
+    .argument('<dir>', 'results folder')
+    .addOption(new Option('--format <format>', 'what to write').choices(['csv', 'atif']).makeOptionMandatory())
+    .requiredOption('--out <path>', 'csv: the file ("-" for stdout); atif: a new or empty folder (one <task>__<strategy>__epoch-<n>.json per episode)')
+    .action(async (dir: string, options: { format: 'csv' | 'atif'; out: string }) => {
+      const { exportCommand } = await import('./runner/export-commands.js');
+      process.exitCode = await exportCommand(dir, options);
     });
 
   cli

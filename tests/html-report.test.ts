@@ -65,6 +65,10 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report in Chromium', () => {
     await open('#grid');
     const rows = () => page.locator('#grid tbody tr[data-task]').count();
     expect(await rows()).toBe(14);
+    // tasks sit under group, then fixture (× family) headings; every core task starts from the shop fixture
+    expect(await page.locator('#grid tr.subgroup-row').allTextContents()).toEqual(summary.groups.map(() => 'fixture shop'));
+    await page.selectOption('select[name="fixture"]', 'shop');
+    expect(await rows()).toBe(14);
     await page.selectOption('select[name="outcome"]', 'stable-fail');
     const failing = await rows();
     expect(failing).toBeGreaterThan(0);

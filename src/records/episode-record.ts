@@ -9,6 +9,10 @@ export const EpisodeRecord = z.object({
   task: z.string(),
   family: z.string().optional().describe("The template family of a generated task (the statistics' cluster); absent for a hand-written task"),
   group: z.string(),
+  fixture: z
+    .string()
+    .optional()
+    .describe("The suite's shared repository fixture the task starts from (repo.fixture); absent in folders written before it was recorded"),
   strategy: z.string(),
   epoch: z.number().int().nonnegative(),
   seed: z.number().int(),

@@ -15,6 +15,8 @@ export interface EpisodeTask {
   /** The template family of a generated task (recorded; the statistics resample families). */
   family?: string | undefined;
   group: string;
+  /** The suite's task repository: the shared fixture it starts from is recorded (grid grouping, exports). */
+  repo?: { fixture: string } | undefined;
   prompt: string;
   expect: 'finish' | 'stop';
   checks: Check[];
@@ -103,6 +105,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     task: task.id,
     ...(task.family === undefined ? {} : { family: task.family }),
     group: task.group,
+    ...(task.repo === undefined ? {} : { fixture: task.repo.fixture }),
     strategy: spec.strategy,
     epoch: spec.epoch,
     seed: spec.seed,

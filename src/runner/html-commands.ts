@@ -56,7 +56,7 @@ async function summaryOf(folder: ResultsFolder): Promise<SummaryFile> {
 }
 
 /** counterfactual.json's episodes when the run made one; anything unreadable is ignored (it is optional). */
-async function counterfactualsOf(dir: string): Promise<CounterfactualVerdict[]> {
+export async function counterfactualsOf(dir: string): Promise<CounterfactualVerdict[]> {
   try {
     const value = JSON.parse(await readFile(join(dir, 'counterfactual.json'), 'utf8')) as { episodes?: unknown };
     return Array.isArray(value.episodes) ? (value.episodes as CounterfactualVerdict[]) : [];

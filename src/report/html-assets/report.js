@@ -332,7 +332,7 @@
   }
 
   // ---- grid ---------------------------------------------------------------------------------------------------
-  const gridState = { group: '', family: '', outcome: '', mode: '', open: null };
+  const gridState = { group: '', family: '', fixture: '', outcome: '', mode: '', open: null };
 
   function grid(source, side) {
     const strategies = source.strategies;
@@ -347,10 +347,14 @@
     for (const row of source.episodes) {
       if (!seen.has(row.task)) {
         seen.add(row.task);
-        tasks.push({ task: row.task, group: row.group, family: row.family ?? null });
+        tasks.push({ task: row.task, group: row.group, family: row.family ?? null, fixture: row.fixture ?? null });
       }
     }
-    const families = [...new Set(tasks.map((t) => t.family).filter(Boolean))];
+    const families = [...new Set(tasks.map((t) => t.family).filter(Boolean))].sort();
+    const fixtures = [...new Set(tasks.map((t) => t.fixture).filter(Boolean))].sort();
+    // Within a group, tasks sit under one sub-heading per fixture × family (hand-written tasks: the fixture alone).
+    const subgroupOf = (t) => [t.fixture ? `fixture ${t.fixture}` : null, t.family ? `family ${t.family}` : null].filter(Boolean).join(' · ');
+    const bySubgroup = (a, b) => (a.fixture ?? '').localeCompare(b.fixture ?? '') || (a.family ?? '').localeCompare(b.family ?? '');
     const modes = [...new Set(source.episodes.map((e) => e.attribution).filter(Boolean))].sort();
     const select = (name, label, options) =>
       h('label', `${label} `, h('select', {
@@ -369,12 +373,21 @@
     const body = [];
     let shownTasks = 0;
     for (const group of source.groups.filter((g) => !gridState.group || g === gridState.group)) {
-      const groupTasks = tasks.filter((t) => t.group === group && (!gridState.family || t.family === gridState.family));
-      const visible = groupTasks.filter((t) => strategies.some((s) => cells.has(`${t.task}|${s}`) && matches(cells.get(`${t.task}|${s}`))));
+      const groupTasks = tasks.filter(
+        (t) => t.group === group && (!gridState.family || t.family === gridState.family) && (!gridState.fixture || t.fixture === gridState.fixture),
+      );
+      const visible = groupTasks
+        .filter((t) => strategies.some((s) => cells.has(`${t.task}|${s}`) && matches(cells.get(`${t.task}|${s}`))))
+        .sort(bySubgroup);
       if (visible.length === 0) continue;
       body.push(h('tr.group-row', h('th', { colspan: strategies.length + 1 }, group)));
+      let subgroup = null;
       for (const t of visible) {
         shownTasks += 1;
+        if (subgroupOf(t) && subgroupOf(t) !== subgroup) {
+          subgroup = subgroupOf(t);
+          body.push(h('tr.subgroup-row', { 'data-fixture': t.fixture ?? '', 'data-family': t.family ?? '' }, h('th', { colspan: strategies.length + 1 }, subgroup)));
+        }
         body.push(
           h(
             'tr',
@@ -413,6 +426,7 @@
       h('section.filters', [
         select('group', 'group', source.groups),
         families.length > 0 ? select('family', 'family', families) : null,
+        fixtures.length > 0 ? select('fixture', 'fixture', fixtures) : null,
         select('outcome', 'outcome', ['stable-pass', 'flaky', 'stable-fail', 'any-failure', 'error']),
         select('mode', 'attribution', modes),
         h('span.hint#grid-count', `${shownTasks} task(s) shown`),

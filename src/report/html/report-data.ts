@@ -11,6 +11,8 @@ export interface EpisodeRow {
   group: string;
   /** The template family of a generated task; null for a hand-written one. */
   family: string | null;
+  /** The suite's shared repository fixture the task starts from; null in folders written before it was recorded. */
+  fixture: string | null;
   strategy: string;
   epoch: number;
   success: boolean;
@@ -113,6 +115,7 @@ function rowOf(record: EpisodeRecord): EpisodeRow {
     task: record.task,
     group: record.group,
     family: record.family ?? null,
+    fixture: record.fixture ?? null,
     strategy: record.strategy,
     epoch: record.epoch,
     success: record.success,

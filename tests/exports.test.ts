@@ -1,0 +1,385 @@
+// The exports (issue 13 §4): one CSV row per episode and one ATIF trajectory per episode, from a real scripted run of
+// the core suite and from hand-written folders (error episodes, stored messages), with their failure paths.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { csvParseRows } from 'd3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { EpisodeRecord, type StoredText, type TraceEvent } from '../src/records/index.js';
+import { CSV_COLUMNS, csvLine, episodeCsvValues, neutraliseCell } from '../src/report/formats/episodes-csv.js';
+import { AtifTrajectory } from '../src/report/formats/atif-schema.js';
+import { episodeTrajectory } from '../src/report/formats/atif.js';
+import { loadSuiteFile } from '../src/suite/load-suite.js';
+import { scratch, stratbench } from './support/cli.js';
+import { episodeRecord, runFile } from './support/results-files.js';
+
+/** Parses CSV text with d3-dsv (a real parser), dropping the empty line after the last CRLF. */
+const parseCsv = (text: string): string[][] => csvParseRows(text.replace(/\r\n$/, ''));
+const records = (dir: string): EpisodeRecord[] =>
+  readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => EpisodeRecord.parse(JSON.parse(line)));
+/** A text cell as a spreadsheet user reads it back: neutralised text keeps its apostrophe. */
+const cell = (value: string | number | undefined | null): string =>
+  value === undefined || value === null ? '' : typeof value === 'number' ? String(value) : neutraliseCell(value);
+
+describe('CSV cells', () => {
+  it('quotes commas, quotes and line breaks (RFC 4180) and neutralises formula starts (OWASP), and parses back', () => {
+    const cells = ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', '=SUM(A1:A9)', '+1', '-2 items', '@cmd', '\tindent', '\rreturn', 'x=1', -3, 0.5];
+    const line = csvLine(cells);
+    expect(line.endsWith('\r\n')).toBe(true);
+    expect(line).toBe(`plain,"a,b","say ""hi""","two\nlines","cr\rlf",'=SUM(A1:A9),'+1,'-2 items,'@cmd,'\tindent,"'\rreturn",x=1,-3,0.5\r\n`);
+    expect(parseCsv(line)).toEqual([
+      ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', "'=SUM(A1:A9)", "'+1", "'-2 items", "'@cmd", "'\tindent", "'\rreturn", 'x=1', '-3', '0.5'],
+    ]);
+  });
+
+  it('names the infrastructure kind of an error episode (success 0, not a failure) and leaves attribution empty', () => {
+    const record = episodeRecord('t', {
+      outcome: { status: 'error', reason: 'infrastructure:unreachable', message: 'connect ECONNREFUSED 127.0.0.1:11434' },
+      success: false,
+    });
+    const values = episodeCsvValues(record, { dir: 'results/x' });
+    expect(values).toMatchObject({ status: 'error', success: 0, error: 'unreachable', attribution_component: '', fixture: '', counterfactual: '' });
+    expect(values.trace).toBe('stratbench explain results/x t direct --epoch 0');
+    const harness = episodeCsvValues(episodeRecord('t', { outcome: { status: 'error', reason: 'harness_error' }, success: false }), { dir: 'my results' });
+    expect([harness.error, harness.trace]).toEqual(['harness_error', "stratbench explain 'my results' t direct --epoch 0"]);
+  });
+});
+
+describe('ATIF schema (transcribed from the ATIF v1.4 RFC and Harbor’s validators)', () => {
+  const valid = {
+    schema_version: 'ATIF-v1.4',
+    session_id: 's',
+    agent: { name: 'a', version: '1' },
+    steps: [
+      { step_id: 1, source: 'user', message: 'q' },
+      {
+        step_id: 2,
+        source: 'agent',
+        message: '',
+        tool_calls: [{ tool_call_id: 'c1', function_name: 'read', arguments: {} }],
+        observation: { results: [{ source_call_id: 'c1', content: 'x' }] },
+      },
+    ],
+  };
+  it('accepts a trajectory that follows the spec', () => {
+    expect(AtifTrajectory.safeParse(valid).success).toBe(true);
+  });
+  it.each([
+    ['a step id out of sequence', { ...valid, steps: [{ ...valid.steps[0], step_id: 2 }] }, 'sequential from 1'],
+    [
+      'a result naming an unknown tool call',
+      { ...valid, steps: [valid.steps[0], { ...valid.steps[1], observation: { results: [{ source_call_id: 'c9' }] } }] },
+      'c9',
+    ],
+    ['tool calls on a user step', { ...valid, steps: [{ ...valid.steps[0], tool_calls: [] }] }, "only applicable when source is 'agent'"],
+    ['an unknown root field', { ...valid, metadata: {} }, 'metadata'],
+    ['a timestamp that is not ISO 8601', { ...valid, steps: [{ ...valid.steps[0], timestamp: 'yesterday' }] }, 'ISO 8601'],
+    ['another schema version', { ...valid, schema_version: 'ATIF-v9' }, 'ATIF-v1.4'],
+  ])('refuses %s', (_name, value, message) => {
+    const parsed = AtifTrajectory.safeParse(value);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.message).toContain(message);
+  });
+});
+
+describe('ATIF trajectory of an episode with stored messages', () => {
+  const call = (id: number, role: 'planner' | 'executor', text: string, extra: Partial<TraceEvent> = {}): TraceEvent =>
+    ({
+      id,
+      t_ms: id * 10,
+      type: 'model_call',
+      role,
+      model: 'ollama:qwen3:8b',
+      schema: role === 'planner' ? 'plan' : 'action',
+      attempt: 1,
+      outcome: 'ok',
+      text,
+      format_warnings: [],
+      tokens_in: 120.4,
+      tokens_out: 30,
+      duration_ms: 900,
+      load_ms: 0,
+      sent: { messages: ['sys', 'usr'], options: { temperature: 0 } },
+      thinking: 'think',
+      ...extra,
+    }) as TraceEvent;
+  const trace: TraceEvent[] = [
+    call(0, 'executor', '{"tool":"read","args":{"path":"a.txt"}}'),
+    {
+      id: 1,
+      t_ms: 20,
+      type: 'tool_call',
+      attempt: 1,
+      tool: 'read',
+      args: { path: 'a.txt' },
+      status: 'success',
+      output: 'A',
+      duration_ms: 50,
+      side_effect: 'none',
+      call: 0,
+    },
+    {
+      id: 2,
+      t_ms: 70,
+      type: 'tool_call',
+      attempt: 1,
+      step_id: 's2',
+      tool: 'run',
+      args: { cmd: 'pnpm test' },
+      status: 'success',
+      output: 'pass',
+      duration_ms: 20000,
+      side_effect: 'none',
+    },
+    { id: 3, t_ms: 80, type: 'end', status: 'finished', reason: 'answered', answer: 'done' },
+  ];
+  const texts = new Map<string, StoredText>([
+    ['sys', { hash: 'sys', role: 'system', content: 'You are the executor.' }],
+    ['usr', { hash: 'usr', role: 'user', content: 'Task: read a.txt' }],
+    ['think', { hash: 'think', role: 'thinking', content: 'I should read it.' }],
+  ]);
+  const record = episodeRecord('t', {
+    trace,
+    models: { executor: 'ollama:qwen3:8b' },
+    metrics: { ...episodeRecord('t').metrics, tokens_in: 120.4, tokens_out: 30 },
+  });
+
+  it('maps the call, its tool call, a plan-argument tool call and the ending onto ATIF steps, with the messages sent', () => {
+    const trajectory = episodeTrajectory(record, { run: runFile(), texts, prompt: null, version: '9.9.9' });
+    expect(AtifTrajectory.safeParse(trajectory).success).toBe(true);
+    const [user, agent, planStep, end] = trajectory.steps;
+    expect(trajectory.steps).toHaveLength(4);
+    expect(user).toEqual({ step_id: 1, source: 'user', message: 'Task: read a.txt', extra: { stratbench: { prompt_from: 'first_model_call', event_id: 0 } } });
+    expect(agent).toMatchObject({
+      step_id: 2,
+      source: 'agent',
+      model_name: 'ollama:qwen3:8b',
+      message: '{"tool":"read","args":{"path":"a.txt"}}',
+      reasoning_content: 'I should read it.',
+      tool_calls: [{ tool_call_id: 'call_1', function_name: 'read', arguments: { path: 'a.txt' } }],
+      observation: { results: [{ source_call_id: 'call_1', content: 'A' }] },
+      metrics: { prompt_tokens: 120, completion_tokens: 30, extra: { duration_ms: 900, load_ms: 0 } },
+    });
+    expect(agent?.extra?.['stratbench']).toMatchObject({
+      event_ids: [0, 1],
+      role: 'executor',
+      options: { temperature: 0 },
+      sent_messages: [
+        { role: 'system', content: 'You are the executor.' },
+        { role: 'user', content: 'Task: read a.txt' },
+      ],
+    });
+    expect(planStep).toMatchObject({
+      source: 'agent',
+      message: "run plan step s2 with the plan's arguments",
+      tool_calls: [{ tool_call_id: 'call_2', function_name: 'run' }],
+    });
+    expect(planStep?.model_name).toBeUndefined();
+    expect(end).toMatchObject({ source: 'system', message: 'episode ended: finished (answered) — answer: done' });
+    expect(trajectory.final_metrics).toMatchObject({ total_prompt_tokens: 120, total_completion_tokens: 30, total_steps: 4 });
+    expect(trajectory.agent).toEqual({
+      name: 'stratbench',
+      version: '0.1.0',
+      model_name: 'ollama:qwen3:8b',
+      extra: { strategy: 'direct', models: { executor: 'ollama:qwen3:8b' } },
+    });
+  });
+
+  it('keeps the hashes of messages the folder lacks, and says when the prompt is unavailable', () => {
+    const trajectory = episodeTrajectory(record, { run: null, texts: new Map(), prompt: null, version: '9.9.9' });
+    expect(trajectory.agent.version).toBe('9.9.9');
+    expect(trajectory.steps[0]).toEqual({ step_id: 1, source: 'user', message: '', extra: { stratbench: { prompt_from: 'unavailable', task: 't' } } });
+    expect(trajectory.steps[1]?.extra?.['stratbench']).toMatchObject({ sent_messages: [{ hash: 'sys' }, { hash: 'usr' }] });
+    expect(trajectory.steps[1]?.reasoning_content).toBeUndefined();
+  });
+});
+
+describe('exports of a real core-suite run (scripted model, --counterfactual)', () => {
+  let dir: string;
+  let list: EpisodeRecord[];
+  let verdicts: Array<{ task: string; strategy: string; epoch: number; counterfactual: string | null; agrees: boolean | null }>;
+
+  beforeAll(() => {
+    dir = join(scratch(), 'run');
+    const run = stratbench([
+      'run',
+      '--suite',
+      'tasks/core.yaml',
+      '--strategies',
+      'direct,plan-up-front,plan-replan',
+      '--out',
+      dir,
+      '--no-progress',
+      '--counterfactual',
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    list = records(dir);
+    verdicts = (JSON.parse(readFileSync(join(dir, 'counterfactual.json'), 'utf8')) as { episodes: typeof verdicts }).episodes;
+  }, 180_000);
+
+  it('report --csv writes a header and one row per episode whose values equal the records', () => {
+    const file = join(scratch(), 'out', 'episodes.csv');
+    const result = stratbench(['report', dir, '--csv', file]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Strategy'); // the tables still print
+    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+    expect(header).toEqual([...CSV_COLUMNS]);
+    expect(rows).toHaveLength(list.length);
+    expect(list.length).toBe(42);
+    const at = (row: string[], column: (typeof CSV_COLUMNS)[number]) => row[CSV_COLUMNS.indexOf(column)];
+    rows.forEach((row, index) => {
+      const record = list[index]!;
+      expect(row).toHaveLength(CSV_COLUMNS.length);
+      const verdict = verdicts.find((v) => v.task === record.task && v.strategy === record.strategy && v.epoch === record.epoch);
+      expect({
+        key: at(row, 'key'),
+        task: at(row, 'task'),
+        group: at(row, 'group'),
+        fixture: at(row, 'fixture'),
+        strategy: at(row, 'strategy'),
+        epoch: at(row, 'epoch'),
+        status: at(row, 'status'),
+        success: at(row, 'success'),
+        tool_calls: at(row, 'tool_calls'),
+        tokens_in: at(row, 'tokens_in'),
+        tool_ms: at(row, 'tool_ms'),
+        replans: at(row, 'replans'),
+        model_calls: at(row, 'model_calls'),
+        component: at(row, 'attribution_component'),
+        mode: at(row, 'attribution_mode'),
+        first: at(row, 'attribution_first_event'),
+        explanation: at(row, 'attribution_explanation'),
+        counterfactual: at(row, 'counterfactual'),
+        answer: at(row, 'answer'),
+      }).toEqual({
+        key: cell(record.key),
+        task: record.task,
+        group: record.group,
+        fixture: 'shop',
+        strategy: record.strategy,
+        epoch: String(record.epoch),
+        status: record.outcome.status,
+        success: record.success ? '1' : '0',
+        tool_calls: String(record.metrics.tool_calls),
+        tokens_in: String(record.metrics.tokens_in),
+        tool_ms: String(record.metrics.tool_ms),
+        replans: String(record.metrics.replans),
+        model_calls: String(Object.values(record.metrics.model_calls).reduce((a, b) => a + b, 0)),
+        component: cell(record.attribution?.component),
+        mode: cell(record.attribution?.mode),
+        first: cell(record.attribution?.evidence[0]),
+        explanation: cell(record.attribution?.explanation),
+        counterfactual: verdict ? (verdict.counterfactual ?? 'none') : '',
+        answer: cell(record.outcome.answer),
+      });
+    });
+    const failed = rows.filter((row) => at(row, 'success') === '0');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((row) => at(row, 'attribution_component') !== '')).toBe(true);
+    expect(rows.filter((row) => at(row, 'counterfactual') !== '')).toHaveLength(verdicts.length);
+  });
+
+  it('report --csv - prints only the CSV, byte for byte what export --format csv writes', () => {
+    const stdout = stratbench(['report', dir, '--csv', '-']);
+    expect(stdout.status, stdout.stderr).toBe(0);
+    const file = join(scratch(), 'episodes.csv');
+    const exported = stratbench(['export', dir, '--format', 'csv', '--out', file]);
+    expect(exported.status, exported.stderr).toBe(0);
+    expect(exported.stderr).toContain(`wrote ${list.length} episode row(s) to ${file}`);
+    expect(stdout.stdout).toBe(readFileSync(file, 'utf8'));
+    expect(stdout.stdout.startsWith('key,task,group,family,fixture,')).toBe(true);
+  });
+
+  it('export --format atif writes one valid ATIF trajectory per episode; a failed one carries its attribution and plan', async () => {
+    const out = join(scratch(), 'atif');
+    const result = stratbench(['export', dir, '--format', 'atif', '--out', out]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`wrote ${list.length} ATIF trajectory file(s) to ${out}`);
+    const files = readdirSync(out).sort();
+    expect(files).toHaveLength(list.length);
+    const suite = await loadSuiteFile('tasks/core.yaml');
+    if (!suite.ok) throw new Error('core suite does not load');
+    for (const record of list) {
+      const name = `${record.task}__${record.strategy}__epoch-${record.epoch}.json`;
+      const value = JSON.parse(readFileSync(join(out, name), 'utf8')) as unknown;
+      const parsed = AtifTrajectory.safeParse(value);
+      expect(parsed.success, `${name}: ${parsed.error?.message}`).toBe(true);
+      const trajectory = parsed.data!;
+      expect(trajectory.session_id).toBe(record.key);
+      expect(trajectory.steps[0]).toMatchObject({ source: 'user', message: suite.tasks.find((t) => t.id === record.task)!.prompt });
+      // every model call is an agent step; every tool call appears once, answered by its observation
+      const agentCalls = trajectory.steps.filter((step) => step.source === 'agent' && step.metrics);
+      expect(agentCalls).toHaveLength(record.trace.filter((e) => e.type === 'model_call').length);
+      const toolCalls = trajectory.steps.flatMap((step) => step.tool_calls ?? []);
+      expect(toolCalls.map((c) => c.function_name)).toEqual(record.trace.flatMap((e) => (e.type === 'tool_call' ? [e.tool] : [])));
+      expect(trajectory.extra?.['stratbench']).toMatchObject({ task: record.task, strategy: record.strategy, success: record.success, fixture: 'shop' });
+    }
+    const failed = list.find((r) => r.task === 'moved-readme' && r.strategy === 'plan-up-front')!;
+    expect(failed.attribution).toMatchObject({ component: 'planner', mode: 'wrong_check' });
+    const trajectory = AtifTrajectory.parse(JSON.parse(readFileSync(join(out, 'moved-readme__plan-up-front__epoch-0.json'), 'utf8')));
+    const attribution = (trajectory.extra!['stratbench'] as { attribution: { evidence: number[]; evidence_steps: number[] } }).attribution;
+    expect(attribution.evidence_steps).toHaveLength(failed.attribution!.evidence.length);
+    attribution.evidence.forEach((eventId, at) => {
+      const step = trajectory.steps[attribution.evidence_steps[at]! - 1]!;
+      expect((step.extra!['stratbench'] as { event_ids: number[] }).event_ids).toContain(eventId);
+    });
+    const plan = trajectory.steps.find((step) => step.source === 'system' && step.message.startsWith('plan (revision 0)'));
+    expect((plan!.extra!['stratbench'] as { event: { type: string; plan: { steps: unknown[] } } }).event.type).toBe('plan');
+    expect(trajectory.steps.at(-1)).toMatchObject({ source: 'system', message: expect.stringMatching(/^final check answer_contains failed/) });
+  });
+
+  it('refuses an ATIF output folder that already holds files, a bad format and an unreadable folder (exit 2)', () => {
+    const out = join(scratch(), 'busy');
+    mkdirSync(out);
+    writeFileSync(join(out, 'keep.json'), '{}');
+    const busy = stratbench(['export', dir, '--format', 'atif', '--out', out]);
+    expect([busy.status, busy.stderr.trim()]).toEqual([2, `stratbench: cannot export into ${out}: it already holds 1 file(s); give a new or empty folder`]);
+    expect(readdirSync(out)).toEqual(['keep.json']);
+    const format = stratbench(['export', dir, '--format', 'xlsx', '--out', out]);
+    expect(format.status).toBe(2);
+    expect(format.stderr).toContain("argument 'xlsx' is invalid. Allowed choices are csv, atif.");
+    const missing = join(scratch(), 'nothing');
+    const unreadable = stratbench(['export', missing, '--format', 'csv', '--out', '-']);
+    expect(unreadable.status).toBe(2);
+    expect(unreadable.stderr).toContain(`cannot read results folder ${missing}`);
+    expect(unreadable.stdout).toBe('');
+  });
+
+  it('refuses a CSV path it cannot write (exit 2, naming the path)', () => {
+    const blocker = join(scratch(), 'file');
+    writeFileSync(blocker, 'x');
+    const result = stratbench(['report', dir, '--csv', join(blocker, 'episodes.csv')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(`cannot write ${join(blocker, 'episodes.csv')}`);
+  });
+});
+
+describe('exports of a hand-written folder with an error episode', () => {
+  it('exports the error episode as a row with its kind and as a valid trajectory without a prompt when the suite is gone', () => {
+    const dir = scratch();
+    const error = episodeRecord('a', {
+      outcome: { status: 'error', reason: 'infrastructure:timeout', message: '=HYPERLINK("http://x")' },
+      success: false,
+      trace: [{ id: 0, t_ms: 0, type: 'end', status: 'error', reason: 'infrastructure:timeout', message: '=HYPERLINK("http://x")' }],
+    });
+    writeFileSync(join(dir, 'episodes.jsonl'), `${JSON.stringify(error)}\n`);
+    writeFileSync(join(dir, 'run.json'), JSON.stringify(runFile({ suite: { path: join(dir, 'gone.yaml'), name: 'gone', hash: 'f'.repeat(64) } })));
+    const csv = stratbench(['export', dir, '--format', 'csv', '--out', '-']);
+    expect(csv.status, csv.stderr).toBe(0);
+    const [header, row] = parseCsv(csv.stdout);
+    const at = (column: (typeof CSV_COLUMNS)[number]) => row![header!.indexOf(column)];
+    expect([at('status'), at('success'), at('error'), at('message'), at('attribution_mode')]).toEqual(['error', '0', 'timeout', `'=HYPERLINK("http://x")`, '']);
+    const out = join(dir, 'atif');
+    const atif = stratbench(['export', dir, '--format', 'atif', '--out', out]);
+    expect(atif.status, atif.stderr).toBe(0);
+    expect(atif.stderr).toContain(`note: suite ${join(dir, 'gone.yaml')} is not readable`);
+    const trajectory = AtifTrajectory.parse(JSON.parse(readFileSync(join(out, 'a__direct__epoch-0.json'), 'utf8')));
+    expect(trajectory.steps.map((step) => [step.source, step.message])).toEqual([
+      ['user', ''],
+      ['system', 'episode ended: error (infrastructure:timeout) — message: =HYPERLINK("http://x")'],
+    ]);
+    expect(trajectory.notes).toContain('infrastructure error (not scored)');
+  });
+});
