@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { insertSection, renderSection } from "../src/changelog.js";
+import { insertSection, renderSection } from "../src/changelog-section.js";
 import { parseCommitMessage } from "../src/conventional.js";
 
 const commit = (message, sha) => ({ ...parseCommitMessage(message), sha, shortSha: sha.slice(0, 7) });

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { parseCommitMessage } from "../src/conventional.js";
-import { median, percent, releaseStats, typeBreakdown } from "../src/stats.js";
+import { median, percent, releaseStats, typeBreakdown } from "../src/release-stats.js";
 
 const NOW = Date.UTC(2026, 9, 6, 9, 0);
 

@@ -1,6 +1,6 @@
 // `relnote changelog`: the next release's changelog section, printed or written into CHANGELOG.md.
 import { bumpLevel } from "../conventional.js";
-import { insertSection, renderSection } from "../changelog.js";
+import { insertSection, renderSection } from "../changelog-section.js";
 import { parseDay, formatDay } from "../dates.js";
 import { EXIT, UsageError } from "../errors.js";
 import { parsedCommits, readHistory } from "../history.js";

@@ -3,7 +3,7 @@ import { daysBetween, parseDay, relativeAge } from "../dates.js";
 import { EXIT } from "../errors.js";
 import { parseTags } from "../git-log.js";
 import { formatVersion } from "../semver.js";
-import { releaseStats } from "../stats.js";
+import { releaseStats } from "../release-stats.js";
 import { renderTable } from "../table.js";
 
 export const OPTIONS = {
