@@ -162,10 +162,17 @@ describe('the cli-tool fixture with the real vitest and ESLint', () => {
   });
 });
 
+/**
+ * `npm test` screens the two modules whose mutants break whole test files (the case the generator must name real tests
+ * for) and a nested one (family names from the path); STRATBENCH_FULL_FIXTURE_CHECK=1 screens all 16 (minutes).
+ */
+const FULL = process.env['STRATBENCH_FULL_FIXTURE_CHECK'] === '1';
+const screenedFiles = FULL ? sourceFiles : ['src/conventional.js', 'src/table.js', 'src/commands/changelog.js'];
+
 describe('the cli-tool fixture as procedural bugs', () => {
   it('keeps 60+ mutants of its source, and every generated task validates', () => {
     const started = performance.now();
-    const generated = generateMutantTasks({ fixture: 'cli-tool', base: spec, files: sourceFiles, variants: 1 });
+    const generated = generateMutantTasks({ fixture: 'cli-tool', base: spec, files: screenedFiles, variants: 1 });
     if (!generated.ok) throw new Error(generated.message);
     const { suite } = generated;
     const counts = new Map<string, number>();
@@ -175,7 +182,8 @@ describe('the cli-tool fixture as procedural bugs', () => {
       `cli-tool mutants: ${suite.kept.length} kept, ${suite.rejected.length} rejected (${reasons.join(', ')}) in ${Math.round(performance.now() - started)} ms\n` +
         suite.rejected.map((entry) => `  ${entry.reason}: ${entry.description}`).join('\n'),
     );
-    expect(suite.kept.length).toBeGreaterThanOrEqual(60);
+    expect(suite.kept.length).toBeGreaterThanOrEqual(FULL ? 60 : 20);
+    expect(suite.kept.some((family) => family.startsWith('fix-commands-changelog-'))).toBe(true);
     expect(suite.tasks).toHaveLength(suite.kept.length);
     const text = stringify(
       { version: 1, name: 'cli-tool-mutants', fixtures: { 'cli-tool': suite.fixture }, tasks: suite.tasks },
@@ -190,20 +198,8 @@ describe('the cli-tool fixture as procedural bugs', () => {
         .map((trajectory) => `${task.id} ${trajectory.kind} ${trajectory.name ?? ''}: ${trajectory.detail}`),
     );
     console.log(`validated ${loaded.tasks.length} tasks in ${Math.round(performance.now() - validating)} ms`);
-    // Generator bug (src/suite/mutants, not this fixture): a mutant that fails a whole test file (a throw at import, a
-    // timeout) gets a tests_pass check naming the pseudo-test "<file> > (file)", which no run reports, so even the
-    // reference fails. Pinned here by task id so the fix of the generator shows up; every other task validates.
-    const fileLevel = failures.filter((failure) => failure.includes(' > (file): no such test'));
-    expect(failures.filter((failure) => !fileLevel.includes(failure))).toEqual([]);
-    expect(fileLevel.map((failure) => failure.split(' ')[0])).toEqual([
-      'fix-conventional-constant-changed-l18-v1',
-      'fix-conventional-constant-changed-l21-v1',
-      'fix-conventional-constant-changed-l24-v1',
-      'fix-conventional-condition-removed-l28-v1',
-      'fix-conventional-comparison-flipped-l28-v1',
-      'fix-conventional-constant-changed-l28-v1',
-      'fix-release-stats-comparison-flipped-l27-v1',
-      'fix-table-comparison-flipped-l27-2-v1',
-    ]);
+    // Mutants that fail a whole test file (a throw at import, a run that never ends: conventional.js, table.js) name
+    // that file's real tests in tests_pass, so their references succeed like every other task's.
+    expect(failures).toEqual([]);
   }, 900_000);
 });

@@ -55,9 +55,13 @@ const kebab = (text: string): string =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-/** The family of a mutant: file, operator, line and its rank among same-line sites (e.g. `fix-pricing-constant-changed-l9-2`). */
+/**
+ * The family of a mutant: file, operator, line and its rank among same-line sites (e.g. `fix-pricing-constant-changed-l9-2`).
+ * The file is its path under src/ without the extension (`src/commands/changelog.js` → `commands-changelog`), so two
+ * modules with one base name never share a family.
+ */
 export function mutantFamily(mutation: Mutation, rank: number): string {
-  const module = posix.basename(mutation.file).replace(/\.[cm]?js$/, '');
+  const module = mutation.file.replace(/^src\//, '').replace(/\.[cm]?js$/, '');
   return `fix-${kebab(module)}-${mutation.operator}-l${mutation.line}${rank > 1 ? `-${rank}` : ''}`;
 }
 

@@ -39,9 +39,13 @@ export function screenMutants(base: RepoSpec, files: readonly string[], operator
     for (const mutation of findMutations(file, original).filter((found) => operators.includes(found.operator))) {
       const source = applyMutation(original, mutation);
       const run = SimRepo.fromSpec({ ...base, files: { ...base.files, [file]: source } }).testResults({ hidden: true });
+      // A file that fails as a whole (a throw at import, a run that never ends) fails each of its tests: they are named
+      // as the unmutated run reports them, so a task's tests_pass can name real tests, never a "(file)" pseudo-test.
       const failed = [
         ...failing(run),
-        ...run.fileErrors.map((error): TestResult => ({ id: `${error.file} > (file)`, file: error.file, path: [], state: 'failed' })),
+        ...run.fileErrors.flatMap((error) =>
+          baseline.tests.filter((test) => test.file === error.file).map((test): TestResult => ({ ...test, state: 'failed' })),
+        ),
       ];
       const visibleFailures = failed.filter((test) => !isHidden(base, test));
       const hiddenFailures = failed.filter((test) => isHidden(base, test)).map((test) => test.id);
