@@ -11,7 +11,8 @@ import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
 import { DEFAULT_STRATEGIES, type StrategyName } from '../src/strategies/index.js';
 import { toolDescriptionsForPrompt } from '../src/tools/index.js';
 import { wilsonInterval, type Interval } from '../src/report/statistics-intervals.js';
-import { renderCounterfactualVerdict, type CounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
+import { renderCounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
+import type { EpisodeCounterfactual } from '../src/records/index.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -239,7 +240,7 @@ export function renderAccuracyReport(report: AccuracyReport, skipped: { baseline
 /** The goal for the counterfactual replay on the realistic corpus: agreement with the expected component. */
 export const COUNTERFACTUAL_GOAL = 0.8;
 
-type RealisticRun = { trial: Trial; problem?: string; episode: { source: string; expected: { component: string } }; counterfactual?: CounterfactualVerdict };
+type RealisticRun = { trial: Trial; problem?: string; episode: { source: string; expected: { component: string } }; counterfactual?: EpisodeCounterfactual };
 
 export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text: string; passed: boolean } {
   const report = measureAccuracy(runs.map((r) => r.trial));
@@ -263,14 +264,14 @@ export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text
   out.push('', `not measured (${unmeasured.length}; the episode did not go as written):`, ...unmeasured.map((r) => `  ${r.trial.key}: ${r.problem}`));
   const replayed = runs.filter((r) => r.counterfactual !== undefined);
   const expectedHits = replayed.filter((r) => r.counterfactual!.component === r.episode.expected.component).length;
-  const withRules = replayed.filter((r) => r.counterfactual!.agreesWithRules !== null);
+  const withRules = replayed.filter((r) => r.counterfactual!.agrees_with_rules !== null);
   const counterfactual = accuracy(expectedHits, replayed.length);
   if (replayed.length > 0) {
     out.push(
       '',
       `counterfactual replay (each role swapped for the reference oracle, the others replayed from the trace; no model calls): ${replayed.length} failed episodes`,
       line('expected', counterfactual, COUNTERFACTUAL_GOAL),
-      `agrees with the rules: ${withRules.filter((r) => r.counterfactual!.agreesWithRules).length}/${withRules.length}`,
+      `agrees with the rules: ${withRules.filter((r) => r.counterfactual!.agrees_with_rules).length}/${withRules.length}`,
       'every swap (fixes = the swap alone turned the failure into a success; unreplayed = calls of other roles the trace could not answer, answered by the oracle):',
       ...replayed.map(
         (r) =>

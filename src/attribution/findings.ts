@@ -32,12 +32,13 @@ export function costFindings(trace: readonly TraceEvent[]): EpisodeFinding[] {
     const check = index.doneWhenChecks.find((e) => e.id === seen.first)!.check;
     const replans = trace.filter((e) => e.type === 'plan_revision' && e.id > seen.first).length;
     const modelCalls = index.modelCalls.filter((e) => e.id > seen.first).length;
+    const toolCalls = index.toolCalls.filter((e) => e.id > seen.first).length;
     findings.push({
       component: author.author,
       mode: 'wrong_check',
       evidence: [author.authorCallId, author.eventId, seen.first],
-      explanation: `The ${author.author === 'planner' ? 'first plan' : `revision ${author.revision}`} (event ${author.authorCallId}) required ${describeCheck(check)}, which never passed although the task was met; from its first failure (event ${seen.first}) it cost ${replans} replan(s) and ${modelCalls} model call(s).`,
-      cost: { replans, model_calls: modelCalls },
+      explanation: `The ${author.author === 'planner' ? 'first plan' : `revision ${author.revision}`} (event ${author.authorCallId}) required ${describeCheck(check)}, which never passed although the task was met; from its first failure (event ${seen.first}) it cost ${replans} replan(s), ${modelCalls} model call(s) and ${toolCalls} tool call(s).`,
+      cost: { replans, model_calls: modelCalls, tool_calls: toolCalls },
     });
   }
   return findings;
