@@ -44,6 +44,8 @@ export interface Trial {
   failed: boolean;
   truth?: Truth;
   attribution: Attribution | null;
+  /** `component.mode` of each finding (costs on a success), when the episode succeeded despite the fault. */
+  findings?: string[];
 }
 
 export interface CheckOptions {
@@ -114,6 +116,7 @@ export async function runAttributionCheck(options: CheckOptions = {}): Promise<{
           failed: !record.success && record.outcome.status !== 'error',
           ...(marked ? { truth: { component: fault.role, mode: fault.mode, event: marked.id } } : {}),
           attribution: record.attribution,
+          ...(record.success ? { findings: (record.findings ?? []).map((f) => `${f.component}.${f.mode}`) } : {}),
         });
       }
     }
@@ -219,7 +222,13 @@ export function renderAccuracyReport(report: AccuracyReport, skipped: { baseline
       `  ${t.key}  truth ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`,
     );
   }
-  out.push('', `succeeded despite the fault (${recovered.length}):`, ...recovered.map((t) => `  ${t.key}`));
+  // A recovered fault still cost something: a finding should name the injected role (issue 11 §1).
+  const named = recovered.filter((t) => t.findings?.some((f) => f.startsWith(`${t.truth!.component}.`)));
+  out.push(
+    '',
+    `succeeded despite the fault (${recovered.length}; a finding names the injected role in ${named.length}):`,
+    ...recovered.map((t) => `  ${t.key}  findings [${(t.findings ?? []).join(', ')}]`),
+  );
   if (notStruck.length > 0) {
     out.push('', `fault never struck (${notStruck.length}; its strike point is absent there — see each fault's "strikes"):`);
     for (const fault of [...new Set(notStruck.map((t) => t.fault))]) {
