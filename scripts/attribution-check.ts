@@ -11,7 +11,8 @@ import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
 import { DEFAULT_STRATEGIES, type StrategyName } from '../src/strategies/index.js';
 import { toolDescriptionsForPrompt } from '../src/tools/index.js';
 import { wilsonInterval, type Interval } from '../src/report/statistics-intervals.js';
-import { renderCounterfactualVerdict, type CounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
+import { renderCounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
+import type { EpisodeCounterfactual } from '../src/records/index.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -43,6 +44,8 @@ export interface Trial {
   failed: boolean;
   truth?: Truth;
   attribution: Attribution | null;
+  /** `component.mode` of each finding (costs on a success), when the episode succeeded despite the fault. */
+  findings?: string[];
 }
 
 export interface CheckOptions {
@@ -113,6 +116,7 @@ export async function runAttributionCheck(options: CheckOptions = {}): Promise<{
           failed: !record.success && record.outcome.status !== 'error',
           ...(marked ? { truth: { component: fault.role, mode: fault.mode, event: marked.id } } : {}),
           attribution: record.attribution,
+          ...(record.success ? { findings: (record.findings ?? []).map((f) => `${f.component}.${f.mode}`) } : {}),
         });
       }
     }
@@ -218,7 +222,13 @@ export function renderAccuracyReport(report: AccuracyReport, skipped: { baseline
       `  ${t.key}  truth ${t.truth!.component}.${t.truth!.mode} @${t.truth!.event}  got ${got}${t.attribution ? ` — ${t.attribution.explanation}` : ''}`,
     );
   }
-  out.push('', `succeeded despite the fault (${recovered.length}):`, ...recovered.map((t) => `  ${t.key}`));
+  // A recovered fault still cost something: a finding should name the injected role (issue 11 §1).
+  const named = recovered.filter((t) => t.findings?.some((f) => f.startsWith(`${t.truth!.component}.`)));
+  out.push(
+    '',
+    `succeeded despite the fault (${recovered.length}; a finding names the injected role in ${named.length}):`,
+    ...recovered.map((t) => `  ${t.key}  findings [${(t.findings ?? []).join(', ')}]`),
+  );
   if (notStruck.length > 0) {
     out.push('', `fault never struck (${notStruck.length}; its strike point is absent there — see each fault's "strikes"):`);
     for (const fault of [...new Set(notStruck.map((t) => t.fault))]) {
@@ -239,7 +249,7 @@ export function renderAccuracyReport(report: AccuracyReport, skipped: { baseline
 /** The goal for the counterfactual replay on the realistic corpus: agreement with the expected component. */
 export const COUNTERFACTUAL_GOAL = 0.8;
 
-type RealisticRun = { trial: Trial; problem?: string; episode: { source: string; expected: { component: string } }; counterfactual?: CounterfactualVerdict };
+type RealisticRun = { trial: Trial; problem?: string; episode: { source: string; expected: { component: string } }; counterfactual?: EpisodeCounterfactual };
 
 export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text: string; passed: boolean } {
   const report = measureAccuracy(runs.map((r) => r.trial));
@@ -263,14 +273,14 @@ export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text
   out.push('', `not measured (${unmeasured.length}; the episode did not go as written):`, ...unmeasured.map((r) => `  ${r.trial.key}: ${r.problem}`));
   const replayed = runs.filter((r) => r.counterfactual !== undefined);
   const expectedHits = replayed.filter((r) => r.counterfactual!.component === r.episode.expected.component).length;
-  const withRules = replayed.filter((r) => r.counterfactual!.agreesWithRules !== null);
+  const withRules = replayed.filter((r) => r.counterfactual!.agrees_with_rules !== null);
   const counterfactual = accuracy(expectedHits, replayed.length);
   if (replayed.length > 0) {
     out.push(
       '',
       `counterfactual replay (each role swapped for the reference oracle, the others replayed from the trace; no model calls): ${replayed.length} failed episodes`,
       line('expected', counterfactual, COUNTERFACTUAL_GOAL),
-      `agrees with the rules: ${withRules.filter((r) => r.counterfactual!.agreesWithRules).length}/${withRules.length}`,
+      `agrees with the rules: ${withRules.filter((r) => r.counterfactual!.agrees_with_rules).length}/${withRules.length}`,
       'every swap (fixes = the swap alone turned the failure into a success; unreplayed = calls of other roles the trace could not answer, answered by the oracle):',
       ...replayed.map(
         (r) =>

@@ -5,7 +5,8 @@ import { REALISTIC_CORPUS, type CorpusEpisode } from '../tests/fixtures/realisti
 import { extractView } from '../src/strategies/prompts.js';
 import type { EpisodeRecord } from '../src/records/index.js';
 import type { Trial } from './attribution-check.js';
-import { replayCounterfactuals, type CounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
+import { replayCounterfactuals } from '../src/runner/counterfactual-replay.js';
+import type { EpisodeCounterfactual } from '../src/records/index.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
 import { loadPromptSet } from '../src/runner/prompt-files.js';
 import { toolDescriptionsForPrompt } from '../src/tools/index.js';
@@ -20,7 +21,7 @@ export interface CorpusRun {
   /** Why the episode could not be measured (no record, succeeded, the expected call never happened); absent when measured. */
   problem?: string;
   /** The counterfactual replay of a failed episode. */
-  counterfactual?: CounterfactualVerdict;
+  counterfactual?: EpisodeCounterfactual;
 }
 
 /**

@@ -124,7 +124,7 @@ function program(): Command {
     )
     .option(
       '--counterfactual',
-      'after the run, re-run each failed plan-strategy episode with the planner, then the executor, then the replanner played by the scripted reference; report which replacement fixes it beside the rule-based verdict',
+      'replay each failed episode once per role, that role played by an oracle on the task\'s reference and the others replayed from the trace (no model calls); the record keeps which swaps fix it and whether that agrees with the rules',
     )
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')

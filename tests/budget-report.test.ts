@@ -72,7 +72,7 @@ describe('budget endings call the reporter once', () => {
         component: 'planner',
         mode: 'wrong_check',
         evidence: [planner.id, planner.id + 1, firstFailure.id],
-        cost: { replans: 3, model_calls: 7 },
+        cost: { replans: 3, model_calls: 7, tool_calls: 3 },
       }),
     ]);
     expect(record.findings?.[0]?.explanation).toContain('never passed although the task was met');

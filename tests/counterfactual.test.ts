@@ -1,44 +1,114 @@
-// --counterfactual: each failed plan-strategy episode re-run with one role played by the scripted reference.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { scratch, stratbench } from './support/cli.js';
+// run --counterfactual: each failed episode replayed with one role at a time swapped for the reference oracle, kept in its record.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedModel } from '../src/models/scripted.js';
+import { extractView } from '../src/strategies/prompts.js';
+import { startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
+import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';
+
+const verdicts = (out: string) => new Map(records(out).map((r) => [`${r.task}|${r.strategy}`, r]));
+
+let server: FakeOllama | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
 describe('stratbench run --counterfactual', () => {
-  it('finds the faulted role by replacement and agrees with the rules', () => {
-    const out = join(scratch(), 'cf');
-    const result = stratbench([
-      'run',
-      '--strategies',
-      'plan-replan,react',
-      '--tasks',
-      'rename-tax-rate,default-currency',
-      '--executor-model',
-      'scripted:faults=executor.bad_edit',
-      '--counterfactual',
-      '--out',
+  it('stores every swap, the verdict and its agreement in each failed record, for plan strategies and single agents alike', async () => {
+    const out = `${scratch()}/run`;
+    const run = await runInProcess({
       out,
-      '--no-progress',
-    ]);
-    expect(result.status).toBe(0);
-    const report = JSON.parse(readFileSync(join(out, 'counterfactual.json'), 'utf8')) as {
-      episodes: Array<{
-        task: string;
-        strategy: string;
-        rules?: string;
-        counterfactual: string | null;
-        replaced: Record<string, boolean>;
-        agrees: boolean | null;
-      }>;
-      compared: number;
-      agreed: number;
-    };
-    const rename = report.episodes.find((e) => e.task === 'rename-tax-rate' && e.strategy === 'plan-replan');
-    expect(rename).toMatchObject({ rules: 'executor.bad_edit', counterfactual: 'executor', agrees: true });
-    expect(rename?.replaced).toEqual({ planner: false, executor: true, replanner: false });
-    // ReAct has one model for every job: nothing to replace, so no counterfactual line.
-    expect(report.episodes.some((e) => e.strategy === 'react')).toBe(false);
-    expect(report.agreed).toBe(report.compared);
-    expect(result.stdout).toMatch(/agreement between rules and counterfactual: \d+\/\d+ \(100\.0%\)/);
-  });
+      strategies: 'plan-replan,react,direct',
+      tasks: 'rename-tax-rate,default-currency',
+      executorModel: 'scripted:faults=executor.bad_edit',
+      agentModel: 'scripted:faults=agent.wrong_answer',
+      directModel: 'scripted:faults=agent.wrong_answer',
+      counterfactual: true,
+      concurrency: 1,
+    });
+    expect(run.code).toBe(0);
+    const byCell = verdicts(out);
+    const rename = byCell.get('rename-tax-rate|plan-replan')!;
+    expect(rename.attribution).toMatchObject({ component: 'executor', mode: 'bad_edit' });
+    // The oracle executor fills the edit from the file it read; the oracle replanner reverts and continues from the failure.
+    expect(rename.counterfactual).toMatchObject({
+      fixed_by: ['executor', 'replanner'],
+      component: 'executor',
+      rules: 'executor.bad_edit',
+      agrees_with_rules: true,
+    });
+    expect(Object.keys(rename.counterfactual!.swaps)).toEqual(['planner', 'executor', 'replanner']);
+    expect(rename.counterfactual!.swaps['planner']).toMatchObject({ success: false, unreplayed: 0 });
+    const swaps = Object.values(rename.counterfactual!.swaps);
+    expect(rename.counterfactual!.extra_calls).toBe(swaps.reduce((sum, s) => sum + s.oracle_calls + s.unreplayed, 0));
+    // A single agent's swap is the oracle agent (ReAct) or the oracle direct model.
+    expect(byCell.get('default-currency|react')!.counterfactual).toEqual({
+      swaps: { agent: { success: true, oracle_calls: 2, replayed: 0, unreplayed: 0 } },
+      fixed_by: ['agent'],
+      component: 'agent',
+      rules: 'agent.wrong_answer',
+      agrees_with_rules: true,
+      extra_calls: 2,
+    });
+    expect(byCell.get('default-currency|direct')!.counterfactual).toMatchObject({ fixed_by: ['direct'], component: 'agent', agrees_with_rules: true });
+    // Direct cannot do a three-call task even played perfectly: no single swap fixes it, so no verdict to compare.
+    expect(byCell.get('rename-tax-rate|direct')!.counterfactual).toMatchObject({ fixed_by: [], component: null, agrees_with_rules: null });
+    // Successes are not replayed.
+    for (const cell of ['default-currency|plan-replan', 'rename-tax-rate|react']) {
+      expect(byCell.get(cell)!.success).toBe(true);
+      expect(byCell.get(cell)!.counterfactual).toBeUndefined();
+    }
+    expect(run.stdout).toContain('Counterfactual replay (4 failed episode(s);');
+    expect(run.stdout).toContain('fixed by a single-role swap: 3/4 (agent 2, executor 1)');
+    expect(run.stdout).toContain('agreement with the rules: 3/3 (100.0%) of episodes where both name a component');
+    expect(run.stdout).toMatch(
+      /extra calls: \d+ answered by the oracle \(\d+ of them for replayed roles whose request was not in the trace; no model is called\), \d+ replayed from traces/,
+    );
+  }, 60_000);
+
+  it('sends no request to the model server for the replays, and does not replay an infrastructure error', async () => {
+    const model = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS['suite'])), ['executor.bad_edit', 'agent.wrong_answer']);
+    const serve = scriptedOllamaReply(model);
+    const busy: FixtureReply = { status: 503, body: { error: 'server busy' } };
+    server = await startFakeOllama({
+      reply: (request) =>
+        (extractView(request.messages ?? []) as { task_id?: string } | undefined)?.task_id === 'checkout-test-script' ? busy : serve(request),
+    });
+    const out = `${scratch()}/run`;
+    const run = await runInProcess(
+      {
+        out,
+        model: 'ollama:qwen3:8b',
+        ollamaHost: server.url,
+        strategies: 'plan-replan,react',
+        tasks: 'rename-tax-rate,default-currency,checkout-test-script',
+        counterfactual: true,
+        maxErrorRate: 1,
+        concurrency: 1,
+      },
+      { ollama: { clock: { sleep: async () => undefined } } },
+    );
+    expect(run.code).toBe(0);
+    const list = records(out);
+    const replayed = list.filter((r) => r.counterfactual !== undefined).map((r) => `${r.task}|${r.strategy}`);
+    expect(replayed).toEqual(['default-currency|react', 'rename-tax-rate|plan-replan']);
+    expect(list.filter((r) => r.task === 'rename-tax-rate' && r.strategy === 'plan-replan')[0]!.counterfactual).toMatchObject({
+      component: 'executor',
+      agrees_with_rules: true,
+    });
+    const errored = list.filter((r) => r.outcome.status === 'error');
+    expect(errored.map((r) => r.task)).toEqual(['checkout-test-script', 'checkout-test-script']);
+    expect(errored.every((r) => r.counterfactual === undefined)).toBe(true);
+    // Every chat request the server answered for the other tasks is a model call an episode recorded: none came from a replay.
+    const answered = server.chatCalls().filter((c) => {
+      const view = extractView((c.body as { messages?: Array<{ role: string; content: string }> }).messages ?? []) as { task_id?: string } | undefined;
+      return view !== undefined && view.task_id !== 'checkout-test-script';
+    });
+    const recorded = list
+      .filter((r) => r.outcome.status !== 'error')
+      .flatMap((r) => r.trace)
+      .reduce((sum, e) => sum + (e.type === 'model_call' ? (e.attempts ?? 1) : 0), 0);
+    expect(recorded).toBeGreaterThan(0);
+    expect(answered).toHaveLength(recorded);
+  }, 60_000);
 });

@@ -37,6 +37,22 @@ describe('explain on a failed episode', () => {
     expect(text).toMatch(/^ {2}replanner /m);
   }, 60_000);
 
+  it('prints the replay a run with --counterfactual stored in the record, with the calls it took', async () => {
+    const out = `${scratch()}/run`;
+    await runInProcess({
+      out,
+      strategies: 'react',
+      tasks: 'default-currency',
+      agentModel: 'scripted:faults=agent.wrong_answer',
+      counterfactual: true,
+      concurrency: 1,
+    });
+    const text = await captured(() => explainCommand(out, 'default-currency', 'react'));
+    expect(text).toContain('counterfactual: agent (agrees with the rules)');
+    expect(text).toMatch(/^ {2}agent {5}fixes it$/m);
+    expect(text).toContain('  extra calls: 2, all answered by the oracle (no model was called)');
+  }, 60_000);
+
   it('prints no counterfactual for an episode that succeeded', async () => {
     const out = `${scratch()}/run`;
     await runInProcess({ out, strategies: 'plan-replan', tasks: 'default-currency', concurrency: 1 });

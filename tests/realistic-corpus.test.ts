@@ -35,9 +35,9 @@ describe('realistic reply corpus', () => {
     const checkout = runs.find((r) => r.trial.key === 'fix-checkout-test/plan-replan/guessed-checkout-js')!.counterfactual!;
     expect(Object.keys(checkout.swaps)).toEqual(['planner', 'executor', 'replanner']);
     // The oracle planner fixes it too, but only by leading the replayed roles into requests the trace never had.
-    expect(checkout.fixedBy).toEqual(['planner', 'replanner']);
+    expect(checkout.fixed_by).toEqual(['planner', 'replanner']);
     expect(checkout.swaps.replanner!.unreplayed).toBeLessThan(checkout.swaps.planner!.unreplayed);
-    expect(checkout.agreesWithRules).toBe(true);
+    expect(checkout.agrees_with_rules).toBe(true);
     const { text, passed } = renderRealisticReport(runs);
     expect(passed).toBe(true);
     expect(text).toMatch(/component\s+6\/6\s+100\.0%\s+95% CI \[61\.0%, 100\.0%\]/);

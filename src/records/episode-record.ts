@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { Attribution, CheckResult, EpisodeFinding, Metrics, Outcome } from './outcome.js';
 import { TraceEvent } from './trace-events.js';
+import { EpisodeCounterfactual } from './counterfactual.js';
 
 export const EpisodeRecord = z.object({
   schemaVersion: z.number().int().describe('See SCHEMA_VERSION; readers check it first'),
@@ -27,6 +28,9 @@ export const EpisodeRecord = z.object({
     .array(EpisodeFinding)
     .optional()
     .describe('Successful episodes only: costs a role caused (e.g. a wrong check that cost replans); absent when none'),
+  counterfactual: EpisodeCounterfactual.optional().describe(
+    'Failed, non-error episodes of a run with --counterfactual: the replay with each role swapped for the reference oracle',
+  ),
   wall_ms: z.number().describe('Real time the episode took, ms (the only non-deterministic field)'),
   trace: z.array(TraceEvent),
 });

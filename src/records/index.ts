@@ -1,6 +1,7 @@
 // records/: the zod schemas of every shape that crosses a folder (trace events, episode record, run.json,
 // summary.json, messages.jsonl), the schema version and the canonical JSON. A leaf: it imports nothing of ours.
 export * from './canonical-json.js';
+export * from './counterfactual.js';
 export * from './episode-record.js';
 export * from './outcome.js';
 export * from './roles.js';

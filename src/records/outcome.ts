@@ -51,8 +51,9 @@ export type Attribution = z.infer<typeof Attribution>;
 /** A cost one role caused on an episode that still succeeded (issue 11 §1): a finding, not a failure. */
 export const EpisodeFinding = Attribution.extend({
   cost: z.object({
-    replans: z.number().int().describe('Replans made from the first erroneous event on'),
-    model_calls: z.number().int().describe('Model calls made from the first erroneous event on'),
+    replans: z.number().int().describe('Replans the mistake caused'),
+    model_calls: z.number().int().describe('Model calls the mistake cost (a wrong check: every call from its first failure on)'),
+    tool_calls: z.number().int().default(0).describe('Tool calls the mistake wasted (absent in records written before it was counted: 0)'),
   }),
 });
 export type EpisodeFinding = z.infer<typeof EpisodeFinding>;

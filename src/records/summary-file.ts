@@ -58,6 +58,36 @@ export const AttributionSummary = z.object({
 });
 export type AttributionSummary = z.infer<typeof AttributionSummary>;
 
+/** Costs on successes (issue 11 §1): findings of successful episodes per component.mode, with their summed cost. */
+export const FindingsSummary = z.object({
+  episodes: z.number().int().nonnegative().describe('Successful episodes with at least one finding'),
+  modes: z.array(
+    z.object({
+      component: z.string(),
+      mode: z.string(),
+      count: z.number().int().describe('Findings of this kind'),
+      replans: z.number().int(),
+      model_calls: z.number().int(),
+      tool_calls: z.number().int(),
+      by_strategy: z.record(z.string(), z.number().int()),
+    }),
+  ),
+});
+export type FindingsSummary = z.infer<typeof FindingsSummary>;
+
+/** The counterfactual replays of a run with --counterfactual (issue 11 §2), against the rule-based attribution. */
+export const CounterfactualSummary = z.object({
+  replayed: z.number().int().nonnegative().describe('Failed, non-error episodes replayed'),
+  fixed: z.number().int().nonnegative().describe('Replayed episodes that some single-role swap fixed'),
+  compared: z.number().int().nonnegative().describe('Episodes where both the replay and the rules name a component'),
+  agreed: z.number().int().nonnegative(),
+  by_component: z.record(z.string(), z.number().int()).describe('component the replay blamed → episodes'),
+  oracle_calls: z.number().int().nonnegative().describe('Calls of the swapped roles, answered by the oracle'),
+  unreplayed: z.number().int().nonnegative().describe('Calls of replayed roles the traces could not answer, answered by the oracle'),
+  replayed_calls: z.number().int().nonnegative().describe('Calls answered from the recorded traces'),
+});
+export type CounterfactualSummary = z.infer<typeof CounterfactualSummary>;
+
 export const RunSummary = z.object({
   schemaVersion: z.number().int(),
   groups: z.array(z.string()),
@@ -66,6 +96,8 @@ export const RunSummary = z.object({
   errors: z.array(EpisodeLine),
   results: z.array(EpisodeResult),
   attribution: AttributionSummary,
+  findings: FindingsSummary.optional().describe('Costs on successes; absent in summaries written before findings were tallied'),
+  counterfactual: CounterfactualSummary.optional().describe('Present when some episode carries a counterfactual replay'),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

@@ -158,7 +158,11 @@ export function explainEpisode(record: EpisodeRecord, shown: ExplainTexts = { te
       record.outcome.status === 'error' ? 'attribution: none (error episodes are infrastructure, not a strategy failure)' : 'attribution: none recorded',
     );
   }
-  for (const finding of record.findings ?? []) lines.push(`finding: ${finding.component}.${finding.mode} — ${finding.explanation}`);
+  for (const finding of record.findings ?? []) {
+    const { replans, model_calls, tool_calls } = finding.cost;
+    const cost = `cost: ${replans} replan(s), ${model_calls} model call(s), ${tool_calls} tool call(s); evidence ${finding.evidence.join(' ')}`;
+    lines.push(`finding: ${finding.component}.${finding.mode} (${cost}) — ${finding.explanation}`);
+  }
   lines.push(...(shown.counterfactual ?? []));
   lines.push('');
   const width = String(record.trace.length).length;

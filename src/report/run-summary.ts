@@ -9,6 +9,7 @@ import {
   type Tally,
 } from '../records/index.js';
 import { summarizeAttributions, type AttributedFailure } from './attribution-table.js';
+import { FindingsTally } from './findings-table.js';
 
 const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
 
@@ -19,6 +20,7 @@ export class SummaryBuilder {
   private readonly errors: EpisodeLine[] = [];
   private readonly results: EpisodeResult[] = [];
   private readonly attributed: AttributedFailure[] = [];
+  private readonly findings = new FindingsTally();
 
   constructor(
     private readonly groups: string[],
@@ -52,6 +54,7 @@ export class SummaryBuilder {
     const summary = this.strategy(record.strategy);
     const group = (summary.by_group[record.group] ??= emptyTally());
     const isError = record.outcome.status === 'error';
+    this.findings.add(record);
     for (const tally of [summary, group]) {
       tally.episodes += 1;
       if (isError) tally.errors += 1;
@@ -111,6 +114,7 @@ export class SummaryBuilder {
       errors: [...this.errors].sort(order),
       results: this.results.sort(order),
       attribution: summarizeAttributions(this.attributed, [...this.byStrategy.keys()]),
+      ...this.findings.build(),
     };
   }
 }

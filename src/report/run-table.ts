@@ -1,6 +1,7 @@
 // Renders a run summary as the comparison table (cli-table3) plus one line per failed or errored episode.
 import type { RunSummary, Tally } from '../records/index.js';
 import { renderAttributionTable } from './attribution-table.js';
+import { renderCostsOnSuccesses, renderCounterfactualSummary } from './findings-table.js';
 import { cutLine, fitTable, wrapLine } from './formats/fit-width.js';
 
 export interface RunTableOptions {
@@ -71,6 +72,8 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   }
   const attribution = summary.attribution ? renderAttributionTable(summary.attribution, { color: options.color }) : '';
   if (attribution !== '') lines.push('', attribution);
+  for (const section of [renderCostsOnSuccesses(summary.findings), renderCounterfactualSummary(summary.counterfactual)])
+    if (section !== '') lines.push('', section);
   if (summary.errors.length > 0) {
     lines.push('', `Errored episodes, not counted as failures (${summary.errors.length}):`);
     // Wrapped, not cut: the server's message is what says what to fix.

@@ -9,12 +9,13 @@ import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } fro
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { renderRunReport } from '../report/index.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
-import { loadForResume, OutputFolderError, parseShard, prepareOutputFolder, readRunFile, ResumeError, writeJsonFile } from '../results-folder/index.js';
+import { loadForResume, OutputFolderError, parseShard, prepareOutputFolder, readRunFile, ResumeError } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
+import type { EpisodeTask } from './episode.js';
 import { prewarmForRepos } from '../sim-repo/index.js';
 import { validateTrajectories, type TrajectoryKind, type TrajectoryValidation } from './replay.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunDescription, type Shard } from '../records/index.js';
-import { renderCounterfactuals, runCounterfactuals } from './counterfactual.js';
+import { withCounterfactual } from './counterfactual-replay.js';
 import { useColor } from './terminal.js';
 import { checkMatrixSize, checkReferences, describeMatrix, ERRORED_RUN_EXIT_CODE, erroredRunWarning } from './run-checks.js';
 import {
@@ -327,6 +328,10 @@ export async function runCommand(
       existing,
       ...(shard ? { shard } : {}),
       signal: controller.signal,
+      // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls).
+      ...(options['counterfactual'] === true
+        ? { complete: (record: EpisodeRecord, cell: { task: EpisodeTask }) => withCounterfactual(record, cell.task, env) }
+        : {}),
     },
     env,
   );
@@ -344,11 +349,6 @@ export async function runCommand(
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout), { wide: options['wide'] === true }));
-  if (options['counterfactual'] === true && !summary.interrupted) {
-    const report = await runCounterfactuals(summary.failures, tasks, env, seed);
-    await writeJsonFile(join(outDir, 'counterfactual.json'), report);
-    if (options['format'] !== 'json') process.stdout.write(`${renderCounterfactuals(report)}\n`);
-  }
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.stderr.write(`results: ${outDir}\n`);

@@ -1,7 +1,7 @@
 // Counterfactual replay (issue 11 §2): swap one role of a failed episode for the reference oracle, replay every other role from the trace.
 import { ROLES, type ChatModel, type ChatRequest, type ChatResponse, type Role } from '../models/types.js';
 import type { ScriptedTask } from '../models/scripted.js';
-import { storedTextHash, type EpisodeRecord, type TraceEvent } from '../records/index.js';
+import { storedTextHash, type CounterfactualSwap, type EpisodeCounterfactual, type EpisodeRecord, type TraceEvent } from '../records/index.js';
 import { STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { OracleModel } from './counterfactual-oracle.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
@@ -19,6 +19,8 @@ export class ReplayModel implements ChatModel {
   readonly name = 'replay';
   readonly deterministic = true;
   unreplayed = 0;
+  /** Calls answered from the trace. */
+  replayed = 0;
   private readonly byMessages = new Map<string, string>();
   private readonly inOrder = new Map<string, ModelCall[]>();
   private readonly next = new Map<string, number>();
@@ -37,7 +39,10 @@ export class ReplayModel implements ChatModel {
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     const text = this.recorded(request);
-    if (text !== undefined) return { text, tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
+    if (text !== undefined) {
+      this.replayed += 1;
+      return { text, tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
+    }
     this.unreplayed += 1;
     return this.fallback.chat(request);
   }
@@ -60,74 +65,67 @@ export class ReplayModel implements ChatModel {
 /** The component a role's mistakes are counted against (decision 0004): direct and ReAct are the agent; the reporter is the executor's. */
 export const componentOf = (role: string): string => (role === 'direct' ? 'agent' : role === 'reporter' ? 'executor' : role);
 
-export interface SwapResult {
-  success: boolean;
-  /** Calls of the replayed roles that the trace could not answer (the oracle did). */
-  unreplayed: number;
-  /** Calls the oracle answered for the swapped role. */
-  oracleCalls: number;
-}
-
-export interface CounterfactualVerdict {
-  key: string;
-  task: string;
-  strategy: string;
-  /** The rule-based verdict, component.mode. */
-  rules?: string;
-  /** Every role swapped, with whether the episode then succeeded. */
-  swaps: Partial<Record<Role, SwapResult>>;
-  /** Roles whose swap alone turned the failure into a success. */
-  fixedBy: Role[];
-  /** The component blamed: of the fixing swaps, the one resting least on the oracle for other roles, then the earliest role in the trace; null if none fixed it. */
-  component: string | null;
-  /** Whether it names the rule-based component (null when either is missing). */
-  agreesWithRules: boolean | null;
-}
-
 /**
  * Replays a failed episode once per role it used (the reporter excepted: its reports are replayed), with that role
  * played by the oracle and every other role replayed from the trace. No model is called: replayed roles answer from
- * the trace, the oracle from the task's reference. Throws only for a harness bug (a record whose strategy is unknown).
+ * the trace, the oracle from the task's reference, and the replays' messages are not stored (no `texts` sink).
+ * Returns the record's `counterfactual` field. Throws only for a harness bug (a record whose strategy is unknown).
  */
-export async function replayCounterfactuals(record: EpisodeRecord, task: EpisodeTask & ScriptedTask, env: RunEnvironment): Promise<CounterfactualVerdict> {
+export async function replayCounterfactuals(record: EpisodeRecord, task: EpisodeTask & ScriptedTask, env: RunEnvironment): Promise<EpisodeCounterfactual> {
   const strategy = record.strategy as StrategyName;
   if (!(strategy in STRATEGIES)) throw new Error(`unknown strategy ${record.strategy}`);
   const oracle = new OracleModel([task], { replans: strategy !== 'plan-up-front' });
   const firstCall = new Map<string, number>();
   for (const event of record.trace) if (event.type === 'model_call' && !firstCall.has(event.role)) firstCall.set(event.role, event.id);
   const roles = ROLES.filter((role) => role !== 'reporter' && firstCall.has(role));
-  const swaps: Partial<Record<Role, SwapResult>> = {};
+  const { texts: _unstored, ...quiet } = env;
+  const swaps: Partial<Record<Role, CounterfactualSwap>> = {};
   for (const role of roles) {
     let oracleCalls = 0;
-    const counting: ChatModel = { name: 'oracle', deterministic: true, chat: (request) => ((oracleCalls += 1), oracle.chat(request)) };
+    const counting: ChatModel = {
+      name: 'oracle',
+      deterministic: true,
+      chat: (request) => {
+        oracleCalls += 1;
+        return oracle.chat(request);
+      },
+    };
     const replay = new ReplayModel(record.trace, oracle);
     const models = Object.fromEntries(ROLES.map((r) => [r, r === role ? counting : replay])) as Record<Role, ChatModel>;
     const replayed = await runEpisode(
       { task, strategy, epoch: record.epoch, seed: record.seed },
-      { ...env, models, configHash: `${env.configHash}|counterfactual:${role}` },
+      { ...quiet, models, configHash: `${env.configHash}|counterfactual:${role}` },
     );
-    swaps[role] = { success: replayed.success, unreplayed: replay.unreplayed, oracleCalls };
+    swaps[role] = { success: replayed.success, oracle_calls: oracleCalls, replayed: replay.replayed, unreplayed: replay.unreplayed };
   }
   const fixedBy = roles.filter((role) => swaps[role]!.success);
   const best = [...fixedBy].sort((a, b) => swaps[a]!.unreplayed - swaps[b]!.unreplayed || firstCall.get(a)! - firstCall.get(b)!)[0];
   const component = best === undefined ? null : componentOf(best);
   const rules = record.attribution ? `${record.attribution.component}.${record.attribution.mode}` : undefined;
   return {
-    key: record.key,
-    task: record.task,
-    strategy: record.strategy,
-    ...(rules ? { rules } : {}),
     swaps,
-    fixedBy,
+    fixed_by: fixedBy,
     component,
-    agreesWithRules: component === null || record.attribution === null ? null : component === record.attribution.component,
+    ...(rules ? { rules } : {}),
+    agrees_with_rules: component === null || record.attribution === null ? null : component === record.attribution.component,
+    extra_calls: Object.values(swaps).reduce((sum, swap) => sum + swap.oracle_calls + swap.unreplayed, 0),
   };
 }
 
+/**
+ * The record with its counterfactual replay added, for a failed episode that did not end in an infrastructure error
+ * (an error is no strategy's failure: nothing to find) and whose task has a reference; any other record as it is.
+ */
+export async function withCounterfactual(record: EpisodeRecord, task: EpisodeTask, env: RunEnvironment): Promise<EpisodeRecord> {
+  if (record.success || record.outcome.status === 'error' || task.reference === undefined) return record;
+  const counterfactual = await replayCounterfactuals(record, { ...task, reference: task.reference }, env);
+  return { ...record, counterfactual };
+}
+
 /** One line per verdict: the swaps that fixed it (with the oracle's share), the counterfactual component, the rules' verdict. */
-export function renderCounterfactualVerdict(v: CounterfactualVerdict): string {
+export function renderCounterfactualVerdict(v: EpisodeCounterfactual): string {
   const swaps = Object.entries(v.swaps)
     .map(([role, s]) => `${role}:${s.success ? 'fixes' : 'fails'}${s.unreplayed ? ` (+${s.unreplayed} unreplayed)` : ''}`)
     .join(' ');
-  return `counterfactual ${v.component ?? 'none'}  rules ${v.rules ?? '-'}${v.agreesWithRules === null ? '' : v.agreesWithRules ? '  agree' : '  DISAGREE'}  [${swaps}]`;
+  return `counterfactual ${v.component ?? 'none'}  rules ${v.rules ?? '-'}${v.agrees_with_rules === null ? '' : v.agrees_with_rules ? '  agree' : '  DISAGREE'}  [${swaps}]`;
 }

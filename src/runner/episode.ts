@@ -98,7 +98,13 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   } catch {
     attribution = null;
   }
-  const findings = scored.success ? costFindings(trace.events) : [];
+  // Successful episodes only: the costs a role caused (a finding rule that throws is a bug: no findings then).
+  let findings: EpisodeRecord['findings'] = [];
+  try {
+    findings = scored.success ? costFindings(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks) : [];
+  } catch {
+    findings = [];
+  }
   return {
     schemaVersion: SCHEMA_VERSION,
     key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
@@ -116,7 +122,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     checks: scored.checks,
     metrics: metricsOf(trace.events, toolMs),
     attribution,
-    ...(findings.length > 0 ? { findings } : {}),
+    ...(findings !== undefined && findings.length > 0 ? { findings } : {}),
     wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
     trace: trace.events,
   };

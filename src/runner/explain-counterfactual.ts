@@ -1,7 +1,7 @@
 // The counterfactual lines `explain` prints for a failed episode: its replay with each role swapped for the reference oracle.
 import { resolve } from 'node:path';
 import { ROLES, type ChatModel, type Role } from '../models/types.js';
-import type { EpisodeRecord, RunFile } from '../records/index.js';
+import type { EpisodeCounterfactual, EpisodeRecord, RunFile } from '../records/index.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { replayCounterfactuals } from './counterfactual-replay.js';
@@ -9,12 +9,14 @@ import { loadPromptSet } from './prompt-files.js';
 
 /**
  * For a failed, non-error episode: one line per swapped role (fixes or fails, and the calls of other roles the trace
- * could not answer), the counterfactual component and whether it agrees with the rules. Reads the suite and the
- * prompts the run used (run.json, relative to the folder's working directory); an empty list for an episode that
- * succeeded or errored, one line saying why when the replay cannot run. Never throws.
+ * could not answer), the counterfactual component and whether it agrees with the rules. A record of a run with
+ * `--counterfactual` carries its replay; otherwise it is replayed here from the suite and the prompts the run used
+ * (run.json, relative to the folder's working directory). An empty list for an episode that succeeded or errored,
+ * one line saying why when the replay cannot run. Never throws.
  */
 export async function counterfactualLines(run: RunFile | null, record: EpisodeRecord): Promise<string[]> {
   if (record.success || record.outcome.status === 'error') return [];
+  if (record.counterfactual) return renderLines(record.counterfactual);
   try {
     if (run === null) return ['counterfactual: not available (no run.json: the suite and prompts are unknown)'];
     const loaded = await loadSuiteFile(resolve(run.config.suite));
@@ -29,15 +31,20 @@ export async function counterfactualLines(run: RunFile | null, record: EpisodeRe
       options: { lookupMissAsResult: run.config.options.lookupMissAsResult || record.strategy === 'plan-replan-lookup' },
       configHash: 'explain',
     });
-    const agreement = verdict.agreesWithRules === null ? '' : verdict.agreesWithRules ? ' (agrees with the rules)' : ` (the rules say ${verdict.rules})`;
-    return [
-      `counterfactual: ${verdict.component ?? 'no single-role swap fixes it'}${agreement} — each role swapped for the reference oracle, the others replayed from the trace:`,
-      ...Object.entries(verdict.swaps).map(
-        ([role, swap]) =>
-          `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`,
-      ),
-    ];
+    return renderLines(verdict);
   } catch (error) {
     return [`counterfactual: not available (${error instanceof Error ? error.message : String(error)})`];
   }
+}
+
+function renderLines(verdict: EpisodeCounterfactual): string[] {
+  const agreement = verdict.agrees_with_rules === null ? '' : verdict.agrees_with_rules ? ' (agrees with the rules)' : ` (the rules say ${verdict.rules})`;
+  return [
+    `counterfactual: ${verdict.component ?? 'no single-role swap fixes it'}${agreement} — each role swapped for the reference oracle, the others replayed from the trace:`,
+    ...Object.entries(verdict.swaps).map(
+      ([role, swap]) =>
+        `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`,
+    ),
+    `  extra calls: ${verdict.extra_calls}, all answered by the oracle (no model was called)`,
+  ];
 }

@@ -83,7 +83,7 @@ async function streamToFile(lines: Iterable<string>, file: string): Promise<void
  */
 export async function writeEpisodesCsv(dir: string, out: string): Promise<number> {
   const folder = await readFolder(dir);
-  const lines = episodesCsvLines(folder.records, dir, await counterfactualsOf(dir));
+  const lines = episodesCsvLines(folder.records, dir, await counterfactualsOf(dir, folder.records));
   if (out === '-') await streamToStdout(lines);
   else await streamToFile(lines, out);
   return folder.records.length;
@@ -129,7 +129,7 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<n
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
   const prompts = await suitePrompts(folder.run);
-  const verdicts = new Map((await counterfactualsOf(dir)).map((v) => [`${v.task}|${v.strategy}|${v.epoch}`, v]));
+  const verdicts = new Map((await counterfactualsOf(dir, folder.records)).map((v) => [`${v.task}|${v.strategy}|${v.epoch}`, v]));
   const version = (JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
   try {
     await makeFolder(out);

@@ -55,8 +55,27 @@ async function summaryOf(folder: ResultsFolder): Promise<SummaryFile> {
   return withStatistics(summaryFromRecords(folder.records, groups, strategies), run?.seed ?? 1);
 }
 
-/** counterfactual.json's episodes when the run made one; anything unreadable is ignored (it is optional). */
-export async function counterfactualsOf(dir: string): Promise<CounterfactualVerdict[]> {
+/**
+ * The counterfactual verdicts the report shows: each record's own replay (`run --counterfactual`), and for a folder
+ * written before replays were kept in the records, counterfactual.json's episodes; anything unreadable is ignored
+ * (it is optional).
+ */
+export async function counterfactualsOf(dir: string, records: ResultsFolder['records']): Promise<CounterfactualVerdict[]> {
+  const stored = records.flatMap((record): CounterfactualVerdict[] =>
+    record.counterfactual
+      ? [
+          {
+            task: record.task,
+            strategy: record.strategy,
+            epoch: record.epoch,
+            counterfactual: record.counterfactual.component,
+            replaced: Object.fromEntries(Object.entries(record.counterfactual.swaps).map(([role, swap]) => [role, swap.success])),
+            agrees: record.counterfactual.agrees_with_rules,
+          },
+        ]
+      : [],
+  );
+  if (stored.length > 0) return stored;
   try {
     const value = JSON.parse(await readFile(join(dir, 'counterfactual.json'), 'utf8')) as { episodes?: unknown };
     return Array.isArray(value.episodes) ? (value.episodes as CounterfactualVerdict[]) : [];
@@ -72,7 +91,9 @@ export async function reportDataOf(dir: string): Promise<ReportData> {
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
-  return buildReportData(folder.records, await summaryOf(folder), folder.run, messages.texts, { counterfactuals: await counterfactualsOf(dir) });
+  return buildReportData(folder.records, await summaryOf(folder), folder.run, messages.texts, {
+    counterfactuals: await counterfactualsOf(dir, folder.records),
+  });
 }
 
 async function writeOrThrow(file: string, text: string): Promise<void> {

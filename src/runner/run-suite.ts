@@ -29,6 +29,8 @@ export interface MatrixConfig {
   shard?: Shard;
   /** Aborting stops starting new episodes; running ones finish and are recorded (Ctrl-C). */
   signal?: AbortSignal;
+  /** Completes a finished episode's record before it is summarised and written (`--counterfactual` adds its replay). */
+  complete?: (record: EpisodeRecord, cell: EpisodeCell) => Promise<EpisodeRecord>;
 }
 
 export interface EpisodeCell {
@@ -78,7 +80,8 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
   let ran = 0;
   try {
     await streamCells(cells, config, async (cell) => {
-      const record = await runEpisode(cell, withTexts);
+      const finished = await runEpisode(cell, withTexts);
+      const record = config.complete ? await config.complete(finished, cell) : finished;
       summary.add(record);
       await writer.write(record);
       ran += 1;

@@ -7,6 +7,9 @@ import { lastDoneWhenBlock } from '../trace-index.js';
 /** How a shell or package manager says a command or script does not exist. */
 const NO_SUCH_COMMAND = /^exit 127\b|ERR_PNPM_NO_SCRIPT|Missing script:|command not found/;
 
+/** Whether a check's failure detail says it cannot pass in this repository: no such command, script or file. */
+export const cannotPass = (detail: string): boolean => NO_SUCH_COMMAND.test(detail) || / does not exist$/.test(detail);
+
 /**
  * A check of the first plan's done_when that failed in the last done_when evaluation and cannot pass: its command
  * or script does not exist (exit 127, "Missing script"), its file does not exist, or (on a task that expects finish) it fails although every
@@ -25,7 +28,7 @@ export const wrongCheck: Rule = ({ task, index, checks }) => {
   const stateDone = failingChecks(checks).state.length === 0;
   for (const event of lastDoneWhenBlock(index)) {
     if (event.pass || !planned.has(canonical(event.check))) continue;
-    const impossible = NO_SUCH_COMMAND.test(event.detail) || / does not exist$/.test(event.detail);
+    const impossible = cannotPass(event.detail);
     if (!impossible && !(task.expect === 'finish' && stateDone)) continue;
     const firstFailure = index.doneWhenChecks.find((c) => !c.pass && canonical(c.check) === canonical(event.check))!;
     const replannerAfter = index.modelCalls.find((c) => c.role === 'replanner' && c.id > firstFailure.id);
