@@ -82,7 +82,13 @@ export function describeCompleteness(run: CompletenessSource, cells: readonly Ma
     const epochsDone = Array.from({ length: run.config.epochs }, (_, epoch) => epoch).filter((epoch) =>
       slice.every((cell) => cell.epoch !== epoch || present.has(cellKey(cell))),
     ).length;
-    const prefix = merged ? 'incomplete' : run.status === 'running' ? 'not finished (still running, or killed)' : 'interrupted';
+    const prefix = merged
+      ? 'incomplete'
+      : run.status === 'running'
+        ? 'not finished (still running, or killed)'
+        : run.status === 'complete'
+          ? 'truncated (episodes.jsonl lacks episodes run.json lists)'
+          : 'interrupted';
     const shard = run.shard
       ? `shard ${run.shard.index} of ${run.shard.count}, `
       : missingShards.size > 0
