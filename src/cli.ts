@@ -327,12 +327,21 @@ function program(): Command {
 
   cli
     .command('merge')
-    .description('Combine the folders of a sharded run (--shard i/n) into one results folder; refuses different configurations.')
+    .description(
+      'Combine the folders of a sharded run (--shard i/n) into one results folder; refuses different configurations, and episodes found in ' +
+        'several folders unless --prefer says which wins. An incomplete result (a shard missing, an interrupted run) is merged and labelled incomplete.',
+    )
     .argument('<dirs...>', 'results folders to merge')
     .requiredOption('--out <dir>', 'merged results folder')
-    .action(async (dirs: string[], options: { out: string }) => {
+    .addOption(
+      new Option('--prefer <side>', 'when folders hold the same episode (task × strategy × epoch), keep the one of the first or last folder given').choices([
+        'first',
+        'last',
+      ]),
+    )
+    .action(async (dirs: string[], options: { out: string; prefer?: 'first' | 'last' }) => {
       const { mergeCommand } = await import('./runner/folder-commands.js');
-      process.exitCode = await mergeCommand(dirs, options.out);
+      process.exitCode = await mergeCommand(dirs, options.out, options.prefer === undefined ? {} : { prefer: options.prefer });
     });
 
   return cli;

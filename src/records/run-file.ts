@@ -26,6 +26,26 @@ export const Shard = z.object({ index: z.number().int().positive().describe('1-b
 export type Shard = z.infer<typeof Shard>;
 
 /**
+ * How much of its episode matrix a folder holds (results-folder/completeness.ts computes it): `complete` every
+ * episode; `partial` a slice by design (one shard, a merge of some shards); `interrupted` a run stopped before its
+ * slice was done. `label` is what report, compare and the run's own table print, null for a whole, complete run.
+ */
+export const RunCompleteness = z.object({
+  status: z.enum(['complete', 'partial', 'interrupted']),
+  episodes: z.number().int().nonnegative().describe('Episodes of the matrix the folder holds'),
+  expected_episodes: z.number().int().nonnegative().describe('Episodes of the whole matrix (strategies × tasks × epochs, every shard)'),
+  label: z.string().nullable().describe('e.g. "interrupted: 1200 of 4200 episodes, 17 of 60 epochs complete"; "2 of 14 tasks (--tasks)"'),
+});
+export type RunCompleteness = z.infer<typeof RunCompleteness>;
+
+/** How `merge` chose between folders holding the same episode: refused unless told (`--prefer`). */
+export const MergeOverlap = z.object({
+  prefer: z.enum(['first', 'last']).nullable().describe('Which folder (in argument order) won an episode found in several; null: none overlapped'),
+  episodes: z.number().int().nonnegative().describe('Episodes found in more than one folder'),
+});
+export type MergeOverlap = z.infer<typeof MergeOverlap>;
+
+/**
  * run.json of a results folder. Written when the run starts (`status: running`) and rewritten when it ends;
  * `merge` writes one for the merged folder. Unknown fields are kept (a newer minor writer may add some).
  */
@@ -37,7 +57,12 @@ export const RunFile = z.looseObject({
   finished_at: z.string().optional().describe('ISO 8601'),
   config: RunConfig,
   config_hash: z.string().describe('16 hex digits of sha256 over suite hash, seed, model specs, prompt hashes, options (and Ollama identity)'),
-  suite: z.looseObject({ path: z.string(), name: z.string(), hash: z.string().describe('sha256 hex of the suite text') }),
+  suite: z.looseObject({
+    path: z.string(),
+    name: z.string(),
+    hash: z.string().describe('sha256 hex of the suite text'),
+    tasks: z.number().int().nonnegative().optional().describe('Tasks in the suite (config.tasks may be a --tasks subset)'),
+  }),
   models: ByRole.describe('Model serving each role the run used'),
   model_notes: z.record(z.string(), z.string()).optional(),
   ollama: z.record(z.string(), z.unknown()).optional().describe('Server, version, model digests, mode and options of the Ollama models'),
@@ -51,6 +76,9 @@ export const RunFile = z.looseObject({
   timing: z.record(z.string(), z.unknown()).optional().describe('Wall time, start-up and peak RSS of the run'),
   merged_from: z.array(z.string()).optional(),
   missing_shards: z.array(z.number().int().positive()).optional(),
+  shard_count: z.number().int().positive().optional().describe('A merge of shards: n of the --shard i/n split'),
+  merge_overlap: MergeOverlap.optional(),
+  completeness: RunCompleteness.optional().describe('Written by merge; a run puts it in summary.json'),
 });
 export type RunFile = z.infer<typeof RunFile>;
 

@@ -1,6 +1,7 @@
 // summary.json: success per strategy × group, costs, failed and errored episodes, attribution tally, statistics.
 import { z } from 'zod';
 import { OutcomeStatus } from './outcome.js';
+import { RunCompleteness } from './run-file.js';
 
 export const Tally = z.object({
   episodes: z.number().int().nonnegative(),
@@ -98,6 +99,7 @@ export const RunSummary = z.object({
   attribution: AttributionSummary,
   findings: FindingsSummary.optional().describe('Costs on successes; absent in summaries written before findings were tallied'),
   counterfactual: CounterfactualSummary.optional().describe('Present when some episode carries a counterfactual replay'),
+  completeness: RunCompleteness.optional().describe('How much of the matrix the folder holds (absent in folders written before it)'),
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 

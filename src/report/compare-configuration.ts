@@ -43,6 +43,9 @@ const IGNORED = new Set([
   'shard',
   'merged_from',
   'missing_shards',
+  'shard_count',
+  'merge_overlap',
+  'completeness',
   'prompt_contamination',
   'model_notes',
 ]);

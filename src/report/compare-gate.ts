@@ -37,8 +37,11 @@ export interface Coverage {
 
 const keyOf = (episode: Pick<EpisodeResult, 'strategy' | 'task' | 'epoch'>): string => `${episode.strategy}\u0000${episode.task}\u0000${episode.epoch}`;
 
+/** What coverage reads of an episode (or of a matrix cell run.json lists). */
+export type EpisodeCell = Pick<EpisodeResult, 'strategy' | 'task' | 'epoch'>;
+
 /** The base's episodes the head lacks, grouped per strategy × task (base order). Pure. */
-export function headCoverage(base: readonly EpisodeResult[], head: readonly EpisodeResult[]): Coverage {
+export function headCoverage(base: readonly EpisodeCell[], head: readonly EpisodeCell[]): Coverage {
   const inHead = new Set(head.map(keyOf));
   const missing = new Map<string, MissingEpisodes>();
   let covered = 0;
@@ -80,16 +83,16 @@ function epochRanges(epochs: readonly number[]): string {
 }
 
 /**
- * What the head lacks, in one line: "head lacks 30 of 210 base episodes: react × fix-flaky-test (epochs 0–2), … and
+ * What the head lacks (or, with `wording`, another side), in one line: "head lacks 30 of 210 base episodes: react × fix-flaky-test (epochs 0–2), … and
  * 4 more strategy × task pairs". At most `limit` pairs are named.
  */
-export function describeMissing(coverage: Coverage, limit = 8): string {
+export function describeMissing(coverage: Coverage, limit = 8, wording = { lacks: 'head lacks', of: 'base episodes' }): string {
   const missingEpisodes = coverage.baseEpisodes - coverage.covered;
   const named = coverage.missing
     .slice(0, limit)
     .map((entry) => `${entry.strategy} × ${entry.task} (epoch${entry.epochs.length === 1 ? '' : 's'} ${epochRanges(entry.epochs)})`);
   const more = coverage.missing.length - named.length;
-  return `head lacks ${missingEpisodes} of ${coverage.baseEpisodes} base episodes: ${named.join(', ')}${more > 0 ? ` and ${more} more strategy × task pair(s)` : ''}`;
+  return `${wording.lacks} ${missingEpisodes} of ${coverage.baseEpisodes} ${wording.of}: ${named.join(', ')}${more > 0 ? ` and ${more} more strategy × task pair(s)` : ''}`;
 }
 
 export interface ErrorCount {

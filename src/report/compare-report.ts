@@ -5,8 +5,8 @@ import { comparePaired, withHolm, type PairedComparison } from './statistics-com
 import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
 import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
 import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
-import type { EpisodeRecord } from '../records/index.js';
-import type { ResultsFolder } from '../results-folder/index.js';
+import type { EpisodeRecord, RunCompleteness } from '../records/index.js';
+import { describeCompleteness, sliceCells, type ResultsFolder } from '../results-folder/index.js';
 import { compareConfiguration, type ConfigurationComparison } from './compare-configuration.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
@@ -34,6 +34,8 @@ export interface FolderOverview {
   /** Most scored epochs of any task × strategy. */
   epochs: number;
   warnings: string[];
+  /** How much of its run.json's matrix the folder holds (null without run.json); its label marks a partial folder. */
+  completeness: RunCompleteness | null;
 }
 
 /** One strategy's change on the tasks both folders scored: base = first, head = second. */
@@ -121,6 +123,7 @@ function overview(folder: ResultsFolder, outcomes: Map<string, TaskOutcome[]>): 
     tasks: new Set(all.map((outcome) => outcome.task)).size,
     epochs: Math.max(0, ...all.map((outcome) => outcome.epochs)),
     warnings: folder.warnings,
+    completeness: folder.run ? describeCompleteness(folder.run, folder.records) : null,
   };
 }
 
@@ -147,6 +150,23 @@ function compareTask(strategy: string, task: string, group: string, base?: TaskO
   return { strategy, task, group, base: baseSide, head: headSide, flip, gating };
 }
 
+/**
+ * What a base lacks of the episodes its run.json says it ran — a run that ended `interrupted` or `running` (killed),
+ * or fewer records than run.json's `episodes` (episodes.jsonl cut short) — named per strategy × task against the
+ * matrix it set out to run (its shard's). Null when nothing is lacking or there is no run.json.
+ */
+function baseShortfall(base: ResultsFolder): string | null {
+  const run = base.run;
+  if (run === null) return null;
+  const short = run.episodes !== undefined && base.records.length < run.episodes;
+  if (!short && run.status !== 'interrupted' && run.status !== 'running') return null;
+  const shortfall = headCoverage(sliceCells(run), base.records);
+  const wording = { lacks: `base ${base.dir} lacks`, of: `episodes its run.json lists (status ${run.status})` };
+  if (shortfall.missing.length > 0) return describeMissing(shortfall, 8, wording);
+  const listed = run.episodes ?? 0;
+  return short ? `${wording.lacks} ${listed - base.records.length} of the ${listed} ${wording.of}` : null;
+}
+
 const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 
 /**
@@ -163,9 +183,22 @@ const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
  * flip but left to the paired test), or when the head's infrastructure errors exceed `maxErrorRate` or rose
  * significantly over the base's (errorGate); else `inconclusive` when some strategy's minimum detectable effect is
  * above `minEffect`, or when prompts changed that no model of either run reads; else `no regression`.
- * Returns `{ ok: false, error }` when the head lacks base episodes (without allowPartial), or no strategy or task is shared.
+ * The base must hold every episode its own run.json lists (its shard's, or the whole matrix), else `{ ok: false }`
+ * naming what it lacks — with `allowPartial`, what it has is compared and a warning says so.
+ * Returns `{ ok: false, error }` when the head lacks base episodes or the base its own (without allowPartial), or no
+ * strategy or task is shared.
  */
 export function compareResults(base: ResultsFolder, head: ResultsFolder, options: CompareOptions = {}): CompareResultsResult {
+  // A base lacking episodes its own run.json lists (interrupted, or episodes.jsonl cut short) is refused like a short head.
+  const baseLacks = baseShortfall(base);
+  if (baseLacks !== null && options.allowPartial !== true) {
+    return {
+      ok: false,
+      error:
+        `${baseLacks}; an incomplete base would hide regressions on what it lacks ` +
+        `(finish it with \`stratbench run --resume ${base.dir}\`, or pass --allow-partial to compare only the episodes both have)`,
+    };
+  }
   const coverage = headCoverage(base.records, head.records);
   if (coverage.missing.length > 0 && options.allowPartial !== true) {
     return {
@@ -280,6 +313,7 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
   const warnings: string[] = [];
   const inconclusive: string[] = [];
   if (coverage.partial) warnings.push(`partial comparison (--allow-partial): ${describeMissing(coverage)}; only the episodes both have are compared`);
+  if (baseLacks !== null) warnings.push(`partial comparison (--allow-partial): ${baseLacks}; only the episodes both have are compared`);
   if (configuration.promptRolesChanged.length > 0 && configuration.promptRolesRead.length === 0) {
     const message =
       `prompts differ (${configuration.promptRolesChanged.join(', ')}) but no role whose prompt changed is served by a model that reads prompts ` +

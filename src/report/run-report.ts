@@ -13,6 +13,8 @@ export interface RunHeader {
   epochs?: number;
   models: Record<string, string>;
   notes: string[];
+  /** How much of the matrix the folder holds when not all of it (RunCompleteness.label), printed under the title. */
+  completeness?: string | null;
 }
 
 /** summary.json: the run summary plus the statistics section. */
@@ -34,6 +36,7 @@ export function headerLines(header: RunHeader): string[] {
   const size = header.tasks === undefined ? '' : ` (${header.tasks} tasks)`;
   return [
     `stratbench — suite ${header.suiteName ?? '?'}${size} × ${header.strategies.length} strategies × ${header.epochs ?? '?'} epoch(s)`,
+    ...(header.completeness ? [header.completeness] : []),
     `models: ${Object.entries(header.models)
       .map(([role, name]) => `${role}=${name}`)
       .join(' ')}`,

@@ -124,13 +124,20 @@ export async function readRunFile(dir: string, options: { required: boolean }): 
     const reason = describeReadError(path, error);
     return { ok: false, error: (error as NodeJS.ErrnoException).code === 'ENOENT' ? `${reason} (is ${dir} a results folder?)` : reason };
   }
-  if (isClaimOnly(text))
-    return { ok: false, error: `${path}: the run that claimed this folder never started (no episodes ran); delete the folder or choose another --out` };
+  if (isClaimOnly(text)) {
+    return {
+      ok: false,
+      error:
+        `${path}: the run that claimed this folder was stopped before its first episode and recorded no options: ` +
+        `start it again with \`stratbench run --out ${dir}\` and the options you gave it`,
+    };
+  }
   const parsed = parseResultsJson(text, RunFile, path, 'run.json');
   return parsed.ok ? { ok: true, run: parsed.value } : parsed;
 }
 
-function isClaimOnly(text: string): boolean {
+/** Whether run.json text is only the `{status: "starting"}` claim of a run stopped before it recorded its options. */
+export function isClaimOnly(text: string): boolean {
   try {
     const value: unknown = JSON.parse(text);
     return RunClaim.safeParse(value).success || (typeof value === 'object' && value !== null && (value as { status?: unknown }).status === 'starting');

@@ -84,13 +84,26 @@ function matrixOf(run: RunFile): string {
   return JSON.stringify({ hash: run.config_hash, strategies, tasks, epochs, seed });
 }
 
+/** What mergeFolders returns: the episodes kept, the first run.json, the shards not given and the overlap. */
+export interface MergedFolders {
+  records: EpisodeRecord[];
+  run: RunFile;
+  missingShards: number[];
+  /** n of the --shard i/n split when the folders are shards. */
+  shardCount?: number;
+  overlap: { prefer: 'first' | 'last' | null; episodes: number };
+}
+
+const describeCell = (record: EpisodeRecord): string => `${record.strategy} × ${record.task} epoch ${record.epoch}`;
+
 /**
  * `stratbench merge`: reads shard folders of one run. Refuses folders whose configuration hash or matrix
  * (strategies, tasks, epochs, seed) differ, shard specs that do not fit together (different n, a shard given
- * twice, shards of an unsharded run), and corrupt files. An episode present in several folders is kept once.
- * Writes nothing; returns the records, the first run.json, and a note when shards are missing.
+ * twice, shards of an unsharded run), and corrupt files. An episode (task × strategy × epoch) found in several
+ * folders is refused — naming how many and a few — unless `prefer` says whose copy wins (`first` or `last` folder
+ * in argument order), so the order of the arguments never silently decides the result. Writes nothing.
  */
-export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRecord[]; run: RunFile; missingShards: number[] }> {
+export async function mergeFolders(dirs: string[], options: { prefer?: 'first' | 'last' } = {}): Promise<MergedFolders> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
   const runs = await Promise.all(dirs.map(readRunForResume));
   const matrices = new Set(runs.map(matrixOf));
@@ -103,6 +116,7 @@ export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRe
   }
   const shards = runs.map((run) => run.shard);
   let missingShards: number[] = [];
+  let shardCount: number | undefined;
   if (shards.some((shard) => shard !== undefined)) {
     if (shards.some((shard) => shard === undefined)) throw new ResumeError('refusing to merge a sharded folder with an unsharded one');
     const counts = new Set(shards.map((shard) => shard!.count));
@@ -112,12 +126,13 @@ export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRe
       if (seen.has(shard!.index)) throw new ResumeError(`shard ${shard!.index}/${shard!.count} is given twice (${dirs[i]})`);
       seen.add(shard!.index);
     }
-    const count = shards[0]!.count;
-    missingShards = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
+    shardCount = shards[0]!.count;
+    missingShards = Array.from({ length: shardCount }, (_, i) => i + 1).filter((index) => !seen.has(index));
   } else if (dirs.length > 1 && new Set(dirs).size < dirs.length) {
     throw new ResumeError('a folder is given twice');
   }
-  const byKey = new Map<string, EpisodeRecord>();
+  const byKey = new Map<string, { record: EpisodeRecord; dir: string }>();
+  const overlapping = new Map<string, string[]>();
   for (const dir of dirs) {
     const path = join(dir, EPISODES_FILE);
     let text: string;
@@ -128,7 +143,28 @@ export async function mergeFolders(dirs: string[]): Promise<{ records: EpisodeRe
     }
     const parsed = parseEpisodes(text, path);
     if (!parsed.ok) throw new ResumeError(parsed.error);
-    for (const record of parsed.records) if (!byKey.has(record.key)) byKey.set(record.key, record);
+    for (const record of parsed.records) {
+      const earlier = byKey.get(record.key);
+      if (earlier === undefined) {
+        byKey.set(record.key, { record, dir });
+        continue;
+      }
+      overlapping.set(record.key, [...(overlapping.get(record.key) ?? [earlier.dir]), dir]);
+      if (options.prefer === 'last') byKey.set(record.key, { record, dir });
+    }
   }
-  return { records: [...byKey.values()], run: runs[0]!, missingShards };
+  if (overlapping.size > 0 && options.prefer === undefined) {
+    const examples = [...overlapping.entries()].slice(0, 3).map(([key, where]) => `${describeCell(byKey.get(key)!.record)} (in ${where.join(' and ')})`);
+    throw new ResumeError(
+      `refusing to merge: ${overlapping.size} episode(s) are in more than one folder, e.g. ${examples.join('; ')}; ` +
+        'say whose copy to keep with --prefer first or --prefer last (the first or last folder given)',
+    );
+  }
+  return {
+    records: [...byKey.values()].map((entry) => entry.record),
+    run: runs[0]!,
+    missingShards,
+    ...(shardCount === undefined ? {} : { shardCount }),
+    overlap: { prefer: overlapping.size > 0 ? (options.prefer ?? null) : null, episodes: overlapping.size },
+  };
 }

@@ -1,10 +1,11 @@
 // Writing a results folder: episode records appended to episodes.jsonl as they finish; run.json and summary.json atomically.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { writeFile, access, constants, rename, unlink } from 'node:fs/promises';
+import { writeFile, access, constants, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunClaim, type RunFile, type RunSummary } from '../records/index.js';
-import { RUN_FILE, SUMMARY_FILE } from './read.js';
+import { EPISODES_FILE, isClaimOnly, RUN_FILE, SUMMARY_FILE } from './read.js';
+import { createFileOnce } from './lock.js';
 
 /** Thrown when the results folder cannot be created or written (a usage error: exit 2). */
 export class OutputFolderError extends Error {
@@ -32,6 +33,32 @@ export async function prepareOutputFolder(dir: string, options: { fresh?: boolea
       throw new OutputFolderError(`${dir} already holds a run (run.json exists): continue it with --resume ${dir}, or choose another --out`);
     }
   }
+}
+
+/**
+ * Claims fresh results folder `dir` for a run by creating its run.json — the whole description (options included,
+ * `status: running`), written atomically, so a run killed at any moment after this leaves a folder `--resume` can
+ * continue. A run.json holding only the bare claim of an older stratbench's run stopped before its first episode
+ * (and no episodes) is replaced; the returned note says so. Call with the folder's lock held. Throws
+ * OutputFolderError when the folder already holds a run.
+ */
+export async function claimRunFile(dir: string, run: RunFile): Promise<string | null> {
+  const path = join(dir, RUN_FILE);
+  try {
+    if (await createFileOnce(path, `${JSON.stringify(run, null, 2)}\n`)) return null;
+  } catch (error) {
+    throw new OutputFolderError(`cannot write results to ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const existing = await readFile(path, 'utf8').catch(() => '');
+  const episodes = await stat(join(dir, EPISODES_FILE)).then(
+    (info) => info.size,
+    () => 0,
+  );
+  if (isClaimOnly(existing) && episodes === 0) {
+    await writeRunFile(dir, run);
+    return `note: ${dir} held only the claim of a run stopped before its first episode; starting it afresh`;
+  }
+  throw new OutputFolderError(`${dir} already holds a run (run.json exists): continue it with --resume ${dir}, or choose another --out`);
 }
 
 /**

@@ -1,5 +1,6 @@
 // The `run` and `validate` commands: validate every input before any episode runs, then run and report.
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
 import { ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -9,7 +10,19 @@ import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } fro
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { renderRunReport } from '../report/index.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
-import { loadForResume, OutputFolderError, parseShard, prepareOutputFolder, readRunFile, ResumeError } from '../results-folder/index.js';
+import {
+  claimRunFile,
+  FolderLockedError,
+  loadForResume,
+  lockResultsFolder,
+  OutputFolderError,
+  parseShard,
+  prepareOutputFolder,
+  readRunFile,
+  ResumeError,
+  writeJsonFile,
+  type FolderLock,
+} from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
 import type { EpisodeTask } from './episode.js';
 import { prewarmForRepos } from '../sim-repo/index.js';
@@ -136,6 +149,14 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   }
   for (const key of OLLAMA_OPTION_KEYS) take(key, config.ollama_flags?.[key]);
   for (const key of OPENAI_OPTION_KEYS) take(key, (config['openai_flags'] as Record<string, unknown> | undefined)?.[key]);
+  // A shard resumes as that shard: its slice of the matrix, never the whole matrix.
+  const shard = read.run.shard ? `${read.run.shard.index}/${read.run.shard.count}` : undefined;
+  if (!explicit.has('shard')) {
+    if (shard === undefined) delete merged['shard'];
+    else merged['shard'] = shard;
+  } else if (String(options['shard']).trim() !== String(shard)) {
+    conflicts.push(`--shard ${String(options['shard'])} (the run has ${shard ?? 'no shard'})`);
+  }
   if (conflicts.length > 0) {
     throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
   }
@@ -152,6 +173,42 @@ export async function runCommand(
   explicit: ReadonlySet<string> = new Set(),
   deps: RunDependencies = {},
 ): Promise<number> {
+  const held: { lock?: FolderLock } = {};
+  try {
+    return await runLocked(givenOptions, explicit, deps, held);
+  } finally {
+    // Released on every way out: the end, Ctrl-C/SIGTERM (which end the run normally) and errors.
+    await held.lock?.release();
+  }
+}
+
+/**
+ * Takes the exclusive lock of results folder `dir` into `held` (see lockResultsFolder); a folder that does not exist
+ * is left to the caller's own message. Throws UsageError (exit 2) naming the process that holds it.
+ */
+async function lockFolder(dir: string, command: string, held: { lock?: FolderLock }): Promise<void> {
+  const isFolder = await stat(dir).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+  if (!isFolder) return;
+  try {
+    held.lock = await lockResultsFolder(dir, command);
+  } catch (error) {
+    if (error instanceof FolderLockedError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (held.lock.note !== null) process.stderr.write(`${held.lock.note}\n`);
+}
+
+async function runLocked(
+  givenOptions: Record<string, unknown>,
+  explicit: ReadonlySet<string>,
+  deps: RunDependencies,
+  held: { lock?: FolderLock },
+): Promise<number> {
+  // A resume holds its folder from the start: another run cannot be resuming it while this one reads it.
+  if (typeof givenOptions['resume'] === 'string') await lockFolder(givenOptions['resume'], `stratbench run --resume ${givenOptions['resume']}`, held);
   const options = await resumeDefaults(givenOptions, explicit);
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
@@ -207,7 +264,8 @@ export async function runCommand(
   let shard: Shard | undefined;
   try {
     shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
-    await prepareOutputFolder(outDir, { fresh: typeof options['resume'] !== 'string' });
+    await prepareOutputFolder(outDir);
+    if (held.lock === undefined) await lockFolder(outDir, `stratbench run --out ${outDir}`, held);
   } catch (error) {
     if (error instanceof OutputFolderError || error instanceof ResumeError) throw new UsageError(error.message);
     throw error;
@@ -267,7 +325,7 @@ export async function runCommand(
         : {}),
     },
     config_hash: configHash,
-    suite: { path: suitePath, name: suite.name, hash: suite.hash },
+    suite: { path: suitePath, name: suite.name, hash: suite.hash, tasks: suite.tasks.length },
     models: modelNames,
     ...(anyScripted ? { model_notes: { scripted: SCRIPTED_NOTICE } } : {}),
     ...(ollamaInfo ? { ollama: ollamaInfo } : {}),
@@ -277,7 +335,17 @@ export async function runCommand(
     strategies,
     epochs,
     seed,
+    ...(shard ? { shard } : {}),
   };
+  if (typeof options['resume'] !== 'string') {
+    try {
+      const note = await claimRunFile(outDir, { ...runInfo, status: 'running' });
+      if (note !== null) process.stderr.write(`${note}\n`);
+    } catch (error) {
+      if (error instanceof OutputFolderError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   const progress = options['progress'] === false ? 'none' : process.stderr.isTTY ? 'tty' : 'plain';
   const matrixSize = tasks.length * strategies.length * epochs;
   process.stderr.write(
@@ -341,6 +409,7 @@ export async function runCommand(
     strategies,
     epochs,
     models: modelNames,
+    completeness: summary.completeness.label,
     notes: [
       ...(anyScripted ? [SCRIPTED_NOTICE] : []),
       ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : []),

@@ -2,9 +2,10 @@
 import { writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
-import { SCHEMA_VERSION, type EpisodeRecord, type RunFile } from '../records/index.js';
+import { SCHEMA_VERSION, type EpisodeRecord, type RunCompleteness, type RunFile } from '../records/index.js';
 import {
   collectMessages,
+  describeCompleteness,
   EPISODES_FILE,
   mergeFolders,
   OutputFolderError,
@@ -22,8 +23,12 @@ import { UsageError } from './usage-error.js';
 import { counterfactualLines } from './explain-counterfactual.js';
 import { useColor } from './terminal.js';
 
-function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { header: RunHeader; groups: string[]; strategies: string[]; seed: number } {
+function headerFrom(
+  run: RunFile | null,
+  records: readonly EpisodeRecord[],
+): { header: RunHeader; groups: string[]; strategies: string[]; seed: number; completeness?: RunCompleteness } {
   const seen = <T>(values: T[]): T[] => [...new Set(values)];
+  const completeness = run ? describeCompleteness(run, records) : undefined;
   const strategies = run?.strategies ?? seen(records.map((r) => r.strategy));
   const groups = run?.config.groups ?? seen(records.map((r) => r.group));
   return {
@@ -33,10 +38,12 @@ function headerFrom(run: RunFile | null, records: readonly EpisodeRecord[]): { h
       strategies,
       models: run?.models ?? {},
       notes: Object.values(run?.model_notes ?? {}),
+      completeness: completeness?.label ?? null,
     },
     groups,
     strategies,
     seed: run?.seed ?? 1,
+    ...(completeness ? { completeness } : {}),
   };
 }
 
@@ -45,8 +52,8 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
   const folder = await readResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
-  const { header, groups, strategies, seed } = headerFrom(folder.run, folder.records);
-  const summary = withStatistics(summaryFromRecords(folder.records, groups, strategies), seed);
+  const { header, groups, strategies, seed, completeness } = headerFrom(folder.run, folder.records);
+  const summary = { ...withStatistics(summaryFromRecords(folder.records, groups, strategies), seed), ...(completeness ? { completeness } : {}) };
   if (options.markdown) {
     try {
       await makeFolder(dirname(options.markdown));
@@ -61,32 +68,41 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
   return 0;
 }
 
-/** `stratbench merge DIR… --out OUT`: combines shard folders of one configuration. Exit 2 when they differ. */
-export async function mergeCommand(dirs: string[], out: string): Promise<number> {
+/**
+ * `stratbench merge DIR… --out OUT [--prefer first|last]`: combines shard folders of one configuration (mergeFolders).
+ * Exit 2 when they differ or share episodes without `prefer`. An incomplete result (shards missing, an interrupted
+ * run) is written with status `partial`, its completeness in run.json and summary.json, and a warning; exit 0.
+ */
+export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last' } = {}): Promise<number> {
   try {
     // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
-    const { records, run, missingShards } = await mergeFolders(dirs);
+    const { records, run, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
     const messages = await collectMessages(dirs);
     if (!messages.ok) throw new UsageError(messages.error);
     await prepareOutputFolder(out, { fresh: true });
     await writeMessages(out, messages.texts);
     await writeFile(join(out, EPISODES_FILE), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
-    const { header, groups, strategies, seed } = headerFrom(run, records);
-    const summary = withStatistics(summaryFromRecords(records, groups, strategies), seed);
-    const { shard: _shard, timing: _timing, ...rest } = run;
-    const status = missingShards.length === 0 ? 'complete' : 'partial';
-    await writeRunFile(out, {
+    const { shard: _shard, timing: _timing, resumed_from: _resumed, completeness: _completeness, ...rest } = run;
+    const described = {
       ...rest,
       schemaVersion: SCHEMA_VERSION,
-      status,
       episodes: records.length,
       merged_from: dirs,
       ...(missingShards.length ? { missing_shards: missingShards } : {}),
-    });
+      ...(shardCount === undefined ? {} : { shard_count: shardCount }),
+      merge_overlap: overlap,
+    };
+    const completeness = describeCompleteness({ ...described, status: 'complete' }, records);
+    const merged: RunFile = { ...described, status: completeness.status === 'complete' ? 'complete' : 'partial', completeness };
+    await writeRunFile(out, merged);
+    const { header, groups, strategies, seed } = headerFrom(merged, records);
+    const summary = { ...withStatistics(summaryFromRecords(records, groups, strategies), seed), completeness };
     await writeSummaryFile(out, summary);
     process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
     process.stderr.write(`merged ${records.length} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
-    if (missingShards.length > 0) process.stderr.write(`warning: shard(s) ${missingShards.join(', ')} not given: the merged run is partial\n`);
+    if (overlap.episodes > 0)
+      process.stderr.write(`note: ${overlap.episodes} episode(s) were in several folders; kept the ${overlap.prefer} folder's (--prefer)\n`);
+    if (completeness.status !== 'complete') process.stderr.write(`warning: the merged run is incomplete: ${completeness.label}\n`);
     return 0;
   } catch (error) {
     if (error instanceof ResumeError || error instanceof OutputFolderError) throw new UsageError(error.message);

@@ -6,10 +6,10 @@ import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
-import { EPISODES_FILE, EpisodeWriter, inShard, openMessageStore, writeRunFile, writeSummaryFile } from '../results-folder/index.js';
+import { describeCompleteness, EPISODES_FILE, EpisodeWriter, inShard, openMessageStore, writeRunFile, writeSummaryFile } from '../results-folder/index.js';
 import { SummaryBuilder, withStatistics, type SummaryFile } from '../report/index.js';
 import { episodeKey } from './episode.js';
-import type { EpisodeRecord, RunDescription, Shard } from '../records/index.js';
+import type { EpisodeRecord, RunCompleteness, RunDescription, Shard } from '../records/index.js';
 
 export interface MatrixConfig {
   tasks: EpisodeTask[];
@@ -61,7 +61,10 @@ export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], ep
  * `<out>/episodes.jsonl` as soon as it finishes, then writes `run.json` and `summary.json`.
  * Throws only when a results file cannot be written.
  */
-export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Promise<SummaryFile & { interrupted: boolean; ran: number }> {
+export async function runMatrix(
+  config: MatrixConfig,
+  env: RunEnvironment,
+): Promise<SummaryFile & { completeness: RunCompleteness; interrupted: boolean; ran: number }> {
   const existing = config.existing ?? [];
   const done = new Set(existing.map((record) => record.key));
   const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed).filter(
@@ -103,7 +106,9 @@ export async function runMatrix(config: MatrixConfig, env: RunEnvironment): Prom
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
     sandbox_test_files: { ...testFileStats },
   };
-  const built = withStatistics(summary.build(), config.seed);
+  const statistics = withStatistics(summary.build(), config.seed);
+  const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, statistics.results);
+  const built = { ...statistics, completeness };
   await writeSummaryFile(config.outDir, built);
   // Peak resident set of the whole process so far (statistics and summary.json included), MB.
   timing['peak_rss_mb'] = Math.round(process.resourceUsage().maxRSS / 102.4) / 10;

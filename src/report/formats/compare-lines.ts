@@ -8,10 +8,11 @@ function shorten(value: string | null): string {
   return /^[0-9a-f]{16,}$/i.test(value) ? value.slice(0, 12) : value;
 }
 
-/** "results/base: 84 episodes (2 errors), 14 tasks, 3 epochs, strategies direct, react". */
+/** "results/base: 84 episodes (2 errors), 14 tasks, 3 epochs, strategies direct, react", then a partial folder's label. */
 export function describeFolder(folder: FolderOverview): string {
   const errors = folder.errors > 0 ? ` (${folder.errors} error${folder.errors === 1 ? '' : 's'}, excluded)` : '';
-  return `${folder.dir}: ${folder.episodes} episodes${errors}, ${folder.tasks} tasks, ${folder.epochs} epoch${folder.epochs === 1 ? '' : 's'}, strategies ${folder.strategies.join(', ')}`;
+  const partial = folder.completeness?.label ? ` — ${folder.completeness.label}` : '';
+  return `${folder.dir}: ${folder.episodes} episodes${errors}, ${folder.tasks} tasks, ${folder.epochs} epoch${folder.epochs === 1 ? '' : 's'}, strategies ${folder.strategies.join(', ')}${partial}`;
 }
 
 function describeDifference(difference: ConfigurationDifference): string {

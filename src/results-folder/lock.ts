@@ -1,0 +1,116 @@
+// The exclusive lock of a results folder (DIR/.lock): one run or resume writes a folder at a time.
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const LOCK_FILE = '.lock';
+
+/** DIR/.lock: who holds the folder. Written whole before it appears (tmp file + link), so it is never half-written. */
+const LockHolder = z.object({
+  pid: z.number().int().positive(),
+  host: z.string(),
+  started_at: z.string().describe('ISO 8601'),
+  command: z.string().describe('The command line of the holder, for the message a second run prints'),
+});
+type LockHolder = z.infer<typeof LockHolder>;
+
+/** Thrown when another live process holds the folder, or the lock cannot be written (a usage error: exit 2). */
+export class FolderLockedError extends Error {
+  override readonly name = 'FolderLockedError';
+}
+
+/** A held lock; `release()` removes DIR/.lock if it is still this process's (idempotent). */
+export interface FolderLock {
+  readonly path: string;
+  /** Set when a stale lock (its holder dead) was taken over: a line for stderr. */
+  readonly note: string | null;
+  release(): Promise<void>;
+}
+
+/** Whether `pid` is a running process on this host: signal 0 probes without sending; ESRCH = no such process. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+async function readHolder(path: string): Promise<LockHolder | null | 'gone'> {
+  try {
+    const parsed = LockHolder.safeParse(JSON.parse(await readFile(path, 'utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : null;
+  }
+}
+
+/**
+ * Creates `path` holding `text` only if it does not exist, atomically and never half-written: writes a tmp file
+ * and hard-links it into place. Returns false when `path` exists; throws for other file-system errors.
+ */
+export async function createFileOnce(path: string, text: string): Promise<boolean> {
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, text);
+  try {
+    await link(tmp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/**
+ * Takes the exclusive lock of results folder `dir` (which must exist) for `command` (e.g. "stratbench run --resume
+ * results/x"). A lock held by a live process — or by any process on another host, which cannot be probed — throws
+ * FolderLockedError naming its pid, host, start time and command. A lock whose holder is dead on this host
+ * (`kill(pid, 0)` → ESRCH: a run killed with SIGKILL or a second Ctrl-C), or that is unreadable, is taken over and
+ * the returned `note` says so. Two processes taking over the same stale lock race on the link: one wins.
+ */
+export async function lockResultsFolder(dir: string, command: string): Promise<FolderLock> {
+  const path = join(dir, LOCK_FILE);
+  const mine: LockHolder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command };
+  const text = `${JSON.stringify(mine)}\n`;
+  let note: string | null = null;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      if (await createFileOnce(path, text)) return heldLock(path, note);
+    } catch (error) {
+      throw new FolderLockedError(`cannot lock ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const holder = await readHolder(path);
+    if (holder === 'gone') continue;
+    if (holder !== null && (holder.host !== mine.host || isAlive(holder.pid))) {
+      throw new FolderLockedError(
+        `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
+          `wait for it to end, or stop it (kill ${holder.pid}) and continue with \`stratbench run --resume ${dir}\``,
+      );
+    }
+    note =
+      holder === null
+        ? `note: taking over the lock of ${dir}: ${path} is unreadable (a run killed while writing it)`
+        : `note: taking over the lock of ${dir}: pid ${holder.pid} on ${holder.host} is no longer running (since ${holder.started_at}: ${holder.command})`;
+    await unlink(path).catch(() => undefined);
+  }
+  throw new FolderLockedError(`cannot lock ${dir}: ${path} keeps changing (another run starting at the same time?)`);
+}
+
+function heldLock(path: string, note: string | null): FolderLock {
+  let released = false;
+  return {
+    path,
+    note,
+    async release() {
+      if (released) return;
+      released = true;
+      const holder = await readHolder(path);
+      if (holder !== null && holder !== 'gone' && holder.pid === process.pid && holder.host === hostname()) await unlink(path).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+// One run per results folder: a second run or resume exits 2 naming the other process; a dead run's lock is taken
+// over; a run killed at any moment (even right after claiming the folder) can be continued; a shard resumes as itself.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { episodes, scratch, startStratbench, stratbench } from './support/cli.js';
+
+const keyOf = (record: Record<string, unknown>): string => String(record['key']);
+const size = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
+
+async function waitFor(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Starts `stratbench args`, collecting stderr; `exited` resolves with the exit code. */
+function start(args: string[]) {
+  const child = startStratbench(args);
+  const output = { stderr: '' };
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  child.stdout.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { child, output, exited };
+}
+
+/** A folder of a 60-epoch run killed with SIGKILL part-way. */
+async function killedRun(extra: string[] = []): Promise<string> {
+  const out = join(scratch('lock-'), 'killed');
+  const { child, exited } = start(['run', '--epochs', '60', '--no-progress', ...extra, '--out', out]);
+  await waitFor(() => size(join(out, 'episodes.jsonl')) > 150_000);
+  child.kill('SIGKILL');
+  await exited;
+  return out;
+}
+
+/** The pid of a process that has ended (nothing runs under it now, barring reuse). */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(child.stdout);
+}
+
+describe('a results folder is used by one run at a time', () => {
+  it('two resumes of one folder: the second exits 2 naming the first, and every episode is written once', async () => {
+    const out = await killedRun();
+    const first = start(['run', '--resume', out, '--no-progress']);
+    await waitFor(() => /resuming /.test(first.output.stderr));
+    // Freeze the first resume mid-run: it is alive and holds the folder while the second one tries.
+    first.child.kill('SIGSTOP');
+    const second = stratbench(['run', '--resume', out, '--no-progress']);
+    first.child.kill('SIGCONT');
+    expect(second.status).toBe(2);
+    expect(second.stderr).toContain(`${out} is in use by another stratbench run: pid ${first.child.pid} on ${hostname()} since `);
+    expect(second.stderr).toMatch(/\(stratbench run --resume /);
+    expect(await first.exited).toBe(0);
+    const keys = episodes(out).map(keyOf);
+    expect(keys).toHaveLength(60 * 70);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+    // Once the first has ended the folder is free again.
+    const again = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(again.status).toBe(0);
+    expect(again.stderr).toMatch(/resuming .*: 4200 finished episode\(s\) kept/);
+  }, 120_000);
+
+  it('a second run --out on a folder in use exits 2 naming the first run', async () => {
+    const out = join(scratch('lock-'), 'busy');
+    const first = start(['run', '--epochs', '60', '--no-progress', '--out', out]);
+    await waitFor(() => size(join(out, 'episodes.jsonl')) > 0);
+    first.child.kill('SIGSTOP');
+    const second = stratbench(['run', '--tasks', 'default-currency', '--no-progress', '--out', out]);
+    first.child.kill('SIGCONT');
+    expect(second.status).toBe(2);
+    expect(second.stderr).toContain(`${out} is in use by another stratbench run: pid ${first.child.pid} on ${hostname()}`);
+    expect(await first.exited).toBe(0);
+  }, 60_000);
+
+  it('the lock of a run that died (its pid no longer alive on this host) is taken over with a note', async () => {
+    const out = await killedRun();
+    // SIGKILL gives the run no chance to remove its lock: it is left behind, naming a dead pid.
+    const left = JSON.parse(readFileSync(join(out, '.lock'), 'utf8')) as { pid: number; host: string };
+    expect(left.host).toBe(hostname());
+    const pid = deadPid();
+    writeFileSync(join(out, '.lock'), JSON.stringify({ ...left, pid }));
+    const resumed = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toContain(`note: taking over the lock of ${out}: pid ${pid} on ${hostname()} is no longer running`);
+    expect(new Set(episodes(out).map(keyOf)).size).toBe(60 * 70);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+  }, 120_000);
+});
+
+describe('a run killed at any moment can be continued', () => {
+  it('a folder holding only the claim of a run killed before it started: --resume says to use --out, and --out takes it over', () => {
+    const out = join(scratch('claim-'), 'claimed');
+    expect(stratbench(['run', '--tasks', 'default-currency', '--no-progress', '--out', out]).status).toBe(0);
+    writeFileSync(join(out, 'run.json'), '{"schemaVersion":2,"status":"starting"}\n');
+    for (const file of ['episodes.jsonl', 'summary.json']) writeFileSync(join(out, file), '');
+    const resumed = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(resumed.status).toBe(2);
+    expect(resumed.stderr).toContain(
+      `the run that claimed this folder was stopped before its first episode and recorded no options: start it again with \`stratbench run --out ${out}\` and the options you gave it`,
+    );
+    const restarted = stratbench(['run', '--tasks', 'default-currency', '--no-progress', '--out', out]);
+    expect(restarted.status).toBe(0);
+    expect(restarted.stderr).toContain(`note: ${out} held only the claim of a run stopped before its first episode; starting it afresh`);
+    expect(episodes(out)).toHaveLength(5);
+  });
+
+  it('run.json is written whole, with the options, before anything else: a run killed right after it appears resumes', async () => {
+    const out = join(scratch('claim-'), 'early');
+    const { child, exited } = start(['run', '--epochs', '60', '--no-progress', '--out', out]);
+    await waitFor(() => existsSync(join(out, 'run.json')));
+    child.kill('SIGKILL');
+    await exited;
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { status: string; epochs: number };
+    expect(run).toMatchObject({ status: 'running', epochs: 60 });
+    const resumed = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(resumed.status).toBe(0);
+    expect(new Set(episodes(out).map(keyOf)).size).toBe(60 * 70);
+  }, 120_000);
+});
+
+describe('a shard resumes as that shard', () => {
+  it('run --shard 1/2 killed mid-way and resumed runs only shard 1 and keeps the shard in run.json', async () => {
+    const out = await killedRun(['--shard', '1/2']);
+    const resumed = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(resumed.status).toBe(0);
+    const whole = join(scratch('shard-'), 'whole-shard');
+    expect(stratbench(['run', '--epochs', '60', '--no-progress', '--shard', '1/2', '--out', whole]).status).toBe(0);
+    const keys = episodes(out).map(keyOf);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(keys)).toEqual(new Set(episodes(whole).map(keyOf)));
+    expect(keys).toHaveLength(2100);
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as Record<string, unknown>;
+    expect(run).toMatchObject({ status: 'complete', episodes: 2100, shard: { index: 1, count: 2 } });
+    const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { completeness: unknown };
+    expect(summary.completeness).toEqual({ status: 'partial', episodes: 2100, expected_episodes: 4200, label: 'shard 1 of 2: 2100 of 4200 episodes' });
+    // A shard given again on resume must be the same one.
+    const other = stratbench(['run', '--resume', out, '--shard', '2/2', '--no-progress']);
+    expect(other.status).toBe(2);
+    expect(other.stderr).toContain('--shard 2/2 (the run has 1/2)');
+  }, 180_000);
+});
