@@ -95,6 +95,7 @@ function program(): Command {
     .option('--suite <file>', 'task suite (YAML)', DEFAULT_SUITE)
     .option('--strategies <list>', 'comma-separated strategies, or "all" (direct, react, plan-up-front, plan-replan, gated); also plan-replan-lookup', 'all')
     .option('--tasks <list>', 'only these task ids (comma-separated)')
+    .option('--split <split>', 'only the tasks of this split of a suite that has them: dev (tune prompts) or test (report)')
     .option(
       '--epochs <n>',
       `repetitions of every task × strategy (1–${MAX_EPOCHS})`,

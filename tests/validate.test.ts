@@ -161,14 +161,31 @@ describe('stratbench validate', () => {
     );
     const summary =
       '2/2 references score success; 3/3 counterexamples are rejected; 2/2 untouched repositories (an agent that does nothing) are rejected; 1/2 naive trajectories fail (informational).';
-    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n`, stderr: '' });
+    // Then the suite's make-up: tasks (families) per group, split columns only when the suite has splits, per fixture.
+    const makeUp = [
+      'group                 all tasks (families)',
+      'baseline              1 (1 fam.)',
+      'first-approach-fails  1 (1 fam.)',
+      'total                 2 (2 fam.)',
+      'fixtures: shop 2 (2 fam.)',
+    ];
+    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: '' });
   });
 
   it('--json prints one document: suite, tasks with every trajectory, ok', () => {
     const result = stratbench(['validate', '--json', SUITE]);
     expect(result.status).toBe(0);
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ suite: 'validate', tasks: EXPECTED, ok: true, prompt_contamination: { min_words: 12, findings: [] } });
+    const cell = (tasks: number) => ({ tasks, families: tasks });
+    const row = { all: cell(1), dev: cell(0), test: cell(0), none: cell(1) };
+    expect(JSON.parse(result.stdout)).toEqual({
+      suite: 'validate',
+      tasks: EXPECTED,
+      ok: true,
+      composition: { byGroup: { baseline: row, 'first-approach-fails': row }, byFixture: { shop: cell(2) }, total: cell(2) },
+      rejected: [],
+      prompt_contamination: { min_words: 12, findings: [] },
+    });
   });
 
   it('exits 2 for a task a do-nothing agent passes, with FAIL lines, the summary and ok: false in --json', () => {
@@ -183,11 +200,19 @@ describe('stratbench validate', () => {
       '',
       '2/2 references score success; 0/0 counterexamples are rejected; 0/2 untouched repositories (an agent that does nothing) are rejected; 0/0 naive trajectories fail (informational).',
       '',
+      'group  all tasks (families)',
+      'g      2 (2 fam.)',
+      'total  2 (2 fam.)',
+      'fixtures: f 2 (2 fam.)',
+      '',
     ]);
     expect(result.stderr).toBe('stratbench: 2 trajectory(ies) do not score as they should (see FAIL lines)\n');
     const json = stratbench(['validate', '--json', file]);
     expect(json.status).toBe(2);
-    expect(JSON.parse(json.stdout)).toEqual({
+    expect(JSON.parse(json.stdout)).toMatchObject({ rejected: [], composition: { total: { tasks: 2, families: 2 } } });
+    expect({ ...JSON.parse(json.stdout), composition: undefined, rejected: undefined }).toEqual({
+      composition: undefined,
+      rejected: undefined,
       suite: 'theatre',
       ok: false,
       prompt_contamination: { min_words: 12, findings: [] },

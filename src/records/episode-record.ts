@@ -9,6 +9,7 @@ export const EpisodeRecord = z.object({
   key: z.string().describe('task|strategy|epoch|config hash'),
   task: z.string(),
   family: z.string().optional().describe("The template family of a generated task (the statistics' cluster); absent for a hand-written task"),
+  split: z.enum(['dev', 'test']).optional().describe("The task's split in a suite that has them (dev: tune on it; test: report on it)"),
   group: z.string(),
   fixture: z
     .string()

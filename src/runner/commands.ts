@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
+import type { GeneratorReject } from '../suite/schema.js';
+import { compositionLines, suiteComposition } from './suite-composition.js';
 import { ROLES, type ChatModel, type Role } from '../models/types.js';
 import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
@@ -101,11 +103,11 @@ function checkPromptContamination(prompts: PromptSet, tasks: readonly LoadedTask
   return { min_words: CONTAMINATION_MIN_WORDS, findings };
 }
 
-async function loadSuiteOrThrow(path: string): Promise<{ tasks: LoadedTask[]; hash: string; name: string; groups: string[] }> {
+async function loadSuiteOrThrow(path: string): Promise<{ tasks: LoadedTask[]; hash: string; name: string; groups: string[]; rejected: GeneratorReject[] }> {
   const loaded = await loadSuiteFile(path);
   if (!loaded.ok) throw new UsageError(`${path}: ${loaded.errors.length} error(s)\n${loaded.errors.map(formatSuiteError).join('\n')}`);
   const groups = loaded.suite.groups ?? [...new Set(loaded.tasks.map((t) => t.group))];
-  return { tasks: loaded.tasks, hash: loaded.hash, name: loaded.suite.name, groups };
+  return { tasks: loaded.tasks, hash: loaded.hash, name: loaded.suite.name, groups, rejected: loaded.suite.rejected ?? [] };
 }
 
 function timestamp(date = new Date()): string {
@@ -161,6 +163,20 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
     throw new UsageError(`cannot resume ${dir} with a different matrix: ${conflicts.join(', ')}; leave these flags out to continue it as it was`);
   }
   return merged;
+}
+
+/**
+ * The tasks of one split (`--split dev|test`). Throws UsageError for another value, for a suite none of whose tasks
+ * has a split (the filter would silently run nothing or everything), and when no selected task is in the split.
+ */
+export function tasksOfSplit(tasks: readonly LoadedTask[], split: string, suitePath: string): LoadedTask[] {
+  if (split !== 'dev' && split !== 'test') throw new UsageError(`--split must be dev or test, not "${split}"`);
+  if (!tasks.some((task) => task.split !== undefined)) {
+    throw new UsageError(`--split ${split}: the suite ${suitePath} has no splits (no task sets \`split\`); leave --split out to run it all`);
+  }
+  const chosen = tasks.filter((task) => task.split === split);
+  if (chosen.length === 0) throw new UsageError(`--split ${split}: none of the selected tasks is in the ${split} split`);
+  return chosen;
 }
 
 /**
@@ -228,6 +244,7 @@ async function runLocked(
     if (unknown.length > 0) throw new UsageError(`unknown task ${unknown.join(', ')}; the suite has: ${tasks.map((t) => t.id).join(', ')}`);
     tasks = tasks.filter((t) => wanted.includes(t.id));
   }
+  if (typeof options['split'] === 'string') tasks = tasksOfSplit(tasks, options['split'], suitePath);
   // QuickJS's WebAssembly (and ESLint) load on the code worker while this thread sets the run up.
   prewarmForRepos(tasks.map((task) => task.repoSpec));
   checkMatrixSize(tasks.length, strategies.length, Number(options['epochs']));
@@ -458,7 +475,8 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
 /**
  * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
  * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
- * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, prompt_contamination? }` instead of
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, prompt_contamination? }`
+ * (composition: tasks and families per group × split and per fixture; rejected: the generator's rejects) instead of
  * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
  * warning on stderr; a warning does not change the exit code.
  */
@@ -468,8 +486,16 @@ export async function validateCommand(path: string, options: { json?: boolean; p
   const tasks = validateTrajectories(suite.tasks);
   const trajectories = tasks.flatMap((task) => task.trajectories);
   const bad = trajectories.filter((trajectory) => !trajectory.ok);
+  const composition = suiteComposition(suite.tasks, suite.groups);
   if (options.json === true) {
-    const document = { suite: suite.name, tasks, ok: bad.length === 0, ...(contamination ? { prompt_contamination: contamination } : {}) };
+    const document = {
+      suite: suite.name,
+      tasks,
+      ok: bad.length === 0,
+      composition,
+      rejected: suite.rejected,
+      ...(contamination ? { prompt_contamination: contamination } : {}),
+    };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
     for (const task of tasks) {
@@ -478,6 +504,7 @@ export async function validateCommand(path: string, options: { json?: boolean; p
       }
     }
     process.stdout.write(`\n${validateSummary(trajectories)}\n`);
+    process.stdout.write(`\n${compositionLines(composition, suite.rejected).join('\n')}\n`);
   }
   if (bad.length > 0) {
     process.stderr.write(`stratbench: ${bad.length} trajectory(ies) do not score as they should (see FAIL lines)\n`);

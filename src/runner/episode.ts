@@ -14,6 +14,8 @@ export interface EpisodeTask {
   id: string;
   /** The template family of a generated task (recorded; the statistics resample families). */
   family?: string | undefined;
+  /** The task's split (dev | test) in a suite that has them (recorded on the episode). */
+  split?: 'dev' | 'test' | undefined;
   group: string;
   /** The suite's task repository: the shared fixture it starts from is recorded (grid grouping, exports). */
   repo?: { fixture: string } | undefined;
@@ -110,6 +112,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
     task: task.id,
     ...(task.family === undefined ? {} : { family: task.family }),
+    ...(task.split === undefined ? {} : { split: task.split }),
     group: task.group,
     ...(task.repo === undefined ? {} : { fixture: task.repo.fixture }),
     strategy: spec.strategy,

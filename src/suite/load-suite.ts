@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument } from 'yaml';
 import { RepoSpec } from '../sim-repo/spec.js';
 import { checkPathErrors } from './check-paths.js';
+import { jsonSuiteData, lazyYamlSource } from './json-suite.js';
 import { applyRepoOverrides, resolveTaskRepo } from './resolve-task-repo.js';
 import { Suite, suiteReferenceIssues, Task } from './schema.js';
 import { notAMappingError, schemaIssueErrors } from './schema-issues.js';
@@ -90,10 +91,18 @@ function unique(errors: SuiteError[]): SuiteError[] {
  * duplicate keys — `uniqueKeys` stays on, HB18) stop there; otherwise every zod issue and every semantic
  * error (tools and their args, `after`, counterexample names; see `taskSemanticErrors`; paths checks name that
  * neither the fixture nor the reference provides, see `checkPathErrors`) is reported. `templates` are expanded
- * into tasks first (see `expandTemplates`); an error in a variant points at the template's line.
+ * into tasks first (see `expandTemplates`); an error in a variant points at the template's line. A suite written as
+ * JSON (a subset of YAML) without templates or repeated keys is read with JSON.parse (see `jsonSuiteData`): same
+ * checks, same result, and any error is reported by the YAML path with its line.
  * `file` only labels errors.
  */
 export function parseSuite(text: string, file: string): LoadResult {
+  const json = jsonSuiteData(text);
+  if (json !== undefined) {
+    const fast = checkSuiteData(lazyYamlSource(file, text), json, new Map());
+    // An error found on the fast path is reported by the YAML path, which is what locates it (same checks, same data).
+    if (fast.ok) return fast;
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   const source: YamlSource = { file, text, doc, lineCounter };
@@ -108,8 +117,11 @@ export function parseSuite(text: string, file: string): LoadResult {
     return { ok: false, errors: [{ file, line: 1, col: 1, path: '(root)', message: `cannot read the YAML: ${(error as Error).message}` }] };
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ok: false, errors: [notAMappingError(source, data)] };
+  return checkSuiteData(source, data as Record<string, unknown>, expansion.origins);
+}
 
-  const record = data as Record<string, unknown>;
+/** Schema, references, semantic and path checks of a suite's data (templates already expanded). */
+function checkSuiteData(source: YamlSource, record: Record<string, unknown>, origins: Parameters<typeof locateTemplateErrors>[1]): LoadResult {
   const parsed = Suite.safeParse(record);
   const tasks = validTasks(record, parsed);
   const errors = parsed.success ? [] : [...schemaIssueErrors(source, parsed.error.issues, record), ...referenceErrors(source, record)];
@@ -122,12 +134,12 @@ export function parseSuite(text: string, file: string): LoadResult {
     errors.push(...checkPathErrors(source, task, index, repoSpec));
   }
   if (!parsed.success || errors.length > 0) {
-    return { ok: false, errors: sortSuiteErrors(locateTemplateErrors(unique(errors), expansion.origins)) };
+    return { ok: false, errors: sortSuiteErrors(locateTemplateErrors(unique(errors), origins)) };
   }
 
   const suite = parsed.data;
   const loaded = suite.tasks.map((task, index) => ({ ...task, repoSpec: repoSpecs.get(index) ?? resolveTaskRepo(suite, task) }));
-  return { ok: true, suite, tasks: loaded, hash: suiteHash(text) };
+  return { ok: true, suite, tasks: loaded, hash: suiteHash(source.text) };
 }
 
 /**

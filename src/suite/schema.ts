@@ -235,6 +235,10 @@ export const Task = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9-]*$/, 'family is kebab-case')
     .optional()
     .describe('The template (unit of generation) this task is a variant of; statistics resample families, not variants (default: the task alone)'),
+  split: z
+    .enum(['dev', 'test'])
+    .optional()
+    .describe('dev: tune prompts on it; test: report on it (`stratbench run --split`). Assigned per family, never splitting one'),
   group: Group,
   prompt: z.string().min(1).describe('The request as a developer wrote it'),
   repo: RepoOverrides,
@@ -286,6 +290,16 @@ export function suiteReferenceIssues(
   return issues;
 }
 
+/** A generated family the generator dropped: where it came from and why (e.g. its reference did not score success). */
+export const GeneratorReject = z.strictObject({
+  family: z.string().min(1),
+  fixture: z.string().min(1),
+  group: Group,
+  reason: z.string().min(1).describe('Kebab-case reason, e.g. reference-fails, hidden-tests-pass, over-family-cap'),
+  detail: z.string().optional().describe('What the replay or the screen found'),
+});
+export type GeneratorReject = z.infer<typeof GeneratorReject>;
+
 export const Suite = z
   .strictObject({
     version: z.literal(1).default(1),
@@ -294,6 +308,10 @@ export const Suite = z
     groups: z.array(Group).optional().describe('Display order of groups'),
     fixtures: z.record(z.string(), RepoSpec),
     templates: z.array(Template).optional().describe('Task templates: each expands into variants appended to `tasks` (see docs/templates.md)'),
+    rejected: z
+      .array(GeneratorReject)
+      .optional()
+      .describe('Families a generator built and dropped, with the reason (printed by `stratbench validate`; see docs/templates.md)'),
     tasks: z.array(Task).min(1),
   })
   .superRefine((suite, ctx) => {
