@@ -55,6 +55,8 @@ export interface RunDependencies {
   ollama?: OllamaDependencies;
   /** Transport and retry timing of every OpenAI-compatible model of the run. */
   openai?: OpenAIDependencies;
+  /** Ask a plan wave's executor calls one at a time (benchmarks: the sequential baseline). Default false. */
+  sequentialWaves?: boolean;
 }
 
 export { UsageError } from './usage-error.js';
@@ -396,7 +398,7 @@ async function runLocked(
     prompts,
     toolDescriptions: toolDescriptionsForPrompt(),
     chatOptions: (role: Role) => roleChatOptions(ollamaConfig, role),
-    options: strategyOptions,
+    options: deps.sequentialWaves === true ? { ...strategyOptions, parallelWaves: false } : strategyOptions,
     configHash,
   };
   const summary = await runMatrix(

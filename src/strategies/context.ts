@@ -40,6 +40,12 @@ export interface StrategyOptions {
    * step. Seed 001 ran plan-and-replan both ways; default false (the study's first version).
    */
   lookupMissAsResult: boolean;
+  /**
+   * Ask a server-backed executor for all steps of a plan wave at once (default true). The replies are traced in step
+   * order, so the episode is the same either way; false (benchmarks only) asks one step at a time. Not part of the
+   * run's configuration hash for that reason.
+   */
+  parallelWaves?: boolean;
 }
 
 export interface StrategyContext {

@@ -167,7 +167,7 @@ async function runSteps(
     // run traces them. Replies after an executor's invalid output (and their errors) are then dropped unrecorded, as
     // a sequential run never asks for them. An in-process deterministic model is asked one step at a time (nothing to overlap).
     const asked =
-      wave.length > 1 && !ctx.models.executor.deterministic
+      wave.length > 1 && !ctx.models.executor.deterministic && ctx.options.parallelWaves !== false
         ? await Promise.allSettled(wave.map((step) => askRole(ctx, 'executor', 'executor_call', ExecutorReply, executorView(step))))
         : undefined;
     for (const [index, step] of wave.entries()) {
