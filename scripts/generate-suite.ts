@@ -7,6 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { validateTrajectories } from '../src/runner/replay.js';
+import { formatSuiteError, parseSuite } from '../src/suite/load-suite.js';
 import { RepoSpec } from '../src/sim-repo/spec.js';
 import { buildBenchSuite, type ReplayCheck } from '../src/suite/generators/build-bench-suite.js';
 import { FixtureNotes, type GeneratorFixture } from '../src/suite/generators/types.js';
@@ -80,7 +81,11 @@ const fixtures = [await shopGreen(), ...(await sourceFixtures())];
 const result = buildBenchSuite({ fixtures, replay });
 if (!result.ok) throw new Error(result.message);
 const { suite, families, overCap } = result.bench;
-await writeFile(out, serialise(suite), 'utf8');
+// The suite must load as stratbench loads it (unique ids, schema, references) before it replaces the shipped one.
+const text = serialise(suite);
+const loaded = parseSuite(text, out);
+if (!loaded.ok) throw new Error(`the generated suite does not load:\n${loaded.errors.map(formatSuiteError).join('\n')}`);
+await writeFile(out, text, 'utf8');
 for (const reject of suite.rejected)
   console.error(
     `rejected ${reject.family} (${reject.fixture}, ${reject.group}): ${reject.reason}${reject.detail === undefined || reject.detail.startsWith(reject.reason) ? '' : ` — ${reject.detail}`}${reject.detail?.startsWith(reject.reason) ? reject.detail.slice(reject.reason.length) : ''}`,

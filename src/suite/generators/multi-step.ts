@@ -45,8 +45,20 @@ function onlyWholeMentions(text: string, name: string): boolean {
 function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lintPasses: boolean): CandidateFamily[] {
   const families: CandidateFamily[] = [];
   const all = Object.entries(fixture.spec.files);
-  for (const symbol of exportedSymbols(fixture.spec)) {
+  const symbols = exportedSymbols(fixture.spec);
+  const exporters = new Map<string, number>();
+  for (const symbol of symbols) exporters.set(symbol.name, (exporters.get(symbol.name) ?? 0) + 1);
+  const reported = new Set<string>();
+  for (const symbol of symbols) {
     const family = `${fixture.name}-rename-${kebab(symbol.name)}`;
+    // "Rename X everywhere" names no one symbol when several modules export an X (and the families would share an id).
+    if ((exporters.get(symbol.name) ?? 0) > 1) {
+      if (!reported.has(symbol.name)) {
+        output.rejected.push({ family, fixture: fixture.name, group: 'multi-step', reason: 'exported-by-several-modules', detail: symbol.name });
+        reported.add(symbol.name);
+      }
+      continue;
+    }
     const newName = renamedSymbol(symbol.name);
     const sourceUsers = symbol.users.filter((file) => file.startsWith('src/'));
     if (symbol.users.length === 0) continue;
