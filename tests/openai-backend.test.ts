@@ -183,20 +183,24 @@ describe('the core suite through the fake OpenAI-compatible server serving the s
     await server.close();
   });
 
-  it.each(['json', 'native'] as const)('--tool-calling %s gives the in-process episodes: successes, tool calls, traces', async (toolCalling) => {
-    const before = server.completionCalls().length;
-    const out = join(scratch(), `openai-${toolCalling}`);
-    const run = await runInProcess({ out, model: 'openai:Qwen/Qwen3-8B', openaiBaseUrl: server.url, toolCalling });
-    expect(run.code).toBe(0);
-    const overHttp = records(out);
-    expect(overHttp.map((record) => [cellOf(record), record.success])).toEqual(scripted.map((record) => [cellOf(record), record.success]));
-    expect(overHttp.map(toolCalls)).toEqual(scripted.map(toolCalls));
-    expect(comparable(overHttp)).toEqual(comparable(scripted));
-    const events = overHttp.flatMap((record) => record.trace.filter((event) => event.type === 'model_call'));
-    expect(server.completionCalls().length - before).toBe(events.length);
-    expect(overHttp.every((record) => Object.values(record.models).every((name) => name === 'openai:Qwen/Qwen3-8B'))).toBe(true);
-    expect(run.stdout).toMatch(/openai-compatible server at http:\/\/127\.0\.0\.1:\d+\/v1: tool calling/);
-  }, 120_000);
+  it.each(['json', 'native'] as const)(
+    '--tool-calling %s gives the in-process episodes: successes, tool calls, traces',
+    async (toolCalling) => {
+      const before = server.completionCalls().length;
+      const out = join(scratch(), `openai-${toolCalling}`);
+      const run = await runInProcess({ out, model: 'openai:Qwen/Qwen3-8B', openaiBaseUrl: server.url, toolCalling });
+      expect(run.code).toBe(0);
+      const overHttp = records(out);
+      expect(overHttp.map((record) => [cellOf(record), record.success])).toEqual(scripted.map((record) => [cellOf(record), record.success]));
+      expect(overHttp.map(toolCalls)).toEqual(scripted.map(toolCalls));
+      expect(comparable(overHttp)).toEqual(comparable(scripted));
+      const events = overHttp.flatMap((record) => record.trace.filter((event) => event.type === 'model_call'));
+      expect(server.completionCalls().length - before).toBe(events.length);
+      expect(overHttp.every((record) => Object.values(record.models).every((name) => name === 'openai:Qwen/Qwen3-8B'))).toBe(true);
+      expect(run.stdout).toMatch(/openai-compatible server at http:\/\/127\.0\.0\.1:\d+\/v1: tool calling/);
+    },
+    120_000,
+  );
 
   it('exits 2 before any episode when the server does not serve the model', async () => {
     await expect(runInProcess({ out: join(scratch(), 'missing'), model: 'openai:Qwen/Qwen3-32B', openaiBaseUrl: server.url })).rejects.toThrow(

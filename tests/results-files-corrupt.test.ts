@@ -62,7 +62,8 @@ const cases: Array<{ name: string; file: string; change: string | ((text: string
     name: 'run.json holding only the claim of a run that never started',
     file: 'run.json',
     change: '{"status":"starting"}\n',
-    problem: /run\.json: the run that claimed this folder was stopped before its first episode and recorded no options: start it again with `stratbench run --out .*` and the options you gave it/,
+    problem:
+      /run\.json: the run that claimed this folder was stopped before its first episode and recorded no options: start it again with `stratbench run --out .*` and the options you gave it/,
   },
   { name: 'half-written summary.json', file: 'summary.json', change: halfWritten, problem: /summary\.json: not valid JSON/ },
   {
