@@ -344,7 +344,7 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     expect(trajectory.steps.at(-1)).toMatchObject({ source: 'system', message: expect.stringMatching(/^final check answer_contains failed/) });
   });
 
-  it('refuses an ATIF output folder that already holds files, a bad format and an unreadable folder (exit 2)', () => {
+  it('refuses an ATIF output folder that already holds files, stdout for ATIF, a bad format and an unreadable folder (exit 2)', () => {
     const out = join(scratch(), 'busy');
     mkdirSync(out);
     writeFileSync(join(out, 'keep.json'), '{}');
@@ -359,6 +359,11 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     expect(unreadable.status).toBe(2);
     expect(unreadable.stderr).toContain(`cannot read results folder ${missing}`);
     expect(unreadable.stdout).toBe('');
+    const stdout = stratbench(['export', dir, '--format', 'atif', '--out', '-']);
+    expect([stdout.status, stdout.stderr.trim()]).toEqual([
+      2,
+      'stratbench: --format atif writes one file per episode into a folder; --out - (stdout) is for --format csv',
+    ]);
   });
 
   it('refuses a CSV path it cannot write (exit 2, naming the path)', () => {

@@ -210,6 +210,7 @@ describe('stratbench power', () => {
     [['--effect', '0', '--discordance', '0.3'], '--effect is in percentage points and must be between 0 and 100 (exclusive)'],
     [['--effect', '100', '--discordance', '0.3'], '--effect is in percentage points and must be between 0 and 100 (exclusive)'],
     [['--effect', 'five', '--discordance', '0.3'], '--effect must be a number, got "five"'],
+    [['--effect', '0.05', '--discordance', '0.3'], '--effect is in percentage points: 0.05 is less than one point; for 5 points write --effect 5'],
     [
       ['--effect', '5', '--discordance', '0'],
       '--discordance is the probability that two strategies disagree on a task in one epoch and must be in (0, 1], got 0',

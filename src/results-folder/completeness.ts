@@ -58,7 +58,8 @@ export type CompletenessSource = Pick<RunFile, 'status' | 'config' | 'shard' | '
  * results). `complete`: every cell of the whole matrix; `partial`: every cell of its slice (a shard; a merge of some
  * shards) but not the whole matrix; `interrupted`: cells of its own slice missing. Labels, e.g.
  * "interrupted: 17 of 60 epochs complete (1200 of 4200 episodes)", "shard 1 of 2: 2100 of 4200 episodes",
- * "incomplete: 1 of 2 shards, 2100 of 4200 episodes", with "2 of 14 tasks (--tasks)" added for a task subset. Pure.
+ * "incomplete: 1 of 2 shards, 2100 of 4200 episodes", with "2 of 14 tasks (--tasks)" added for a task subset ("dev split: 38 of 106
+ * tasks" for `--split`). Pure.
  */
 export function describeCompleteness(run: CompletenessSource, cells: readonly MatrixCell[]): RunCompleteness {
   const whole = matrixCells(run.config);
@@ -97,6 +98,13 @@ export function describeCompleteness(run: CompletenessSource, cells: readonly Ma
     parts.push(`${prefix}: ${shard}${epochsDone} of ${run.config.epochs} epochs complete (${slice.length - sliceMissing.length} of ${slice.length} episodes)`);
   }
   const suiteTasks = run.suite.tasks;
-  if (suiteTasks !== undefined && run.config.tasks.length < suiteTasks) parts.push(`${run.config.tasks.length} of ${suiteTasks} tasks (--tasks)`);
+  const split = (run.config as { split?: unknown }).split;
+  if (suiteTasks !== undefined && run.config.tasks.length < suiteTasks) {
+    parts.push(
+      typeof split === 'string'
+        ? `${split} split: ${run.config.tasks.length} of ${suiteTasks} tasks`
+        : `${run.config.tasks.length} of ${suiteTasks} tasks (--tasks)`,
+    );
+  }
   return { status, episodes, expected_episodes: expected, label: parts.length > 0 ? parts.join('; ') : null };
 }

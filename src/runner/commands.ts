@@ -332,6 +332,7 @@ async function runLocked(
       groups: suite.groups,
       strategies,
       tasks: tasks.map((t) => t.id),
+      ...(typeof options['split'] === 'string' ? { split: options['split'] } : {}),
       epochs,
       concurrency,
       seed,

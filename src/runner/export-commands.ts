@@ -166,6 +166,7 @@ export async function exportCommand(dir: string, options: { format: ExportFormat
     if (options.out !== '-') process.stderr.write(`wrote ${rows} episode row(s) to ${options.out}\n`);
     return 0;
   }
+  if (options.out === '-') throw new UsageError('--format atif writes one file per episode into a folder; --out - (stdout) is for --format csv');
   const files = await writeAtifTrajectories(dir, options.out);
   process.stderr.write(`wrote ${files} ATIF trajectory file(s) to ${options.out}\n`);
   return 0;

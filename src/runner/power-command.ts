@@ -59,6 +59,8 @@ function openInterval(flag: string, value: string, what: string): number {
 function parseEffect(value: string): number {
   const n = number('--effect', value);
   if (!(n > 0 && n < 100)) throw new UsageError(`--effect is in percentage points and must be between 0 and 100 (exclusive), e.g. --effect 5; got ${value}`);
+  // A fraction (0.05 for 5 points) would silently plan for a 0.05-point difference: millions of tasks.
+  if (n < 1) throw new UsageError(`--effect is in percentage points: ${value} is less than one point; for 5 points write --effect 5 (not 0.05)`);
   return n / 100;
 }
 
