@@ -136,6 +136,19 @@ describe('errors: the head fails on too many, or significantly more, infrastruct
     expect(stratbench(['compare', 'a', 'b', '--max-error-rate', '150%']).stderr).toMatch(/--max-error-rate takes a fraction from 0 to 1 or a percentage/);
     expect(stratbench(['compare', 'a', 'b', '--min-effect', 'big']).status).toBe(2);
   });
+
+  it('--min-effect 0 (or 0%) is refused with exit 2: no comparison could detect a zero drop, so the gate would be inconclusive forever', async () => {
+    for (const value of ['0', '0%']) {
+      const result = stratbench(['compare', 'a', 'b', '--fail-on-regression', '--min-effect', value]);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('stratbench compare: --min-effect must be above 0 and at most 1 (a drop in success rate, 0.2 or 20% = 20 pp), got 0:');
+      expect(result.stderr).toContain('the gate would be inconclusive (exit 3) forever');
+    }
+    const base = await folder({ tasks: 14, epochs: 3 });
+    const inProcess = await runCompare(base, base, { ...gate, minEffect: -0.1 });
+    expect(inProcess.exitCode).toBe(2);
+    expect(inProcess.stderr).toContain('--min-effect must be above 0 and at most 1 (a drop in success rate, 0.2 or 20% = 20 pp), got -0.1');
+  });
 });
 
 describe('verdict: regressed, no regression or inconclusive', () => {

@@ -1,6 +1,8 @@
 // merge's overlap policy and incomplete merges; partial, interrupted and truncated folders labelled in report,
 // compare and the run's own table; compare refusing a base that lacks episodes its run.json lists.
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { episodes, scratch, startStratbench, stratbench } from './support/cli.js';
@@ -53,6 +55,94 @@ describe('merge: overlapping episodes', () => {
     expect(stratbench(['merge', b, a, '--prefer', 'first', '--out', join(root, 'first')]).status).toBe(0);
     expect(wall(join(root, 'first'))).toEqual(new Set([424242]));
     expect(stratbench(['merge', a, b, '--prefer', 'middle', '--out', join(root, 'bad')]).status).toBe(2);
+  });
+});
+
+describe('merge: a re-run shard and an unsharded run are overlapping episodes', () => {
+  const args = ['--epochs', '2', '--no-progress'];
+  const walls = (dir: string): Set<unknown> =>
+    new Set(
+      readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).wall_ms),
+    );
+
+  it('a shard given twice is refused naming --prefer, and merged with it', () => {
+    const root = scratch('merge-');
+    const [a1, a1b, a2] = [join(root, 'a1'), join(root, 'a1b'), join(root, 'a2')];
+    expect(stratbench(['run', ...args, '--shard', '1/2', '--out', a1]).status).toBe(0);
+    expect(stratbench(['run', ...args, '--shard', '1/2', '--out', a1b]).status).toBe(0);
+    expect(stratbench(['run', ...args, '--shard', '2/2', '--out', a2]).status).toBe(0);
+    editEpisodes(a1b, (record) => ({ ...record, wall_ms: 424242 }));
+    const refused = stratbench(['merge', a1, a1b, a2, '--out', join(root, 'refused')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`shard 1/2 is given twice (${a1b}); or pass --prefer first|last to merge them`);
+    expect(existsSync(join(root, 'refused'))).toBe(false);
+    const merged = join(root, 'merged');
+    const result = stratbench(['merge', a1, a1b, a2, '--out', merged, '--prefer', 'last']);
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain("note: 70 episode(s) were in several folders; kept the last folder's (--prefer)");
+    expect(readJson(join(merged, 'run.json'))).toMatchObject({
+      status: 'complete',
+      episodes: 140,
+      shard_count: 2,
+      merge_overlap: { prefer: 'last', episodes: 70 },
+    });
+    expect(readJson(join(merged, 'run.json'))['missing_shards']).toBeUndefined();
+    expect(episodes(merged)).toHaveLength(140);
+    // Shard 1's episodes are a1b's (marked), shard 2's are a2's.
+    expect(
+      readFileSync(join(merged, 'episodes.jsonl'), 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('"wall_ms":424242')),
+    ).toHaveLength(70);
+    const first = join(root, 'first');
+    expect(stratbench(['merge', a1, a1b, a2, '--out', first, '--prefer', 'first']).status).toBe(0);
+    expect(walls(first).has(424242)).toBe(false);
+  }, 60_000);
+
+  it('a shard with an unsharded run of the same configuration is refused naming --prefer, and merged with it', () => {
+    const root = scratch('merge-');
+    const [s1, full] = [join(root, 's1'), join(root, 'full')];
+    expect(stratbench(['run', ...args, '--shard', '1/2', '--out', s1]).status).toBe(0);
+    expect(stratbench(['run', ...args, '--out', full]).status).toBe(0);
+    editEpisodes(full, (record) => ({ ...record, wall_ms: 424242 }));
+    const refused = stratbench(['merge', s1, full, '--out', join(root, 'refused')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`refusing to merge a sharded folder with an unsharded one (${full}); or pass --prefer first|last`);
+    const merged = join(root, 'merged');
+    const result = stratbench(['merge', s1, full, '--prefer', 'last', '--out', merged]);
+    expect(result.status).toBe(0);
+    const run = readJson(join(merged, 'run.json'));
+    expect(run).toMatchObject({ status: 'complete', episodes: 140, merge_overlap: { prefer: 'last', episodes: 70 } });
+    expect(run['shard_count']).toBeUndefined();
+    expect(walls(merged)).toEqual(new Set([424242]));
+  }, 60_000);
+});
+
+describe('merge: a folder a run still holds', () => {
+  it("is refused (exit 2) naming the holder; a dead run's lock is read past with a note", () => {
+    const root = scratch('merge-');
+    const [s1, s2] = [join(root, 's1'), join(root, 's2')];
+    expect(stratbench(['run', ...ONE_TASK, '--shard', '1/2', '--out', s1]).status).toBe(0);
+    expect(stratbench(['run', ...ONE_TASK, '--shard', '2/2', '--out', s2]).status).toBe(0);
+    // This test process is alive: its pid in s2/.lock stands for a run still writing s2.
+    const since = new Date().toISOString();
+    const holder = { pid: process.pid, host: hostname(), started_at: since, command: 'stratbench run --epochs 200 --out s2' };
+    writeFileSync(join(s2, '.lock'), JSON.stringify(holder));
+    const refused = stratbench(['merge', s1, s2, '--out', join(root, 'refused')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      `${s2} is in use by another stratbench run: pid ${process.pid} on ${hostname()} since ${since} (stratbench run --epochs 200 --out s2); merge would read it half-written`,
+    );
+    expect(existsSync(join(root, 'refused'))).toBe(false);
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    writeFileSync(join(s2, '.lock'), JSON.stringify({ ...holder, pid: dead }));
+    const merged = stratbench(['merge', s1, s2, '--out', join(root, 'merged')]);
+    expect(merged.status).toBe(0);
+    expect(merged.stderr).toContain(`note: ${s2} has the lock of a run that is no longer running (pid ${dead} on ${hostname()} since ${since}`);
+    expect(readJson(join(root, 'merged', 'run.json'))).toMatchObject({ status: 'complete', episodes: 5 });
   });
 });
 

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commandLine } from '../src/results-folder/index.js';
 import { episodes, scratch, startStratbench, stratbench } from './support/cli.js';
 
 const keyOf = (record: Record<string, unknown>): string => String(record['key']);
@@ -76,6 +77,8 @@ describe('a results folder is used by one run at a time', () => {
     first.child.kill('SIGCONT');
     expect(second.status).toBe(2);
     expect(second.stderr).toContain(`${out} is in use by another stratbench run: pid ${first.child.pid} on ${hostname()}`);
+    // The holder's whole command line, not just its --out.
+    expect(second.stderr).toContain(`(stratbench run --epochs 60 --no-progress --out ${out});`);
     expect(await first.exited).toBe(0);
   }, 60_000);
 
@@ -145,4 +148,17 @@ describe('a shard resumes as that shard', () => {
     expect(other.status).toBe(2);
     expect(other.stderr).toContain('--shard 2/2 (the run has 1/2)');
   }, 180_000);
+});
+
+describe('the command recorded in .lock', () => {
+  it('is the full argv, shell-quoted where needed', async () => {
+    const out = join(scratch('lock-'), 'argv');
+    const { child, exited } = start(['run', '--epochs', '60', '--no-progress', '--tasks', 'default-currency', '--out', out]);
+    await waitFor(() => existsSync(join(out, '.lock')));
+    const lock = JSON.parse(readFileSync(join(out, '.lock'), 'utf8')) as { command: string; pid: number };
+    expect(lock.pid).toBe(child.pid);
+    expect(lock.command).toBe(`stratbench run --epochs 60 --no-progress --tasks default-currency --out ${out}`);
+    expect(await exited).toBe(0);
+    expect(commandLine(['run', '--out', 'my results', '--model', "it's", ''])).toBe(`stratbench run --out 'my results' --model 'it'\\''s' ''`);
+  }, 60_000);
 });

@@ -123,3 +123,20 @@ describe('shards', () => {
     expect(stratbench(['run', '--shard', '3/2', '--out', join(base, 'c')]).status).toBe(2);
   });
 });
+
+describe('--resume with --out', () => {
+  it('--out naming another folder is refused (exit 2, nothing written there); naming the same folder is allowed', () => {
+    const root = scratch();
+    const out = join(root, 'run');
+    const args = ['--tasks', 'default-currency', '--no-progress'];
+    expect(stratbench(['run', ...args, '--epochs', '2', '--out', out]).status).toBe(0);
+    const other = join(root, 'other');
+    const refused = stratbench(['run', '--resume', out, '--out', other, '--no-progress']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(`--resume ${out} continues in ${out}; --out cannot name another folder (${other})`);
+    expect(existsSync(other)).toBe(false);
+    const same = stratbench(['run', '--resume', out, '--out', `${root}/./run/`, '--no-progress']);
+    expect(same.status).toBe(0);
+    expect(same.stderr).toMatch(/resuming .*: 10 finished episode\(s\) kept/);
+  });
+});

@@ -11,6 +11,15 @@ export const DEFAULT_MAX_ERROR_RATE = 0.05;
  */
 export const DEFAULT_MIN_EFFECT = 0.2;
 
+/**
+ * Why `minEffect` cannot be a `--min-effect` (null when it can): it must be a fraction above 0 and at most 1. At 0 no
+ * number of tasks detects the drop, so the gate would be inconclusive (exit 3) forever.
+ */
+export function minEffectError(minEffect: number): string | null {
+  if (Number.isFinite(minEffect) && minEffect > 0 && minEffect <= 1) return null;
+  return `--min-effect must be above 0 and at most 1 (a drop in success rate, 0.2 or 20% = 20 pp), got ${minEffect}: with no drop to detect, no comparison could ever rule a drop out, so the gate would be inconclusive (exit 3) forever`;
+}
+
 /** regressed: the gate fails; no regression: it passes; inconclusive: the data cannot tell (too few tasks, prompts unread). */
 export type Verdict = 'regressed' | 'no regression' | 'inconclusive';
 

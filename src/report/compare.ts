@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { dirname } from 'node:path';
 import { compareResults, type ComparisonReport } from './compare-report.js';
-import { VERDICT_EXIT_CODES } from './compare-gate.js';
+import { minEffectError, VERDICT_EXIT_CODES } from './compare-gate.js';
 import { renderCompareText } from './compare-table.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
@@ -67,6 +67,8 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
     stdout: options.json === true ? `${JSON.stringify({ verdict: null, exitCode: 2, error: message }, null, 2)}\n` : '',
     stderr: [...stderr, `stratbench compare: ${message}`].map((line) => `${line}\n`).join(''),
   });
+  const badMinEffect = options.minEffect === undefined ? null : minEffectError(options.minEffect);
+  if (badMinEffect !== null) return fail(badMinEffect);
   const [base, head] = await Promise.all([readResultsFolder(baseDir), readResultsFolder(headDir)]);
   if (!base.ok) return fail(`cannot use BASE ${baseDir}: ${base.error}`);
   if (!head.ok) return fail(`cannot use HEAD ${headDir}: ${head.error}`);

@@ -3,5 +3,5 @@ export { EPISODES_FILE, RUN_FILE, SUMMARY_FILE, parseEpisodes, readResultsFolder
 export { claimRunFile, EpisodeWriter, OutputFolderError, prepareOutputFolder, writeJsonFile, writeRunFile, writeSummaryFile } from './write.js';
 export { inShard, loadForResume, mergeFolders, parseShard, ResumeError } from './resume.js';
 export { collectMessages, MESSAGES_FILE, openMessageStore, parseMessages, readMessages, writeMessages, type MessageStore } from './messages.js';
-export { FolderLockedError, lockResultsFolder, LOCK_FILE, type FolderLock } from './lock.js';
+export { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder, LOCK_FILE, type FolderLock } from './lock.js';
 export { describeCompleteness, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';

@@ -101,6 +101,39 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
   throw new FolderLockedError(`cannot lock ${dir}: ${path} keeps changing (another run starting at the same time?)`);
 }
 
+/**
+ * For a reader of results folder `dir` (`merge`): whether a run is still writing it. Returns null when DIR/.lock is
+ * absent, or a note (a line for stderr) when it is stale — its holder dead on this host, or the file unreadable —
+ * since a dead run's files are safe to read. Throws FolderLockedError naming the holder (pid, host, since, command)
+ * when a live process holds it, or any process on another host (which cannot be probed), as lockResultsFolder does.
+ */
+export async function checkFolderNotInUse(dir: string, reader: string): Promise<string | null> {
+  const path = join(dir, LOCK_FILE);
+  const holder = await readHolder(path);
+  if (holder === 'gone') return null;
+  if (holder === null) return `note: ${path} is unreadable (a run killed while writing it); reading ${dir} as it is`;
+  if (holder.host !== hostname() || isAlive(holder.pid)) {
+    throw new FolderLockedError(
+      `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
+        `${reader} would read it half-written: wait for it to end, or stop it (kill ${holder.pid}) and finish it with \`stratbench run --resume ${dir}\``,
+    );
+  }
+  return `note: ${dir} has the lock of a run that is no longer running (pid ${holder.pid} on ${holder.host} since ${holder.started_at}: ${holder.command}); reading it as it is`;
+}
+
+/** Quotes one argument for a POSIX shell when it needs it (`'…'`, with `'` written `'\''`); plain words stay bare. */
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command line recorded in DIR/.lock and printed by a second run: `stratbench` and `argv` in full (by default
+ * this process's arguments, `process.argv.slice(2)`), each shell-quoted where needed so it can be pasted back.
+ */
+export function commandLine(argv: readonly string[] = process.argv.slice(2)): string {
+  return ['stratbench', ...argv.map(shellQuote)].join(' ');
+}
+
 function heldLock(path: string, note: string | null): FolderLock {
   let released = false;
   return {

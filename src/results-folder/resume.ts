@@ -1,6 +1,6 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
 import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
 import { checkSummaryFile, EPISODES_FILE, parseEpisodes, readRunFile } from './read.js';
 
@@ -98,10 +98,12 @@ const describeCell = (record: EpisodeRecord): string => `${record.strategy} × $
 
 /**
  * `stratbench merge`: reads shard folders of one run. Refuses folders whose configuration hash or matrix
- * (strategies, tasks, epochs, seed) differ, shard specs that do not fit together (different n, a shard given
- * twice, shards of an unsharded run), and corrupt files. An episode (task × strategy × epoch) found in several
- * folders is refused — naming how many and a few — unless `prefer` says whose copy wins (`first` or `last` folder
- * in argument order), so the order of the arguments never silently decides the result. Writes nothing.
+ * (strategies, tasks, epochs, seed) differ, shards of different splits (different n), a folder given twice, and
+ * corrupt files. An episode (key: task|strategy|epoch|config hash) found in several folders is refused — naming how
+ * many and a few — unless `prefer` says whose copy wins (`first` or `last` folder in argument order), so the order of
+ * the arguments never silently decides the result. So a shard given twice (a re-run of that shard), or shards with an
+ * unsharded run of the same configuration, are refused without `prefer` and merged as overlapping episodes with it
+ * (no shard count then when an unsharded run is among them: it spans the whole matrix). Writes nothing.
  */
 export async function mergeFolders(dirs: string[], options: { prefer?: 'first' | 'last' } = {}): Promise<MergedFolders> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
@@ -114,22 +116,29 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
         .join(', ')}`,
     );
   }
+  if (new Set(dirs.map((dir) => resolve(dir))).size < dirs.length) throw new ResumeError('a folder is given twice');
   const shards = runs.map((run) => run.shard);
+  const prefer = options.prefer;
+  const resolves = 'or pass --prefer first|last to merge them, keeping the first or last folder’s copy of each episode they share';
   let missingShards: number[] = [];
   let shardCount: number | undefined;
-  if (shards.some((shard) => shard !== undefined)) {
-    if (shards.some((shard) => shard === undefined)) throw new ResumeError('refusing to merge a sharded folder with an unsharded one');
+  const unsharded = dirs.filter((_, i) => shards[i] === undefined);
+  if (shards.some((shard) => shard !== undefined) && unsharded.length > 0) {
+    // An unsharded run covers the whole matrix: with a shard of the same configuration it is a re-run of some episodes.
+    if (prefer === undefined) throw new ResumeError(`refusing to merge a sharded folder with an unsharded one (${unsharded.join(', ')}); ${resolves}`);
+  } else if (shards.some((shard) => shard !== undefined)) {
     const counts = new Set(shards.map((shard) => shard!.count));
     if (counts.size > 1) throw new ResumeError(`refusing to merge shards of different splits: ${[...counts].map((n) => `/${n}`).join(', ')}`);
     const seen = new Set<number>();
     for (const [i, shard] of shards.entries()) {
-      if (seen.has(shard!.index)) throw new ResumeError(`shard ${shard!.index}/${shard!.count} is given twice (${dirs[i]})`);
+      // A shard given twice is a re-run of that shard: its episodes overlap, and only a policy says whose to keep.
+      if (seen.has(shard!.index) && prefer === undefined) {
+        throw new ResumeError(`shard ${shard!.index}/${shard!.count} is given twice (${dirs[i]}); ${resolves}`);
+      }
       seen.add(shard!.index);
     }
     shardCount = shards[0]!.count;
     missingShards = Array.from({ length: shardCount }, (_, i) => i + 1).filter((index) => !seen.has(index));
-  } else if (dirs.length > 1 && new Set(dirs).size < dirs.length) {
-    throw new ResumeError('a folder is given twice');
   }
   const byKey = new Map<string, { record: EpisodeRecord; dir: string }>();
   const overlapping = new Map<string, string[]>();

@@ -1,7 +1,7 @@
 // The `run` and `validate` commands: validate every input before any episode runs, then run and report.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
@@ -16,6 +16,7 @@ import {
   claimRunFile,
   FolderLockedError,
   loadForResume,
+  commandLine,
   lockResultsFolder,
   OutputFolderError,
   parseShard,
@@ -225,8 +226,16 @@ async function runLocked(
   deps: RunDependencies,
   held: { lock?: FolderLock },
 ): Promise<number> {
-  // A resume holds its folder from the start: another run cannot be resuming it while this one reads it.
-  if (typeof givenOptions['resume'] === 'string') await lockFolder(givenOptions['resume'], `stratbench run --resume ${givenOptions['resume']}`, held);
+  const resumeDir = givenOptions['resume'];
+  if (typeof resumeDir === 'string') {
+    // A resume writes where it started; an --out naming another folder would be silently ignored.
+    const out = givenOptions['out'];
+    if (typeof out === 'string' && resolve(out) !== resolve(resumeDir)) {
+      throw new UsageError(`--resume ${resumeDir} continues in ${resumeDir}; --out cannot name another folder (${out}): leave --out out`);
+    }
+    // A resume holds its folder from the start: another run cannot be resuming it while this one reads it.
+    await lockFolder(resumeDir, commandLine(), held);
+  }
   const options = await resumeDefaults(givenOptions, explicit);
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
@@ -284,7 +293,7 @@ async function runLocked(
   try {
     shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
     await prepareOutputFolder(outDir);
-    if (held.lock === undefined) await lockFolder(outDir, `stratbench run --out ${outDir}`, held);
+    if (held.lock === undefined) await lockFolder(outDir, commandLine(), held);
   } catch (error) {
     if (error instanceof OutputFolderError || error instanceof ResumeError) throw new UsageError(error.message);
     throw error;

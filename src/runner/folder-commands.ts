@@ -4,9 +4,11 @@ import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunCompleteness, type RunFile } from '../records/index.js';
 import {
+  checkFolderNotInUse,
   collectMessages,
   describeCompleteness,
   EPISODES_FILE,
+  FolderLockedError,
   mergeFolders,
   OutputFolderError,
   prepareOutputFolder,
@@ -70,11 +72,19 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
 
 /**
  * `stratbench merge DIR… --out OUT [--prefer first|last]`: combines shard folders of one configuration (mergeFolders).
- * Exit 2 when they differ or share episodes without `prefer`. An incomplete result (shards missing, an interrupted
+ * Exit 2 when they differ, share episodes without `prefer` (a shard given twice, a shard with an unsharded run), or
+ * one is held by a live run (its DIR/.lock; a dead run's lock is read past with a note). An incomplete result (shards missing, an interrupted
  * run) is written with status `partial`, its completeness in run.json and summary.json, and a warning; exit 0.
  */
 export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last' } = {}): Promise<number> {
   try {
+    // A folder a live run still writes would be merged half-written and labelled "interrupted": refused (exit 2).
+    const notes: string[] = [];
+    for (const dir of dirs) {
+      const note = await checkFolderNotInUse(dir, 'merge');
+      if (note !== null) notes.push(note);
+    }
+    for (const note of notes) process.stderr.write(`${note}\n`);
     // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
     const { records, run, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
     const messages = await collectMessages(dirs);
@@ -105,7 +115,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     if (completeness.status !== 'complete') process.stderr.write(`warning: the merged run is incomplete: ${completeness.label}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof ResumeError || error instanceof OutputFolderError) throw new UsageError(error.message);
+    if (error instanceof ResumeError || error instanceof OutputFolderError || error instanceof FolderLockedError) throw new UsageError(error.message);
     throw error;
   }
 }
