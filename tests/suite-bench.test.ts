@@ -1,6 +1,7 @@
 // The generated benchmark suite: the JSON fast path of the loader, the family generators (determinism, balance,
 // split per family, rejects with reasons), run --split and validate's make-up, and the shipped tasks/bench.json.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tasksOfSplit } from '../src/runner/commands.js';
 import { validateTrajectories } from '../src/runner/replay.js';
@@ -11,6 +12,7 @@ import { renamedSymbol } from '../src/suite/generators/multi-step.js';
 import { FixtureNotes } from '../src/suite/generators/types.js';
 import { hasRepeatedKey, jsonSuiteData } from '../src/suite/json-suite.js';
 import { type LoadedTask, parseSuite } from '../src/suite/load-suite.js';
+import { records, runInProcess, scratch } from './support/scripted-over-ollama.js';
 
 /** A small source fixture: two modules with tests, a history, one exported constant. */
 const mini = RepoSpec.parse({
@@ -186,4 +188,36 @@ describe('the shipped tasks/bench.json', () => {
     expect(sample).toHaveLength(8);
     expect(failing).toEqual([]);
   });
+
+  it('fits every shipped task: four fixtures, the four groups within the cap, families of one variant', () => {
+    if (!result.ok) throw new Error('tasks/bench.json does not load');
+    const fixtures = new Set(result.tasks.map((task) => task.repo.fixture));
+    expect([...fixtures].sort()).toEqual(['api-client', 'cli-tool', 'data-lib', 'shop-green']);
+    const families = new Set(result.tasks.map((task) => task.family));
+    expect(result.tasks.length).toBeGreaterThanOrEqual(300);
+    expect(families.size).toBe(result.tasks.length);
+    const perGroup = ['single-action', 'multi-step', 'first-approach-fails', 'must-stop'].map(
+      (group) => result.tasks.filter((task) => task.group === group).length,
+    );
+    expect(Math.max(...perGroup)).toBeLessThanOrEqual(Math.floor(Math.min(...perGroup) * 1.2));
+  });
+
+  it('runs --split dev with the scripted model, labelled as the split; every must-stop task ends in the stop plan-replan and ReAct reach', async () => {
+    if (!result.ok) throw new Error('tasks/bench.json does not load');
+    const dev = join(scratch(), 'dev');
+    const split = await runInProcess({ suite: 'tasks/bench.json', split: 'dev', strategies: 'react', out: dev });
+    expect(split.code).toBe(0);
+    const devTasks = result.tasks.filter((task) => task.split === 'dev').length;
+    expect(split.stdout.split('\n')[1]).toBe(`dev split: ${devTasks} of ${result.tasks.length} tasks`);
+    // The generated must-stop references carry a plan check that fails, so a replanning strategy reaches their stop
+    // (a shipped must-stop task no plan strategy could pass would bias every comparison against planners).
+    const mustStop = result.tasks.filter((task) => task.group === 'must-stop').map((task) => task.id);
+    const out = join(scratch(), 'must-stop');
+    const run = await runInProcess({ suite: 'tasks/bench.json', tasks: mustStop.join(','), strategies: 'plan-replan,react', out });
+    expect(run.code).toBe(0);
+    const failed = records(out)
+      .filter((record) => !record.success)
+      .map((record) => `${record.task} ${record.strategy}: ${record.outcome.status}`);
+    expect(failed).toEqual([]);
+  }, 300_000);
 });
