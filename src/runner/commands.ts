@@ -23,7 +23,6 @@ import {
   prepareOutputFolder,
   readRunFile,
   ResumeError,
-  writeJsonFile,
   type FolderLock,
 } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
