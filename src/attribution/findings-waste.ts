@@ -5,7 +5,8 @@ import { callTarget, canonical } from './targets.js';
 import { stepOf, type ToolCallEvent, type TraceIndex } from './trace-index.js';
 
 /** Tools that only read: calling one again with the same args on an unchanged repository returns what it returned. */
-const READ_TOOLS = new Set(['read', 'list', 'search', 'git_log', 'git_show', 'git_diff']);
+/** Tools that only read (a repeat of one on an unchanged repository is a repeated read). */
+export const READ_TOOLS: ReadonlySet<string> = new Set(['read', 'list', 'search', 'git_log', 'git_show', 'git_diff']);
 
 /** Who chose a call's target: the agent, the executor (it filled a null step), or the plan version that wrote the args. */
 function chooser(index: TraceIndex, call: ToolCallEvent): { component: string; event: number } | undefined {

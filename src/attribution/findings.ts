@@ -2,7 +2,7 @@
 import type { CheckResult, EpisodeFinding, TraceEvent } from '../records/index.js';
 import type { AttributionState, AttributionTask, RuleInput } from './finding.js';
 import { actFindings, executorToolErrors, repairedOutputs } from './findings-acts.js';
-import { repeatedReads, simpleQuestionPlanned, unneededSteps } from './findings-waste.js';
+import { READ_TOOLS, repeatedReads, simpleQuestionPlanned, unneededSteps } from './findings-waste.js';
 import { cannotPass } from './rules/wrong-check.js';
 import { canonical, describeCheck } from './targets.js';
 import { indexTrace, type PlanVersion, type TraceIndex } from './trace-index.js';
@@ -39,13 +39,40 @@ export const FINDING_KINDS = [
  * erroneous event first) and its cost (replans, model calls, tool calls). Ordered by first erroneous event. Pure; the caller passes successful episodes only (a failure's cost is its attribution).
  */
 export function costFindings(task: AttributionTask, trace: readonly TraceEvent[], final: AttributionState, checks: readonly CheckResult[]): EpisodeFinding[] {
+  // One pass for the signs any finding needs; most successes show none and cost nothing more (the rules below index
+  // the trace and run the failure rules, which dominated a scripted episode's cost).
+  let recovered = false; // a failed or refused call, a rejected reply, a revision or a budget event
+  let signs = false; // a failing done_when check, a skipped step, the gate choosing the planner, a read tool used twice
+  const reads = new Set<string>();
+  for (const event of trace) {
+    if (
+      (event.type === 'tool_call' && event.status !== 'success') ||
+      (event.type === 'model_call' && event.outcome === 'invalid') ||
+      event.type === 'plan_revision' ||
+      event.type === 'budget'
+    ) {
+      recovered = true;
+      break;
+    }
+    if (
+      (event.type === 'check' && event.scope === 'done_when' && !event.pass) ||
+      (event.type === 'step_end' && event.status === 'skipped') ||
+      (event.type === 'gate' && event.route === 'plan-replan')
+    )
+      signs = true;
+    else if (event.type === 'tool_call' && READ_TOOLS.has(event.tool)) {
+      if (reads.has(event.tool)) signs = true;
+      reads.add(event.tool);
+    }
+  }
+  if (!recovered && !signs) return [];
   const index = indexTrace(trace);
   const input: RuleInput = { task, index, final, checks };
-  const acts = actFindings(input);
+  const acts = recovered ? actFindings(input) : [];
   const found = [
     ...wrongChecks(task, index),
     ...acts,
-    ...executorToolErrors(input, new Set(acts.flatMap((f) => f.evidence))),
+    ...(recovered ? executorToolErrors(input, new Set(acts.flatMap((f) => f.evidence))) : []),
     ...repairedOutputs(index),
     ...repeatedReads(index),
     ...simpleQuestionPlanned(input),
