@@ -1,12 +1,20 @@
 // The `openai:<model>` backend: a ChatRequest as an OpenAI-compatible /v1/chat/completions call (vLLM, llama.cpp
 // server, LM Studio, LiteLLM), through the official `openai` client, with the Ollama backend's fault handling.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
 import { classifyOllamaError, errorMessage, withRetry, type ErrorClassification, type RetryOptions, type RetryPolicy } from './retry.js';
 import { schemaLine } from './ollama.js';
 import { ConfigurationError } from './preflight.js';
 import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
+
+/** The `openai` package, loaded on first use (≈ 200 ms): a run without openai: models never pays for it. */
+type Sdk = typeof import('openai');
+let sdk: Sdk | undefined;
+async function loadSdk(): Promise<Sdk> {
+  sdk ??= await import('openai');
+  return sdk;
+}
 
 /** Where `openai:` models are served unless `--openai-base-url` or OPENAI_BASE_URL says otherwise (vLLM's default port). */
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:8000/v1';
@@ -57,6 +65,9 @@ export function resolveOpenAIBaseUrl(flag?: string, env: NodeJS.ProcessEnv = pro
  * call (vLLM, llama.cpp) is the model's output, not the server's fault.
  */
 export function classifyOpenAIError(error: unknown): ErrorClassification {
+  // The client's errors can only exist once the package is loaded.
+  const OpenAI = sdk?.default;
+  if (OpenAI === undefined) return classifyOllamaError(error);
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { action: 'retry', kind: 'timeout', reason: error.message };
   if (error instanceof OpenAI.APIUserAbortError) return { action: 'retry', kind: 'timeout', reason: error.message };
   if (error instanceof OpenAI.APIConnectionError) {
@@ -80,7 +91,7 @@ export function classifyOpenAIError(error: unknown): ErrorClassification {
 
 /** A 400 that says the server does not take `response_format` (json_schema) as asked. */
 function rejectsResponseFormat(error: unknown): boolean {
-  return error instanceof OpenAI.BadRequestError && /response_format|json_schema|guided|grammar/i.test(errorMessage(error));
+  return sdk !== undefined && error instanceof sdk.default.BadRequestError && /response_format|json_schema|guided|grammar/i.test(errorMessage(error));
 }
 
 type Body = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming & Record<string, unknown>;
@@ -104,12 +115,17 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
   if (toolCalling === 'native' && tools.length === 0) throw new Error('toolCalling "native" needs the tool definitions (config.tools)');
   const defaults: ChatOptions = { ...OPENAI_DEFAULT_OPTIONS, ...definedOnly(config.options ?? {}) };
   let structured: StructuredOutputMode = config.structuredOutput ?? 'auto';
-  const client = new OpenAI({
-    baseURL,
-    apiKey: config.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
-    maxRetries: 0, // retries are ours: bounded, classified, with the same policy as Ollama's
-    ...(config.fetch ? { fetch: config.fetch } : {}),
-  });
+  let client: Promise<OpenAI> | undefined;
+  const getClient = (): Promise<OpenAI> =>
+    (client ??= loadSdk().then(
+      (loaded) =>
+        new loaded.default({
+          baseURL,
+          apiKey: config.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
+          maxRetries: 0, // retries are ours: bounded, classified, with the same policy as Ollama's
+          ...(config.fetch ? { fetch: config.fetch } : {}),
+        }),
+    ));
   const retryOptions: RetryOptions = {
     ...config.clock,
     classify: classifyOpenAIError,
@@ -122,8 +138,9 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
     return withRetry(
       `OpenAI-compatible chat with ${config.model} at ${baseURL}`,
       async () => {
+        const openai = await getClient();
         const started = now();
-        const completion = await client.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {});
+        const completion = await openai.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {});
         return { completion, wall_ms: now() - started };
       },
       retryOptions,
@@ -308,6 +325,7 @@ export async function preflightOpenAI(
   models: readonly string[],
   options: { fetch?: typeof fetch; apiKey?: string; timeoutMs?: number } = {},
 ): Promise<{ baseURL: string; models: Record<string, OpenAIPreflightModel> }> {
+  const OpenAI = (await loadSdk()).default;
   const client = new OpenAI({
     baseURL,
     apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
