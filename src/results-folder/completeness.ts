@@ -62,6 +62,21 @@ export type CompletenessSource = Pick<RunFile, 'status' | 'config' | 'shard' | '
  * tasks" for `--split`). Pure.
  */
 export function describeCompleteness(run: CompletenessSource, cells: readonly MatrixCell[]): RunCompleteness {
+  // The common end of a run: an unsharded, unmerged folder holding every cell, counted by matrix position (numbers,
+  // not key strings, and no matrix built) — at 10,000 episodes the general path costs megabytes at the run's peak.
+  const expectedCount = run.config.tasks.length * run.config.strategies.length * run.config.epochs;
+  if (!run.shard && run.merged_from === undefined && cells.length === expectedCount) {
+    const taskIndex = new Map(run.config.tasks.map((task, index) => [task, index]));
+    const strategyIndex = new Map(run.config.strategies.map((strategy, index) => [strategy, index]));
+    const positions = new Set<number>();
+    for (const cell of cells) {
+      const task = taskIndex.get(cell.task);
+      const strategy = strategyIndex.get(cell.strategy);
+      if (task === undefined || strategy === undefined || !(cell.epoch >= 0 && cell.epoch < run.config.epochs)) break;
+      positions.add((cell.epoch * taskIndex.size + task) * strategyIndex.size + strategy);
+    }
+    if (positions.size === expectedCount) return { status: 'complete', episodes: expectedCount, expected_episodes: expectedCount, label: subsetLabel(run) };
+  }
   const whole = matrixCells(run.config);
   const present = new Set(cells.map(cellKey));
   const episodes = whole.filter((cell) => present.has(cellKey(cell))).length;
@@ -97,14 +112,17 @@ export function describeCompleteness(run: CompletenessSource, cells: readonly Ma
         : '';
     parts.push(`${prefix}: ${shard}${epochsDone} of ${run.config.epochs} epochs complete (${slice.length - sliceMissing.length} of ${slice.length} episodes)`);
   }
-  const suiteTasks = run.suite.tasks;
-  const split = (run.config as { split?: unknown }).split;
-  if (suiteTasks !== undefined && run.config.tasks.length < suiteTasks) {
-    parts.push(
-      typeof split === 'string'
-        ? `${split} split: ${run.config.tasks.length} of ${suiteTasks} tasks`
-        : `${run.config.tasks.length} of ${suiteTasks} tasks (--tasks)`,
-    );
-  }
+  const subset = subsetLabel(run);
+  if (subset !== null) parts.push(subset);
   return { status, episodes, expected_episodes: expected, label: parts.length > 0 ? parts.join('; ') : null };
+}
+
+/** "2 of 14 tasks (--tasks)" or "dev split: 38 of 106 tasks" when the run covers part of its suite, else null. */
+function subsetLabel(run: CompletenessSource): string | null {
+  const suiteTasks = run.suite.tasks;
+  if (suiteTasks === undefined || run.config.tasks.length >= suiteTasks) return null;
+  const split = (run.config as { split?: unknown }).split;
+  return typeof split === 'string'
+    ? `${split} split: ${run.config.tasks.length} of ${suiteTasks} tasks`
+    : `${run.config.tasks.length} of ${suiteTasks} tasks (--tasks)`;
 }
