@@ -71,7 +71,7 @@ export class SummaryBuilder {
       epoch: record.epoch,
       success: record.success,
       status: record.outcome.status,
-      outcome: { status: record.outcome.status },
+      outcome: sharedOutcome(record.outcome.status),
     });
     const line: EpisodeLine = {
       task: record.task,
@@ -117,4 +117,12 @@ export class SummaryBuilder {
       ...this.findings.build(),
     };
   }
+}
+
+/** One frozen `{status}` per outcome status, shared by every result line (10,000 episodes hold 10,000 otherwise). */
+const OUTCOMES = new Map<string, { readonly status: EpisodeRecord['outcome']['status'] }>();
+function sharedOutcome(status: EpisodeRecord['outcome']['status']): { readonly status: EpisodeRecord['outcome']['status'] } {
+  let outcome = OUTCOMES.get(status);
+  if (outcome === undefined) OUTCOMES.set(status, (outcome = Object.freeze({ status })));
+  return outcome;
 }
