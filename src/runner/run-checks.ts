@@ -100,7 +100,8 @@ export function describeMatrix(input: {
   ];
   return (
     `matrix: ${plural(input.tasks, 'task')} × ${plural(input.strategies.length, 'strategy').replace(/strategys$/, 'strategies')} × ${plural(input.epochs, 'epoch')} = ${plural(episodes, 'episode')}` +
-    `${details.length > 0 ? ` (${details.join('; ')})` : ''}; at most ${count(calls)} model calls (default budgets, before reply repairs)` +
+    // Two lines, so the default output stays within 120 columns.
+    `${details.length > 0 ? ` (${details.join('; ')})` : ''}\n  at most ${count(calls)} model calls (default budgets, before reply repairs)` +
     `${input.scripted ? ', all to the in-process scripted stand-in' : ''}`
   );
 }
