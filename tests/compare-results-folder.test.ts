@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEpisodes, readResultsFolder } from '../src/results-folder/index.js';
+import { SCHEMA_VERSION } from '../src/records/index.js';
 import { episodeRecord, runFile } from './support/results-files.js';
 
 /** One episodes.jsonl line, written as a version-1 folder (before the records schema) would hold it. */
@@ -95,7 +96,7 @@ describe('readResultsFolder', () => {
     const error = await readResultsFolder(badModels);
     expect(error.ok).toBe(false);
     expect(!error.ok && error.error.split('\n').slice(0, 3)).toEqual([
-      `${join(badModels, 'run.json')}: not a valid run.json (schemaVersion 2)`,
+      `${join(badModels, 'run.json')}: not a valid run.json (schemaVersion ${SCHEMA_VERSION})`,
       '✖ Invalid input: expected string, received number',
       '  → at models.planner',
     ]);

@@ -45,7 +45,7 @@ function records(): EpisodeRecord[] {
 }
 
 const texts = new Map<string, StoredText>([['h1', { hash: 'h1', role: 'system', content: 'You are the direct role.' }]]);
-const summary = (list: EpisodeRecord[]) => withStatistics(summaryFromRecords(list, ['single-action'], ['direct']), 1);
+const summary = (list: EpisodeRecord[]) => summaryFromRecords(list, ['single-action'], ['direct'], 1);
 const decode = (base64: string): EpisodeDetail => JSON.parse(gunzipSync(Buffer.from(base64, 'base64')).toString('utf8')) as EpisodeDetail;
 
 describe('buildReportData', () => {

@@ -44,13 +44,13 @@ const cases: Array<{ name: string; file: string; change: string | ((text: string
     name: 'run.json of the wrong shape',
     file: 'run.json',
     change: (text) => JSON.stringify({ ...JSON.parse(text), config: 'x' }),
-    problem: /run\.json: not a valid run\.json \(schemaVersion 2\)\n✖ Invalid input: expected object, received string\n {2}→ at config/,
+    problem: /run\.json: not a valid run\.json \(schemaVersion 3\)\n✖ Invalid input: expected object, received string\n {2}→ at config/,
   },
   {
     name: 'run.json from a newer stratbench',
     file: 'run.json',
     change: (text) => JSON.stringify({ ...JSON.parse(text), schemaVersion: 99 }),
-    problem: /run\.json: schemaVersion 99 is newer than this stratbench reads \(1–2\): upgrade stratbench to read it/,
+    problem: /run\.json: schemaVersion 99 is newer than this stratbench reads \(1–3\): upgrade stratbench to read it/,
   },
   {
     name: 'run.json without a schemaVersion',
@@ -70,7 +70,7 @@ const cases: Array<{ name: string; file: string; change: string | ((text: string
     name: 'summary.json of the wrong shape',
     file: 'summary.json',
     change: (text) => JSON.stringify({ ...JSON.parse(text), strategies: 3 }),
-    problem: /summary\.json: not a valid summary\.json \(schemaVersion 2\)/,
+    problem: /summary\.json: not a valid summary\.json \(schemaVersion 3\)/,
   },
 ];
 

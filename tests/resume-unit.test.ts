@@ -39,7 +39,10 @@ describe('loadForResume', () => {
       `${JSON.stringify(record('a', 'finished'))}\n${JSON.stringify(record('b', 'error'))}\n${JSON.stringify(record('c', 'stopped'))}\n{"schemaVersion":1,"ke`,
     );
     const loaded = await loadForResume(dir, 'h');
-    expect(loaded.records.map((r) => r.task)).toEqual(['a', 'c']);
+    const kept: string[] = [];
+    await loaded.replay((r) => kept.push(r.task));
+    expect(kept).toEqual(['a', 'c']);
+    expect(loaded.kept).toBe(2);
     expect(loaded).toMatchObject({ droppedTornLine: true, rerunErrors: 1 });
     const left = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
     expect(left.map((line) => (JSON.parse(line) as { task: string }).task)).toEqual(['a', 'c']);

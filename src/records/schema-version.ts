@@ -4,9 +4,12 @@
  * The results-file format this code writes (episodes.jsonl lines, run.json, summary.json).
  * 1: the first format. 2: model calls reference their messages, options and thinking by content hash
  * (messages.jsonl); trace events link tool calls, plan revisions and checks to what caused them.
- * Version 1 files are still read (the new fields are absent there).
+ * 3: summary.json holds one line per strategy × task (`task_results`, epochs as a string) instead of one per episode,
+ * lists at most 1,000 failed and errored episodes (with `failures_total` / `errors_total`), so it stays small for a
+ * million episodes.
+ * Version 1 and 2 files are still read (the new fields are absent there).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The oldest version this code still reads. */
 export const OLDEST_READABLE_SCHEMA_VERSION = 1;

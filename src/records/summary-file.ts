@@ -50,6 +50,19 @@ export const EpisodeResult = z.object({
 });
 export type EpisodeResult = z.infer<typeof EpisodeResult>;
 
+/** One strategy's results on one task, every epoch in one string (schemaVersion 3; replaces per-episode `results`). */
+export const TaskResults = z.object({
+  strategy: z.string(),
+  task: z.string(),
+  family: z.string().optional().describe('The template family of a generated task (the statistics resample families)'),
+  group: z.string(),
+  outcomes: z
+    .string()
+    .regex(/^[sfe-]*$/)
+    .describe('One character per epoch, epoch 0 first: s succeeded, f failed, e infrastructure error (not scored), - not in this folder'),
+});
+export type TaskResults = z.infer<typeof TaskResults>;
+
 /** Failed episodes per strategy × component and the most frequent failure modes. */
 export const AttributionSummary = z.object({
   components: z.array(z.string()).describe('Components in display order'),
@@ -89,13 +102,19 @@ export const CounterfactualSummary = z.object({
 });
 export type CounterfactualSummary = z.infer<typeof CounterfactualSummary>;
 
+/** How many failed (and errored) episodes summary.json lists by name; the totals count them all. */
+export const SUMMARY_LISTED_EPISODES = 1000;
+
 export const RunSummary = z.object({
   schemaVersion: z.number().int(),
   groups: z.array(z.string()),
   strategies: z.array(StrategySummary),
-  failures: z.array(EpisodeLine),
-  errors: z.array(EpisodeLine),
-  results: z.array(EpisodeResult),
+  failures: z.array(EpisodeLine).describe('Failed episodes in strategy, task, epoch order: the first SUMMARY_LISTED_EPISODES of them'),
+  failures_total: z.number().int().nonnegative().optional().describe('Failed episodes in all (absent before schemaVersion 3: the list was whole)'),
+  errors: z.array(EpisodeLine).describe('Errored episodes in strategy, task, epoch order: the first SUMMARY_LISTED_EPISODES of them'),
+  errors_total: z.number().int().nonnegative().optional().describe('Errored episodes in all (absent before schemaVersion 3: the list was whole)'),
+  results: z.array(EpisodeResult).optional().describe("Every episode's result (schemaVersion 1–2 only; see task_results)"),
+  task_results: z.array(TaskResults).optional().describe('Every strategy × task, its epochs as one string (schemaVersion 3 on)'),
   attribution: AttributionSummary,
   findings: FindingsSummary.optional().describe('Costs on successes; absent in summaries written before findings were tallied'),
   counterfactual: CounterfactualSummary.optional().describe('Present when some episode carries a counterfactual replay'),

@@ -8,6 +8,8 @@ export interface AttributedFailure {
   strategy: string;
   component?: string | undefined;
   mode?: string | undefined;
+  /** Episodes this line stands for (default 1). */
+  count?: number;
 }
 
 const ORDER = Object.keys(MODES) as Component[];
@@ -22,16 +24,17 @@ export function summarizeAttributions(failures: readonly AttributedFailure[], st
   const modes = new Map<string, { component: string; mode: string; count: number; by_strategy: Record<string, number> }>();
   let unattributed = 0;
   for (const failure of failures) {
+    const weight = failure.count ?? 1;
     if (failure.component === undefined || failure.mode === undefined) {
-      unattributed += 1;
+      unattributed += weight;
       continue;
     }
     const row = (by_strategy[failure.strategy] ??= {});
-    row[failure.component] = (row[failure.component] ?? 0) + 1;
+    row[failure.component] = (row[failure.component] ?? 0) + weight;
     const key = `${failure.component}.${failure.mode}`;
     const entry = modes.get(key) ?? { component: failure.component, mode: failure.mode, count: 0, by_strategy: {} };
-    entry.count += 1;
-    entry.by_strategy[failure.strategy] = (entry.by_strategy[failure.strategy] ?? 0) + 1;
+    entry.count += weight;
+    entry.by_strategy[failure.strategy] = (entry.by_strategy[failure.strategy] ?? 0) + weight;
     modes.set(key, entry);
   }
   const seen = new Set(Object.values(by_strategy).flatMap((row) => Object.keys(row)));

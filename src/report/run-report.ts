@@ -1,5 +1,6 @@
 // The whole report of a run (run table, statistics, and what else a run prints), shared by `run` and `report`.
 import type { EpisodeRecord, RunSummary } from '../records/index.js';
+import { episodeAt } from './result-columns.js';
 import { SummaryBuilder } from './run-summary.js';
 import { computeRunStatistics, renderStatisticsMarkdown, renderStatisticsText, type RunStatistics } from './statistics.js';
 import { renderRunTable } from './run-table.js';
@@ -20,16 +21,21 @@ export interface RunHeader {
 /** summary.json: the run summary plus the statistics section. */
 export type SummaryFile = RunSummary & { statistics: RunStatistics };
 
-/** Adds the statistics (intervals, pass@k/pass^k, paired tests; seeded bootstrap) to a run summary. */
-export function withStatistics(summary: RunSummary, seed: number): SummaryFile {
-  return { ...summary, statistics: computeRunStatistics(summary.results, { seed }) };
+/**
+ * The summary of the records a builder was given plus the statistics (intervals, pass@k/pass^k, paired tests;
+ * seeded bootstrap), read from the builder's result columns.
+ */
+export function withStatistics(builder: SummaryBuilder, seed: number): SummaryFile {
+  const columns = builder.columns();
+  const results = Array.from({ length: columns.length }, (_, i) => episodeAt(columns, i));
+  return { ...builder.build(), statistics: computeRunStatistics(results, { seed }) };
 }
 
-/** Rebuilds the summary from finished records (for `report` and `merge`). */
-export function summaryFromRecords(records: readonly EpisodeRecord[], groups: string[], strategies: string[]): RunSummary {
+/** The summary with statistics of finished records (for `report` and `merge` of records in memory). */
+export function summaryFromRecords(records: Iterable<EpisodeRecord>, groups: string[], strategies: string[], seed: number): SummaryFile {
   const builder = new SummaryBuilder(groups, strategies);
   for (const record of records) builder.add(record);
-  return builder.build();
+  return withStatistics(builder, seed);
 }
 
 export function headerLines(header: RunHeader): string[] {

@@ -1,26 +1,55 @@
 // Folds finished episodes into summary.json: success per strategy × group, costs, failures and errors listed.
 import {
+  OutcomeStatus,
   SCHEMA_VERSION,
+  SUMMARY_LISTED_EPISODES,
   type EpisodeLine,
   type EpisodeRecord,
-  type EpisodeResult,
   type RunSummary,
   type StrategySummary,
   type Tally,
+  type TaskResults,
 } from '../records/index.js';
 import { summarizeAttributions, type AttributedFailure } from './attribution-table.js';
 import { FindingsTally } from './findings-table.js';
+import { ResultColumnsBuilder, type ResultColumns } from './result-columns.js';
 
 const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
 
-/** Incremental summary: add records as they finish (memory holds no traces). */
+type Ordered = { strategy: string; task: string; epoch: number };
+const order = (a: Ordered, b: Ordered): number => a.strategy.localeCompare(b.strategy) || a.task.localeCompare(b.task) || a.epoch - b.epoch;
+
+/**
+ * The first `limit` episode lines in strategy, task, epoch order, of however many are added, and their count: memory
+ * holds at most 2 × limit lines (sorted and cut whenever it fills).
+ */
+class FirstLines {
+  private lines: EpisodeLine[] = [];
+  total = 0;
+  constructor(private readonly limit: number) {}
+  add(line: EpisodeLine): void {
+    this.total += 1;
+    this.lines.push(line);
+    if (this.lines.length >= 2 * this.limit) this.lines = this.lines.sort(order).slice(0, this.limit);
+  }
+  build(): EpisodeLine[] {
+    return [...this.lines].sort(order).slice(0, this.limit);
+  }
+}
+
+/**
+ * Incremental summary: add records as they finish. Memory holds no traces and no object per episode: results go
+ * to typed-array columns (about 12 bytes an episode), failed and errored episodes to their first
+ * SUMMARY_LISTED_EPISODES lines and a count, attributions to counts.
+ */
 export class SummaryBuilder {
   private readonly byStrategy = new Map<string, StrategySummary>();
-  private readonly failures: EpisodeLine[] = [];
-  private readonly errors: EpisodeLine[] = [];
-  private readonly results: EpisodeResult[] = [];
-  private readonly attributed: AttributedFailure[] = [];
+  private readonly failures = new FirstLines(SUMMARY_LISTED_EPISODES);
+  private readonly errors = new FirstLines(SUMMARY_LISTED_EPISODES);
+  private readonly results = new ResultColumnsBuilder();
+  private readonly attributed = new Map<string, AttributedFailure & { count: number }>();
   private readonly findings = new FindingsTally();
+  private readonly seenGroups = new Set<string>();
 
   constructor(
     private readonly groups: string[],
@@ -51,6 +80,7 @@ export class SummaryBuilder {
   }
 
   add(record: EpisodeRecord): void {
+    this.seenGroups.add(record.group);
     const summary = this.strategy(record.strategy);
     const group = (summary.by_group[record.group] ??= emptyTally());
     const isError = record.outcome.status === 'error';
@@ -63,16 +93,7 @@ export class SummaryBuilder {
         if (record.success) tally.successes += 1;
       }
     }
-    this.results.push({
-      task: record.task,
-      ...(record.family === undefined ? {} : { family: record.family }),
-      group: record.group,
-      strategy: record.strategy,
-      epoch: record.epoch,
-      success: record.success,
-      status: record.outcome.status,
-      outcome: sharedOutcome(record.outcome.status),
-    });
+    this.results.add(record);
     const line: EpisodeLine = {
       task: record.task,
       group: record.group,
@@ -82,7 +103,7 @@ export class SummaryBuilder {
       reason: record.outcome.reason,
     };
     if (isError) {
-      this.errors.push({ ...line, ...(record.outcome.message ? { detail: record.outcome.message } : {}) });
+      this.errors.add({ ...line, ...(record.outcome.message ? { detail: record.outcome.message } : {}) });
       return;
     }
     const m = record.metrics;
@@ -98,31 +119,67 @@ export class SummaryBuilder {
       const endingNote = record.outcome.status === 'finished' || record.outcome.status === 'stopped' ? `expected ${record.expect}` : undefined;
       const detail = failing?.detail ?? endingNote ?? record.outcome.message;
       const attribution = record.attribution;
-      this.failures.push({ ...line, ...(detail ? { detail } : {}), ...(attribution ? { attribution: `${attribution.component}.${attribution.mode}` } : {}) });
-      this.attributed.push({ strategy: record.strategy, component: attribution?.component, mode: attribution?.mode });
+      this.failures.add({ ...line, ...(detail ? { detail } : {}), ...(attribution ? { attribution: `${attribution.component}.${attribution.mode}` } : {}) });
+      const key = `${record.strategy}\u0000${attribution?.component ?? ''}\u0000${attribution?.mode ?? ''}`;
+      const counted = this.attributed.get(key);
+      if (counted) counted.count += 1;
+      else this.attributed.set(key, { strategy: record.strategy, component: attribution?.component, mode: attribution?.mode, count: 1 });
     }
   }
 
+  /** Distinct tasks added. */
+  get tasks(): number {
+    return this.results.finish().tasks.length;
+  }
+
+  /** Every added episode's result, as columns (what the statistics read). */
+  columns(): ResultColumns {
+    return this.results.finish();
+  }
+
   build(): RunSummary {
-    const order = (a: { strategy: string; task: string; epoch: number }, b: { strategy: string; task: string; epoch: number }): number =>
-      a.strategy.localeCompare(b.strategy) || a.task.localeCompare(b.task) || a.epoch - b.epoch;
     return {
       schemaVersion: SCHEMA_VERSION,
-      groups: this.groups,
+      // Without the run's groups (a folder without run.json): those of the episodes, in order of appearance.
+      groups: this.groups.length > 0 ? this.groups : [...this.seenGroups],
       strategies: [...this.byStrategy.values()],
-      failures: [...this.failures].sort(order),
-      errors: [...this.errors].sort(order),
-      results: this.results.sort(order),
-      attribution: summarizeAttributions(this.attributed, [...this.byStrategy.keys()]),
+      failures: this.failures.build(),
+      failures_total: this.failures.total,
+      errors: this.errors.build(),
+      errors_total: this.errors.total,
+      task_results: taskResults(this.results.finish()),
+      attribution: summarizeAttributions([...this.attributed.values()], [...this.byStrategy.keys()]),
       ...this.findings.build(),
     };
   }
 }
 
-/** One frozen `{status}` per outcome status, shared by every result line (10,000 episodes hold 10,000 otherwise). */
-const OUTCOMES = new Map<string, { readonly status: EpisodeRecord['outcome']['status'] }>();
-function sharedOutcome(status: EpisodeRecord['outcome']['status']): { readonly status: EpisodeRecord['outcome']['status'] } {
-  let outcome = OUTCOMES.get(status);
-  if (outcome === undefined) OUTCOMES.set(status, (outcome = Object.freeze({ status })));
-  return outcome;
+const OUTCOME_CHARS = OutcomeStatus.options.map((status) => (status === 'error' ? 'e' : 'f'));
+
+/** One line per strategy × task (strategy, then task order), its epochs as characters: s, f, e, or - when absent. */
+export function taskResults(columns: ResultColumns): TaskResults[] {
+  const rows = new Map<number, { strategy: number; task: number; outcomes: string[] }>();
+  const tasks = columns.tasks.length;
+  for (let i = 0; i < columns.length; i++) {
+    const strategy = columns.strategy[i] as number;
+    const task = columns.task[i] as number;
+    const key = strategy * tasks + task;
+    let row = rows.get(key);
+    if (row === undefined) rows.set(key, (row = { strategy, task, outcomes: [] }));
+    const epoch = columns.epoch[i] as number;
+    while (row.outcomes.length <= epoch) row.outcomes.push('-');
+    row.outcomes[epoch] = columns.success[i] === 1 ? 's' : (OUTCOME_CHARS[columns.status[i] as number] as string);
+  }
+  return [...rows.values()]
+    .map((row) => {
+      const task = columns.tasks[row.task]!;
+      return {
+        strategy: columns.strategies[row.strategy]!,
+        task: task.id,
+        ...(task.family === task.id ? {} : { family: task.family }),
+        group: task.group,
+        outcomes: row.outcomes.join(''),
+      };
+    })
+    .sort((a, b) => a.strategy.localeCompare(b.strategy) || a.task.localeCompare(b.task));
 }

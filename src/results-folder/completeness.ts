@@ -1,12 +1,16 @@
 // How much of its episode matrix a results folder holds, and the label every command prints for a partial one.
 import type { RunCompleteness, RunFile, Shard } from '../records/index.js';
-import { inShard } from './resume.js';
 
 /** One strategy × task × epoch of a matrix (an episode record or summary result has these fields). */
 export interface MatrixCell {
   strategy: string;
   task: string;
   epoch: number;
+}
+
+/** Whether matrix cell `position` belongs to `shard` (round-robin over the deterministic matrix order). */
+export function inShard(position: number, shard: Shard | undefined): boolean {
+  return shard === undefined || position % shard.count === shard.index - 1;
 }
 
 const cellKey = (cell: MatrixCell): string => `${cell.strategy}\u0000${cell.task}\u0000${cell.epoch}`;
@@ -61,31 +65,31 @@ export type CompletenessSource = Pick<RunFile, 'status' | 'config' | 'shard' | '
  * "incomplete: 1 of 2 shards, 2100 of 4200 episodes", with "2 of 14 tasks (--tasks)" added for a task subset ("dev split: 38 of 106
  * tasks" for `--split`). Pure.
  */
-export function describeCompleteness(run: CompletenessSource, cells: readonly MatrixCell[]): RunCompleteness {
-  // The common end of a run: an unsharded, unmerged folder holding every cell, counted by matrix position (numbers,
-  // not key strings, and no matrix built) — at 10,000 episodes the general path costs megabytes at the run's peak.
-  const expectedCount = run.config.tasks.length * run.config.strategies.length * run.config.epochs;
-  if (!run.shard && run.merged_from === undefined && cells.length === expectedCount) {
-    const taskIndex = new Map(run.config.tasks.map((task, index) => [task, index]));
-    const strategyIndex = new Map(run.config.strategies.map((strategy, index) => [strategy, index]));
-    const positions = new Set<number>();
-    for (const cell of cells) {
-      const task = taskIndex.get(cell.task);
-      const strategy = strategyIndex.get(cell.strategy);
-      if (task === undefined || strategy === undefined || !(cell.epoch >= 0 && cell.epoch < run.config.epochs)) break;
-      positions.add((cell.epoch * taskIndex.size + task) * strategyIndex.size + strategy);
-    }
-    if (positions.size === expectedCount) return { status: 'complete', episodes: expectedCount, expected_episodes: expectedCount, label: subsetLabel(run) };
-  }
-  const whole = matrixCells(run.config);
-  const present = new Set(cells.map(cellKey));
-  const episodes = whole.filter((cell) => present.has(cellKey(cell))).length;
-  const expected = whole.length;
+export function describeCompleteness(run: CompletenessSource, cells: Iterable<MatrixCell> | MatrixPositions): RunCompleteness {
+  // Counted on matrix positions (one bit each): no matrix, cell object or key string is built, so a
+  // million-episode folder costs 125 KB here.
+  const present = cells instanceof MatrixPositions ? cells : MatrixPositions.of(run.config, cells);
+  const { epochs } = run.config;
+  const perEpoch = present.perEpoch;
+  const expected = present.size;
+  const episodes = present.count;
   const missingShards = new Set(run.missing_shards ?? []);
   const shardCount = run.shard?.count ?? run.shard_count ?? 1;
-  const slice = sliceCells(run);
-  const sliceMissing = slice.filter((cell) => !present.has(cellKey(cell)));
-  const status: RunCompleteness['status'] = episodes === expected ? 'complete' : sliceMissing.length === 0 ? 'partial' : 'interrupted';
+  const inSlice = sliceTest(run);
+  let sliceSize = 0;
+  let sliceHave = 0;
+  let epochsDone = 0;
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    let complete = true;
+    for (let position = epoch * perEpoch; position < (epoch + 1) * perEpoch; position++) {
+      if (!inSlice(position)) continue;
+      sliceSize += 1;
+      if (present.has(position)) sliceHave += 1;
+      else complete = false;
+    }
+    if (complete) epochsDone += 1;
+  }
+  const status: RunCompleteness['status'] = episodes === expected ? 'complete' : sliceHave === sliceSize ? 'partial' : 'interrupted';
   const parts: string[] = [];
   const merged = run.merged_from !== undefined;
   if (status === 'partial') {
@@ -95,9 +99,6 @@ export function describeCompleteness(run: CompletenessSource, cells: readonly Ma
         : `incomplete: ${shardCount - missingShards.size} of ${shardCount} shards, ${episodes} of ${expected} episodes`,
     );
   } else if (status === 'interrupted') {
-    const epochsDone = Array.from({ length: run.config.epochs }, (_, epoch) => epoch).filter((epoch) =>
-      slice.every((cell) => cell.epoch !== epoch || present.has(cellKey(cell))),
-    ).length;
     const prefix = merged
       ? 'incomplete'
       : run.status === 'running'
@@ -110,11 +111,81 @@ export function describeCompleteness(run: CompletenessSource, cells: readonly Ma
       : missingShards.size > 0
         ? `${shardCount - missingShards.size} of ${shardCount} shards, `
         : '';
-    parts.push(`${prefix}: ${shard}${epochsDone} of ${run.config.epochs} epochs complete (${slice.length - sliceMissing.length} of ${slice.length} episodes)`);
+    parts.push(`${prefix}: ${shard}${epochsDone} of ${epochs} epochs complete (${sliceHave} of ${sliceSize} episodes)`);
   }
   const subset = subsetLabel(run);
   if (subset !== null) parts.push(subset);
   return { status, episodes, expected_episodes: expected, label: parts.length > 0 ? parts.join('; ') : null };
+}
+
+/** Whether a matrix position belongs to the slice run.json says the folder set out to hold (see sliceCells). */
+function sliceTest(run: Pick<RunFile, 'shard' | 'missing_shards' | 'shard_count'>): (position: number) => boolean {
+  if (run.shard) {
+    const shard = run.shard;
+    return (position) => inShard(position, shard);
+  }
+  const missingShards = new Set(run.missing_shards ?? []);
+  if (missingShards.size === 0) return () => true;
+  const count = run.shard_count ?? 1;
+  return (position) => !missingShards.has((position % count) + 1);
+}
+
+/**
+ * The cells of a run's matrix a folder holds, one bit per matrix position (epoch, then task, then strategy: the
+ * runner's order). Cells outside the matrix (another task, strategy or epoch) are not counted.
+ */
+export class MatrixPositions {
+  private readonly bits: Uint8Array;
+  private readonly taskIndex: Map<string, number>;
+  private readonly strategyIndex: Map<string, number>;
+  /** Positions per epoch (tasks × strategies). */
+  readonly perEpoch: number;
+  /** Positions in the whole matrix. */
+  readonly size: number;
+  /** Distinct positions added. */
+  count = 0;
+
+  constructor(private readonly config: Pick<RunFile['config'], 'strategies' | 'tasks' | 'epochs'>) {
+    this.taskIndex = new Map(config.tasks.map((task, index) => [task, index]));
+    this.strategyIndex = new Map(config.strategies.map((strategy, index) => [strategy, index]));
+    this.perEpoch = config.tasks.length * config.strategies.length;
+    this.size = this.perEpoch * config.epochs;
+    this.bits = new Uint8Array(Math.ceil(this.size / 8));
+  }
+
+  static of(config: Pick<RunFile['config'], 'strategies' | 'tasks' | 'epochs'>, cells: Iterable<MatrixCell>): MatrixPositions {
+    const positions = new MatrixPositions(config);
+    for (const cell of cells) positions.add(cell);
+    return positions;
+  }
+
+  /** The cell's matrix position, or -1 when it is outside the matrix. */
+  positionOf(cell: MatrixCell): number {
+    const task = this.taskIndex.get(cell.task);
+    const strategy = this.strategyIndex.get(cell.strategy);
+    if (task === undefined || strategy === undefined || !(Number.isInteger(cell.epoch) && cell.epoch >= 0 && cell.epoch < this.config.epochs)) return -1;
+    return (cell.epoch * this.taskIndex.size + task) * this.strategyIndex.size + strategy;
+  }
+
+  /** Marks the cell present; returns its position (-1: outside the matrix, not counted). */
+  add(cell: MatrixCell): number {
+    const position = this.positionOf(cell);
+    if (position >= 0) this.set(position);
+    return position;
+  }
+
+  set(position: number): void {
+    const mask = 1 << (position & 7);
+    const byte = position >> 3;
+    if (((this.bits[byte] as number) & mask) === 0) {
+      this.bits[byte] = (this.bits[byte] as number) | mask;
+      this.count += 1;
+    }
+  }
+
+  has(position: number): boolean {
+    return position >= 0 && ((this.bits[position >> 3] as number) & (1 << (position & 7))) !== 0;
+  }
 }
 
 /** "2 of 14 tasks (--tasks)" or "dev split: 38 of 106 tasks" when the run covers part of its suite, else null. */

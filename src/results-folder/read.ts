@@ -164,6 +164,39 @@ export async function checkSummaryFile(dir: string): Promise<ReadResult<object>>
   return parsed.ok ? { ok: true } : parsed;
 }
 
+/** A results folder checked but not yet read: its run.json, and where its episodes are (for scanEpisodes). */
+export interface OpenedResultsFolder {
+  dir: string;
+  run: RunFile | null;
+  episodesPath: string;
+  /** A missing run.json. */
+  warnings: string[];
+}
+
+/**
+ * Checks `dir` (a folder), its run.json (optional: absent → run null and a warning) and summary.json (optional),
+ * and that its episodes file exists, without reading the episodes. Never throws for bad input.
+ */
+export async function openResultsFolder(dir: string): Promise<ReadResult<OpenedResultsFolder>> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return { ok: false, error: `${dir}: not a folder` };
+  } catch (error) {
+    return { ok: false, error: describeReadError(dir, error) };
+  }
+  const run = await readRunFile(dir, { required: false });
+  if (!run.ok) return run;
+  const summary = await checkSummaryFile(dir);
+  if (!summary.ok) return summary;
+  const episodesPath = join(dir, EPISODES_FILE);
+  try {
+    if (!(await stat(episodesPath)).isFile()) return { ok: false, error: describeReadError(episodesPath, Object.assign(new Error(), { code: 'EISDIR' })) };
+  } catch (error) {
+    return { ok: false, error: describeReadError(episodesPath, error) };
+  }
+  const warnings = run.run === null ? [`${join(dir, RUN_FILE)}: missing — models, prompts and suite cannot be compared`] : [];
+  return { ok: true, dir, run: run.run, episodesPath, warnings };
+}
+
 /**
  * Reads `dir/episodes.jsonl` (required; see parseEpisodes), `dir/run.json` (optional: absent → run null and a
  * warning) and checks `dir/summary.json` (optional). Never throws for bad input: returns `{ ok: false, error }`

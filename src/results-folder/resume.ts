@@ -1,8 +1,11 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
-import { readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { readFile, rename, stat, truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
 import { checkSummaryFile, EPISODES_FILE, parseEpisodes, readRunFile } from './read.js';
+import { scanEpisodes } from './episode-stream.js';
+import { MatrixPositions } from './completeness.js';
+import { EpisodeWriter } from './write.js';
 
 /** Thrown when a results folder cannot be resumed or merged (a usage error: exit 2). */
 export class ResumeError extends Error {
@@ -18,10 +21,7 @@ export function parseShard(value: string): Shard {
   return { index, count };
 }
 
-/** Whether matrix cell `position` belongs to `shard` (round-robin over the deterministic matrix order). */
-export function inShard(position: number, shard: Shard | undefined): boolean {
-  return shard === undefined || position % shard.count === shard.index - 1;
-}
+export { inShard } from './completeness.js';
 
 /** run.json of `dir` (required) after checking its summary.json; throws ResumeError naming the file and the problem. */
 async function readRunForResume(dir: string): Promise<RunFile> {
@@ -33,12 +33,24 @@ async function readRunForResume(dir: string): Promise<RunFile> {
   return run.run;
 }
 
+/** The finished episodes a resumed run keeps, streamed from disk on demand (never all in memory). */
+export interface ResumeEpisodes {
+  /** Episodes kept (of this configuration, not errored). */
+  kept: number;
+  droppedTornLine: boolean;
+  rerunErrors: number;
+  /** Reads the kept episodes again, in file order, calling `visit` for each. Throws ResumeError if the file changed under it. */
+  replay(visit: (record: EpisodeRecord) => void): Promise<void>;
+}
+
 /**
- * Loads the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
+ * Prepares the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
  * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl (so appends start
- * on a clean line), removes `error` episodes (infrastructure failures run again), and returns the records kept. Throws ResumeError for a different configuration or a corrupt file.
+ * on a clean line), removes `error` episodes (infrastructure failures run again; the file is rewritten line by line,
+ * atomically) and counts the episodes kept, which `replay` streams. Memory: one line at a time and one bit per
+ * matrix cell. Throws ResumeError for a different configuration or a corrupt file.
  */
-export async function loadForResume(dir: string, configHash: string): Promise<{ records: EpisodeRecord[]; droppedTornLine: boolean; rerunErrors: number }> {
+export async function loadForResume(dir: string, configHash: string): Promise<ResumeEpisodes> {
   const run = await readRunForResume(dir);
   if (run.config_hash !== configHash) {
     throw new ResumeError(
@@ -46,39 +58,62 @@ export async function loadForResume(dir: string, configHash: string): Promise<{ 
     );
   }
   const path = join(dir, EPISODES_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], droppedTornLine: false, rerunErrors: 0 };
-    throw new ResumeError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  const lastNewline = text.lastIndexOf('\n');
-  const complete = text.slice(0, lastNewline + 1);
-  const droppedTornLine = complete.length < text.length;
-  if (droppedTornLine) await truncate(path, Buffer.byteLength(complete));
-  const parsed = parseEpisodes(complete, path);
-  if (!parsed.ok) throw new ResumeError(parsed.error);
-  const byKey = new Map<string, EpisodeRecord>();
-  for (const record of parsed.records) if (record.key.endsWith(`|${configHash}`)) byKey.set(record.key, record);
-  // Infrastructure errors are not results: they run again. Rewrite the file without them (atomically), so
-  // every episode still appears exactly once when the run ends.
-  const errored = [...byKey.values()].filter((record) => record.outcome.status === 'error');
-  if (errored.length > 0) {
-    const kept = complete.split('\n').filter((line) => {
-      if (line.trim() === '') return false;
-      const key = /"key":"([^"]*)"/.exec(line)?.[1];
-      return key === undefined || byKey.get(key)?.outcome.status !== 'error';
-    });
+  const size = await stat(path).then(
+    (info) => info.size,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return -1;
+      throw new ResumeError(`cannot read ${path}: ${error.code ?? String(error)}`);
+    },
+  );
+  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, replay: async () => undefined };
+  const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
+  let kept = 0;
+  let errored = 0;
+  const scanned = await scanEpisodes(
+    path,
+    () => (record) => {
+      if (!ours(record)) return;
+      if (record.outcome.status === 'error') errored += 1;
+      else kept += 1;
+    },
+    run.config,
+  );
+  if (!scanned.ok) throw new ResumeError(scanned.error);
+  const droppedTornLine = scanned.completeBytes < size;
+  if (droppedTornLine) await truncate(path, scanned.completeBytes);
+  if (errored > 0 || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
+    // Infrastructure errors are not results: they run again. Rewrite the file without them (and with one line per
+    // episode), atomically, so every episode still appears exactly once when the run ends.
     const tmp = `${path}.tmp`;
-    await writeFile(tmp, kept.map((line) => `${line}\n`).join(''));
+    const writer = new EpisodeWriter(tmp);
+    const rewritten = await scanEpisodes(
+      path,
+      () => (record, line) => {
+        if (!(ours(record) && record.outcome.status === 'error')) writer.writeLine(line);
+      },
+      run.config,
+    );
+    await writer.close();
+    if (!rewritten.ok) throw new ResumeError(rewritten.error);
     await rename(tmp, path);
-    for (const record of errored) byKey.delete(record.key);
   }
-  return { records: [...byKey.values()], droppedTornLine, rerunErrors: errored.length };
+  return {
+    kept,
+    droppedTornLine,
+    rerunErrors: errored,
+    async replay(visit) {
+      const replayed = await scanEpisodes(
+        path,
+        () => (record) => {
+          if (ours(record) && record.outcome.status !== 'error') visit(record);
+        },
+        run.config,
+      );
+      if (!replayed.ok) throw new ResumeError(replayed.error);
+    },
+  };
 }
 
-/** The parts of run.json that define the episode matrix; shards must agree on all of them. */
 function matrixOf(run: RunFile): string {
   const { strategies, tasks, epochs, seed } = run.config;
   return JSON.stringify({ hash: run.config_hash, strategies, tasks, epochs, seed });
@@ -86,7 +121,8 @@ function matrixOf(run: RunFile): string {
 
 /** What mergeFolders returns: the episodes kept, the first run.json, the shards not given and the overlap. */
 export interface MergedFolders {
-  records: EpisodeRecord[];
+  /** Streams the episodes the merge keeps (one per matrix cell), with their JSON lines; a folder changed since → ResumeError. */
+  forEachKept(visit: (record: EpisodeRecord, line: string) => void | Promise<void>): Promise<void>;
   run: RunFile;
   missingShards: number[];
   /** n of the --shard i/n split when the folders are shards. */
@@ -94,6 +130,7 @@ export interface MergedFolders {
   overlap: { prefer: 'first' | 'last' | null; episodes: number };
 }
 
+const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${record.task}|${record.epoch}`;
 const describeCell = (record: EpisodeRecord): string => `${record.strategy} × ${record.task} epoch ${record.epoch}`;
 
 /**
@@ -107,6 +144,7 @@ const describeCell = (record: EpisodeRecord): string => `${record.strategy} × $
  */
 export async function mergeFolders(dirs: string[], options: { prefer?: 'first' | 'last' } = {}): Promise<MergedFolders> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
+  if (dirs.length > 255) throw new ResumeError(`merge takes at most 255 folders at once (got ${dirs.length}): merge them in groups, then merge the groups`);
   const runs = await Promise.all(dirs.map(readRunForResume));
   const matrices = new Set(runs.map(matrixOf));
   if (matrices.size > 1) {
@@ -140,40 +178,59 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
     shardCount = shards[0]!.count;
     missingShards = Array.from({ length: shardCount }, (_, i) => i + 1).filter((index) => !seen.has(index));
   }
-  const byKey = new Map<string, { record: EpisodeRecord; dir: string }>();
-  const overlapping = new Map<string, string[]>();
-  for (const dir of dirs) {
-    const path = join(dir, EPISODES_FILE);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      throw new ResumeError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    const parsed = parseEpisodes(text, path);
-    if (!parsed.ok) throw new ResumeError(parsed.error);
-    for (const record of parsed.records) {
-      const earlier = byKey.get(record.key);
-      if (earlier === undefined) {
-        byKey.set(record.key, { record, dir });
-        continue;
-      }
-      overlapping.set(record.key, [...(overlapping.get(record.key) ?? [earlier.dir]), dir]);
-      if (options.prefer === 'last') byKey.set(record.key, { record, dir });
-    }
+  // Pass 1: which folder's copy of each episode is kept — one byte per matrix cell (the folder's number), and a map
+  // only for episodes outside the run's matrix (none, normally). Nothing of the records is kept.
+  const config = runs[0]!.config;
+  const positions = new MatrixPositions(config);
+  const owner = new Uint8Array(positions.size);
+  const outside = new Map<string, number>();
+  let overlapping = 0;
+  const examples: string[] = [];
+  for (const [index, dir] of dirs.entries()) {
+    const scanned = await scanEpisodes(
+      join(dir, EPISODES_FILE),
+      () => (record) => {
+        const position = positions.positionOf(record);
+        const earlier = position >= 0 ? owner[position]! : (outside.get(identityOf(record)) ?? 0);
+        if (earlier !== 0) {
+          overlapping += 1;
+          if (examples.length < 3) {
+            examples.push(`${describeCell(record)} (in ${dirs[earlier - 1]} and ${dir})`);
+          }
+          if (prefer !== 'last') return;
+        }
+        if (position >= 0) owner[position] = index + 1;
+        else outside.set(identityOf(record), index + 1);
+      },
+      config,
+    );
+    if (!scanned.ok) throw new ResumeError(scanned.error);
   }
-  if (overlapping.size > 0 && options.prefer === undefined) {
-    const examples = [...overlapping.entries()].slice(0, 3).map(([key, where]) => `${describeCell(byKey.get(key)!.record)} (in ${where.join(' and ')})`);
+  if (overlapping > 0 && prefer === undefined) {
     throw new ResumeError(
-      `refusing to merge: ${overlapping.size} episode(s) are in more than one folder, e.g. ${examples.join('; ')}; ` +
+      `refusing to merge: ${overlapping} episode(s) are in more than one folder, e.g. ${examples.join('; ')}; ` +
         'say whose copy to keep with --prefer first or --prefer last (the first or last folder given)',
     );
   }
   return {
-    records: [...byKey.values()].map((entry) => entry.record),
     run: runs[0]!,
     missingShards,
     ...(shardCount === undefined ? {} : { shardCount }),
-    overlap: { prefer: overlapping.size > 0 ? (options.prefer ?? null) : null, episodes: overlapping.size },
+    overlap: { prefer: overlapping > 0 ? (prefer ?? null) : null, episodes: overlapping },
+    async forEachKept(visit) {
+      // Pass 2: each folder's kept lines, in folder order, then file order.
+      for (const [index, dir] of dirs.entries()) {
+        const scanned = await scanEpisodes(
+          join(dir, EPISODES_FILE),
+          () => (record, line) => {
+            const position = positions.positionOf(record);
+            const kept = position >= 0 ? owner[position] : outside.get(identityOf(record));
+            if (kept === index + 1) return visit(record, line);
+          },
+          config,
+        );
+        if (!scanned.ok) throw new ResumeError(scanned.error);
+      }
+    },
   };
 }

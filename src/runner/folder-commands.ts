@@ -8,18 +8,32 @@ import {
   collectMessages,
   describeCompleteness,
   EPISODES_FILE,
+  EpisodeWriter,
   FolderLockedError,
+  MatrixPositions,
   mergeFolders,
+  openResultsFolder,
   OutputFolderError,
   prepareOutputFolder,
   readMessages,
   readResultsFolder,
   ResumeError,
+  scanEpisodes,
   writeRunFile,
   writeMessages,
   writeSummaryFile,
 } from '../results-folder/index.js';
-import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
+import {
+  explainEpisode,
+  findEpisode,
+  renderRunReport,
+  renderRunReportMarkdown,
+  SummaryBuilder,
+  summaryFromRecords,
+  withStatistics,
+  type RunHeader,
+  type SummaryFile,
+} from '../report/index.js';
 import { runCompare } from '../report/compare.js';
 import { UsageError } from './usage-error.js';
 import { counterfactualLines } from './explain-counterfactual.js';
@@ -27,16 +41,17 @@ import { useColor } from './terminal.js';
 
 function headerFrom(
   run: RunFile | null,
-  records: readonly EpisodeRecord[],
+  builder: SummaryBuilder,
+  positions: MatrixPositions | undefined,
 ): { header: RunHeader; groups: string[]; strategies: string[]; seed: number; completeness?: RunCompleteness } {
-  const seen = <T>(values: T[]): T[] => [...new Set(values)];
-  const completeness = run ? describeCompleteness(run, records) : undefined;
-  const strategies = run?.strategies ?? seen(records.map((r) => r.strategy));
-  const groups = run?.config.groups ?? seen(records.map((r) => r.group));
+  const completeness = run && positions ? describeCompleteness(run, positions) : undefined;
+  const summary = builder.build();
+  const strategies = run?.strategies ?? summary.strategies.map((s) => s.strategy);
+  const groups = run?.config.groups ?? summary.groups;
   return {
     header: {
       ...(run ? { suiteName: run.suite.name, epochs: run.epochs } : {}),
-      tasks: seen(records.map((r) => r.task)).length,
+      tasks: builder.tasks,
       strategies,
       models: run?.models ?? {},
       notes: Object.values(run?.model_notes ?? {}),
@@ -49,13 +64,38 @@ function headerFrom(
   };
 }
 
+/**
+ * Reads a results folder one episode at a time into its summary (SummaryBuilder) and the matrix cells it holds:
+ * memory does not grow with the traces, only by a few bytes an episode. Throws UsageError (exit 2) for an
+ * unusable folder, naming the file and the problem.
+ */
+async function summariseFolder(dir: string): Promise<{ summary: SummaryFile; header: RunHeader; run: RunFile | null }> {
+  const folder = await openResultsFolder(dir);
+  if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
+  const { run } = folder;
+  let builder = new SummaryBuilder(run?.config.groups ?? [], run?.strategies ?? []);
+  let positions = run ? new MatrixPositions(run.config) : undefined;
+  const scanned = await scanEpisodes(
+    folder.episodesPath,
+    () => {
+      builder = new SummaryBuilder(run?.config.groups ?? [], run?.strategies ?? []);
+      positions = run ? new MatrixPositions(run.config) : undefined;
+      return (record) => {
+        builder.add(record);
+        positions?.add(record);
+      };
+    },
+    run?.config,
+  );
+  if (!scanned.ok) throw new UsageError(`cannot read results folder ${dir}: ${scanned.error}`);
+  for (const warning of [...scanned.warnings, ...folder.warnings]) process.stderr.write(`warning: ${warning}\n`);
+  const { header, seed, completeness } = headerFrom(run, builder, positions);
+  return { summary: { ...withStatistics(builder, seed), ...(completeness ? { completeness } : {}) }, header, run };
+}
+
 /** `stratbench report DIR`: re-prints the run's tables from its files; nothing runs. Exit 2 for an unusable folder. */
 export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean }): Promise<number> {
-  const folder = await readResultsFolder(dir);
-  if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
-  for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
-  const { header, groups, strategies, seed, completeness } = headerFrom(folder.run, folder.records);
-  const summary = { ...withStatistics(summaryFromRecords(folder.records, groups, strategies), seed), ...(completeness ? { completeness } : {}) };
+  const { summary, header } = await summariseFolder(dir);
   if (options.markdown) {
     try {
       await makeFolder(dirname(options.markdown));
@@ -86,30 +126,44 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     }
     for (const note of notes) process.stderr.write(`${note}\n`);
     // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
-    const { records, run, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
+    const { forEachKept, run, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
     const messages = await collectMessages(dirs);
     if (!messages.ok) throw new UsageError(messages.error);
     await prepareOutputFolder(out, { fresh: true });
     await writeMessages(out, messages.texts);
-    await writeFile(join(out, EPISODES_FILE), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    // The kept episodes are copied line by line (never joined into one string) and summarised as they pass.
+    const builder = new SummaryBuilder(run.config.groups, run.strategies);
+    const positions = new MatrixPositions(run.config);
+    const writer = new EpisodeWriter(join(out, EPISODES_FILE));
+    let episodes = 0;
+    try {
+      await forEachKept((record, line) => {
+        episodes += 1;
+        writer.writeLine(line);
+        builder.add(record);
+        positions.add(record);
+      });
+    } finally {
+      await writer.close();
+    }
     const { shard: _shard, timing: _timing, resumed_from: _resumed, completeness: _completeness, ...rest } = run;
     const described = {
       ...rest,
       schemaVersion: SCHEMA_VERSION,
-      episodes: records.length,
+      episodes,
       merged_from: dirs,
       ...(missingShards.length ? { missing_shards: missingShards } : {}),
       ...(shardCount === undefined ? {} : { shard_count: shardCount }),
       merge_overlap: overlap,
     };
-    const completeness = describeCompleteness({ ...described, status: 'complete' }, records);
+    const completeness = describeCompleteness({ ...described, status: 'complete' }, positions);
     const merged: RunFile = { ...described, status: completeness.status === 'complete' ? 'complete' : 'partial', completeness };
     await writeRunFile(out, merged);
-    const { header, groups, strategies, seed } = headerFrom(merged, records);
-    const summary = { ...withStatistics(summaryFromRecords(records, groups, strategies), seed), completeness };
+    const { header, seed } = headerFrom(merged, builder, positions);
+    const summary = { ...withStatistics(builder, seed), completeness };
     await writeSummaryFile(out, summary);
     process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
-    process.stderr.write(`merged ${records.length} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
+    process.stderr.write(`merged ${episodes} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
     if (overlap.episodes > 0)
       process.stderr.write(`note: ${overlap.episodes} episode(s) were in several folders; kept the ${overlap.prefer} folder's (--prefer)\n`);
     if (completeness.status !== 'complete') process.stderr.write(`warning: the merged run is incomplete: ${completeness.label}\n`);

@@ -52,7 +52,7 @@ async function summaryOf(folder: ResultsFolder): Promise<SummaryFile> {
   const run: RunFile | null = folder.run;
   const groups = run?.config.groups ?? [...new Set(folder.records.map((r) => r.group))];
   const strategies = run?.strategies ?? [...new Set(folder.records.map((r) => r.strategy))];
-  return withStatistics(summaryFromRecords(folder.records, groups, strategies), run?.seed ?? 1);
+  return summaryFromRecords(folder.records, groups, strategies, run?.seed ?? 1);
 }
 
 /**

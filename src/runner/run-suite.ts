@@ -6,9 +6,18 @@ import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
-import { describeCompleteness, EPISODES_FILE, EpisodeWriter, inShard, openMessageStore, writeRunFile, writeSummaryFile } from '../results-folder/index.js';
+import {
+  describeCompleteness,
+  EPISODES_FILE,
+  EpisodeWriter,
+  inShard,
+  MatrixPositions,
+  openMessageStore,
+  writeRunFile,
+  writeSummaryFile,
+  type ResumeEpisodes,
+} from '../results-folder/index.js';
 import { SummaryBuilder, withStatistics, type SummaryFile } from '../report/index.js';
-import { episodeKey } from './episode.js';
 import type { EpisodeRecord, RunCompleteness, RunDescription, Shard } from '../records/index.js';
 
 export interface MatrixConfig {
@@ -24,7 +33,7 @@ export interface MatrixConfig {
   /** Written to run.json, with the status, counts and timing added. */
   runInfo: RunDescription;
   /** Finished episodes from an earlier, interrupted run of this configuration (`--resume`): kept, not re-run. */
-  existing?: EpisodeRecord[];
+  existing?: ResumeEpisodes;
   /** Run only this deterministic slice of the matrix (`--shard i/n`). */
   shard?: Shard;
   /** Aborting stops starting new episodes; running ones finish and are recorded (Ctrl-C). */
@@ -47,13 +56,29 @@ export function episodeSeed(base: number, task: string, strategy: string, epoch:
 
 /** The matrix in a deterministic order: epoch, then task (suite order), then strategy. */
 export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], epochs: number, seed: number): EpisodeCell[] {
-  const cells: EpisodeCell[] = [];
+  return [...matrixCells(tasks, strategies, epochs, seed, () => true)];
+}
+
+/**
+ * The matrix's cells one at a time, in buildMatrix's order, those whose position `keep` accepts: a matrix of any
+ * size is never held in memory.
+ */
+export function* matrixCells(
+  tasks: EpisodeTask[],
+  strategies: StrategyName[],
+  epochs: number,
+  seed: number,
+  keep: (position: number) => boolean,
+): Generator<EpisodeCell> {
+  let position = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     for (const task of tasks) {
-      for (const strategy of strategies) cells.push({ task, strategy, epoch, seed: episodeSeed(seed, task.id, strategy, epoch) });
+      for (const strategy of strategies) {
+        if (keep(position)) yield { task, strategy, epoch, seed: episodeSeed(seed, task.id, strategy, epoch) };
+        position += 1;
+      }
     }
   }
-  return cells;
 }
 
 /**
@@ -65,19 +90,30 @@ export async function runMatrix(
   config: MatrixConfig,
   env: RunEnvironment,
 ): Promise<SummaryFile & { completeness: RunCompleteness; interrupted: boolean; ran: number }> {
-  const existing = config.existing ?? [];
-  const done = new Set(existing.map((record) => record.key));
-  const cells = buildMatrix(config.tasks, config.strategies, config.epochs, config.seed).filter(
-    (cell, position) => inShard(position, config.shard) && !done.has(episodeKey(cell.task.id, cell.strategy, cell.epoch, env.configHash)),
+  // One bit per matrix cell: which cells the folder holds (kept from an earlier run, then run here).
+  const positions = new MatrixPositions({ tasks: config.tasks.map((task) => task.id), strategies: config.strategies, epochs: config.epochs });
+  const summary = new SummaryBuilder(config.groups, config.strategies);
+  let kept = 0;
+  await config.existing?.replay((record) => {
+    positions.add(record);
+    summary.add(record);
+    kept += 1;
+  });
+  let toRun = 0;
+  for (let position = 0; position < positions.size; position++) if (inShard(position, config.shard) && !positions.has(position)) toRun += 1;
+  const cells = matrixCells(
+    config.tasks,
+    config.strategies,
+    config.epochs,
+    config.seed,
+    (position) => inShard(position, config.shard) && !positions.has(position),
   );
-  if (cells.length > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
+  if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const writer = new EpisodeWriter(join(config.outDir, EPISODES_FILE));
   const messages = await openMessageStore(config.outDir);
   const withTexts: RunEnvironment = { ...env, texts: messages };
   await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });
-  const summary = new SummaryBuilder(config.groups, config.strategies);
-  for (const record of existing) summary.add(record);
-  const progress = startProgress(config.progress, cells.length);
+  const progress = startProgress(config.progress, toRun);
   const started = performance.now();
   let firstEpisodeMs: number | undefined;
   let ran = 0;
@@ -86,6 +122,7 @@ export async function runMatrix(
       const finished = await runEpisode(cell, withTexts);
       const record = config.complete ? await config.complete(finished, cell) : finished;
       summary.add(record);
+      positions.add(record);
       await writer.write(record);
       ran += 1;
       // performance.now() counts from process start: this is start-up to the first finished episode.
@@ -97,7 +134,7 @@ export async function runMatrix(
     await messages.close();
     progress.stop();
   }
-  const interrupted = config.signal?.aborted === true && ran < cells.length;
+  const interrupted = config.signal?.aborted === true && ran < toRun;
   // Episodes only: statistics and summary writing come after the clock stops.
   const timing: Record<string, unknown> = {
     wall_ms: Math.round(performance.now() - started),
@@ -106,8 +143,8 @@ export async function runMatrix(
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
     sandbox_test_files: { ...testFileStats },
   };
-  const statistics = withStatistics(summary.build(), config.seed);
-  const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, statistics.results);
+  const statistics = withStatistics(summary, config.seed);
+  const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, positions);
   const built = { ...statistics, completeness };
   await writeSummaryFile(config.outDir, built);
   // Peak resident set of the whole process so far (statistics and summary.json included), MB.
@@ -115,8 +152,8 @@ export async function runMatrix(
   await writeRunFile(config.outDir, {
     ...config.runInfo,
     status: interrupted ? 'interrupted' : 'complete',
-    episodes: existing.length + ran,
-    resumed_from: existing.length,
+    episodes: kept + ran,
+    resumed_from: kept,
     ...(config.shard ? { shard: config.shard } : {}),
     timing,
     finished_at: new Date().toISOString(),
@@ -130,10 +167,10 @@ export async function runMatrix(
  * Stops starting cells once `signal` aborts (running ones finish); the first error from `run` stops every
  * loop and is rethrown.
  */
-async function streamCells(cells: EpisodeCell[], config: MatrixConfig, run: (cell: EpisodeCell) => Promise<void>): Promise<void> {
+async function streamCells(cells: Iterator<EpisodeCell>, config: MatrixConfig, run: (cell: EpisodeCell) => Promise<void>): Promise<void> {
   const concurrency = Math.max(1, config.concurrency);
   const limit = pLimit(concurrency);
-  const next = cells[Symbol.iterator]();
+  const next = cells;
   let started = 0;
   let failed = false;
   const loop = async (): Promise<void> => {
@@ -152,7 +189,7 @@ async function streamCells(cells: EpisodeCell[], config: MatrixConfig, run: (cel
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, cells.length) }, loop));
+  await Promise.all(Array.from({ length: concurrency }, loop));
 }
 
 interface Progress {

@@ -1,0 +1,178 @@
+// Reading episodes.jsonl one line at a time: a folder of a million episodes is read in memory bounded by a line.
+import { createReadStream } from 'node:fs';
+import { EpisodeRecord, type RunFile } from '../records/index.js';
+import { MatrixPositions } from './completeness.js';
+import { describeReadError, parseResultsJson, type ReadResult } from './read.js';
+
+/** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
+export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
+
+/** What a scan found besides the records: warnings (a torn last line, repeated episodes) and counts. */
+export interface ScanReport {
+  warnings: string[];
+  /** Records visited. */
+  records: number;
+  /** Byte length of the file up to the end of its last complete line (a torn tail excluded). */
+  completeBytes: number;
+}
+
+const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${record.task}|${record.epoch}`;
+
+/**
+ * Reads the lines of `path` in order, 1 MiB at a time, calling `onLine(line, lineNumber, last)` for each non-blank
+ * line; `last` is true for the final non-blank line (one line of lookahead). Resolves with the byte length up to the
+ * end of the last line that ended with a newline. Rejects with the system error when the file cannot be read.
+ */
+async function eachLine(
+  path: string,
+  onLine: (line: string, lineNumber: number, last: boolean) => Promise<boolean | undefined> | boolean | undefined,
+): Promise<number> {
+  let rest = '';
+  let lineNumber = 0;
+  let pending: { line: string; lineNumber: number } | undefined;
+  let completeBytes = 0;
+  let stopped = false;
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = rest + chunk;
+      let start = 0;
+      for (let end = text.indexOf('\n', start); end >= 0; end = text.indexOf('\n', start)) {
+        const line = text.slice(start, end);
+        start = end + 1;
+        lineNumber += 1;
+        completeBytes += Buffer.byteLength(line) + 1;
+        if (line.trim() === '') continue;
+        if (pending && (await onLine(pending.line, pending.lineNumber, false)) === false) {
+          stopped = true;
+          break;
+        }
+        pending = { line, lineNumber };
+      }
+      if (stopped) break;
+      rest = text.slice(start);
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (stopped) return completeBytes;
+  if (rest.trim() !== '') {
+    if (pending) await onLine(pending.line, pending.lineNumber, false);
+    pending = { line: rest, lineNumber: lineNumber + 1 };
+  }
+  if (pending) await onLine(pending.line, pending.lineNumber, true);
+  return completeBytes;
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Streams episodes.jsonl at `path` to the visitor `start()` returns: one EpisodeRecord per line, blank lines
+ * ignored, the same rules as parseEpisodes — the last non-blank line, when not valid JSON, is torn (the writer was
+ * killed mid-line) and skipped with a warning; any other line that is not valid JSON, of a schemaVersion this code
+ * does not read, or not a valid EpisodeRecord is an error naming `file:line`; an episode given twice counts once
+ * (the later line, with a warning). Repeats are found in the first pass; only then is the file read again, once to
+ * find each episode's last line and once to visit those lines, after calling `start()` afresh (the caller drops
+ * what the first pass gave it). Memory: one line at a time, plus one bit per cell of `matrix` (run.json's
+ * config; episodes outside it, or all without it, cost a string each) — and, only when episodes repeat, a map of
+ * every episode's last line. Never throws for bad input: `{ ok: false, error }` names the file and problem.
+ */
+export async function scanEpisodes(
+  path: string,
+  start: () => EpisodeVisitor,
+  matrix?: Pick<RunFile['config'], 'strategies' | 'tasks' | 'epochs'>,
+): Promise<ReadResult<ScanReport>> {
+  const warnings: string[] = [];
+  let records = 0;
+  let error: string | undefined;
+  let repeated = false;
+  // Episodes of the run's matrix are remembered as one bit each; only others (none, normally) as strings.
+  const positions = matrix ? new MatrixPositions(matrix) : undefined;
+  const seen = new Set<string>();
+  const firstTime = (record: EpisodeRecord): boolean => {
+    const position = positions ? positions.positionOf(record) : -1;
+    if (position >= 0) {
+      if (positions!.has(position)) return false;
+      positions!.set(position);
+      return true;
+    }
+    const identity = identityOf(record);
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
+  };
+  let visit = start();
+  const parse = (line: string, lineNumber: number, last: boolean): EpisodeRecord | 'torn' | undefined => {
+    if (last && !isJson(line)) {
+      warnings.push(`${path}:${lineNumber}: incomplete last line (a run interrupted while writing?) — skipped`);
+      return 'torn';
+    }
+    const parsed = parseResultsJson(line, EpisodeRecord, `${path}:${lineNumber}`, 'episode record');
+    if (!parsed.ok) {
+      error = parsed.error;
+      return undefined;
+    }
+    return parsed.value;
+  };
+  let completeBytes: number;
+  try {
+    completeBytes = await eachLine(path, async (line, lineNumber, last) => {
+      const record = parse(line, lineNumber, last);
+      if (record === undefined) return false;
+      if (record === 'torn') return true;
+      if (!firstTime(record)) {
+        repeated = true;
+        return false;
+      }
+      records += 1;
+      await visit(record, line, lineNumber);
+      return true;
+    });
+  } catch (readError) {
+    return { ok: false, error: describeReadError(path, readError) };
+  }
+  if (error !== undefined) return { ok: false, error };
+  if (!repeated) return { ok: true, warnings, records, completeBytes };
+
+  // Repeats: find each episode's last line, then visit only those (the later line is used).
+  const lastLine = new Map<string, number>();
+  warnings.length = 0;
+  try {
+    await eachLine(path, (line, lineNumber, last) => {
+      const record = parse(line, lineNumber, last);
+      if (record === undefined) return false;
+      if (record === 'torn') return true;
+      const identity = identityOf(record);
+      const earlier = lastLine.get(identity);
+      if (earlier !== undefined) {
+        warnings.push(
+          `${path}:${lineNumber}: repeats strategy ${record.strategy}, task ${record.task}, epoch ${record.epoch} of line ${earlier}; the later line is used`,
+        );
+      }
+      lastLine.set(identity, lineNumber);
+      return true;
+    });
+  } catch (readError) {
+    return { ok: false, error: describeReadError(path, readError) };
+  }
+  if (error !== undefined) return { ok: false, error };
+  const kept = warnings.slice();
+  visit = start();
+  records = 0;
+  completeBytes = await eachLine(path, async (line, lineNumber, last) => {
+    const record = parse(line, lineNumber, last);
+    if (record === undefined || record === 'torn') return true;
+    if (lastLine.get(identityOf(record)) !== lineNumber) return true;
+    records += 1;
+    await visit(record, line, lineNumber);
+    return true;
+  });
+  return { ok: true, warnings: kept, records, completeBytes };
+}

@@ -1,0 +1,116 @@
+// Streaming a results folder: scanEpisodes reads episodes.jsonl a line at a time with parseEpisodes' rules, and the
+// summary a run, report or merge builds from it keeps a bounded list of failed episodes and one string per task.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SUMMARY_LISTED_EPISODES, type EpisodeRecord } from '../src/records/index.js';
+import { SummaryBuilder } from '../src/report/run-summary.js';
+import { describeCompleteness, MatrixPositions, parseEpisodes, scanEpisodes } from '../src/results-folder/index.js';
+import { episodeRecord, runFile } from './support/results-files.js';
+
+const file = (text: string): string => {
+  const path = join(mkdtempSync(join(tmpdir(), 'scan-')), 'episodes.jsonl');
+  writeFileSync(path, text);
+  return path;
+};
+const line = (task: string, overrides: Partial<EpisodeRecord> = {}): string => JSON.stringify(episodeRecord(task, overrides));
+
+async function scan(path: string, matrix?: Parameters<typeof scanEpisodes>[2]) {
+  let seen: string[] = [];
+  let starts = 0;
+  const result = await scanEpisodes(
+    path,
+    () => {
+      starts += 1;
+      seen = [];
+      return (record) => {
+        seen.push(`${record.task}/${record.epoch}/${record.outcome.status}`);
+      };
+    },
+    matrix,
+  );
+  return { result, seen, starts };
+}
+
+describe('scanEpisodes', () => {
+  it('visits every record in file order across 1 MiB chunk boundaries, like parseEpisodes', async () => {
+    const text = Array.from({ length: 600 }, (_, i) => `${line(`t${i}`, { outcome: { status: 'finished', reason: 'x'.repeat(4000) } })}\n`).join('');
+    expect(text.length).toBeGreaterThan(2 * (1 << 20));
+    const { result, seen } = await scan(file(text));
+    expect(result).toMatchObject({ ok: true, records: 600, warnings: [], completeBytes: Buffer.byteLength(text) });
+    const parsed = parseEpisodes(text);
+    expect(parsed.ok && parsed.records.map((r) => `${r.task}/${r.epoch}/${r.outcome.status}`)).toEqual(seen);
+  });
+
+  it('skips a torn last line with a warning and reports where the complete lines end', async () => {
+    const head = `${line('a')}\n\n${line('b')}\n`;
+    const { result, seen } = await scan(file(`${head}{"schemaVersion":3,"ke`));
+    expect(seen).toEqual(['a/0/finished', 'b/0/finished']);
+    expect(result).toMatchObject({ ok: true, completeBytes: Buffer.byteLength(head) });
+    expect(result.ok && result.warnings).toEqual([expect.stringMatching(/episodes\.jsonl:4: incomplete last line/)]);
+  });
+
+  it('refuses a broken line in the middle, naming file:line', async () => {
+    const path = file(`${line('a')}\nnot json\n${line('b')}\n`);
+    const { result } = await scan(path);
+    expect(result).toEqual({ ok: false, error: expect.stringContaining(`${path}:2: not valid JSON`) });
+  });
+
+  it('counts a repeated episode once, the later line, and starts the visitor afresh for it', async () => {
+    const text = `${line('a')}\n${line('b')}\n${line('a', { outcome: { status: 'stopped', reason: 'r' } })}\n`;
+    for (const matrix of [undefined, { tasks: ['a', 'b'], strategies: ['direct'], epochs: 1 }]) {
+      const { result, seen, starts } = await scan(file(text), matrix);
+      expect(starts).toBe(2);
+      expect(seen).toEqual(['b/0/finished', 'a/0/stopped']);
+      expect(result.ok && result.warnings).toEqual([expect.stringMatching(/:3: repeats strategy direct, task a, epoch 0 of line 1; the later line is used/)]);
+    }
+  });
+});
+
+describe('SummaryBuilder at scale', () => {
+  it('lists the first SUMMARY_LISTED_EPISODES failures in strategy, task, epoch order and counts them all', () => {
+    const builder = new SummaryBuilder(['single-action'], ['direct']);
+    const total = SUMMARY_LISTED_EPISODES * 3 + 7;
+    for (let epoch = total - 1; epoch >= 0; epoch--) {
+      builder.add(episodeRecord('t', { epoch, success: false, checks: [{ check: { check: 'x' }, pass: false, detail: `no ${epoch}` }] }));
+    }
+    const summary = builder.build();
+    expect(summary.failures_total).toBe(total);
+    expect(summary.failures).toHaveLength(SUMMARY_LISTED_EPISODES);
+    expect(summary.failures.map((f) => f.epoch)).toEqual(Array.from({ length: SUMMARY_LISTED_EPISODES }, (_, i) => i));
+    expect(summary.task_results).toEqual([{ strategy: 'direct', task: 't', group: 'single-action', outcomes: 'f'.repeat(total) }]);
+    expect(summary.attribution.unattributed).toBe(total);
+  });
+
+  it('writes each epoch of a task as one character: s, f, e, and - for an epoch the folder lacks', () => {
+    const builder = new SummaryBuilder(['single-action'], ['direct']);
+    builder.add(episodeRecord('t', { epoch: 0, success: true }));
+    builder.add(episodeRecord('t', { epoch: 3, success: false, outcome: { status: 'error', reason: 'transient_error' } }));
+    builder.add(episodeRecord('t', { epoch: 2, success: false }));
+    expect(builder.build().task_results).toEqual([{ strategy: 'direct', task: 't', group: 'single-action', outcomes: 's-fe' }]);
+  });
+});
+
+describe('describeCompleteness on matrix positions', () => {
+  it('labels an interrupted shard from bits, without building the matrix', () => {
+    const run = { ...runFile(), status: 'interrupted' as const, shard: { index: 1, count: 2 } };
+    run.config = { ...run.config, tasks: ['a', 'b'], strategies: ['direct', 'react'], epochs: 3 };
+    const positions = new MatrixPositions(run.config);
+    // Shard 1 of 2 holds even positions: (epoch, task a, direct) and (epoch, task b, direct); epoch 2 lacks task b.
+    for (const cell of [
+      { epoch: 0, task: 'a' },
+      { epoch: 0, task: 'b' },
+      { epoch: 1, task: 'a' },
+      { epoch: 1, task: 'b' },
+      { epoch: 2, task: 'a' },
+    ])
+      positions.add({ ...cell, strategy: 'direct' });
+    expect(describeCompleteness(run, positions)).toMatchObject({
+      status: 'interrupted',
+      episodes: 5,
+      expected_episodes: 12,
+      label: expect.stringContaining('shard 1 of 2, 2 of 3 epochs complete (5 of 6 episodes)'),
+    });
+  });
+});
