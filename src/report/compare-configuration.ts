@@ -1,6 +1,6 @@
 // What differs between two runs' run.json: suite hash, models (specs, digests), prompts per role, run options.
 import type { RunFile } from '../records/index.js';
-import type { ResultsFolder } from '../results-folder/index.js';
+import type { FolderOutcomes as ResultsFolder } from '../results-folder/index.js';
 
 export type Sameness = 'same' | 'different' | 'unknown';
 
@@ -122,8 +122,8 @@ export function compareConfiguration(base: ResultsFolder, head: ResultsFolder): 
       sameness[aspect] = differences.some((difference) => difference.aspect === aspect) ? 'different' : 'same';
     }
   } else {
-    const baseModels = baseRun?.models ?? base.records[0]?.models;
-    const headModels = headRun?.models ?? head.records[0]?.models;
+    const baseModels = baseRun?.models ?? base.models;
+    const headModels = headRun?.models ?? head.models;
     if (baseModels && headModels) {
       for (const role of [...new Set([...Object.keys(baseModels), ...Object.keys(headModels)])].sort()) {
         if (baseModels[role] !== headModels[role])

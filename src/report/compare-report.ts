@@ -5,8 +5,8 @@ import { comparePaired, withHolm, type PairedComparison } from './statistics-com
 import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
 import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
 import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
-import type { EpisodeRecord, RunCompleteness } from '../records/index.js';
-import { describeCompleteness, sliceCells, type ResultsFolder } from '../results-folder/index.js';
+import type { RunCompleteness } from '../records/index.js';
+import { describeCompleteness, sliceCells, type EpisodeOutcome, type FolderOutcomes as ResultsFolder } from '../results-folder/index.js';
 import { compareConfiguration, type ConfigurationComparison } from './compare-configuration.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
@@ -217,7 +217,7 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
     };
   }
   coverage.partial = coverage.missing.length > 0;
-  const baseRecords: EpisodeRecord[] = coverage.partial ? sharedEpisodes(base.records, head.records) : base.records;
+  const baseRecords: EpisodeOutcome[] = coverage.partial ? sharedEpisodes(base.records, head.records) : base.records;
   const alpha = REGRESSION_ALPHA;
   const maxErrorRate = options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
   const minEffect = options.minEffect ?? DEFAULT_MIN_EFFECT;

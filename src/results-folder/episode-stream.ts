@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { EpisodeRecord, type RunFile } from '../records/index.js';
 import { MatrixPositions } from './completeness.js';
-import { describeReadError, parseResultsJson, type ReadResult } from './read.js';
+import { describeReadError, openResultsFolder, parseResultsJson, type ReadResult } from './read.js';
 
 /** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
 export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
@@ -175,4 +175,70 @@ export async function scanEpisodes(
     return true;
   });
   return { ok: true, warnings: kept, records, completeBytes };
+}
+
+/** What compare reads of an episode: its cell, result and status (no trace, checks or metrics). */
+export interface EpisodeOutcome {
+  task: string;
+  family?: string;
+  group: string;
+  strategy: string;
+  epoch: number;
+  success: boolean;
+  outcome: { readonly status: EpisodeRecord['outcome']['status'] };
+}
+
+/** A results folder's episodes as outcomes: run.json, the first episode's models (for a folder without run.json). */
+export interface FolderOutcomes {
+  dir: string;
+  run: RunFile | null;
+  records: EpisodeOutcome[];
+  /** The models of the first episode (absent: no episodes). */
+  models?: Record<string, string>;
+  warnings: string[];
+}
+
+/**
+ * Reads a results folder's episodes one line at a time into small outcome objects (strings interned, one frozen
+ * outcome per status): about 100 bytes an episode instead of a parsed trace. Never throws for bad input.
+ */
+export async function readFolderOutcomes(dir: string): Promise<ReadResult<FolderOutcomes>> {
+  const folder = await openResultsFolder(dir);
+  if (!folder.ok) return folder;
+  const strings = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
+  const outcomes = new Map<string, { readonly status: EpisodeRecord['outcome']['status'] }>();
+  const outcomeOf = (status: EpisodeRecord['outcome']['status']) => {
+    let outcome = outcomes.get(status);
+    if (outcome === undefined) outcomes.set(status, (outcome = Object.freeze({ status })));
+    return outcome;
+  };
+  let records: EpisodeOutcome[] = [];
+  let models: Record<string, string> | undefined;
+  const scanned = await scanEpisodes(
+    folder.episodesPath,
+    () => {
+      records = [];
+      return (record) => {
+        models ??= record.models;
+        records.push({
+          task: intern(record.task),
+          ...(record.family === undefined ? {} : { family: intern(record.family) }),
+          group: intern(record.group),
+          strategy: intern(record.strategy),
+          epoch: record.epoch,
+          success: record.success,
+          outcome: outcomeOf(record.outcome.status),
+        });
+      };
+    },
+    folder.run?.config,
+  );
+  if (!scanned.ok) return scanned;
+  return { ok: true, dir, run: folder.run, records, ...(models ? { models } : {}), warnings: [...scanned.warnings, ...folder.warnings] };
 }

@@ -1,8 +1,8 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
-import { readFile, rename, stat, truncate } from 'node:fs/promises';
+import { rename, stat, truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
-import { checkSummaryFile, EPISODES_FILE, parseEpisodes, readRunFile } from './read.js';
+import { checkSummaryFile, EPISODES_FILE, readRunFile } from './read.js';
 import { scanEpisodes } from './episode-stream.js';
 import { MatrixPositions } from './completeness.js';
 import { EpisodeWriter } from './write.js';
