@@ -1,7 +1,6 @@
 // Preflight before any episode runs: the Ollama server answers, every named model is there (digest recorded), warm-up.
-import { Ollama } from 'ollama';
 import { classifyOllamaError, errorMessage } from './retry.js';
-import { sendChat, timeoutFetch } from './ollama-transport.js';
+import { ollamaClient, sendChat, timeoutFetch } from './ollama-transport.js';
 
 /** The run cannot start as configured (server unreachable, model missing): the CLI exits 2, before any episode. */
 export class ConfigurationError extends Error {
@@ -56,7 +55,8 @@ export async function preflightOllama(
   fetch: typeof globalThis.fetch = globalThis.fetch,
   options: PreflightOptions = {},
 ): Promise<PreflightResult> {
-  const client = new Ollama({ host, fetch: timeoutFetch(fetch, options.timeoutMs ?? 10_000) });
+  const OllamaClient = await ollamaClient();
+  const client = new OllamaClient({ host, fetch: timeoutFetch(fetch, options.timeoutMs ?? 10_000) });
   let version: string;
   try {
     version = (await client.version()).version;
