@@ -1,5 +1,5 @@
 // Owns sandboxed runs of repository JavaScript: QuickJS engines restored from a snapshot, limits, module loading, host bridges.
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten';
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { resolveSpecifier, type ResolutionMode } from './module-resolve.js';
 import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
 import { quickJS } from './quickjs.js';
