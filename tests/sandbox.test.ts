@@ -76,9 +76,17 @@ describe('runInSandbox', () => {
     expect(run(files, 'a.js').stdout).toEqual([`${expected} 1,234.5`]);
   });
 
-  it('ends an infinite loop as a timeout without hanging the host', () => {
+  it('stops an infinite loop after its operation budget, at the same point whatever the machine is doing', () => {
+    const loop = () => run({ 'a.js': 'let n = 0;\nfor (;;) { n += 1; globalThis.reached = n; }\n' }, 'a.js', { timeoutMs: 60_000, operationBudget: 50 });
+    const first = loop();
+    expect(first.status).toBe('timeout');
+    expect(first.error?.message).toBe('run stopped after about 1 million operations (an infinite loop, or a promise that never settles)');
+    expect(loop()).toEqual(first);
+  });
+
+  it('ends an infinite loop at the host-time safety net when its operation budget is out of reach', () => {
     const started = Date.now();
-    const result = run({ 'a.js': 'while (true) {}\n' }, 'a.js', { timeoutMs: 200 });
+    const result = run({ 'a.js': 'while (true) {}\n' }, 'a.js', { timeoutMs: 200, operationBudget: 1e9 });
     expect(result.status).toBe('timeout');
     expect(result.error?.message).toBe('run stopped after 200 ms (an infinite loop, or a promise that never settles)');
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -149,12 +157,15 @@ describe('runInSandbox', () => {
 describe('the code worker (hard cutoff)', () => {
   it('kills a run that never yields to the interrupt handler, and the next command runs normally', async () => {
     const { SimRepo, RepoSpec } = await import('../src/sim-repo/index.js');
-    const repo = SimRepo.fromSpec(RepoSpec.parse({ files: { 'a.js': 'const a = [];\nfor (;;) a.push(new Array(100000).fill(1));\n' } }));
+    const { runSandboxed } = await import('../src/sim-repo/code-host.js');
+    // Sorting a typed array is one native call that never reaches QuickJS's interrupt check (nor allocates much).
+    const code = 'const a = new Float64Array(1e6).map((_, i) => (i * 7919) % 1000);\nfor (let k = 0; k < 1e6; k++) a.slice().sort();\n';
     const started = Date.now();
-    const stuck = repo.run('node a.js');
-    expect(stuck.exit_code).toBe(1);
-    expect(stuck.output).toContain("run killed after 2000 ms: the code never yielded (a long native call); the harness's hard cutoff ended it");
+    const stuck = runSandboxed({ entry: { code, filename: '[eval]' }, timeoutMs: 1_000 }, {});
+    expect(stuck.status).toBe('timeout');
+    expect(stuck.error?.message).toBe("run killed after 1000 ms: the code never yielded (a long native call); the harness's hard cutoff ended it");
     expect(Date.now() - started).toBeLessThan(8_000);
+    const repo = SimRepo.fromSpec(RepoSpec.parse({ files: {} }));
     expect(repo.run('node -e "console.log(6 * 7)"')).toMatchObject({ exit_code: 0, output: '42' });
   });
 });

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { EslintRun, RunEslintInput } from './lint/run-eslint.js';
 import type { RunInternals, SandboxRunOptions, SandboxRunResult } from './sandbox/index.js';
+import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
 /** A request to the code worker: the working tree travels with it (the main thread is blocked while it runs). */
 export type CodeRequest =
@@ -208,7 +209,7 @@ export function treeSnapshot(
  * the worker had to be killed for (it never yielded: a long native call) ends as `timeout` with a message saying so.
  */
 export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }, files: Record<string, string>): SandboxRunResult {
-  const deadline = options.timeoutMs ?? 2_000;
+  const deadline = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const result = callCodeWorker({ kind: 'sandbox', options, files }, deadline);
   if (result !== undefined) return result as SandboxRunResult;
   return {

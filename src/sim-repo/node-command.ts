@@ -4,9 +4,9 @@ import { runSandboxed, treeSnapshot } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { CommandOutcome } from './script-runner.js';
 import { workingFile, workingPaths, type RepoState } from './state.js';
+import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
 /** Host-time budget of one `node` run, in ms. */
-const NODE_TIMEOUT_MS = 2_000;
 /** Outcomes of earlier `node` runs, valid while every file they read reads the same. */
 const nodeRunCache = new RunCache<CommandOutcome>(1_000);
 
@@ -51,7 +51,7 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
       env,
       args: code === undefined ? rest.slice(1) : rest,
       packages,
-      timeoutMs: NODE_TIMEOUT_MS,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
       resolution: 'node',
       date: state.spec.date,
     },

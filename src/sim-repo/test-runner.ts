@@ -8,6 +8,7 @@ import type { TestSpec } from './spec.js';
 import { workingFile, workingPaths, type RepoState } from './state.js';
 import { renderTestRun } from './test-output.js';
 import { parseVitestArgs } from './vitest-cli.js';
+import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
 /** How one test ended, as vitest reports it. */
 export type TestState = 'passed' | 'failed' | 'skipped' | 'todo';
@@ -43,7 +44,6 @@ const INCLUDE = picomatch('**/*.{test,spec}.?(c|m)[jt]s?(x)', { dot: false });
 const DEFAULT_EXCLUDE = ['**/node_modules/**', '**/.git/**'];
 const EXECUTABLE = /\.(c|m)?js$/;
 /** Host-time budget of one test file, in ms. */
-const FILE_TIMEOUT_MS = 2_000;
 
 const matchers = new Map<string, (path: string) => boolean>();
 
@@ -223,7 +223,7 @@ function executeFile(
       vitest: true,
       packages,
       after: `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: pattern }))})`,
-      timeoutMs: FILE_TIMEOUT_MS,
+      timeoutMs: DEFAULT_TIMEOUT_MS,
       resolution: 'vite',
       date: state.spec.date,
     },

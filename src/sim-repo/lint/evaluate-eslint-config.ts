@@ -1,6 +1,7 @@
 // Owns evaluating a fixture's eslint.config.js in the sandbox and bringing its default export to the host as data.
 import type { SandboxError, SandboxRunOptions, SandboxRunResult } from '../sandbox/index.js';
 import { eslintConfigModules } from './eslint-config-modules.js';
+import { DEFAULT_TIMEOUT_MS } from '../sandbox/limits.js';
 
 /** The sandbox seam: `runInSandbox` from `src/sim-repo/sandbox/`, or a test double. */
 export type SandboxRunner = (options: SandboxRunOptions) => SandboxRunResult;
@@ -29,7 +30,6 @@ export interface EvaluateEslintConfigInput {
 const GLOBAL = '__stratbench_eslint_config__';
 const UNDEFINED = '__stratbench_undefined__';
 /** Host ms a config evaluation may take (QuickJS parses the ~90 kB `globals` module in ~20 ms). */
-const CONFIG_TIMEOUT_MS = 2_000;
 
 /**
  * Runs in the sandbox after the config loaded: walks the default export and returns it as JSON, `undefined` kept
@@ -118,7 +118,7 @@ function evaluate(input: EvaluateEslintConfigInput): EslintConfigEvaluation {
         : { code: `import config from ${JSON.stringify(`./${input.configPath}`)};\nglobalThis.${GLOBAL} = await config;\n`, filename: '[eslint]' },
     syntheticModules: eslintConfigModules(),
     after: EXPORT_AS_DATA,
-    timeoutMs: CONFIG_TIMEOUT_MS,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
   };
   if (input.env !== undefined) options.env = input.env;
   if (input.packages !== undefined) options.packages = input.packages;

@@ -7,8 +7,9 @@ import { viteImports } from './vite-imports.js';
 import { VITEST_MODULE_SOURCE } from './vitest-api.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
-/** Default host-time budget of one run, in ms (an infinite loop ends as `timeout` after this). */
-export const DEFAULT_TIMEOUT_MS = 2_000;
+import { DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS } from './limits.js';
+
+export { DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS };
 /** Default QuickJS heap limit, in bytes (a runaway allocation ends as `out_of_memory`). */
 export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
 /** The fixture date when a repository declares none (ISO). */
@@ -36,6 +37,9 @@ interface RunScope {
   files: (path: string) => string | undefined;
   write: (stream: string, text: string) => void;
   deadline: number;
+  /** Interrupt checks so far, and how many the run may make (see DEFAULT_OPERATION_BUDGET). */
+  interrupts: number;
+  operationBudget: number;
   synthetic: ReadonlyMap<string, string>;
   resolveOptions: { mode: ResolutionMode; synthetic: ReadonlySet<string>; packages: ReadonlySet<string> };
   /** The specifier each resolved module was first imported as, for Node-style link error messages. */
@@ -180,7 +184,19 @@ function createEngine(preload: string | undefined): Engine {
   const runtime = quickJS.newRuntime();
   runtime.setMemoryLimit(DEFAULT_MEMORY_BYTES);
   runtime.setMaxStackSize(MAX_STACK_BYTES);
-  runtime.setInterruptHandler(() => scope !== undefined && Date.now() > scope.deadline);
+  runtime.setInterruptHandler(() => {
+    if (scope === undefined) return false;
+    scope.interrupts += 1;
+    if (scope.interrupts > scope.operationBudget) {
+      stoppedBy = 'operations';
+      return true;
+    }
+    if (Date.now() > scope.deadline) {
+      stoppedBy = 'time';
+      return true;
+    }
+    return false;
+  });
   runtime.setModuleLoader(loadModule, normalizeModule);
   const ctx = runtime.newContext();
   const hostFunctions = installHost(ctx);
@@ -211,6 +227,8 @@ function readyEngines(): Engines {
     files: () => undefined,
     write: () => undefined,
     deadline: Number.POSITIVE_INFINITY,
+    interrupts: 0,
+    operationBudget: Number.POSITIVE_INFINITY,
     synthetic: new Map([['vitest', VITEST_MODULE_SOURCE]]),
     resolveOptions: { mode: 'vite', synthetic: new Set(['vitest']), packages: new Set() },
     requestedAs: new Map(),
@@ -241,6 +259,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   if (ready.dirty) restoreSnapshot(heap(), ready.snapshot);
   ready.dirty = true;
   const deadline = Date.now() + timeoutMs;
+  stoppedBy = 'time';
   const reads = new Map<string, string | undefined>();
   const files = (path: string): string | undefined => {
     if (reads.has(path)) return reads.get(path);
@@ -267,6 +286,8 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     files,
     write,
     deadline,
+    interrupts: 0,
+    operationBudget: options.operationBudget ?? DEFAULT_OPERATION_BUDGET,
     synthetic,
     resolveOptions: { mode: options.resolution ?? 'node', synthetic: new Set(synthetic.keys()), packages: new Set(options.packages ?? []) },
     requestedAs,
@@ -398,7 +419,7 @@ function failure(
   ctx: QuickJSContext,
   settled: Failed,
   requestedAs: ReadonlyMap<string, string>,
-  options: { timeoutMs?: number; memoryBytes?: number },
+  options: { timeoutMs?: number; memoryBytes?: number; operationBudget?: number },
   finish: (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError) => SandboxRunResult,
 ): SandboxRunResult {
   if (settled.kind === 'timeout' || settled.kind === 'out_of_memory') return finish(settled.kind, 1, limitError(settled.kind, options));
@@ -407,11 +428,18 @@ function failure(
   return finish('error', 1, error);
 }
 
-function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: number; memoryBytes?: number }): SandboxError {
+/** Which limit ended the current run's interrupted evaluation: its operation budget or its host time. */
+let stoppedBy: 'operations' | 'time' = 'time';
+
+function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: number; memoryBytes?: number; operationBudget?: number }): SandboxError {
+  const operations = Math.round(((options?.operationBudget ?? DEFAULT_OPERATION_BUDGET) * 10_000) / 1e6);
   return kind === 'timeout'
     ? {
         name: 'Error',
-        message: `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`,
+        message:
+          stoppedBy === 'operations'
+            ? `run stopped after about ${operations} million operations (an infinite loop, or a promise that never settles)`
+            : `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`,
         stack: '',
       }
     : {
