@@ -5,10 +5,31 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { EslintRun, RunEslintInput } from './lint/run-eslint.js';
 import type { RunInternals, SandboxRunOptions, SandboxRunResult } from './sandbox/index.js';
 
-/** A request to the code worker: the working tree travels with it (the main thread is blocked while it runs). */
+/**
+ * The files code runs against: a frozen base (a fixture's files, shared by every repository made from it) and the
+ * overlay on it (the files an episode wrote, then any extra files such as hidden tests: later wins). The code
+ * worker keeps each base it has been sent, so a request carries only the overlay (see `callCodeWorker`).
+ */
+export interface WorkingTree {
+  base: { id: number; files: ReadonlyMap<string, string> };
+  overlay: Record<string, string>;
+}
+
+/** A request to the code worker, with the tree it runs against (the main thread is blocked while it runs). */
 export type CodeRequest =
-  | { kind: 'sandbox'; options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }; files: Record<string, string> }
-  | { kind: 'eslint'; input: Omit<RunEslintInput, 'files' | 'runInSandbox'>; files: Record<string, string> };
+  | { kind: 'sandbox'; options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }; tree: WorkingTree }
+  | { kind: 'eslint'; input: Omit<RunEslintInput, 'files' | 'runInSandbox' | 'paths'>; tree: WorkingTree };
+
+/**
+ * The tree as posted: the base by id, its files only when the worker does not hold it yet, and the ids of bases the
+ * worker should forget first (the host decides, so both sides agree on what the worker holds).
+ */
+export interface TreeEnvelope {
+  base: number;
+  baseFiles?: Array<[string, string]>;
+  drop: number[];
+  overlay: Record<string, string>;
+}
 
 /** A hint with no answer: start loading ESLint in the background now (a lint request would wait for it otherwise). */
 export type CodeHint = { kind: 'preload-eslint' };
@@ -18,7 +39,9 @@ export type CodeAnswer = { ok: true; value: SandboxRunResult | EslintRun } | { o
 export type CodeResponse = CodeAnswer & { id: number };
 
 /** A request as posted: `id` is echoed in the answer and stored in the shared flag when the answer is posted. */
-export type CodeEnvelope = CodeRequest & { id: number };
+export type CodeEnvelope =
+  | (Omit<Extract<CodeRequest, { kind: 'sandbox' }>, 'tree'> & { id: number; tree: TreeEnvelope })
+  | (Omit<Extract<CodeRequest, { kind: 'eslint' }>, 'tree'> & { id: number; tree: TreeEnvelope });
 
 /** Flag values: 0 while the worker loads, READY once loaded; afterwards the id of the last request answered. */
 const READY = 1;
@@ -29,6 +52,8 @@ const STARTUP_ALLOWANCE_MS = 15_000;
 const HARD_CUTOFF_GRACE_MS = 1_000;
 /** A worker idle this long is ended: its QuickJS heap and ESLint go with it, so repeated states cost no memory. */
 const IDLE_MS = 300;
+/** Bases a worker keeps at most (a suite's tasks each have one; the least recently used is forgotten first). */
+const WORKER_BASES = 32;
 
 interface Live {
   worker: Worker;
@@ -40,6 +65,8 @@ interface Live {
   used: boolean;
   /** True once the worker was asked to load ESLint ahead of its first lint request. */
   eslintPreloaded: boolean;
+  /** Ids of the bases this worker holds, least recently used first. */
+  bases: Set<number>;
   idle?: NodeJS.Timeout;
 }
 
@@ -72,7 +99,7 @@ function spawn(preloadEslint: boolean): Live {
   });
   worker.unref();
   channel.port1.unref();
-  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint };
+  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint, bases: new Set() };
 }
 
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
@@ -154,7 +181,7 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
   awaitReady(current);
   current.used = true;
   const id = ++lastRequestId;
-  current.worker.postMessage({ ...request, id } satisfies CodeEnvelope);
+  current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
   const message = awaitAnswer(current, id, deadlineMs + HARD_CUTOFF_GRACE_MS);
   if (message === undefined) {
     stop();
@@ -189,27 +216,42 @@ export function stopCodeWorker(): void {
   stop();
 }
 
-/** Every file the code may read: the working tree (and the hidden files on top, when given). */
-export function treeSnapshot(
-  paths: readonly string[],
-  lookup: (path: string) => string | undefined,
-  extra: Readonly<Record<string, string>> = {},
-): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const path of paths) {
-    const content = lookup(path);
-    if (content !== undefined) files[path] = content;
+/** What `current` must be sent for `tree`: the overlay always, the base's files only the first time (LRU bookkeeping). */
+function envelopeFor(current: Live, tree: WorkingTree): TreeEnvelope {
+  const id = tree.base.id;
+  if (current.bases.delete(id)) {
+    current.bases.add(id);
+    return { base: id, drop: [], overlay: tree.overlay };
   }
-  return Object.assign(files, extra);
+  const drop: number[] = [];
+  for (const held of current.bases) {
+    if (current.bases.size - drop.length < WORKER_BASES) break;
+    drop.push(held);
+  }
+  for (const forgotten of drop) current.bases.delete(forgotten);
+  current.bases.add(id);
+  return { base: id, baseFiles: [...tree.base.files], drop, overlay: tree.overlay };
+}
+
+/** The tree as one lookup: overlay first, then the base. */
+export function treeLookup(tree: WorkingTree): (path: string) => string | undefined {
+  return (path) => (Object.hasOwn(tree.overlay, path) ? tree.overlay[path] : tree.base.files.get(path));
+}
+
+/** Every file of the tree as `[path, content]` (O(files): only for the rare run the harness had to kill). */
+export function treeEntries(tree: WorkingTree): Array<[string, string]> {
+  const entries: Array<[string, string]> = [];
+  for (const [path, content] of tree.base.files) if (!Object.hasOwn(tree.overlay, path)) entries.push([path, content]);
+  return [...entries, ...Object.entries(tree.overlay)];
 }
 
 /**
  * Runs repository code in the sandbox on the code worker (see runInSandbox for the options and the result). A run
  * the worker had to be killed for (it never yielded: a long native call) ends as `timeout` with a message saying so.
  */
-export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }, files: Record<string, string>): SandboxRunResult {
+export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }, tree: WorkingTree): SandboxRunResult {
   const deadline = options.timeoutMs ?? 2_000;
-  const result = callCodeWorker({ kind: 'sandbox', options, files }, deadline);
+  const result = callCodeWorker({ kind: 'sandbox', options, tree }, deadline);
   if (result !== undefined) return result as SandboxRunResult;
   return {
     status: 'timeout',
@@ -221,6 +263,6 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
       message: `run killed after ${deadline} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`,
       stack: '',
     },
-    reads: Object.entries(files),
+    reads: treeEntries(tree),
   };
 }
