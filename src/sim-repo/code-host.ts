@@ -26,7 +26,11 @@ export type CodeRequest =
  */
 export interface TreeEnvelope {
   base: number;
+  /** The base's files when the worker does not hold it yet: all of them, or with `parent` only those that differ from it. */
   baseFiles?: Array<[string, string]>;
+  /** A base the worker holds that the new one is derived from: its files, minus `removed`, plus `baseFiles`. */
+  parent?: number;
+  removed?: string[];
   drop: number[];
   overlay: Record<string, string>;
 }
@@ -65,8 +69,8 @@ interface Live {
   used: boolean;
   /** True once the worker was asked to load ESLint ahead of its first lint request. */
   eslintPreloaded: boolean;
-  /** Ids of the bases this worker holds, least recently used first. */
-  bases: Set<number>;
+  /** The bases this worker holds by id, least recently used first. */
+  bases: Map<number, ReadonlyMap<string, string>>;
   idle?: NodeJS.Timeout;
 }
 
@@ -99,7 +103,7 @@ function spawn(preloadEslint: boolean): Live {
   });
   worker.unref();
   channel.port1.unref();
-  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint, bases: new Set() };
+  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint, bases: new Map() };
 }
 
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
@@ -216,21 +220,36 @@ export function stopCodeWorker(): void {
   stop();
 }
 
-/** What `current` must be sent for `tree`: the overlay always, the base's files only the first time (LRU bookkeeping). */
+/**
+ * What `current` must be sent for `tree`: the overlay always; a base only the first time, and then as its difference
+ * from the base the worker used last when that is small (a suite's tasks share one fixture, with a few overrides
+ * each), so a new task costs O(files) comparisons here but ships O(changed files). Keeps the LRU bookkeeping.
+ */
 function envelopeFor(current: Live, tree: WorkingTree): TreeEnvelope {
-  const id = tree.base.id;
-  if (current.bases.delete(id)) {
-    current.bases.add(id);
+  const { id, files } = tree.base;
+  const held = current.bases.get(id);
+  if (held !== undefined) {
+    current.bases.delete(id);
+    current.bases.set(id, held);
     return { base: id, drop: [], overlay: tree.overlay };
   }
   const drop: number[] = [];
-  for (const held of current.bases) {
+  for (const old of current.bases.keys()) {
     if (current.bases.size - drop.length < WORKER_BASES) break;
-    drop.push(held);
+    drop.push(old);
   }
   for (const forgotten of drop) current.bases.delete(forgotten);
-  current.bases.add(id);
-  return { base: id, baseFiles: [...tree.base.files], drop, overlay: tree.overlay };
+  const parent = [...current.bases].at(-1);
+  current.bases.set(id, files);
+  if (parent !== undefined) {
+    const [parentId, parentFiles] = parent;
+    const changed: Array<[string, string]> = [];
+    for (const [path, content] of files) if (parentFiles.get(path) !== content) changed.push([path, content]);
+    const removed: string[] = [];
+    for (const path of parentFiles.keys()) if (!files.has(path)) removed.push(path);
+    if (changed.length + removed.length < files.size / 2) return { base: id, parent: parentId, baseFiles: changed, removed, drop, overlay: tree.overlay };
+  }
+  return { base: id, baseFiles: [...files], drop, overlay: tree.overlay };
 }
 
 /** The tree as one lookup: overlay first, then the base. */

@@ -22,7 +22,14 @@ const latest = new Map<string, string>();
 /** Takes in the envelope's base (when sent) and returns the tree's lookup and its sorted paths (computed on demand). */
 function receiveTree(tree: TreeEnvelope): { lookup: (path: string) => string | undefined; paths: () => string[] } {
   for (const id of tree.drop) bases.delete(id);
-  if (tree.baseFiles !== undefined) {
+  if (tree.parent !== undefined) {
+    const parent = bases.get(tree.parent);
+    if (parent === undefined) throw new Error(`code worker: base ${tree.parent} was never sent`);
+    const files = new Map(parent.files);
+    for (const path of tree.removed ?? []) files.delete(path);
+    for (const [path, content] of tree.baseFiles ?? []) files.set(path, content);
+    bases.set(tree.base, { files });
+  } else if (tree.baseFiles !== undefined) {
     const files = new Map<string, string>();
     for (const [path, content] of tree.baseFiles) {
       const seen = latest.get(path);

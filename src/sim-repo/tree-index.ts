@@ -12,7 +12,7 @@ export const TRIGRAM_MIN_FILES = 256;
 export class TreeIndex {
   readonly paths: readonly string[];
   private directoryEntries: Map<string, readonly string[]> | undefined;
-  private trigrams: Map<number, Int32Array> | undefined;
+  private trigrams: Postings | undefined;
 
   constructor(private readonly files: ReadonlyMap<string, string>) {
     this.paths = [...files.keys()].sort();
@@ -54,12 +54,9 @@ export class TreeIndex {
   candidates(text: string): Int32Array | undefined {
     if (text.length < 3 || this.paths.length < TRIGRAM_MIN_FILES) return undefined;
     this.trigrams ??= buildTrigrams(this.paths, this.files);
+    const { offsets, postings } = this.trigrams;
     const lists: Int32Array[] = [];
-    for (const gram of new Set(trigramsOf(text))) {
-      const list = this.trigrams.get(gram);
-      if (list === undefined) return new Int32Array(0);
-      lists.push(list);
-    }
+    for (const bucket of trigramsOf(text)) lists.push(postings.subarray(offsets[bucket]!, offsets[bucket + 1]!));
     lists.sort((a, b) => a.length - b.length);
     let result = lists[0]!;
     for (const list of lists.slice(1)) {
@@ -104,29 +101,49 @@ function buildDirectoryEntries(paths: readonly string[]): Map<string, readonly s
   return entries;
 }
 
-/** Each trigram of `text` as one number (three UTF-16 units of 16 bits: exact, below 2^53). */
-function* trigramsOf(text: string): Generator<number> {
-  for (let i = 0; i + 2 < text.length; i++) yield text.charCodeAt(i) * 0x1_0000_0000 + text.charCodeAt(i + 1) * 0x1_0000 + text.charCodeAt(i + 2);
+/** Trigram buckets: 2^18 (a 1 MB offset table per indexed base); trigrams sharing a bucket only add candidates. */
+const BUCKET_BITS = 18;
+const BUCKET_MASK = (1 << BUCKET_BITS) - 1;
+
+/** The bucket of the trigram at `i` (a multiplicative hash of its three UTF-16 units). */
+function bucketAt(text: string, i: number): number {
+  return Math.imul(text.charCodeAt(i) * 961 + text.charCodeAt(i + 1) * 31 + text.charCodeAt(i + 2), 0x9e3779b1) >>> (32 - BUCKET_BITS);
 }
 
-function buildTrigrams(paths: readonly string[], files: ReadonlyMap<string, string>): Map<number, Int32Array> {
-  const postings = new Map<number, number[]>();
-  const seen = new Set<number>();
-  paths.forEach((path, index) => {
-    seen.clear();
-    const content = files.get(path)!;
-    for (let i = 0; i + 2 < content.length; i++) {
-      const gram = content.charCodeAt(i) * 0x1_0000_0000 + content.charCodeAt(i + 1) * 0x1_0000 + content.charCodeAt(i + 2);
-      if (seen.has(gram)) continue;
-      seen.add(gram);
-      const list = postings.get(gram);
-      if (list === undefined) postings.set(gram, [index]);
-      else list.push(index);
-    }
-  });
-  const packed = new Map<number, Int32Array>();
-  for (const [gram, list] of postings) packed.set(gram, Int32Array.from(list));
-  return packed;
+/** The trigram buckets of `text`, each once. */
+function trigramsOf(text: string): Set<number> {
+  const buckets = new Set<number>();
+  for (let i = 0; i + 2 < text.length; i++) buckets.add(bucketAt(text, i));
+  return buckets;
+}
+
+/** Postings of every bucket: file indices `postings[offsets[b] .. offsets[b + 1])`, ascending (two passes, no per-bucket arrays). */
+interface Postings {
+  offsets: Uint32Array;
+  postings: Int32Array;
+}
+
+function buildTrigrams(paths: readonly string[], files: ReadonlyMap<string, string>): Postings {
+  const lastFile = new Int32Array(BUCKET_MASK + 1).fill(-1);
+  const offsets = new Uint32Array(BUCKET_MASK + 2);
+  const visit = (add: (bucket: number, index: number) => void) => {
+    lastFile.fill(-1);
+    paths.forEach((path, index) => {
+      const content = files.get(path)!;
+      for (let i = 0; i + 2 < content.length; i++) {
+        const bucket = bucketAt(content, i);
+        if (lastFile[bucket] === index) continue;
+        lastFile[bucket] = index;
+        add(bucket, index);
+      }
+    });
+  };
+  visit((bucket) => offsets[bucket + 1]!++);
+  for (let b = 1; b < offsets.length; b++) offsets[b]! += offsets[b - 1]!;
+  const postings = new Int32Array(offsets[offsets.length - 1]!);
+  const next = offsets.slice(0, -1);
+  visit((bucket, index) => (postings[next[bucket]!++] = index));
+  return { offsets, postings };
 }
 
 function intersect(a: Int32Array, b: Int32Array): Int32Array {
