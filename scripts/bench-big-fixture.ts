@@ -132,27 +132,24 @@ async function main(): Promise<void> {
   const perEpoch = 14 * STRATEGIES.split(',').length;
   const epochs = Math.ceil(EPISODES / perEpoch);
   const scratch = mkdtempSync(join(tmpdir(), 'stratbench-big-fixture-'));
-  const rows: Array<{ size: number; rate: number; runs: number[]; validate: number[]; successes: number; episodes: number }> = [];
+  const rows = SIZES.map((size) => ({ size, rate: 0, runs: [] as number[], validate: [] as number[], successes: 0, episodes: 0 }));
   try {
-    for (const size of SIZES) {
-      const suite = join(scratch, `suite-${size}.yaml`);
-      writeFileSync(suite, suiteWithFiles(size));
-      const runs: number[] = [];
-      const validate: number[] = [];
-      let successes = 0;
-      let episodes = 0;
-      for (let i = 0; i < REPEATS; i++) {
-        const out = join(scratch, `run-${size}-${i}`);
+    for (const row of rows) writeFileSync(join(scratch, `suite-${row.size}.yaml`), suiteWithFiles(row.size));
+    // Repeats round-robin over the sizes, so a change in the machine's load falls on every size alike.
+    for (let i = 0; i < REPEATS; i++) {
+      for (const row of rows) {
+        const suite = join(scratch, `suite-${row.size}.yaml`);
+        const out = join(scratch, `run-${row.size}-${i}`);
         const result = await runOnce(suite, out, epochs);
-        runs.push(result.run.episodes / (result.run.timing.wall_ms / 1000));
-        successes = result.successes;
-        episodes = result.run.episodes;
+        row.runs.push(result.run.episodes / (result.run.timing.wall_ms / 1000));
+        row.successes = result.successes;
+        row.episodes = result.run.episodes;
         rmSync(out, { recursive: true, force: true });
-        validate.push(validateMs(suite));
+        row.validate.push(validateMs(suite));
       }
-      rows.push({ size, rate: median(runs), runs, validate, successes, episodes });
-      process.stdout.write(`  ${size} files done\n`);
+      process.stdout.write(`  repeat ${i + 1}/${REPEATS} done\n`);
     }
+    for (const row of rows) row.rate = median(row.runs);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
