@@ -161,7 +161,8 @@ describe('the code worker (hard cutoff)', () => {
     // Sorting a typed array is one native call that never reaches QuickJS's interrupt check (nor allocates much).
     const code = 'const a = new Float64Array(1e6).map((_, i) => (i * 7919) % 1000);\nfor (let k = 0; k < 1e6; k++) a.slice().sort();\n';
     const started = Date.now();
-    const stuck = runSandboxed({ entry: { code, filename: '[eval]' }, timeoutMs: 1_000 }, {});
+    const empty = { base: { id: 2 ** 31 - 1, files: new Map<string, string>() }, overlay: {} };
+    const stuck = runSandboxed({ entry: { code, filename: '[eval]' }, timeoutMs: 1_000 }, empty);
     expect(stuck.status).toBe('timeout');
     expect(stuck.error?.message).toBe("run killed after 1000 ms: the code never yielded (a long native call); the harness's hard cutoff ended it");
     expect(Date.now() - started).toBeLessThan(8_000);

@@ -2,7 +2,6 @@
 import { compilePattern } from '../suite/text-match.js';
 import { resolveRepoPath, type SimRepo } from '../sim-repo/index.js';
 import type { Check } from '../suite/schema.js';
-import { isUnder } from '../suite/check-paths.js';
 import type { CheckResult } from '../records/index.js';
 import { matchWords, type WordVerbs } from '../suite/text-match.js';
 
@@ -84,13 +83,12 @@ const handlers = {
   text_absent: (check, { repo }) => {
     const scope = check.under === undefined ? undefined : resolveRepoPath(check.under);
     if (scope !== undefined && !scope.ok) return { pass: false, detail: `under ${JSON.stringify(check.under)} is outside the repository` };
-    const files = repo.allFiles().filter(([path]) => scope === undefined || isUnder(path, scope.path));
-    const hits = files.filter(([, content]) => content.includes(check.text)).map(([path]) => path);
+    const { paths: hits, filesInScope } = repo.filesContaining(check.text, scope?.path ?? '');
     const text = JSON.stringify(check.text);
     if (hits.length > 0) return { pass: false, detail: `${text} still in ${hits.join(', ')}` };
     if (scope === undefined || scope.path === '') return { pass: true, detail: `no file contains ${text}` };
-    if (files.length === 0) return { pass: true, detail: `no file is at or under ${scope.path}, so none contains ${text}` };
-    const isFile = files.length === 1 && files[0]![0] === scope.path;
+    if (filesInScope === 0) return { pass: true, detail: `no file is at or under ${scope.path}, so none contains ${text}` };
+    const isFile = filesInScope === 1 && repo.fileAt(scope.path) !== undefined;
     return { pass: true, detail: isFile ? `${scope.path} does not contain ${text}` : `no file under ${scope.path}/ contains ${text}` };
   },
   answer_contains: (check, { answer }) => {

@@ -6,10 +6,35 @@ import type { EslintRun, RunEslintInput } from './lint/run-eslint.js';
 import type { RunInternals, SandboxRunOptions, SandboxRunResult } from './sandbox/index.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
-/** A request to the code worker: the working tree travels with it (the main thread is blocked while it runs). */
+/**
+ * The files code runs against: a frozen base (a fixture's files, shared by every repository made from it) and the
+ * overlay on it (the files an episode wrote, then any extra files such as hidden tests: later wins). The code
+ * worker keeps each base it has been sent, so a request carries only the overlay (see `callCodeWorker`).
+ */
+export interface WorkingTree {
+  base: { id: number; files: ReadonlyMap<string, string> };
+  overlay: Record<string, string>;
+}
+
+/** A request to the code worker, with the tree it runs against (the main thread is blocked while it runs). */
 export type CodeRequest =
-  | { kind: 'sandbox'; options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }; files: Record<string, string> }
-  | { kind: 'eslint'; input: Omit<RunEslintInput, 'files' | 'runInSandbox'>; files: Record<string, string> };
+  | { kind: 'sandbox'; options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }; tree: WorkingTree }
+  | { kind: 'eslint'; input: Omit<RunEslintInput, 'files' | 'runInSandbox' | 'paths'>; tree: WorkingTree };
+
+/**
+ * The tree as posted: the base by id, its files only when the worker does not hold it yet, and the ids of bases the
+ * worker should forget first (the host decides, so both sides agree on what the worker holds).
+ */
+export interface TreeEnvelope {
+  base: number;
+  /** The base's files when the worker does not hold it yet: all of them, or with `parent` only those that differ from it. */
+  baseFiles?: Array<[string, string]>;
+  /** A base the worker holds that the new one is derived from: its files, minus `removed`, plus `baseFiles`. */
+  parent?: number;
+  removed?: string[];
+  drop: number[];
+  overlay: Record<string, string>;
+}
 
 /** A hint with no answer: start loading ESLint in the background now (a lint request would wait for it otherwise). */
 export type CodeHint = { kind: 'preload-eslint' };
@@ -19,7 +44,9 @@ export type CodeAnswer = { ok: true; value: SandboxRunResult | EslintRun } | { o
 export type CodeResponse = CodeAnswer & { id: number };
 
 /** A request as posted: `id` is echoed in the answer and stored in the shared flag when the answer is posted. */
-export type CodeEnvelope = CodeRequest & { id: number };
+export type CodeEnvelope =
+  | (Omit<Extract<CodeRequest, { kind: 'sandbox' }>, 'tree'> & { id: number; tree: TreeEnvelope })
+  | (Omit<Extract<CodeRequest, { kind: 'eslint' }>, 'tree'> & { id: number; tree: TreeEnvelope });
 
 /** Flag values: 0 while the worker loads, READY once loaded; afterwards the id of the last request answered. */
 const READY = 1;
@@ -30,6 +57,8 @@ const STARTUP_ALLOWANCE_MS = 15_000;
 const HARD_CUTOFF_GRACE_MS = 1_000;
 /** A worker idle this long is ended: its QuickJS heap and ESLint go with it, so repeated states cost no memory. */
 const IDLE_MS = 300;
+/** Bases a worker keeps at most (a suite's tasks each have one; the least recently used is forgotten first). */
+const WORKER_BASES = 32;
 
 interface Live {
   worker: Worker;
@@ -41,6 +70,8 @@ interface Live {
   used: boolean;
   /** True once the worker was asked to load ESLint ahead of its first lint request. */
   eslintPreloaded: boolean;
+  /** The bases this worker holds by id, least recently used first. */
+  bases: Map<number, ReadonlyMap<string, string>>;
   idle?: NodeJS.Timeout;
 }
 
@@ -73,7 +104,7 @@ function spawn(preloadEslint: boolean): Live {
   });
   worker.unref();
   channel.port1.unref();
-  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint };
+  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint, bases: new Map() };
 }
 
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
@@ -155,7 +186,7 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
   awaitReady(current);
   current.used = true;
   const id = ++lastRequestId;
-  current.worker.postMessage({ ...request, id } satisfies CodeEnvelope);
+  current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
   const message = awaitAnswer(current, id, deadlineMs + HARD_CUTOFF_GRACE_MS);
   if (message === undefined) {
     stop();
@@ -190,27 +221,57 @@ export function stopCodeWorker(): void {
   stop();
 }
 
-/** Every file the code may read: the working tree (and the hidden files on top, when given). */
-export function treeSnapshot(
-  paths: readonly string[],
-  lookup: (path: string) => string | undefined,
-  extra: Readonly<Record<string, string>> = {},
-): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const path of paths) {
-    const content = lookup(path);
-    if (content !== undefined) files[path] = content;
+/**
+ * What `current` must be sent for `tree`: the overlay always; a base only the first time, and then as its difference
+ * from the base the worker used last when that is small (a suite's tasks share one fixture, with a few overrides
+ * each), so a new task costs O(files) comparisons here but ships O(changed files). Keeps the LRU bookkeeping.
+ */
+function envelopeFor(current: Live, tree: WorkingTree): TreeEnvelope {
+  const { id, files } = tree.base;
+  const held = current.bases.get(id);
+  if (held !== undefined) {
+    current.bases.delete(id);
+    current.bases.set(id, held);
+    return { base: id, drop: [], overlay: tree.overlay };
   }
-  return Object.assign(files, extra);
+  const drop: number[] = [];
+  for (const old of current.bases.keys()) {
+    if (current.bases.size - drop.length < WORKER_BASES) break;
+    drop.push(old);
+  }
+  for (const forgotten of drop) current.bases.delete(forgotten);
+  const parent = [...current.bases].at(-1);
+  current.bases.set(id, files);
+  if (parent !== undefined) {
+    const [parentId, parentFiles] = parent;
+    const changed: Array<[string, string]> = [];
+    for (const [path, content] of files) if (parentFiles.get(path) !== content) changed.push([path, content]);
+    const removed: string[] = [];
+    for (const path of parentFiles.keys()) if (!files.has(path)) removed.push(path);
+    if (changed.length + removed.length < files.size / 2) return { base: id, parent: parentId, baseFiles: changed, removed, drop, overlay: tree.overlay };
+  }
+  return { base: id, baseFiles: [...files], drop, overlay: tree.overlay };
+}
+
+/** The tree as one lookup: overlay first, then the base. */
+export function treeLookup(tree: WorkingTree): (path: string) => string | undefined {
+  return (path) => (Object.hasOwn(tree.overlay, path) ? tree.overlay[path] : tree.base.files.get(path));
+}
+
+/** Every file of the tree as `[path, content]` (O(files): only for the rare run the harness had to kill). */
+export function treeEntries(tree: WorkingTree): Array<[string, string]> {
+  const entries: Array<[string, string]> = [];
+  for (const [path, content] of tree.base.files) if (!Object.hasOwn(tree.overlay, path)) entries.push([path, content]);
+  return [...entries, ...Object.entries(tree.overlay)];
 }
 
 /**
  * Runs repository code in the sandbox on the code worker (see runInSandbox for the options and the result). A run
  * the worker had to be killed for (it never yielded: a long native call) ends as `timeout` with a message saying so.
  */
-export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }, files: Record<string, string>): SandboxRunResult {
+export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInternals & { vitest?: boolean }, tree: WorkingTree): SandboxRunResult {
   const deadline = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const result = callCodeWorker({ kind: 'sandbox', options, files }, deadline);
+  const result = callCodeWorker({ kind: 'sandbox', options, tree }, deadline);
   if (result !== undefined) return result as SandboxRunResult;
   return {
     status: 'timeout',
@@ -222,6 +283,6 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
       message: `run killed after ${deadline} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`,
       stack: '',
     },
-    reads: Object.entries(files),
+    reads: treeEntries(tree),
   };
 }

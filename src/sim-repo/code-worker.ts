@@ -2,7 +2,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
 import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
-import type { CodeAnswer, CodeEnvelope, CodeHint, CodeRequest, CodeResponse } from './code-host.js';
+import type { CodeAnswer, CodeEnvelope, CodeHint, CodeResponse, TreeEnvelope } from './code-host.js';
 
 const { port, signal, preloadEslint } = workerData as { port: MessagePort; signal: SharedArrayBuffer; preloadEslint?: boolean };
 const flag = new Int32Array(signal);
@@ -14,10 +14,48 @@ const flag = new Int32Array(signal);
 let eslint: Promise<typeof import('./lint/run-eslint.js')> | undefined;
 const loadEslint = () => (eslint ??= import('./lint/run-eslint.js'));
 
-async function handle(request: CodeRequest): Promise<CodeAnswer> {
-  const files = new Map(Object.entries(request.files));
-  const lookup = (path: string) => files.get(path);
+/** The bases this worker holds (the host says which to keep: see `envelopeFor` in code-host.ts), with their sorted paths. */
+const bases = new Map<number, { files: Map<string, string>; paths?: string[] }>();
+/** The last content seen per path: a base sent later reuses the equal strings of earlier ones (tasks share a fixture). */
+const latest = new Map<string, string>();
+
+/** Takes in the envelope's base (when sent) and returns the tree's lookup and its sorted paths (computed on demand). */
+function receiveTree(tree: TreeEnvelope): { lookup: (path: string) => string | undefined; paths: () => string[] } {
+  for (const id of tree.drop) bases.delete(id);
+  if (tree.parent !== undefined) {
+    const parent = bases.get(tree.parent);
+    if (parent === undefined) throw new Error(`code worker: base ${tree.parent} was never sent`);
+    const files = new Map(parent.files);
+    for (const path of tree.removed ?? []) files.delete(path);
+    for (const [path, content] of tree.baseFiles ?? []) files.set(path, content);
+    bases.set(tree.base, { files });
+  } else if (tree.baseFiles !== undefined) {
+    const files = new Map<string, string>();
+    for (const [path, content] of tree.baseFiles) {
+      const seen = latest.get(path);
+      if (seen === content) files.set(path, seen);
+      else {
+        latest.set(path, content);
+        files.set(path, content);
+      }
+    }
+    bases.set(tree.base, { files });
+  }
+  const base = bases.get(tree.base);
+  if (base === undefined) throw new Error(`code worker: base ${tree.base} was never sent`);
+  const overlay = new Map(Object.entries(tree.overlay));
+  const lookup = (path: string) => (overlay.has(path) ? overlay.get(path) : base.files.get(path));
+  const paths = () => {
+    base.paths ??= [...base.files.keys()].sort();
+    const added = [...overlay.keys()].filter((path) => !base.files.has(path));
+    return added.length === 0 ? base.paths : [...base.paths, ...added].sort();
+  };
+  return { lookup, paths };
+}
+
+async function handle(request: CodeEnvelope): Promise<CodeAnswer> {
   try {
+    const { lookup, paths } = receiveTree(request.tree);
     if (request.kind === 'sandbox') {
       const { vitest, ...rest } = request.options;
       const options: SandboxRunOptions & RunInternals = { ...rest, files: lookup };
@@ -25,7 +63,7 @@ async function handle(request: CodeRequest): Promise<CodeAnswer> {
       return { ok: true, value: runInSandbox(options) };
     }
     const { runEslint } = await loadEslint();
-    return { ok: true, value: runEslint({ ...request.input, files: lookup, runInSandbox }) };
+    return { ok: true, value: runEslint({ ...request.input, paths: paths(), files: lookup, runInSandbox }) };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

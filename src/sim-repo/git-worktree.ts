@@ -33,8 +33,9 @@ export function gitDiff(state: RepoState, path?: string): RepoResult<{ files: st
     const resolved = resolveRepoPath(path);
     if (!resolved.ok) return resolved;
     scope = resolved.path;
-    const known = (map: ReadonlyMap<string, string>) => [...map.keys()].some((file) => isWithin(file, scope));
-    if (!known(state.head) && !known(state.written)) {
+    // HEAD is the base's file map: its index answers in O(log files); the overlay is scanned.
+    const inHead = state.head.has(scope) || state.base.index.isDirectory(scope);
+    if (!inHead && ![...state.written.keys()].some((file) => isWithin(file, scope))) {
       return repoError('not_found', `fatal: ambiguous argument '${path}': unknown revision or path not in the working tree.`);
     }
   }

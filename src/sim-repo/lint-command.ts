@@ -1,8 +1,8 @@
 // Owns the `eslint` command: ESLint's in-process Linter on the working tree with the fixture's own flat config.
-import { callCodeWorker, treeSnapshot } from './code-host.js';
+import { callCodeWorker } from './code-host.js';
 import type { EslintRun } from './lint/run-eslint.js';
 import { RunCache } from './run-cache.js';
-import { recordChange, workingFile, workingPaths, type RepoState } from './state.js';
+import { overlayTree, pathSetKey, recordChange, workingFile, workingPaths, type RepoState } from './state.js';
 
 interface LintOutcome {
   exit_code: number;
@@ -22,17 +22,15 @@ const lintCache = new RunCache<LintOutcome>(500);
  * `--fix` writes the fixed files into the working tree (a reversible change, recorded).
  */
 export function runLint(state: RepoState, env: Readonly<Record<string, string>>, args: readonly string[]): { exit_code: number; output: string } {
-  const paths = workingPaths(state);
   const files = (path: string) => workingFile(state, path);
-  const key = JSON.stringify([args, env, paths]);
+  // The set of paths by name (base id + created files), not by listing every path: O(files written).
+  const key = JSON.stringify([args, env, pathSetKey(state)]);
   let outcome = lintCache.get(key, files);
   if (outcome === undefined) {
-    const run = (callCodeWorker({ kind: 'eslint', input: { paths, args, env }, files: treeSnapshot(paths, files) }, LINT_DEADLINE_MS) as
-      | EslintRun
-      | undefined) ?? {
+    const run = (callCodeWorker({ kind: 'eslint', input: { args, env }, tree: overlayTree(state) }, LINT_DEADLINE_MS) as EslintRun | undefined) ?? {
       exit_code: 2,
       output: `\nOops! Something went wrong! :(\n\nlint run killed after ${LINT_DEADLINE_MS} ms (the harness's hard cutoff)`,
-      reads: paths.map((path): [string, string | undefined] => [path, files(path)]),
+      reads: workingPaths(state).map((path): [string, string | undefined] => [path, files(path)]),
     };
     outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };
     lintCache.set(key, run.reads, outcome);

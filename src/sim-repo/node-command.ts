@@ -1,12 +1,11 @@
 // Owns the `node` command: `node FILE`, `node -e CODE`, `node -p CODE` run the repository's code in the sandbox.
 import { RunCache } from './run-cache.js';
-import { runSandboxed, treeSnapshot } from './code-host.js';
+import { runSandboxed } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { CommandOutcome } from './script-runner.js';
-import { workingFile, workingPaths, type RepoState } from './state.js';
+import { overlayTree, workingFile, type RepoState } from './state.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
-/** Host-time budget of one `node` run, in ms. */
 /** Outcomes of earlier `node` runs, valid while every file they read reads the same. */
 const nodeRunCache = new RunCache<CommandOutcome>(1_000);
 
@@ -55,7 +54,7 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
       resolution: 'node',
       date: state.spec.date,
     },
-    treeSnapshot(workingPaths(state), lookup),
+    overlayTree(state),
   );
   const outcome = toOutcome(run, path);
   nodeRunCache.set(key, run.reads, outcome);

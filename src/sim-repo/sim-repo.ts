@@ -1,6 +1,6 @@
 // Owns the SimRepo class: the one stateful, deterministic, in-memory repository an episode acts on.
 import { EDIT_MS, LOOKUP_MS, PUSH_MS } from './durations.js';
-import { editFile, listDirectory, readFile, searchFiles, writeFile, type EditApplied, type SearchMatch } from './file-ops.js';
+import { editFile, listDirectory, pathsContaining, readFile, searchFiles, writeFile, type EditApplied, type SearchMatch } from './file-ops.js';
 import { changesUnder, findCommit, formatLog, formatShow, gitLog, type LogOptions, type ShowOptions } from './git-history.js';
 import { gitDiff, gitStatus, type WorktreeChanges } from './git-worktree.js';
 import { resolveRepoPath } from './paths.js';
@@ -211,6 +211,15 @@ export class SimRepo {
   headFile(path: string): string | undefined {
     const resolved = resolveRepoPath(path);
     return resolved.ok ? this.state.head.get(resolved.path) : undefined;
+  }
+
+  /**
+   * The working-tree files at or under `scope` (a repo-relative path, `''` = the root; a file or a folder) that
+   * contain `text`, sorted, and how many files are at or under `scope` — for checks on the final state. Uses the
+   * base's index: it does not read every file. Neither advances the clock nor is recorded.
+   */
+  filesContaining(text: string, scope = ''): { paths: string[]; filesInScope: number } {
+    return pathsContaining(this.state, text, scope);
   }
 
   /** Every working-tree file as `[repo-relative path, content]`, sorted by path. */

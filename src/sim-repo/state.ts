@@ -2,6 +2,7 @@
 import { resolveRepoPath } from './paths.js';
 import { normaliseCommand } from './shell-parse.js';
 import type { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, SideEffect } from './spec.js';
+import { TreeIndex } from './tree-index.js';
 
 /** Elapsed simulated time of one repository, in ms. */
 export interface SimClock {
@@ -29,13 +30,17 @@ export interface FaultCounter {
 
 /** Derived from a spec once and shared by every repository made from it; never mutated. */
 export interface RepoBase {
+  /** Unique within the process (1, 2, …): names this base's file tree in cache keys and to the code worker. */
+  id: number;
   /** The spec fields this base was derived from (compared by identity to validate the cache). */
   files: RepoSpec['files'];
   scripts: RepoSpec['scripts'];
   /** The initial working tree (== HEAD), including a generated package.json when the spec has none. */
   initial: ReadonlyMap<string, string>;
-  /** Paths of `initial`, sorted. */
+  /** Paths of `initial`, sorted (the same array as `index.paths`). */
   initialPaths: readonly string[];
+  /** Sorted paths, directory entries and search postings of `initial`, built once (see tree-index.ts). */
+  index: TreeIndex;
   /** Each script's whitespace-normalised `cmd`, in declaration order, for direct-command matching. */
   scriptCommands: ReadonlyArray<{ name: string; cmd: string; script: ScriptSpec }>;
 }
@@ -60,6 +65,11 @@ export interface RepoState {
 }
 
 const bases = new WeakMap<RepoSpec, RepoBase>();
+let lastBaseId = 0;
+
+/** A path already in normal form (no `.`/`..`/empty segment, no leading or trailing `/`, no backslash) is its own resolution. */
+const NORMAL_PATH = /^(?!\.\.?(?:\/|$))(?:[^/\\]+\/)*[^/\\]+$/;
+const UNUSUAL_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 /**
  * The shared base for `spec`, cached per spec object. The spec is treated as immutable; the cache is
@@ -70,16 +80,23 @@ export function baseFor(spec: RepoSpec): RepoBase {
   if (cached !== undefined && cached.files === spec.files && cached.scripts === spec.scripts) return cached;
   const initial = new Map<string, string>();
   for (const [name, content] of Object.entries(spec.files)) {
+    if (NORMAL_PATH.test(name) && !UNUSUAL_SEGMENT.test(name)) {
+      initial.set(name, content);
+      continue;
+    }
     const resolved = resolveRepoPath(name);
     if (!resolved.ok || resolved.path === '') throw new Error(`RepoSpec.files: '${name}' is not a path inside the repository`);
     initial.set(resolved.path, content);
   }
   if (!initial.has('package.json')) initial.set('package.json', generatedPackageJson(spec));
+  const index = new TreeIndex(initial);
   const base: RepoBase = {
+    id: ++lastBaseId,
     files: spec.files,
     scripts: spec.scripts,
     initial,
-    initialPaths: [...initial.keys()].sort(),
+    initialPaths: index.paths,
+    index,
     scriptCommands: Object.entries(spec.scripts).map(([name, script]) => ({ name, cmd: normaliseCommand(script.cmd), script })),
   };
   bases.set(spec, base);
@@ -138,6 +155,34 @@ export function workingPaths(state: RepoState): string[] {
   if (state.written.size === 0) return state.base.initialPaths as string[];
   const added = [...state.written.keys()].filter((path) => !state.head.has(path));
   return added.length === 0 ? (state.base.initialPaths as string[]) : [...state.base.initialPaths, ...added].sort();
+}
+
+/** Working-tree paths absent from HEAD (files the episode created), sorted. Costs O(files written), not O(files). */
+export function addedPaths(state: RepoState): string[] {
+  const added: string[] = [];
+  for (const path of state.written.keys()) if (!state.head.has(path)) added.push(path);
+  return added.sort();
+}
+
+/**
+ * A string naming the working tree's set of paths: the base's id plus the paths added on top (there is no delete).
+ * Equal for two states exactly when their path sets are equal and they share a base; O(files written).
+ */
+export function pathSetKey(state: RepoState): string {
+  const added = addedPaths(state);
+  return added.length === 0 ? String(state.base.id) : `${state.base.id}+${JSON.stringify(added)}`;
+}
+
+/**
+ * The working tree for code to run against: the base's frozen files plus the overlay of written files, with `extra`
+ * (e.g. hidden test files) on top. O(files written + extra), never O(files): the code worker keeps each base.
+ */
+export function overlayTree(
+  state: RepoState,
+  extra: Readonly<Record<string, string>> = {},
+): { base: { id: number; files: ReadonlyMap<string, string> }; overlay: Record<string, string> } {
+  const overlay: Record<string, string> = Object.fromEntries(state.written);
+  return { base: { id: state.base.id, files: state.base.initial }, overlay: Object.assign(overlay, extra) };
 }
 
 /** Appends a change stamped with the current simulated time. */

@@ -2,10 +2,10 @@
 import picomatch from 'picomatch';
 import { evaluatePredicate } from './predicates.js';
 import { RunCache } from './run-cache.js';
-import { runSandboxed, treeSnapshot } from './code-host.js';
+import { runSandboxed, type WorkingTree } from './code-host.js';
 import type { SandboxError, SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
-import { workingFile, workingPaths, type RepoState } from './state.js';
+import { addedPaths, overlayTree, pathSetKey, workingFile, type RepoBase, type RepoState } from './state.js';
 import { renderTestRun } from './test-output.js';
 import { parseVitestArgs } from './vitest-cli.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
@@ -108,9 +108,9 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
   const parsed = parseVitestArgs(args);
   if (!parsed.ok) return { exit_code: 1, files: [], output: parsed.message };
   const hidden = options.hidden === true;
-  const paths = workingPaths(state);
   const declaredOutcomes = state.spec.tests.map((test) => (evaluatePredicate(test.passes_when, state, env) ? 1 : 0)).join('');
-  const key = JSON.stringify([args, env, hidden, declaredOutcomes, paths]);
+  // The set of paths by name (base id + created files), not by listing every path: O(files written).
+  const key = JSON.stringify([args, env, hidden, declaredOutcomes, pathSetKey(state)]);
   let cache = wholeRunCaches.get(state.spec);
   if (cache === undefined) wholeRunCaches.set(state.spec, (cache = new RunCache(1_000)));
   const lookup = fileLookup(state, hidden);
@@ -125,7 +125,7 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
     reads.set(path, content);
     return content;
   };
-  const run = collectAndRun(state, env, parsed, paths, hidden, recorded, reads);
+  const run = collectAndRun(state, env, parsed, hidden, recorded, reads);
   cache.set(key, [...reads], run);
   return run;
 }
@@ -134,7 +134,6 @@ function collectAndRun(
   state: RepoState,
   env: Readonly<Record<string, string>>,
   parsed: Extract<ReturnType<typeof parseVitestArgs>, { ok: true }>,
-  paths: readonly string[],
   hidden: boolean,
   lookup: (path: string) => string | undefined,
   reads: Map<string, string | undefined>,
@@ -142,7 +141,7 @@ function collectAndRun(
   const options = { hidden };
   const excluded = [...DEFAULT_EXCLUDE, ...parsed.exclude].map(globMatcher);
   const isExcluded = (path: string) => ancestorsAndSelf(path).some((candidate) => excluded.some((matches) => matches(candidate)));
-  const candidates = [...paths, ...(options.hidden === true ? Object.keys(state.spec.hidden_files) : [])];
+  const candidates = [...baseTestFiles(state.base), ...addedPaths(state), ...(options.hidden === true ? Object.keys(state.spec.hidden_files) : [])];
   const selected = [...new Set(candidates)]
     .filter((path) => INCLUDE(path) && !isExcluded(path))
     .filter((path) => parsed.filters.length === 0 || parsed.filters.some((filter) => path.includes(filter)))
@@ -159,9 +158,8 @@ function collectAndRun(
   }
   const testEnv = { ...env, NODE_ENV: env['NODE_ENV'] ?? 'test', VITEST: 'true', TEST: 'true', MODE: 'test' };
   const pattern = parsed.testNamePattern;
-  let snapshot: Record<string, string> | undefined;
-  const tree = () =>
-    (snapshot ??= treeSnapshot(workingPaths(state), (path) => workingFile(state, path), options.hidden === true ? state.spec.hidden_files : {}));
+  let snapshot: WorkingTree | undefined;
+  const tree = () => (snapshot ??= overlayTree(state, options.hidden === true ? state.spec.hidden_files : {}));
   let executedFiles = 0;
   const files = selected.map((file) => {
     const declared = state.spec.tests.filter((test) => test.file === file);
@@ -178,6 +176,15 @@ function collectAndRun(
   return { exit_code: failed ? 1 : 0, files, output: renderTestRun(files, lookup), executedFiles };
 }
 
+/** The base's paths that vitest's include glob collects, computed once per base (the overlay's are added per run). */
+const testFilesOfBase = new WeakMap<RepoBase, readonly string[]>();
+
+function baseTestFiles(base: RepoBase): readonly string[] {
+  let files = testFilesOfBase.get(base);
+  if (files === undefined) testFilesOfBase.set(base, (files = base.initialPaths.filter((path) => INCLUDE(path))));
+  return files;
+}
+
 /** The working tree, with the spec's hidden files on top when scoring. */
 function fileLookup(state: RepoState, hidden: boolean): (path: string) => string | undefined {
   if (!hidden) return (path) => workingFile(state, path);
@@ -192,7 +199,7 @@ function ancestorsAndSelf(path: string): string[] {
 function executeFile(
   state: RepoState,
   lookup: (path: string) => string | undefined,
-  tree: () => Record<string, string>,
+  tree: () => WorkingTree,
   file: string,
   pattern: string | null,
   env: Readonly<Record<string, string>>,

@@ -1,0 +1,164 @@
+// Owns the per-base index of a frozen fixture: sorted paths, directory entries and a trigram index for search.
+
+/** Bases with fewer files than this are searched by a plain scan (an index would cost more than it saves). */
+export const TRIGRAM_MIN_FILES = 256;
+
+/**
+ * Lookup structures over one immutable file map, built once per base (see docs/decisions/0012-copy-on-write-
+ * repositories.md): `paths` sorted (UTF-16 order, as `Array.prototype.sort`), so every directory's files are one
+ * contiguous range; `directories` maps each directory (`''` = root) to its sorted immediate entries (directories
+ * end in `/`); the trigram postings are built on the first search of a big base.
+ */
+export class TreeIndex {
+  readonly paths: readonly string[];
+  private directoryEntries: Map<string, readonly string[]> | undefined;
+  private trigrams: Postings | undefined;
+
+  constructor(private readonly files: ReadonlyMap<string, string>) {
+    this.paths = [...files.keys()].sort();
+  }
+
+  /** True when `directory` (repo-relative, `''` = root) holds at least one file. O(log files). */
+  isDirectory(directory: string): boolean {
+    if (directory === '') return this.paths.length > 0;
+    const prefix = directory + '/';
+    const first = this.paths[lowerBound(this.paths, prefix)];
+    return first?.startsWith(prefix) === true;
+  }
+
+  /** The sorted immediate entries of `directory` (directories with a trailing `/`), or undefined when it is none. */
+  entries(directory: string): readonly string[] | undefined {
+    this.directoryEntries ??= buildDirectoryEntries(this.paths);
+    return this.directoryEntries.get(directory);
+  }
+
+  /** `[start, end)` indices into `paths` of the files at or under `scope` (`''` = everything). O(log files). */
+  range(scope: string): { exact: number; start: number; end: number } {
+    if (scope === '') return { exact: -1, start: 0, end: this.paths.length };
+    const exact = this.files.has(scope) ? lowerBound(this.paths, scope) : -1;
+    const prefix = scope + '/';
+    // '/' + 1 = '0': the first string past every `prefix…` one.
+    return { exact, start: lowerBound(this.paths, prefix), end: lowerBound(this.paths, scope + '0') };
+  }
+
+  /** Whether the base file `path` contains `text`. */
+  pathHolds(path: string, text: string): boolean {
+    return this.files.get(path)?.includes(text) === true;
+  }
+
+  /**
+   * Indices into `paths` (ascending) of the files that may contain `text`: for a text of three or more UTF-16 units
+   * in a base of at least TRIGRAM_MIN_FILES files, the files holding every one of its trigrams (a superset of the
+   * matches: callers still check with `includes`); else undefined (the caller scans).
+   */
+  candidates(text: string): Int32Array | undefined {
+    if (text.length < 3 || this.paths.length < TRIGRAM_MIN_FILES) return undefined;
+    this.trigrams ??= buildTrigrams(this.paths, this.files);
+    const { offsets, postings } = this.trigrams;
+    const lists: Int32Array[] = [];
+    for (const bucket of trigramsOf(text)) lists.push(postings.subarray(offsets[bucket]!, offsets[bucket + 1]!));
+    lists.sort((a, b) => a.length - b.length);
+    let result = lists[0]!;
+    for (const list of lists.slice(1)) {
+      if (result.length === 0) break;
+      result = intersect(result, list);
+    }
+    return result;
+  }
+}
+
+/** The first index whose path is ≥ `key` (binary search on the sorted array). */
+export function lowerBound(sorted: readonly string[], key: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function buildDirectoryEntries(paths: readonly string[]): Map<string, readonly string[]> {
+  const sets = new Map<string, Set<string>>();
+  for (const path of paths) {
+    let slash = path.indexOf('/');
+    let directory = '';
+    for (;;) {
+      let entries = sets.get(directory);
+      if (entries === undefined) sets.set(directory, (entries = new Set()));
+      if (slash === -1) {
+        entries.add(path);
+        break;
+      }
+      entries.add(path.slice(0, slash + 1));
+      directory = path.slice(0, slash);
+      slash = path.indexOf('/', slash + 1);
+    }
+  }
+  const entries = new Map<string, readonly string[]>();
+  for (const [directory, set] of sets) entries.set(directory, [...set].sort());
+  return entries;
+}
+
+/** Trigram buckets: 2^18 (a 1 MB offset table per indexed base); trigrams sharing a bucket only add candidates. */
+const BUCKET_BITS = 18;
+const BUCKET_MASK = (1 << BUCKET_BITS) - 1;
+
+/** The bucket of the trigram at `i` (a multiplicative hash of its three UTF-16 units). */
+function bucketAt(text: string, i: number): number {
+  return Math.imul(text.charCodeAt(i) * 961 + text.charCodeAt(i + 1) * 31 + text.charCodeAt(i + 2), 0x9e3779b1) >>> (32 - BUCKET_BITS);
+}
+
+/** The trigram buckets of `text`, each once. */
+function trigramsOf(text: string): Set<number> {
+  const buckets = new Set<number>();
+  for (let i = 0; i + 2 < text.length; i++) buckets.add(bucketAt(text, i));
+  return buckets;
+}
+
+/** Postings of every bucket: file indices `postings[offsets[b] .. offsets[b + 1])`, ascending (two passes, no per-bucket arrays). */
+interface Postings {
+  offsets: Uint32Array;
+  postings: Int32Array;
+}
+
+function buildTrigrams(paths: readonly string[], files: ReadonlyMap<string, string>): Postings {
+  const lastFile = new Int32Array(BUCKET_MASK + 1).fill(-1);
+  const offsets = new Uint32Array(BUCKET_MASK + 2);
+  const visit = (add: (bucket: number, index: number) => void) => {
+    lastFile.fill(-1);
+    paths.forEach((path, index) => {
+      const content = files.get(path)!;
+      for (let i = 0; i + 2 < content.length; i++) {
+        const bucket = bucketAt(content, i);
+        if (lastFile[bucket] === index) continue;
+        lastFile[bucket] = index;
+        add(bucket, index);
+      }
+    });
+  };
+  visit((bucket) => offsets[bucket + 1]!++);
+  for (let b = 1; b < offsets.length; b++) offsets[b]! += offsets[b - 1]!;
+  const postings = new Int32Array(offsets[offsets.length - 1]!);
+  const next = offsets.slice(0, -1);
+  visit((bucket, index) => (postings[next[bucket]!++] = index));
+  return { offsets, postings };
+}
+
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(Math.min(a.length, b.length));
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out[n++] = a[i]!;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
