@@ -49,6 +49,8 @@ export interface FakeOllamaOptions {
   models?: FakeModel[];
   /** Answers each /api/chat request; `index` counts chat requests from 0. Default: `{"action":"finish","answer":"ok"}`. */
   reply?: (request: FakeChatRequest, context: { index: number }) => FixtureReply | Promise<FixtureReply>;
+  /** Port to listen on (default: an ephemeral one); e.g. a stopped server's, to bring the same host back. */
+  port?: number;
 }
 
 export interface FakeOllama {
@@ -232,7 +234,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -26,6 +26,10 @@ export interface FakeOpenAIOptions {
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
   latencyMs?: number;
+  /** `root` listed for a model id in /v1/models (default: the id itself, as vLLM does for a local checkpoint). */
+  roots?: Record<string, string>;
+  /** Port to listen on (default: an ephemeral one); e.g. a stopped server's, to bring the same host back. */
+  port?: number;
   reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
 }
 
@@ -86,7 +90,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (request.method === 'GET' && path === '/v1/models') {
         return sendJson(response, 200, {
           object: 'list',
-          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'vllm', root: id, max_model_len: 32768 })),
+          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'vllm', root: options.roots?.[id] ?? id, max_model_len: 32768 })),
         });
       }
       if (request.method === 'POST' && path === '/v1/chat/completions') {
@@ -108,7 +112,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {
