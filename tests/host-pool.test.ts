@@ -1,6 +1,10 @@
 // The host pool on its own: least-loaded dispatch, per-host caps, failover, down-marking with backoff and probe, all down.
 import { describe, expect, it } from 'vitest';
 import { createHostPool, defaultHostConcurrency, type PoolHost } from '../src/models/host-pool.js';
+import { resolveOllamaHosts } from '../src/models/ollama-host.js';
+import { UsageError } from '../src/runner/usage-error.js';
+import { ollamaRunConfig } from '../src/runner/ollama-setup.js';
+import { openaiRunConfig } from '../src/runner/openai-setup.js';
 import { InfrastructureError, type ChatModel, type ChatRequest, type ChatResponse } from '../src/models/types.js';
 
 const REQUEST = { messages: () => [], schema: undefined, schemaName: 'action' } as unknown as ChatRequest;
@@ -145,5 +149,31 @@ describe('host pool', () => {
     await expect(pool.chat(REQUEST)).rejects.toBe(bug);
     expect(b.state.served).toBe(0);
     expect(pool.stats().map((s) => s.marked_down)).toEqual([0, 0]);
+  });
+});
+
+describe('host lists', () => {
+  it('--ollama-host and OLLAMA_HOST take several hosts separated by commas, each normalised, duplicates dropped', () => {
+    expect(resolveOllamaHosts(undefined, { OLLAMA_HOST: 'gpu1, gpu2:8080,http://gpu1:11434' })).toEqual(['http://gpu1:11434', 'http://gpu2:8080']);
+    expect(resolveOllamaHosts('a,b', { OLLAMA_HOST: 'c' })).toEqual(['http://a:11434', 'http://b:11434']);
+    expect(resolveOllamaHosts(undefined, {})).toEqual(['http://127.0.0.1:11434']);
+    expect(ollamaRunConfig({ ollamaHost: 'a,b', hostConcurrency: 3 }, {})).toMatchObject({
+      host: 'http://a:11434',
+      hosts: ['http://a:11434', 'http://b:11434'],
+      hostConcurrency: 3,
+    });
+  });
+
+  it('a host list naming no host, or a bad base URL among several, is a usage error naming it', () => {
+    expect(() => ollamaRunConfig({ ollamaHost: ' , ' }, {})).toThrow(
+      new UsageError('--ollama-host / OLLAMA_HOST " , " names no host; e.g. http://gpu1:11434,http://gpu2:11434'),
+    );
+    expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,ftp://b/v1' }, {}, {})).toThrow(
+      new UsageError('OpenAI base URL ftp://b/v1 must use http or https'),
+    );
+    expect(openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1/, http://b:8000/v1' }, {}, {})).toMatchObject({
+      baseURL: 'http://a:8000/v1',
+      baseURLs: ['http://a:8000/v1', 'http://b:8000/v1'],
+    });
   });
 });
