@@ -27,16 +27,15 @@ beforeAll(async () => {
 });
 
 /** A scripted fake Ollama server that closes itself (every connection, in-flight calls too) at chat call `killAt`. */
-async function ollamaHost(options: { killAt?: number; port?: number; digest?: string; afterKill?: () => void } = {}): Promise<FakeOllama> {
+async function ollamaHost(options: { killAt?: number; digest?: string } = {}): Promise<FakeOllama> {
   const reply = scriptedOllamaReply(scripted);
   const holder: { server?: FakeOllama } = {};
   const server = await startFakeOllama({
     latencyMs: 5,
-    ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.digest ? { models: [{ name: 'qwen3:8b', digest: options.digest }] } : {}),
     reply: (request, { index }) => {
       if (index === options.killAt) {
-        void holder.server?.close().then(options.afterKill);
+        void holder.server?.close();
         return { hang: true };
       }
       return reply(request);
@@ -66,7 +65,6 @@ async function openaiHost(options: { killAt?: number; roots?: Record<string, str
   return server;
 }
 
-const portOf = (url: string): number => Number(new URL(url).port);
 const runJson = (dir: string) => JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { model_hosts?: Record<string, HostStats[]>; status: string };
 
 /** Every episode exactly once, none errored, and the same as the single-host run of the protocol. */
@@ -129,30 +127,33 @@ describe('several Ollama hosts', () => {
   it('a host that comes back is probed after its backoff and used again', async () => {
     await oneHostRun('ollama');
     const a = await ollamaHost();
-    let back: FakeOllama | undefined;
-    let restarted: () => void = () => undefined;
-    const restart = new Promise<void>((resolve) => (restarted = resolve));
-    // Closed at its 9th call, b listens again on the same port 60 ms later.
-    const b = await ollamaHost({
-      killAt: 8,
-      afterKill: () =>
-        setTimeout(() => {
-          void ollamaHost({ port: portOf(b.url) }).then((server) => {
-            back = server;
-            restarted();
-          });
-        }, 60),
+    // b resets every connection from its 9th chat call on (in-flight calls too), for 100 ms; then it answers again.
+    let downSince: number | undefined;
+    const reply = scriptedOllamaReply(scripted);
+    const b = await startFakeOllama({
+      latencyMs: 5,
+      available: () => downSince === undefined || performance.now() - downSince > 100,
+      reply: (request, { index }) => {
+        if (index === 8) {
+          downSince = performance.now();
+          return { destroy: true };
+        }
+        return reply(request);
+      },
     });
+    servers.push(b);
     const out = join(scratch(), 'back');
     const run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: `${a.url},${b.url}`, concurrency: 4 }, { ollama: { retry: RETRY } });
-    await restart;
     expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`host down: ${b.url}`);
     expect(run.stderr).toContain(`host up: ${b.url} (answered the probe)`);
     expectSameAsOneHost(records(out), 'ollama');
-    expect(back!.chatCalls().length).toBeGreaterThan(0);
     const statsB = runJson(out).model_hosts?.['ollama:qwen3:8b']?.[1];
     expect(statsB).toMatchObject({ url: b.url, marked_down: 1 });
-    expect(statsB!.calls).toBeGreaterThanOrEqual(back!.chatCalls().length);
+    // Answered before it went down (8) and after it came back.
+    expect(statsB!.calls).toBeGreaterThan(8);
+    // Probes while it was down were refused; the one after 100 ms answered.
+    expect(b.calls.filter((call) => call.path === '/api/version').length).toBeGreaterThanOrEqual(2);
   }, 60_000);
 
   it('a host serving another digest of the model is refused before any episode: exit 2 naming the host', async () => {

@@ -49,8 +49,8 @@ export interface FakeOllamaOptions {
   models?: FakeModel[];
   /** Answers each /api/chat request; `index` counts chat requests from 0. Default: `{"action":"finish","answer":"ok"}`. */
   reply?: (request: FakeChatRequest, context: { index: number }) => FixtureReply | Promise<FixtureReply>;
-  /** Port to listen on (default: an ephemeral one); e.g. a stopped server's, to bring the same host back. */
-  port?: number;
+  /** While this returns false, every request's connection is reset at once (a host that is down, then back). */
+  available?: () => boolean;
 }
 
 export interface FakeOllama {
@@ -182,6 +182,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 
   const server = createServer((request, response) => {
     const arrived = performance.now();
+    if (options.available?.() === false) {
+      request.socket.destroy();
+      return;
+    }
     void (async () => {
       const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
       const body = await readBody(request);
@@ -234,7 +238,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {

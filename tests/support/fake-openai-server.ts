@@ -28,8 +28,6 @@ export interface FakeOpenAIOptions {
   latencyMs?: number;
   /** `root` listed for a model id in /v1/models (default: the id itself, as vLLM does for a local checkpoint). */
   roots?: Record<string, string>;
-  /** Port to listen on (default: an ephemeral one); e.g. a stopped server's, to bring the same host back. */
-  port?: number;
   reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
 }
 
@@ -112,7 +110,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
   return {

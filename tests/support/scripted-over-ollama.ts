@@ -64,8 +64,6 @@ export interface ScriptedOllamaOptions {
   latencyMs?: number;
   /** Models the server lists (default: qwen3:8b). */
   models?: FakeModel[];
-  /** Port to listen on (default: an ephemeral one). */
-  port?: number;
 }
 
 /** Starts a fake Ollama server on 127.0.0.1 whose every chat reply comes from the scripted model. */
@@ -75,7 +73,6 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions): Promi
     reply: scriptedOllamaReply(model),
     ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
     ...(options.models ? { models: options.models } : {}),
-    ...(options.port !== undefined ? { port: options.port } : {}),
   });
 }
 
