@@ -92,7 +92,8 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     await prepareOutputFolder(out, { fresh: true });
     await writeMessages(out, messages.texts);
     await writeFile(join(out, EPISODES_FILE), records.map((record) => `${JSON.stringify(record)}\n`).join(''));
-    const { shard: _shard, timing: _timing, resumed_from: _resumed, completeness: _completeness, ...rest } = run;
+    // Per-process figures (timing, per-host calls of pooled models) describe one shard's run, not the merge.
+    const { shard: _shard, timing: _timing, model_hosts: _hosts, resumed_from: _resumed, completeness: _completeness, ...rest } = run;
     const described = {
       ...rest,
       schemaVersion: SCHEMA_VERSION,
