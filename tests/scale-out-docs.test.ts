@@ -132,7 +132,7 @@ describe('docs/scale-out.md', () => {
     for (const entry of matrix) renameSync(join(cwd, `results/shard-${entry.shard}`), join(cwd, `shards/shard-${entry.shard}`));
     cpSync(whole, join(cwd, 'results/base'), { recursive: true });
     {
-      const gate = workflow.jobs.gate.steps.filter((step) => step.run?.includes('stratbench')).map((step) => step.run!);
+      const gate = workflow.jobs.gate.steps.filter((step) => step.run?.includes('npx stratbench')).map((step) => step.run!);
       expect(gate.map((command) => command.split(' ').slice(0, 3).join(' '))).toEqual(['npx stratbench merge', 'npx stratbench compare']);
       const merged = await sh(onFakeHosts(gate[0]!), cwd);
       expect(outcome(merged)).toEqual(OK);
