@@ -135,10 +135,15 @@ function program(): Command {
   }
   // Ollama: used by roles whose model is ollama:<model>; preflight checks the server and models before any episode.
   run
-    .option('--ollama-host <url>', 'Ollama server (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
+    .option('--ollama-host <url>', 'Ollama server, or several separated by commas (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
     .option(
       '--openai-base-url <url>',
-      'OpenAI-compatible server for openai:<model> roles, ending in /v1 (default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1); the key is read from $OPENAI_API_KEY',
+      'OpenAI-compatible server for openai:<model> roles, ending in /v1, or several separated by commas (default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1); the key is read from $OPENAI_API_KEY',
+    )
+    .option(
+      '--host-concurrency <n>',
+      `with several hosts: model calls in flight per host, 1–${MAX_CONCURRENCY} (default: --concurrency / hosts, rounded up)`,
+      boundedInt('--host-concurrency', 1, MAX_CONCURRENCY),
     )
     .addOption(
       new Option('--tool-calling <mode>', "actions as JSON matching the action schema, or through the server's tools field (default: json)").choices([

@@ -1,4 +1,4 @@
-// Where the Ollama server is: the --ollama-host flag, else OLLAMA_HOST, else the default, normalised to a URL.
+// Where the Ollama servers are: the --ollama-host flag, else OLLAMA_HOST, else the default, normalised to URLs.
 
 /** Ollama's default address (ollama-js 0.6.4 `defaultHost`). */
 export const DEFAULT_OLLAMA_HOST = 'http://127.0.0.1:11434';
@@ -47,4 +47,18 @@ export function resolveOllamaHost(flag?: string, env: NodeJS.ProcessEnv = proces
   if (port === '') port = defaultPort;
   const hostText = host.includes(':') ? `[${host}]` : host;
   return `${scheme}://${hostText}:${port}${path}`;
+}
+
+/**
+ * The Ollama servers of a run: `flag`, else `env.OLLAMA_HOST`, else the default, split on commas
+ * (`a:11434,b:11434`), each normalised by `resolveOllamaHost`, duplicates dropped, order kept. Pure; never throws.
+ */
+export function resolveOllamaHosts(flag?: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const raw = [flag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '');
+  if (raw === undefined) return [DEFAULT_OLLAMA_HOST];
+  const parts = raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  return [...new Set(parts.map((part) => resolveOllamaHost(part, {})))];
 }

@@ -45,6 +45,17 @@ export const MergeOverlap = z.object({
 });
 export type MergeOverlap = z.infer<typeof MergeOverlap>;
 
+/** What one host of a model served by several hosts did in a run (written when the run ends). */
+export const HostStats = z.object({
+  url: z.string(),
+  calls: z.number().int().nonnegative().describe('Calls this host answered'),
+  failures: z.number().int().nonnegative().describe('Calls that failed here with an infrastructure error, each retried on another host'),
+  mean_latency_ms: z.number().nullable().describe('Mean wall time of the answered calls, ms; null when none'),
+  median_latency_ms: z.number().nullable().describe('Median wall time of the answered calls, ms; null when none'),
+  marked_down: z.number().int().nonnegative().describe('Times the host went from up to down'),
+});
+export type HostStats = z.infer<typeof HostStats>;
+
 /**
  * run.json of a results folder. Written when the run starts (`status: running`) and rewritten when it ends;
  * `merge` writes one for the merged folder. Unknown fields are kept (a newer minor writer may add some).
@@ -79,6 +90,10 @@ export const RunFile = z.looseObject({
   shard_count: z.number().int().positive().optional().describe('A merge of shards: n of the --shard i/n split'),
   merge_overlap: MergeOverlap.optional(),
   completeness: RunCompleteness.optional().describe('Written by merge; a run puts it in summary.json'),
+  model_hosts: z
+    .record(z.string(), z.array(HostStats))
+    .optional()
+    .describe('Models served by several hosts (keyed by model spec): what each host did; absent for one host and in older run.json'),
 });
 export type RunFile = z.infer<typeof RunFile>;
 

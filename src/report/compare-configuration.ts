@@ -48,6 +48,7 @@ const IGNORED = new Set([
   'completeness',
   'prompt_contamination',
   'model_notes',
+  'model_hosts',
 ]);
 /** config.* fields reported elsewhere (the suite, the coverage check) or that are paths on one machine. */
 const IGNORED_CONFIG = new Set(['suite', 'tasks', 'strategies', 'groups', 'prompts_dir', 'ollama_flags']);

@@ -43,8 +43,10 @@ import {
   ollamaRunConfig,
   prepareOllamaModels,
   roleChatOptions,
+  type HostPools,
   type OllamaDependencies,
 } from './ollama-setup.js';
+import type { HostStats } from '../models/host-pool.js';
 import { limitModelCalls } from '../models/call-limit.js';
 import { OPENAI_OPTION_KEYS, openaiHeaderNote, openaiModelFactory, openaiRunConfig, prepareOpenAIModels, type OpenAIDependencies } from './openai-setup.js';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
@@ -268,11 +270,13 @@ async function runLocked(
   const ollamaConfig = ollamaRunConfig(options);
   const openaiConfig = openaiRunConfig(options, ollamaConfig.options);
   let models: Record<Role, ChatModel>;
+  // Models served by several hosts (--ollama-host a,b / --openai-base-url u1,u2): their per-host figures go to run.json.
+  const pooling = { concurrency: typeof options['concurrency'] === 'number' ? options['concurrency'] : DEFAULT_CONCURRENCY, pools: new Map() };
   try {
     models = buildModels(specs, {
       tasks: suite.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
-      ollama: ollamaModelFactory(ollamaConfig, deps.ollama),
-      openai: openaiModelFactory(openaiConfig, deps.openai),
+      ollama: ollamaModelFactory(ollamaConfig, deps.ollama, pooling),
+      openai: openaiModelFactory(openaiConfig, deps.openai, pooling),
     });
   } catch (error) {
     if (error instanceof ModelSpecError) throw new UsageError(error.message);
@@ -424,6 +428,7 @@ async function runLocked(
       runInfo,
       ...(existing ? { existing } : {}),
       ...(shard ? { shard } : {}),
+      ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
       signal: controller.signal,
       // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls).
       ...(options['counterfactual'] === true
@@ -463,6 +468,11 @@ async function runLocked(
     return ERRORED_RUN_EXIT_CODE;
   }
   return 0;
+}
+
+/** Per-host calls, failures, latency and times marked down of every pooled model, keyed by model spec (run.json `model_hosts`). */
+function modelHostStats(pools: HostPools): Record<string, HostStats[]> {
+  return Object.fromEntries([...pools].map(([spec, pool]) => [spec, pool.stats()]));
 }
 
 /** A trajectory's label in validate's lines: `reference`, `naive`, `untouched` or `counterexample "name"`. */

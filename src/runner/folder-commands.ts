@@ -146,7 +146,8 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     } finally {
       await writer.close();
     }
-    const { shard: _shard, timing: _timing, resumed_from: _resumed, completeness: _completeness, ...rest } = run;
+    // Per-process figures (timing, per-host calls of pooled models) describe one shard's run, not the merge.
+    const { shard: _shard, timing: _timing, model_hosts: _hosts, resumed_from: _resumed, completeness: _completeness, ...rest } = run;
     const described = {
       ...rest,
       schemaVersion: SCHEMA_VERSION,

@@ -1,7 +1,9 @@
 // Turns a run's Ollama flags into ChatModels: host, per-role options, tool-calling mode, timeout, preflight, cache.
 import { UsageError } from './usage-error.js';
-import { createOllamaModel, OLLAMA_DEFAULT_OPTIONS, resolveOllamaHost, type OllamaModelConfig } from '../models/ollama.js';
-import { preflightOllama, type PreflightModel } from '../models/preflight.js';
+import { createOllamaModel, OLLAMA_DEFAULT_OPTIONS, type OllamaModelConfig } from '../models/ollama.js';
+import { resolveOllamaHosts } from '../models/ollama-host.js';
+import { ConfigurationError, preflightOllama, type PreflightModel, type PreflightResult } from '../models/preflight.js';
+import { createHostPool, defaultHostConcurrency, httpProbe, type HostPool } from '../models/host-pool.js';
 import { withResponseCache } from '../models/response-cache.js';
 import { modelJsonSchema } from '../models/model-json-schema.js';
 import { createNodeHttpFetch } from '../models/node-http-fetch.js';
@@ -24,6 +26,7 @@ const TOOL_ROLES: ReadonlySet<Role> = new Set(['direct', 'agent', 'executor']);
  */
 export const OLLAMA_OPTION_KEYS: readonly string[] = [
   'ollamaHost',
+  'hostConcurrency',
   'toolCalling',
   'temperature',
   'numCtx',
@@ -72,8 +75,12 @@ export function parseRoleOptions(values: readonly string[]): Partial<Record<Role
 
 /** The Ollama part of a run's configuration. */
 export interface OllamaRunConfig {
-  /** Server URL: `--ollama-host`, else OLLAMA_HOST, else http://127.0.0.1:11434 (`resolveOllamaHost`). */
+  /** The first of `hosts` (the only one, as a rule). */
   host: string;
+  /** Server URLs: `--ollama-host`, else OLLAMA_HOST, else http://127.0.0.1:11434, split on commas (`resolveOllamaHosts`). */
+  hosts: string[];
+  /** `--host-concurrency`: calls in flight per host when there are several (default: `defaultHostConcurrency`). */
+  hostConcurrency?: number;
   /** Actions as JSON matching the action schema (`json`, default) or through Ollama's `tools` field (`native`). */
   toolCalling: ToolCallingMode;
   /** Options of every call: temperature (default 0), num_ctx (8192), think (false), keep_alive ("30m"), num_predict, timeout_ms. */
@@ -87,6 +94,8 @@ export interface OllamaRunConfig {
 /** What run.json records about the Ollama side of a run. */
 export type OllamaRunInfo = {
   host: string;
+  /** Every host, when the run has several (each preflighted: same model digests as the first). */
+  hosts?: string[];
   server_version: string;
   /** Keyed by the model name as given (e.g. "qwen3:8b"): the name the server lists, its digest, size, quantisation. */
   models: Record<string, PreflightModel>;
@@ -129,8 +138,13 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
     if (typeof think === 'boolean') roleOptions[role] = { ...roleOptions[role], think };
   }
   const hostFlag = typeof options['ollamaHost'] === 'string' ? options['ollamaHost'] : undefined;
+  const hosts = resolveOllamaHosts(hostFlag, env).map(validHost);
+  if (hosts.length === 0)
+    throw new UsageError(`--ollama-host / OLLAMA_HOST "${hostFlag ?? env.OLLAMA_HOST}" names no host; e.g. http://gpu1:11434,http://gpu2:11434`);
   return {
-    host: validHost(resolveOllamaHost(hostFlag, env)),
+    host: hosts[0]!,
+    hosts,
+    ...(typeof options['hostConcurrency'] === 'number' ? { hostConcurrency: options['hostConcurrency'] } : {}),
     toolCalling: options['toolCalling'] === 'native' ? 'native' : 'json',
     options: run,
     roleOptions,
@@ -155,14 +169,40 @@ export function ollamaToolSpecs(): ToolSpec[] {
   return TOOL_NAMES.map((name) => ({ name, description: TOOLS[name].description, parameters: modelJsonSchema(TOOLS[name].args) }));
 }
 
+/** Where a factory reports the host pools it builds (one per model served by several hosts), for run.json. */
+export type HostPools = Map<string, HostPool>;
+
 /**
  * The `ollama` factory for `buildModels`: one backend per model name, with the run's host, mode, tools and
  * options, all sharing one keep-alive connection pool (`createNodeHttpFetch`, unless `deps.fetch` is given).
+ * With several hosts, one backend per host (no retries of its own) behind `createHostPool`: at most
+ * `config.hostConcurrency` (default ceil(`concurrency` / hosts)) calls per host, probed at GET /api/version;
+ * each pool is added to `pools` under the model's spec.
  */
-export function ollamaModelFactory(config: OllamaRunConfig, deps: OllamaDependencies = {}): (model: string) => ChatModel {
+export function ollamaModelFactory(
+  config: OllamaRunConfig,
+  deps: OllamaDependencies = {},
+  pooling: { concurrency: number; pools: HostPools } = { concurrency: 1, pools: new Map() },
+): (model: string) => ChatModel {
   const tools = config.toolCalling === 'native' ? ollamaToolSpecs() : [];
   const fetch = deps.fetch ?? createNodeHttpFetch();
-  return (model) => createOllamaModel({ model, host: config.host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, fetch });
+  const build = (model: string, host: string, retry: OllamaDependencies['retry']): ChatModel =>
+    createOllamaModel({ model, host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, ...(retry ? { retry } : {}), fetch });
+  return (model) => {
+    if (config.hosts.length <= 1) return build(model, config.host, deps.retry);
+    const pool = createHostPool({
+      hosts: config.hosts.map((host) => ({
+        url: host,
+        model: build(model, host, { ...deps.retry, attempts: 1 }),
+        probe: httpProbe(`${host}/api/version`, fetch),
+      })),
+      perHostConcurrency: config.hostConcurrency ?? defaultHostConcurrency(pooling.concurrency, config.hosts.length),
+      ...(deps.retry ? { policy: deps.retry } : {}),
+      onHostChange: ({ url, up, reason }) => process.stderr.write(`${up ? 'host up' : 'host down'}: ${url} (${reason})\n`),
+    });
+    pooling.pools.set(`ollama:${model}`, pool);
+    return pool;
+  };
 }
 
 /** The distinct Ollama model names serving `roles` (e.g. ["qwen3:32b", "qwen3:8b"]). Throws ModelSpecError for a bad spec. */
@@ -190,6 +230,8 @@ export async function prepareOllamaModels(
   if (names.length === 0) return { models };
   const fetch = deps.fetch ?? globalThis.fetch;
   const preflight = await preflightOllama(config.host, names, fetch);
+  // Every other host must answer and serve the very same models (digests from /api/tags).
+  for (const host of config.hosts.slice(1)) sameDigests(preflight, await preflightOllama(host, names, fetch));
   if (config.toolCalling === 'native') {
     const toolModels = ollamaModelNames(
       specs,
@@ -197,6 +239,7 @@ export async function prepareOllamaModels(
     );
     if (toolModels.length > 0) {
       const shown = await preflightOllama(config.host, toolModels, fetch, { capabilities: ['tools'] });
+      for (const host of config.hosts.slice(1)) await preflightOllama(host, toolModels, fetch, { capabilities: ['tools'] });
       for (const [name, model] of Object.entries(shown.models)) if (model.capabilities) preflight.models[name]!.capabilities = model.capabilities;
     }
   }
@@ -221,6 +264,7 @@ export async function prepareOllamaModels(
     models: result,
     info: {
       host: config.host,
+      ...(config.hosts.length > 1 ? { hosts: config.hosts } : {}),
       server_version: preflight.version,
       models: preflight.models,
       tool_calling: config.toolCalling,
@@ -238,7 +282,7 @@ export function ollamaHeaderNote(info: OllamaRunInfo): string {
   const digests = Object.entries(info.models).map(([name, model]) => `${name} ${model.digest.replace(/^sha256:/, '').slice(0, 12)}`);
   return (
     [
-      `ollama ${info.server_version} at ${info.host}: tool calling ${info.tool_calling}`,
+      `ollama ${info.server_version} at ${(info.hosts ?? [info.host]).join(', ')}: tool calling ${info.tool_calling}`,
       ...options,
       ...roles,
       ...(info.cache ? [`cache ${info.cache.dir}`] : []),
@@ -259,6 +303,22 @@ export function ollamaConfigIdentity(info: OllamaRunInfo): Record<string, unknow
     role_options: info.role_options,
     digests: Object.fromEntries(Object.entries(info.models).map(([name, model]) => [name, model.digest])),
   };
+}
+
+/**
+ * Throws ConfigurationError naming `other.host` when it lists a model of `first` under another digest: several
+ * hosts of one run must serve the same weights, or their replies would be pooled from different models.
+ */
+function sameDigests(first: PreflightResult, other: PreflightResult): void {
+  for (const [name, model] of Object.entries(first.models)) {
+    const theirs = other.models[name]?.digest;
+    if (theirs !== model.digest) {
+      throw new ConfigurationError(
+        `Ollama at ${other.host} serves "${name}" with digest ${theirs ?? '(none)'}, but ${first.host} serves digest ${model.digest}; ` +
+          'every host of a run must serve the same model (pull the same tag everywhere, or leave that host out)',
+      );
+    }
+  }
 }
 
 /** The resolved host must be a usable http(s) URL; throws UsageError naming it otherwise (exit 2). */

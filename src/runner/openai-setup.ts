@@ -1,17 +1,23 @@
 // Turns a run's OpenAI-compatible flags into ChatModels: base URL, key, tool-calling mode, preflight via /v1/models.
 import { createOpenAIModel, preflightOpenAI, resolveOpenAIBaseUrl, type OpenAIModelConfig, type OpenAIPreflightModel } from '../models/openai.js';
 import { parseModelSpec } from '../models/registry.js';
+import { ConfigurationError } from '../models/preflight.js';
+import { createHostPool, defaultHostConcurrency, httpProbe } from '../models/host-pool.js';
 import type { ChatModel, ChatOptions, Role } from '../models/types.js';
-import { ollamaToolSpecs, type ToolCallingMode } from './ollama-setup.js';
+import { ollamaToolSpecs, type HostPools, type ToolCallingMode } from './ollama-setup.js';
 import { UsageError } from './usage-error.js';
 
 /** Commander names of the OpenAI-compatible flags, saved in run.json so `--resume` continues with the same ones. */
-export const OPENAI_OPTION_KEYS: readonly string[] = ['openaiBaseUrl'];
+export const OPENAI_OPTION_KEYS: readonly string[] = ['openaiBaseUrl', 'hostConcurrency'];
 
 /** The OpenAI-compatible part of a run's configuration. */
 export interface OpenAIRunConfig {
-  /** `--openai-base-url`, else OPENAI_BASE_URL, else http://127.0.0.1:8000/v1 (vLLM's default). */
+  /** The first of `baseURLs` (the only one, as a rule). */
   baseURL: string;
+  /** `--openai-base-url`, else OPENAI_BASE_URL, else http://127.0.0.1:8000/v1 (vLLM's default), split on commas. */
+  baseURLs: string[];
+  /** `--host-concurrency`: calls in flight per server when there are several (default: `defaultHostConcurrency`). */
+  hostConcurrency?: number;
   /** OPENAI_API_KEY (never written to run.json). */
   apiKey?: string;
   toolCalling: ToolCallingMode;
@@ -22,6 +28,8 @@ export interface OpenAIRunConfig {
 /** What run.json records about the OpenAI-compatible side of a run (no key). */
 export interface OpenAIRunInfo {
   base_url: string;
+  /** Every server, when the run has several (each preflighted: the same /v1/models entry as the first). */
+  base_urls?: string[];
   /** Keyed by the model id as given: what /v1/models lists about it. */
   models: Record<string, OpenAIPreflightModel>;
   tool_calling: ToolCallingMode;
@@ -35,36 +43,76 @@ export type OpenAIDependencies = Pick<OpenAIModelConfig, 'fetch' | 'retry' | 'cl
  * flags of the same names apply to every backend). Throws UsageError for a base URL that is not http(s).
  */
 export function openaiRunConfig(options: Record<string, unknown>, chatOptions: ChatOptions, env: NodeJS.ProcessEnv = process.env): OpenAIRunConfig {
-  const baseURL = resolveOpenAIBaseUrl(typeof options['openaiBaseUrl'] === 'string' ? options['openaiBaseUrl'] : undefined, env);
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new UsageError(`"${baseURL}" is not a usable base URL (from --openai-base-url or OPENAI_BASE_URL); e.g. http://127.0.0.1:8000/v1`);
+  const given = resolveOpenAIBaseUrl(typeof options['openaiBaseUrl'] === 'string' ? options['openaiBaseUrl'] : undefined, env);
+  const baseURLs = [
+    ...new Set(
+      given
+        .split(',')
+        .map((part) => part.trim().replace(/\/+$/, ''))
+        .filter((part) => part !== ''),
+    ),
+  ];
+  if (baseURLs.length === 0)
+    throw new UsageError(`--openai-base-url / OPENAI_BASE_URL "${given}" names no server; e.g. http://gpu1:8000/v1,http://gpu2:8000/v1`);
+  for (const baseURL of baseURLs) {
+    let url: URL;
+    try {
+      url = new URL(baseURL);
+    } catch {
+      throw new UsageError(`"${baseURL}" is not a usable base URL (from --openai-base-url or OPENAI_BASE_URL); e.g. http://127.0.0.1:8000/v1`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`OpenAI base URL ${baseURL} must use http or https`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`OpenAI base URL ${baseURL} must use http or https`);
   const { keep_alive: _keepAlive, num_ctx: _numCtx, ...options_ } = chatOptions;
   return {
-    baseURL,
+    baseURL: baseURLs[0]!,
+    baseURLs,
+    ...(typeof options['hostConcurrency'] === 'number' ? { hostConcurrency: options['hostConcurrency'] } : {}),
     ...(env['OPENAI_API_KEY'] ? { apiKey: env['OPENAI_API_KEY'] } : {}),
     toolCalling: options['toolCalling'] === 'native' ? 'native' : 'json',
     options: options_,
   };
 }
 
-/** The `openai` factory for `buildModels`: one backend per model id with the run's base URL, mode, tools and options. */
-export function openaiModelFactory(config: OpenAIRunConfig, deps: OpenAIDependencies = {}): (model: string) => ChatModel {
+/**
+ * The `openai` factory for `buildModels`: one backend per model id with the run's base URL, mode, tools and options.
+ * With several base URLs, one backend per server (no retries of its own) behind `createHostPool`: at most
+ * `config.hostConcurrency` (default ceil(`concurrency` / servers)) calls per server, probed at GET /models; each pool
+ * is added to `pools` under the model's spec.
+ */
+export function openaiModelFactory(
+  config: OpenAIRunConfig,
+  deps: OpenAIDependencies = {},
+  pooling: { concurrency: number; pools: HostPools } = { concurrency: 1, pools: new Map() },
+): (model: string) => ChatModel {
   const tools = config.toolCalling === 'native' ? ollamaToolSpecs() : [];
-  return (model) =>
+  const build = (model: string, baseURL: string, retry: OpenAIDependencies['retry']): ChatModel =>
     createOpenAIModel({
       model,
-      baseURL: config.baseURL,
+      baseURL,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       toolCalling: config.toolCalling,
       tools,
       options: config.options,
       ...deps,
+      ...(retry ? { retry } : {}),
     });
+  return (model) => {
+    if (config.baseURLs.length <= 1) return build(model, config.baseURL, deps.retry);
+    const headers: Record<string, string> = config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {};
+    const pool = createHostPool({
+      hosts: config.baseURLs.map((url) => ({
+        url,
+        model: build(model, url, { ...deps.retry, attempts: 1 }),
+        probe: httpProbe(`${url}/models`, deps.fetch ?? globalThis.fetch, headers),
+      })),
+      perHostConcurrency: config.hostConcurrency ?? defaultHostConcurrency(pooling.concurrency, config.baseURLs.length),
+      ...(deps.retry ? { policy: deps.retry } : {}),
+      onHostChange: ({ url, up, reason }) => process.stderr.write(`${up ? 'host up' : 'host down'}: ${url} (${reason})\n`),
+    });
+    pooling.pools.set(`openai:${model}`, pool);
+    return pool;
+  };
 }
 
 /** The distinct OpenAI-compatible model ids serving `roles`. */
@@ -74,9 +122,12 @@ export function openaiModelNames(specs: Record<Role, string>, roles: readonly Ro
 }
 
 /**
- * Preflight when any of `roles` is served by an `openai:` model: GET /v1/models must list every one. Returns what
- * run.json records, or undefined when no role uses the backend (nothing is contacted). Throws ConfigurationError
- * (exit 2) naming the base URL or the missing model.
+ * Preflight when any of `roles` is served by an `openai:` model: GET /v1/models of every server must list every one.
+ * With several servers, each model's entry must match the first server's in `root` (vLLM: the checkpoint served) and
+ * `max_model_len` wherever both report them — these servers publish no weights digest, so the id, the checkpoint and
+ * the context length are what can be compared. Returns what run.json records, or undefined when no role uses the
+ * backend (nothing is contacted). Throws ConfigurationError (exit 2) naming the base URL, the missing model or the
+ * server whose entry differs.
  */
 export async function prepareOpenAIModels(
   specs: Record<Role, string>,
@@ -86,14 +137,35 @@ export async function prepareOpenAIModels(
 ): Promise<OpenAIRunInfo | undefined> {
   const names = openaiModelNames(specs, roles);
   if (names.length === 0) return undefined;
-  const preflight = await preflightOpenAI(config.baseURL, names, {
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-  });
-  return { base_url: config.baseURL, models: preflight.models, tool_calling: config.toolCalling };
+  const ask = (baseURL: string) =>
+    preflightOpenAI(baseURL, names, {
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    });
+  const preflight = await ask(config.baseURL);
+  for (const baseURL of config.baseURLs.slice(1)) {
+    const other = await ask(baseURL);
+    for (const [name, entry] of Object.entries(preflight.models)) {
+      const theirs = other.models[name]!;
+      for (const field of ['root', 'max_model_len'] as const) {
+        if (entry[field] !== undefined && theirs[field] !== undefined && entry[field] !== theirs[field]) {
+          throw new ConfigurationError(
+            `the OpenAI-compatible server at ${baseURL} serves "${name}" with ${field} ${String(theirs[field])}, but ${config.baseURL} ` +
+              `serves ${field} ${String(entry[field])}; every server of a run must serve the same model`,
+          );
+        }
+      }
+    }
+  }
+  return {
+    base_url: config.baseURL,
+    ...(config.baseURLs.length > 1 ? { base_urls: config.baseURLs } : {}),
+    models: preflight.models,
+    tool_calling: config.toolCalling,
+  };
 }
 
 /** One line for the table header, e.g. "openai-compatible server at http://…/v1: tool calling json; models Qwen/Qwen3-8B". */
 export function openaiHeaderNote(info: OpenAIRunInfo): string {
-  return `openai-compatible server at ${info.base_url}: tool calling ${info.tool_calling}; models ${Object.keys(info.models).join(', ')}`;
+  return `openai-compatible server at ${(info.base_urls ?? [info.base_url]).join(', ')}: tool calling ${info.tool_calling}; models ${Object.keys(info.models).join(', ')}`;
 }

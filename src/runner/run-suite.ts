@@ -38,6 +38,8 @@ export interface MatrixConfig {
   shard?: Shard;
   /** Aborting stops starting new episodes; running ones finish and are recorded (Ctrl-C). */
   signal?: AbortSignal;
+  /** Fields added to run.json when the run ends (e.g. per-host figures of pooled models). */
+  atEnd?: () => Partial<RunDescription>;
   /** Completes a finished episode's record before it is summarised and written (`--counterfactual` adds its replay). */
   complete?: (record: EpisodeRecord, cell: EpisodeCell) => Promise<EpisodeRecord>;
 }
@@ -156,6 +158,7 @@ export async function runMatrix(
     resumed_from: kept,
     ...(config.shard ? { shard: config.shard } : {}),
     timing,
+    ...config.atEnd?.(),
     finished_at: new Date().toISOString(),
   });
   return { ...built, interrupted, ran };

@@ -49,6 +49,8 @@ export interface FakeOllamaOptions {
   models?: FakeModel[];
   /** Answers each /api/chat request; `index` counts chat requests from 0. Default: `{"action":"finish","answer":"ok"}`. */
   reply?: (request: FakeChatRequest, context: { index: number }) => FixtureReply | Promise<FixtureReply>;
+  /** While this returns false, every request's connection is reset at once (a host that is down, then back). */
+  available?: () => boolean;
 }
 
 export interface FakeOllama {
@@ -180,6 +182,10 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 
   const server = createServer((request, response) => {
     const arrived = performance.now();
+    if (options.available?.() === false) {
+      request.socket.destroy();
+      return;
+    }
     void (async () => {
       const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
       const body = await readBody(request);

@@ -26,6 +26,8 @@ export interface FakeOpenAIOptions {
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
   latencyMs?: number;
+  /** `root` listed for a model id in /v1/models (default: the id itself, as vLLM does for a local checkpoint). */
+  roots?: Record<string, string>;
   reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
 }
 
@@ -86,7 +88,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (request.method === 'GET' && path === '/v1/models') {
         return sendJson(response, 200, {
           object: 'list',
-          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'vllm', root: id, max_model_len: 32768 })),
+          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'vllm', root: options.roots?.[id] ?? id, max_model_len: 32768 })),
         });
       }
       if (request.method === 'POST' && path === '/v1/chat/completions') {

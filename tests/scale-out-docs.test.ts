@@ -1,0 +1,219 @@
+// docs/scale-out.md is run, not just read: its workflow and Job parse, and their stratbench commands, executed against
+// two fake Ollama hosts (4 shard processes at once), merge into the result of the unsharded run.
+import { spawn } from 'node:child_process';
+import { chmodSync, cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import type { HostStats } from '../src/records/index.js';
+import { CLI, ROOT, episodes, scratch } from './support/cli.js';
+import { scriptedOpenAIReply, startFakeOpenAI, type FakeOpenAI } from './support/fake-openai-server.js';
+import type { FakeOllama } from './support/fake-ollama-server.js';
+import { scriptedTasksOf, startScriptedOllama, RUN_DEFAULTS } from './support/scripted-over-ollama.js';
+import { ScriptedModel } from '../src/models/scripted.js';
+
+const DOC = readFileSync(join(ROOT, 'docs/scale-out.md'), 'utf8');
+
+/** The fenced blocks of the page in order, with their language. */
+const blocks = [...DOC.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({ lang: match[1]!, text: match[2]! }));
+
+interface Step {
+  run?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
+}
+interface Workflow {
+  jobs: {
+    shard: { strategy: { matrix: { include: Array<{ shard: number; host: string }> } }; steps: Step[] };
+    gate: { needs: string; steps: Step[] };
+  };
+}
+
+let hosts: FakeOllama[] = [];
+let bin: string;
+/** The unsharded run of the documented configuration (the workflow's run command without --shard), on one host. */
+let whole: string;
+
+/** `${{ matrix.<name> }}`, as a workflow writes it (built here so no string literal looks like a template placeholder). */
+const matrixExpression = (name: string): string => ['$', '{{ matrix.', name, ' }}'].join('');
+
+/** Runs `script` with `sh -c` in `cwd`, `stratbench` on PATH being the built CLI; resolves with the exit code and stderr. */
+function sh(script: string, cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', script], {
+      cwd,
+      env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, FORCE_COLOR: '0' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (status) => resolve({ status, stderr }));
+  });
+}
+
+/** A command's exit code with its error lines (so a failure shows why). */
+const outcome = (run: { status: number | null; stderr: string }) => ({
+  status: run.status,
+  errors: run.stderr.split('\n').filter((line) => /^(stratbench|error)\b/.test(line)),
+});
+const OK = { status: 0, errors: [] };
+
+/** The documented hosts (gpu1/gpu2, ollama-0/ollama-1) replaced by the two fake ones; `npx stratbench` by `stratbench`. */
+function onFakeHosts(command: string): string {
+  return command
+    .replaceAll('npx stratbench', 'stratbench')
+    .replaceAll(/http:\/\/(gpu1|ollama-0\.ollama):11434/g, hosts[0]!.url)
+    .replaceAll(/http:\/\/(gpu2|ollama-1\.ollama):11434/g, hosts[1]!.url);
+}
+
+/** Episode keys with their outcome and success, and the summary's tallies per strategy × group and counts. */
+function result(dir: string) {
+  const list = episodes(dir).map((record) => [record['key'], record['outcome'], record['success']] as const);
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+    strategies: Array<{ strategy: string; by_group: unknown; model_calls: number; tool_calls: number; replans: number }>;
+  };
+  return {
+    episodes: new Map(list.map(([key, outcome, success]) => [key, { outcome, success }])),
+    count: list.length,
+    strategies: summary.strategies.map(({ strategy, by_group, model_calls, tool_calls, replans }) => ({
+      strategy,
+      by_group,
+      model_calls,
+      tool_calls,
+      replans,
+    })),
+  };
+}
+
+beforeAll(async () => {
+  hosts = [await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite) }), await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite) })];
+  bin = join(scratch(), 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'stratbench'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(join(bin, 'stratbench'), 0o755);
+  const workflow = parse(blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text) as Workflow;
+  const template = workflow.jobs.shard.steps.find((step) => step.run?.includes('stratbench run'))!.run!;
+  whole = join(scratch(), 'whole');
+  const unsharded = template
+    .replaceAll(matrixExpression('shard'), '1')
+    .replaceAll(matrixExpression('host'), hosts[0]!.url)
+    .replace(/ --shard \S+/, '')
+    .replace(/--out \S+/, `--out ${whole}`);
+  const run = await sh(onFakeHosts(unsharded), scratch());
+  expect(outcome(run)).toEqual(OK);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(hosts.map((host) => host.close()));
+});
+
+describe('docs/scale-out.md', () => {
+  it('the GitHub Actions workflow parses; its four shard jobs, artifact round trip, merge and gate reproduce the unsharded run', async () => {
+    const workflow = parse(blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text) as Workflow;
+    const matrix = workflow.jobs.shard.strategy.matrix.include;
+    expect(matrix.map((entry) => entry.shard)).toEqual([1, 2, 3, 4]);
+    expect(new Set(matrix.map((entry) => entry.host)).size).toBe(2);
+    expect(workflow.jobs.gate.needs).toBe('shard');
+    const upload = workflow.jobs.shard.steps.find((step) => step.uses?.startsWith('actions/upload-artifact'))!;
+    expect(upload.with).toMatchObject({ name: `shard-${matrixExpression('shard')}`, path: `results/shard-${matrixExpression('shard')}` });
+    const download = workflow.jobs.gate.steps.find((step) => step.uses?.startsWith('actions/download-artifact'))!;
+    expect(download.with).toMatchObject({ pattern: 'shard-*', path: 'shards' });
+
+    const cwd = scratch();
+    const shardRun = workflow.jobs.shard.steps.find((step) => step.run?.includes('stratbench run'))!.run!;
+    const runs = await Promise.all(
+      matrix.map((entry) =>
+        sh(onFakeHosts(shardRun.replaceAll(matrixExpression('shard'), String(entry.shard)).replaceAll(matrixExpression('host'), entry.host)), cwd),
+      ),
+    );
+    expect(runs.map(outcome)).toEqual([OK, OK, OK, OK]);
+    // upload-artifact results/shard-N as shard-N; download-artifact pattern shard-* into shards/ gives shards/shard-N.
+    mkdirSync(join(cwd, 'shards'));
+    for (const entry of matrix) renameSync(join(cwd, `results/shard-${entry.shard}`), join(cwd, `shards/shard-${entry.shard}`));
+    cpSync(whole, join(cwd, 'results/base'), { recursive: true });
+    {
+      const gate = workflow.jobs.gate.steps.filter((step) => step.run?.includes('npx stratbench')).map((step) => step.run!);
+      expect(gate.map((command) => command.split(' ').slice(0, 3).join(' '))).toEqual(['npx stratbench merge', 'npx stratbench compare']);
+      const merged = await sh(onFakeHosts(gate[0]!), cwd);
+      expect(outcome(merged)).toEqual(OK);
+      expect(result(join(cwd, 'results/head'))).toEqual(result(join(cwd, 'results/base')));
+      const summaryFile = join(cwd, 'step-summary.md');
+      const compared = await sh(onFakeHosts(gate[1]!), cwd, { GITHUB_STEP_SUMMARY: summaryFile });
+      // The same results: no regression (0), or too few episodes to rule one out (3) — never 1 or 2.
+      expect([0, 3]).toContain(compared.status);
+      expect(readFileSync(summaryFile, 'utf8')).toMatch(/regress|inconclusive/i);
+    }
+  }, 300_000);
+
+  it('the Kubernetes Indexed Job parses; its four pods at once against two hosts, a retried pod and the merge Job reproduce the unsharded run', async () => {
+    const documents = parseAllDocuments(blocks.find((block) => block.lang === 'yaml' && block.text.includes('completionMode'))!.text).map(
+      (document) =>
+        document.toJS() as {
+          kind: string;
+          metadata: { name: string };
+          spec: Record<string, unknown> & { template: { spec: { containers: Array<{ args: string[]; env?: Array<{ name: string; value: string }> }> } } };
+        },
+    );
+    expect(documents.map((document) => [document.kind, document.metadata.name])).toEqual([
+      ['Job', 'stratbench-shards'],
+      ['Job', 'stratbench-merge'],
+    ]);
+    const [shards, merge] = documents as [(typeof documents)[0], (typeof documents)[0]];
+    expect(shards.spec).toMatchObject({ completionMode: 'Indexed', completions: 4, parallelism: 4 });
+    const container = shards.spec.template.spec.containers[0]!;
+    const ollamaHost = container.env!.find((entry) => entry.name === 'OLLAMA_HOST')!.value;
+    const results = scratch();
+    const script = (text: string): string => onFakeHosts(text).replaceAll('/results', results);
+    const env = { OLLAMA_HOST: onFakeHosts(ollamaHost) };
+    const pods = await Promise.all([0, 1, 2, 3].map((index) => sh(script(container.args[0]!), results, { ...env, JOB_COMPLETION_INDEX: String(index) })));
+    expect(pods.map(outcome)).toEqual([OK, OK, OK, OK]);
+    // Each pod spread its calls over both hosts.
+    for (const index of [1, 2, 3, 4]) {
+      const run = JSON.parse(readFileSync(join(results, `shard-${index}`, 'run.json'), 'utf8')) as { model_hosts: Record<string, HostStats[]>; shard: unknown };
+      expect(run.shard).toEqual({ index, count: 4 });
+      const stats = run.model_hosts['ollama:qwen3:8b']!;
+      expect(stats.map((host) => host.url)).toEqual(hosts.map((host) => host.url));
+      expect(stats.every((host) => host.calls > 0 && host.failures === 0)).toBe(true);
+    }
+    // A retried pod finds its folder and resumes it: nothing runs twice.
+    const before = episodes(join(results, 'shard-2')).length;
+    const retried = await sh(script(container.args[0]!), results, { ...env, JOB_COMPLETION_INDEX: '1' });
+    expect(retried.status).toBe(0);
+    expect(retried.stderr).toContain(`resuming ${results}/shard-2: ${before} finished episode(s) kept`);
+    expect(episodes(join(results, 'shard-2'))).toHaveLength(before);
+
+    const merged = await sh(script(merge.spec.template.spec.containers[0]!.args[0]!), results);
+    expect(outcome(merged)).toEqual(OK);
+    expect(result(join(results, 'merged'))).toEqual(result(whole));
+    // One shard's per-host figures do not describe the merge.
+    expect(JSON.parse(readFileSync(join(results, 'merged', 'run.json'), 'utf8'))).not.toHaveProperty('model_hosts');
+  }, 300_000);
+
+  it('the multi-host command lines are valid invocations: each runs (on one task) against two fake hosts', async () => {
+    const scripted = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS.suite)));
+    const openai: FakeOpenAI[] = [
+      await startFakeOpenAI({ reply: scriptedOpenAIReply(scripted) }),
+      await startFakeOpenAI({ reply: scriptedOpenAIReply(scripted) }),
+    ];
+    try {
+      const lines = blocks
+        .filter((block) => block.lang === 'sh')
+        .flatMap((block) => block.text.split('\n'))
+        .filter((line) => /\bstratbench run\b/.test(line));
+      expect(lines).toHaveLength(3);
+      const cwd = scratch();
+      for (const [index, line] of lines.entries()) {
+        const command = onFakeHosts(line)
+          .replaceAll('http://gpu1:8000/v1', openai[0]!.url)
+          .replaceAll('http://gpu2:8000/v1', openai[1]!.url)
+          .concat(` --tasks default-currency --strategies direct --out line-${index} --no-progress`);
+        const run = await sh(command, cwd);
+        expect(outcome(run)).toEqual(OK);
+        const stats = (JSON.parse(readFileSync(join(cwd, `line-${index}`, 'run.json'), 'utf8')) as { model_hosts: Record<string, HostStats[]> }).model_hosts;
+        expect(Object.values(stats)[0]).toHaveLength(2);
+      }
+    } finally {
+      await Promise.all(openai.map((server) => server.close()));
+    }
+  }, 300_000);
+});
