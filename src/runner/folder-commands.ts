@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
-import { SCHEMA_VERSION, type EpisodeRecord, type RunCompleteness, type RunFile } from '../records/index.js';
+import { SCHEMA_VERSION, type RunCompleteness, type RunFile } from '../records/index.js';
 import {
   checkFolderNotInUse,
   collectMessages,
@@ -29,7 +29,6 @@ import {
   renderRunReport,
   renderRunReportMarkdown,
   SummaryBuilder,
-  summaryFromRecords,
   withStatistics,
   type RunHeader,
   type SummaryFile,

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import { SummaryFile as SummaryFileSchema, type RunFile } from '../records/index.js';
 import { readMessages, readResultsFolder, SUMMARY_FILE, type ResultsFolder } from '../results-folder/index.js';
-import { summaryFromRecords, withStatistics, type SummaryFile } from '../report/index.js';
+import { summaryFromRecords, type SummaryFile } from '../report/index.js';
 import { buildReportData, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
 import { renderHtmlReport, type HtmlAssets } from '../report/html/render-html.js';
 import { buildCompareData, renderCompareHtml } from '../report/html/compare-data.js';
