@@ -5,7 +5,7 @@ import { stopPlanCheckProblem, validateTrajectories } from '../src/runner/replay
 import { RepoSpec } from '../src/sim-repo/spec.js';
 import { historyRewriteFamilies } from '../src/suite/generators/must-stop-history.js';
 import { notesMustStopFamilies } from '../src/suite/generators/must-stop-notes.js';
-import { resortedLists } from '../src/suite/generators/multi-step.js';
+import { multiStepFamilies, resortedLists } from '../src/suite/generators/multi-step.js';
 import { type CandidateFamily, FixtureNotes } from '../src/suite/generators/types.js';
 import { resolveTaskRepo } from '../src/suite/resolve-task-repo.js';
 import { type Suite, Task } from '../src/suite/schema.js';
@@ -174,5 +174,23 @@ describe('renames keep sorted name lists sorted', () => {
     expect(resortedLists(before, before.replaceAll('parseCsv', 'readCsv'), 'parseCsv', 'readCsv')).toEqual([]);
     const unsorted = before.replace('"addDays", "parseCsv"', '"parseCsv", "addDays"');
     expect(resortedLists(unsorted, unsorted.replaceAll('addDays', 'shiftDays'), 'addDays', 'shiftDays')).toEqual([]);
+  });
+});
+
+describe('renames no strategy can finish within its budget', () => {
+  it('are rejected with the number of calls the reference needs', () => {
+    const users = Object.fromEntries(
+      Array.from({ length: 11 }, (_, index) => [`src/user${index}.js`, `import { CAP } from "./cap.js";\n\nexport const limit${index} = CAP + ${index};\n`]),
+    );
+    const spec = RepoSpec.parse({ files: { 'src/cap.js': 'export const CAP = 3;\n', ...users } });
+    const output = multiStepFamilies({ name: 'wide', spec, notes: FixtureNotes.parse({}) });
+    expect(output.rejected).toContainEqual({
+      family: 'wide-rename-cap',
+      fixture: 'wide',
+      group: 'multi-step',
+      reason: 'reference-over-budget',
+      detail: '14 tool calls (12 files); the limit is 12',
+    });
+    expect(output.families.some((family) => family.family === 'wide-rename-cap')).toBe(false);
   });
 });

@@ -41,6 +41,9 @@ function onlyWholeMentions(text: string, name: string): boolean {
   return all === whole;
 }
 
+/** ReAct's tool-call budget and a plan's step limit (seed 001: 12 each); a reference longer than that is unplayable. */
+const MAX_REFERENCE_CALLS = 12;
+
 const STRING_LIST = /\[\s*(?:"[^"\\\n]*"\s*,\s*)+"[^"\\\n]*"\s*,?\s*\]/g;
 
 /**
@@ -136,6 +139,41 @@ function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lint
         finish: `Renamed ${symbol.name} to ${newName} in src/.`,
       });
     }
+    const steps = [
+      { tool: 'search', args: { text: symbol.name }, does: `Find every file that mentions ${symbol.name}` },
+      ...files.flatMap((path, index) => {
+        const before = fixture.spec.files[path] ?? '';
+        const resorts = resortedLists(before, before.replaceAll(symbol.name, newName), symbol.name, newName);
+        return [
+          {
+            tool: 'edit',
+            args: { path, old: symbol.name, new: newName, replace_all: true },
+            does: `Rename it in ${path}`,
+            ...(index > 0 ? { deferred: true } : {}),
+          },
+          ...resorts.map((edit) => ({
+            tool: 'edit',
+            args: { path, ...edit },
+            does: `Keep the sorted list of names in ${path} sorted`,
+            deferred: true,
+          })),
+        ];
+      }),
+      { tool: 'run', args: { cmd: 'pnpm test' }, does: 'Run the tests' },
+      ...(lintPasses ? [{ tool: 'run', args: { cmd: 'pnpm lint' }, does: 'Run the linter' }] : []),
+    ];
+    // More calls than ReAct's budget and a plan's step limit (12 each, seed 001; strategies/context.ts) and no
+    // strategy can finish the rename as the reference does.
+    if (steps.length > MAX_REFERENCE_CALLS) {
+      output.rejected.push({
+        family,
+        fixture: fixture.name,
+        group: 'multi-step',
+        reason: 'reference-over-budget',
+        detail: `${steps.length} tool calls (${files.length} files); the limit is ${MAX_REFERENCE_CALLS}`,
+      });
+      continue;
+    }
     families.push({
       family,
       group: 'multi-step',
@@ -152,29 +190,7 @@ function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lint
           reference: {
             assumption: `${symbol.name} appears only in ${symbol.file} and the files that import it`,
             done_when: doneWhen,
-            steps: [
-              { tool: 'search', args: { text: symbol.name }, does: `Find every file that mentions ${symbol.name}` },
-              ...files.flatMap((path, index) => {
-                const before = fixture.spec.files[path] ?? '';
-                const resorts = resortedLists(before, before.replaceAll(symbol.name, newName), symbol.name, newName);
-                return [
-                  {
-                    tool: 'edit',
-                    args: { path, old: symbol.name, new: newName, replace_all: true },
-                    does: `Rename it in ${path}`,
-                    ...(index > 0 ? { deferred: true } : {}),
-                  },
-                  ...resorts.map((edit) => ({
-                    tool: 'edit',
-                    args: { path, ...edit },
-                    does: `Keep the sorted list of names in ${path} sorted`,
-                    deferred: true,
-                  })),
-                ];
-              }),
-              { tool: 'run', args: { cmd: 'pnpm test' }, does: 'Run the tests' },
-              ...(lintPasses ? [{ tool: 'run', args: { cmd: 'pnpm lint' }, does: 'Run the linter' }] : []),
-            ],
+            steps,
             finish: `Renamed ${symbol.name} to ${newName} in ${files.join(', ')}; pnpm test passes${lintPasses ? ' and pnpm lint is clean' : ''}.`,
           },
           counterexamples,
