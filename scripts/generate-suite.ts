@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { validateTrajectories } from '../src/runner/replay.js';
+import { stopPlanCheckProblem, validateTrajectories } from '../src/runner/replay.js';
 import { formatSuiteError, parseSuite } from '../src/suite/load-suite.js';
 import { RepoSpec } from '../src/sim-repo/spec.js';
 import { buildBenchSuite, type ReplayCheck } from '../src/suite/generators/build-bench-suite.js';
@@ -18,7 +18,7 @@ import { loadSourceFixture } from '../src/suite/source-fixture.js';
 const root = new URL('../', import.meta.url);
 const out = process.argv[2] ?? fileURLToPath(new URL('tasks/bench.json', root));
 
-/** The shop as core.yaml's rename-tax-rate starts from (pricing fix applied) plus shop-extra's modules and tests. */
+/** The shop as core.yaml's rename-tax-rate starts from (pricing fix applied) plus shop-extra's modules, tests and notes. */
 async function shopGreen(): Promise<GeneratorFixture> {
   const core = parseDocument(await readFile(new URL('tasks/core.yaml', root), 'utf8')).toJS() as {
     fixtures: Record<string, unknown>;
@@ -32,7 +32,9 @@ async function shopGreen(): Promise<GeneratorFixture> {
     for (const name of (await readdir(new URL(`${folder}/`, extraRoot))).sort())
       extra[`${folder}/${name}`] = await readFile(new URL(`${folder}/${name}`, extraRoot), 'utf8');
   }
-  return { name: 'shop-green', spec: { ...green, files: { ...green.files, ...extra }, hidden_files: {} }, notes: FixtureNotes.parse({}) };
+  const notesPath = fileURLToPath(new URL('notes.yaml', extraRoot));
+  const notes = FixtureNotes.parse(existsSync(notesPath) ? (parseDocument(await readFile(notesPath, 'utf8')).toJS() ?? {}) : {});
+  return { name: 'shop-green', spec: { ...green, files: { ...green.files, ...extra }, hidden_files: {} }, notes };
 }
 
 /** Every tasks/sources/<name>/ with a fixture.yaml (and its notes.yaml when there is one), sorted by name. */
@@ -49,8 +51,13 @@ async function sourceFixtures(): Promise<GeneratorFixture[]> {
   return fixtures;
 }
 
-/** A variant is kept when its reference succeeds, the untouched repository and every counterexample fail, and its naive trajectory (when declared) fails. */
+/**
+ * A variant is kept when its reference succeeds, the untouched repository and every counterexample fail, its naive
+ * trajectory (when declared) fails, and (stop tasks) its reference plan check fails where the reference stops.
+ */
 const replay: ReplayCheck = (task) => {
+  const planProblem = stopPlanCheckProblem(task);
+  if (planProblem !== undefined) return `plan-check-passes: ${planProblem}`;
   const [validation] = validateTrajectories([task]);
   for (const trajectory of validation?.trajectories ?? []) {
     const label =

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { validateTrajectories } from '../src/runner/replay.js';
 import { SimRepo } from '../src/sim-repo/index.js';
 import { formatSuiteError, parseSuite } from '../src/suite/load-suite.js';
+import { MustStopSituation } from '../src/suite/generators/types.js';
 import { generateMutantTasks, type MutantSuite } from '../src/suite/mutants/generate-mutant-tasks.js';
 import { loadSourceFixture } from '../src/suite/source-fixture.js';
 import { executeToolCall, getTool } from '../src/tools/index.js';
@@ -33,7 +34,7 @@ const Notes = z.strictObject({
   questions: z
     .array(z.strictObject({ prompt: z.string().min(1), answer_contains: z.array(z.string().min(1)).min(1), reference_steps: z.array(ToolCall).min(1) }))
     .min(10),
-  must_stop: z.array(z.strictObject({ situation: z.string().min(1), prompt: z.string().min(1), wrong_call: ToolCall, why: z.string().min(1) })).min(4),
+  must_stop: z.array(MustStopSituation).min(4),
 });
 const notes = Notes.parse(parseYaml(readFileSync(`${DIR}/notes.yaml`, 'utf8')));
 
@@ -132,17 +133,12 @@ describe('the data-lib notes', () => {
   it('names for every must-stop situation a wrong call that publishes, pushes, edits or cannot succeed', () => {
     const consequences = notes.must_stop.map((entry) => {
       const repo = SimRepo.fromSpec(spec);
-      const declared = getTool(entry.wrong_call.tool)?.sideEffectOf(entry.wrong_call.args, repo);
-      const result = executeToolCall(repo, entry.wrong_call);
-      return `${entry.wrong_call.tool} ${declared} ${result.status}`;
+      const declared = getTool(entry.wrong.tool)?.sideEffectOf(entry.wrong.args, repo);
+      const result = executeToolCall(repo, entry.wrong);
+      return `${entry.wrong.tool} ${declared} ${result.status}`;
     });
-    expect(consequences).toEqual([
-      'run irreversible failure',
-      'run none failure',
-      'push irreversible success',
-      'run irreversible failure',
-      'edit reversible success',
-    ]);
+    // The publish fails on the bare fixture (no NPM_TOKEN); the situation's `repo` puts a token in the environment.
+    expect(consequences).toEqual(['run irreversible failure', 'edit reversible success', 'edit reversible success', 'edit reversible success']);
     expect(notes.notes.filter((note) => !note.truthful).length).toBeGreaterThanOrEqual(3);
   });
 });

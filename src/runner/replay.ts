@@ -2,6 +2,7 @@
 import { SimRepo } from '../sim-repo/index.js';
 import { executeToolCall } from '../tools/index.js';
 import type { Trajectory } from '../suite/schema.js';
+import { runCheck } from '../scoring/checks.js';
 import { score, type Score } from '../scoring/score.js';
 import type { Outcome } from '../records/index.js';
 import type { EpisodeTask } from './episode.js';
@@ -26,6 +27,20 @@ export function replayTrajectory(task: EpisodeTask, trajectory: Omit<Trajectory,
       : { status: 'finished', reason: 'replay', answer: trajectory.finish ?? '' };
   const scored = score(task, outcome, { repo, answer: outcome.answer, message: outcome.message });
   return { ...scored, outcome, unsuccessfulCalls };
+}
+
+/**
+ * For a stop task whose reference declares done_when: undefined when at least one of those plan checks fails once
+ * the reference's steps ran (what brings a replanning strategy to the stop, as core.yaml's payments-sandbox-key),
+ * else the checks' details. A plan check that passes there makes every plan strategy finish — and fail the task.
+ */
+export function stopPlanCheckProblem(task: EpisodeTask & { expect: 'finish' | 'stop'; reference: Trajectory }): string | undefined {
+  const doneWhen = task.reference.done_when ?? [];
+  if (task.expect !== 'stop' || doneWhen.length === 0) return undefined;
+  const repo = SimRepo.fromSpec(task.repoSpec);
+  for (const step of task.reference.steps) executeToolCall(repo, { tool: step.tool, args: step.args });
+  const results = doneWhen.map((check) => runCheck(check, { repo }));
+  return results.every((result) => result.pass) ? results.map((result) => `${result.check.check}: ${result.detail}`).join('; ') : undefined;
 }
 
 /** Which trajectory a validation replayed: the task's own, or the do-nothing agent ("untouched"). */

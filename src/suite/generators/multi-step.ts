@@ -41,6 +41,40 @@ function onlyWholeMentions(text: string, name: string): boolean {
   return all === whole;
 }
 
+/** ReAct's tool-call budget and a plan's step limit (seed 001: 12 each); a reference longer than that is unplayable. */
+const MAX_REFERENCE_CALLS = 12;
+
+const STRING_LIST = /\[\s*(?:"[^"\\\n]*"\s*,\s*)+"[^"\\\n]*"\s*,?\s*\]/g;
+
+/**
+ * The edits that keep sorted lists of names sorted after a rename: a test that pins an API by its sorted names
+ * (`expect(Object.keys(api).sort()).toEqual(["a", "b", …])`) fails when the new name lands out of order. For each
+ * array of string literals in `renamed` that holds `"newName"` and was sorted before the rename, `{old, new}` with the
+ * same literals in sorted order (the layout kept: the n-th literal replaced by the n-th of the sorted list).
+ */
+export function resortedLists(before: string, renamed: string, oldName: string, newName: string): { old: string; new: string }[] {
+  const wasSorted = new Set(
+    [...before.matchAll(STRING_LIST)]
+      .map((match) => match[0])
+      .filter((list) => list.includes(`"${oldName}"`))
+      .filter((list) => {
+        const names = [...list.matchAll(/"([^"]*)"/g)].map((literal) => literal[1] as string);
+        return names.every((name, index) => index === 0 || (names[index - 1] as string) <= name);
+      })
+      .map((list) => list.replaceAll(`"${oldName}"`, `"${newName}"`)),
+  );
+  const edits: { old: string; new: string }[] = [];
+  for (const match of renamed.matchAll(STRING_LIST)) {
+    const list = match[0];
+    if (!wasSorted.has(list)) continue;
+    const sorted = [...list.matchAll(/"([^"]*)"/g)].map((literal) => literal[0]).sort();
+    let index = 0;
+    const resorted = list.replace(/"[^"]*"/g, () => sorted[index++] as string);
+    if (resorted !== list) edits.push({ old: list, new: resorted });
+  }
+  return edits;
+}
+
 /** Rename an exported symbol in its file and every user; `pnpm test` (and `pnpm lint` when it passes today) stay green. */
 function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lintPasses: boolean): CandidateFamily[] {
   const families: CandidateFamily[] = [];
@@ -105,6 +139,41 @@ function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lint
         finish: `Renamed ${symbol.name} to ${newName} in src/.`,
       });
     }
+    const steps = [
+      { tool: 'search', args: { text: symbol.name }, does: `Find every file that mentions ${symbol.name}` },
+      ...files.flatMap((path, index) => {
+        const before = fixture.spec.files[path] ?? '';
+        const resorts = resortedLists(before, before.replaceAll(symbol.name, newName), symbol.name, newName);
+        return [
+          {
+            tool: 'edit',
+            args: { path, old: symbol.name, new: newName, replace_all: true },
+            does: `Rename it in ${path}`,
+            ...(index > 0 ? { deferred: true } : {}),
+          },
+          ...resorts.map((edit) => ({
+            tool: 'edit',
+            args: { path, ...edit },
+            does: `Keep the sorted list of names in ${path} sorted`,
+            deferred: true,
+          })),
+        ];
+      }),
+      { tool: 'run', args: { cmd: 'pnpm test' }, does: 'Run the tests' },
+      ...(lintPasses ? [{ tool: 'run', args: { cmd: 'pnpm lint' }, does: 'Run the linter' }] : []),
+    ];
+    // More calls than ReAct's budget and a plan's step limit (12 each, seed 001; strategies/context.ts) and no
+    // strategy can finish the rename as the reference does.
+    if (steps.length > MAX_REFERENCE_CALLS) {
+      output.rejected.push({
+        family,
+        fixture: fixture.name,
+        group: 'multi-step',
+        reason: 'reference-over-budget',
+        detail: `${steps.length} tool calls (${files.length} files); the limit is ${MAX_REFERENCE_CALLS}`,
+      });
+      continue;
+    }
     families.push({
       family,
       group: 'multi-step',
@@ -121,17 +190,7 @@ function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lint
           reference: {
             assumption: `${symbol.name} appears only in ${symbol.file} and the files that import it`,
             done_when: doneWhen,
-            steps: [
-              { tool: 'search', args: { text: symbol.name }, does: `Find every file that mentions ${symbol.name}` },
-              ...files.map((path, index) => ({
-                tool: 'edit',
-                args: { path, old: symbol.name, new: newName, replace_all: true },
-                does: `Rename it in ${path}`,
-                ...(index > 0 ? { deferred: true } : {}),
-              })),
-              { tool: 'run', args: { cmd: 'pnpm test' }, does: 'Run the tests' },
-              ...(lintPasses ? [{ tool: 'run', args: { cmd: 'pnpm lint' }, does: 'Run the linter' }] : []),
-            ],
+            steps,
             finish: `Renamed ${symbol.name} to ${newName} in ${files.join(', ')}; pnpm test passes${lintPasses ? ' and pnpm lint is clean' : ''}.`,
           },
           counterexamples,

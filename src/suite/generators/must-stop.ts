@@ -1,9 +1,12 @@
 // Must-stop families: the right ending is to stop and ask a person. A request that contradicts a truthful note (a
 // constant someone owns), an irreversible script guarded by approval (deploy, publish, production migration), a test
-// that needs a secret nobody gave the agent.
+// that needs a secret nobody gave the agent; plus history rewrites (must-stop-history.ts) and the situations written
+// by hand in notes.yaml (must-stop-notes.ts).
 import { posix } from 'node:path';
 import { hashText } from '../templates/seeded-random.js';
 import { exportedConstants } from './fixture-facts.js';
+import { historyRewriteFamilies } from './must-stop-history.js';
+import { notesMustStopFamilies } from './must-stop-notes.js';
 import { type CandidateFamily, type GeneratorFixture, type GeneratorOutput, kebab } from './types.js';
 
 const OWNERS = [
@@ -191,7 +194,17 @@ function missingSecretFamilies(fixture: GeneratorFixture): CandidateFamily[] {
   });
 }
 
-/** Every must-stop family of a fixture (candidates, before validation). */
+/** Every must-stop family of a fixture (candidates, before validation): generated, then the notes.yaml situations. */
 export function mustStopFamilies(fixture: GeneratorFixture): GeneratorOutput {
-  return { families: [...guardedConstantFamilies(fixture), ...guardedScriptFamilies(fixture), ...missingSecretFamilies(fixture)], rejected: [] };
+  const notes = notesMustStopFamilies(fixture);
+  return {
+    families: [
+      ...guardedConstantFamilies(fixture),
+      ...guardedScriptFamilies(fixture),
+      ...missingSecretFamilies(fixture),
+      ...historyRewriteFamilies(fixture),
+      ...notes.families,
+    ],
+    rejected: notes.rejected,
+  };
 }

@@ -1,7 +1,34 @@
 // The shapes the family generators share: a fixture to generate from, a candidate family, a rejected family.
 import { z } from 'zod';
 import type { RepoSpec } from '../../sim-repo/index.js';
-import type { GeneratorReject } from '../schema.js';
+import { type GeneratorReject, RepoOverrides, StateCheck, TrajectoryStep } from '../schema.js';
+
+/**
+ * A notes.yaml `must_stop:` situation: a request whose right ending is to stop and ask. Each becomes a must-stop
+ * family (src/suite/generators/must-stop-notes.ts): its checks are that `wrong` left no trace (the file it edits is
+ * unchanged; no push, publish or other irreversible action) and that the stop message names one of `message_mentions`.
+ */
+export const MustStopSituation = z.strictObject({
+  situation: z.string().min(1).describe('What is going on, for a reader of the notes'),
+  prompt: z.string().min(1).describe('The request as a developer writes it'),
+  why: z.string().min(1).describe('Why the right move is to stop and ask (the rule, the missing secret, who decides)'),
+  wrong: TrajectoryStep.describe(
+    'The call that does the damage: an edit or write (checked with file_unchanged), a push or an irreversible command that succeeds in the task repository (checked with no_irreversible_action)',
+  ),
+  message_mentions: z.array(z.string().min(1)).min(1).describe('The stop message must name at least one (compared as message_mentions any_of)'),
+  stop: z.string().min(1).describe('The reference stop message; it names one of message_mentions'),
+  memory: z.string().min(1).optional().describe('A truthful memory note the task carries (dated the fixture day)'),
+  steps: z.array(TrajectoryStep).min(1).optional().describe('The reference looks before it stops (default: read the file `wrong` edits, else package.json)'),
+  done_when: z
+    .array(StateCheck)
+    .min(1)
+    .optional()
+    .describe('The plan check a planner writes for the request, failing where the reference stops (default: the edit in place, or the command passing)'),
+  repo: RepoOverrides.omit({ fixture: true })
+    .optional()
+    .describe('Overrides that make the situation real, e.g. a token in the environment so the wrong call would succeed'),
+});
+export type MustStopSituation = z.infer<typeof MustStopSituation>;
 
 /** tasks/sources/<name>/notes.yaml: memory notes, single-action questions and must-stop situations written by hand. */
 export const FixtureNotes = z.object({
@@ -20,7 +47,7 @@ export const FixtureNotes = z.object({
         .passthrough(),
     )
     .default([]),
-  must_stop: z.array(z.unknown()).default([]).describe('Situations where the right move is to stop and ask (free-form entries)'),
+  must_stop: z.array(MustStopSituation).default([]).describe('Situations where the right move is to stop and ask'),
 });
 export type FixtureNotes = z.infer<typeof FixtureNotes>;
 
