@@ -21,8 +21,8 @@ export interface RunHeader {
 export type SummaryFile = RunSummary & { statistics: RunStatistics };
 
 /** Adds the statistics (intervals, pass@k/pass^k, paired tests; seeded bootstrap) to a run summary. */
-export function withStatistics(summary: RunSummary, seed: number): SummaryFile {
-  return { ...summary, statistics: computeRunStatistics(summary.results, { seed }) };
+export function withStatistics(summary: RunSummary, seed: number, pairs?: readonly (readonly [string, string])[]): SummaryFile {
+  return { ...summary, statistics: computeRunStatistics(summary.results, { seed, ...(pairs ? { pairs } : {}) }) };
 }
 
 /** Rebuilds the summary from finished records (for `report` and `merge`). */

@@ -21,6 +21,7 @@ import {
 } from '../results-folder/index.js';
 import { explainEpisode, findEpisode, renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader } from '../report/index.js';
 import { runCompare } from '../report/compare.js';
+import { checkPairs } from './pairs-check.js';
 import { UsageError } from './usage-error.js';
 import { counterfactualLines } from './explain-counterfactual.js';
 import { useColor } from './terminal.js';
@@ -50,12 +51,13 @@ function headerFrom(
 }
 
 /** `stratbench report DIR`: re-prints the run's tables from its files; nothing runs. Exit 2 for an unusable folder. */
-export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean }): Promise<number> {
+export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean; pairs?: [string, string][] }): Promise<number> {
   const folder = await readResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
   const { header, groups, strategies, seed, completeness } = headerFrom(folder.run, folder.records);
-  const summary = { ...withStatistics(summaryFromRecords(folder.records, groups, strategies), seed), ...(completeness ? { completeness } : {}) };
+  checkPairs(strategies, options.pairs);
+  const summary = { ...withStatistics(summaryFromRecords(folder.records, groups, strategies), seed, options.pairs), ...(completeness ? { completeness } : {}) };
   if (options.markdown) {
     try {
       await makeFolder(dirname(options.markdown));

@@ -29,6 +29,8 @@ export interface MatrixConfig {
   shard?: Shard;
   /** Aborting stops starting new episodes; running ones finish and are recorded (Ctrl-C). */
   signal?: AbortSignal;
+  /** The strategy pairs the statistics compare (`--pairs`; default: selectPairs'). */
+  pairs?: [string, string][];
   /** Completes a finished episode's record before it is summarised and written (`--counterfactual` adds its replay). */
   complete?: (record: EpisodeRecord, cell: EpisodeCell) => Promise<EpisodeRecord>;
 }
@@ -106,7 +108,7 @@ export async function runMatrix(
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
     sandbox_test_files: { ...testFileStats },
   };
-  const statistics = withStatistics(summary.build(), config.seed);
+  const statistics = withStatistics(summary.build(), config.seed, config.pairs);
   const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, statistics.results);
   const built = { ...statistics, completeness };
   await writeSummaryFile(config.outDir, built);
