@@ -36,42 +36,61 @@ export function mulberryStateAfter(seed: number, calls: number): number {
   return ((Math.trunc(seed) >>> 0) + Math.imul(calls % TWO_TO_32, GOLDEN_GAMMA)) >>> 0;
 }
 
-/** A job's clusters as type counts (cluster c adds typeCounts[k] tasks of type typeIds[k], k in its row). */
+/**
+ * A job's clusters by signature: clusters holding the same multiset of task types share a signature, so a replicate
+ * counts signatures (one increment per drawn cluster) and expands each drawn signature into its types once.
+ */
 interface ClusterTypes {
-  starts: Int32Array;
-  typeIds: Int32Array;
-  typeCounts: Float64Array;
-  /** The one type of each cluster when every cluster holds a single task (the common case: no families). */
-  single: Int32Array | null;
+  /** The signature of each cluster. */
+  signature: Int32Array;
+  /** Signature s holds signatureCounts[k] tasks of type signatureTypes[k], k in signatureStarts[s] … [s + 1] − 1. */
+  signatureStarts: Int32Array;
+  signatureTypes: Int32Array;
+  signatureCounts: Float64Array;
   largest: number;
 }
 
 function clusterTypesOf(tasks: TypedTasks): ClusterTypes {
   const clusters = tasks.clusterStarts.length - 1;
   const types = tasks.values[0]?.length ?? 0;
-  const starts = new Int32Array(clusters + 1);
-  const typeIds: number[] = [];
-  const typeCounts: number[] = [];
+  const signature = new Int32Array(clusters);
+  const bySignature = new Map<string, number>();
+  const starts = [0];
+  const signatureTypes: number[] = [];
+  const signatureCounts: number[] = [];
   const scratch = new Int32Array(types);
   let largest = 0;
   for (let c = 0; c < clusters; c += 1) {
     const from = tasks.clusterStarts[c] as number;
     const to = tasks.clusterStarts[c + 1] as number;
     largest = Math.max(largest, to - from);
+    const seen: number[] = [];
     for (let j = from; j < to; j += 1) {
       const type = tasks.typeOfTask[tasks.clusterTasks[j] as number] as number;
-      if (scratch[type] === 0) typeIds.push(type);
+      if (scratch[type] === 0) seen.push(type);
       scratch[type] = (scratch[type] as number) + 1;
     }
-    for (let k = starts[c] as number; k < typeIds.length; k += 1) {
-      const type = typeIds[k] as number;
-      typeCounts.push(scratch[type] as number);
-      scratch[type] = 0;
+    seen.sort((x, y) => x - y);
+    const counts = seen.map((type) => scratch[type] as number);
+    for (const type of seen) scratch[type] = 0;
+    const key = to - from === 1 ? String(seen[0]) : `${seen.join(',')}/${counts.join(',')}`;
+    let id = bySignature.get(key);
+    if (id === undefined) {
+      id = starts.length - 1;
+      bySignature.set(key, id);
+      signatureTypes.push(...seen);
+      signatureCounts.push(...counts);
+      starts.push(signatureTypes.length);
     }
-    starts[c + 1] = typeIds.length;
+    signature[c] = id;
   }
-  const single = largest <= 1 && typeIds.length === clusters ? Int32Array.from(typeIds) : null;
-  return { starts, typeIds: Int32Array.from(typeIds), typeCounts: Float64Array.from(typeCounts), single, largest };
+  return {
+    signature,
+    signatureStarts: Int32Array.from(starts),
+    signatureTypes: Int32Array.from(signatureTypes),
+    signatureCounts: Float64Array.from(signatureCounts),
+    largest,
+  };
 }
 
 /** Replicate means buffered per job (bounds memory at MAX_BUFFERED_METRICS × B doubles: 20 MB at B = 10,000). */
@@ -133,21 +152,18 @@ function sharedBootstrap(jobs: readonly TypedTasks[], clusters: number, options:
   const shapes = jobs.map(clusterTypesOf);
   const histograms = jobs.map((job) => new Float64Array(job.values[0]?.length ?? 0));
   const means = jobs.map((job) => job.values.map(() => new Float64Array(resamples)));
-  // Jobs whose clusters are single tasks count into one shared Int32 histogram, cluster-major: consecutive increments
+  // Every job counts its clusters' signatures into one shared Int32 histogram, cluster-major: consecutive increments
   // go to different jobs, so they do not wait on each other.
-  const singles = jobs.map((_, j) => j).filter((j) => (shapes[j] as ClusterTypes).single !== null);
-  const others = jobs.map((_, j) => j).filter((j) => (shapes[j] as ClusterTypes).single === null);
-  const bases = new Int32Array(singles.length + 1);
-  singles.forEach((j, i) => {
-    bases[i + 1] = (bases[i] as number) + (histograms[j] as Float64Array).length;
+  const width = jobs.length;
+  const bases = new Int32Array(width + 1);
+  shapes.forEach((shape, j) => {
+    bases[j + 1] = (bases[j] as number) + shape.signatureStarts.length - 1;
   });
-  const slots = new Int32Array(clusters * singles.length);
-  singles.forEach((j, i) => {
-    const single = (shapes[j] as ClusterTypes).single as Int32Array;
-    for (let c = 0; c < clusters; c += 1) slots[c * singles.length + i] = (bases[i] as number) + (single[c] as number);
+  const slots = new Int32Array(clusters * width);
+  shapes.forEach((shape, j) => {
+    for (let c = 0; c < clusters; c += 1) slots[c * width + j] = (bases[j] as number) + (shape.signature[c] as number);
   });
-  const shared = new Int32Array(bases[singles.length] as number);
-  const width = singles.length;
+  const shared = new Int32Array(bases[width] as number);
   const drawn = new Int32Array(clusters);
   let state = Math.trunc(options.seed) >>> 0;
   for (let b = 0; b < resamples; b += 1) {
@@ -155,25 +171,17 @@ function sharedBootstrap(jobs: readonly TypedTasks[], clusters: number, options:
       state = (state + GOLDEN_GAMMA) >>> 0;
       drawn[c] = Math.floor(mulberryOutput(state) * clusters);
     }
-    if (width > 0) {
-      shared.fill(0);
-      for (let c = 0; c < clusters; c += 1) {
-        const row = (drawn[c] as number) * width;
-        for (let i = 0; i < width; i += 1) {
-          const slot = slots[row + i] as number;
-          shared[slot] = (shared[slot] as number) + 1;
-        }
+    shared.fill(0);
+    for (let c = 0; c < clusters; c += 1) {
+      const row = (drawn[c] as number) * width;
+      for (let j = 0; j < width; j += 1) {
+        const slot = slots[row + j] as number;
+        shared[slot] = (shared[slot] as number) + 1;
       }
-      singles.forEach((j, i) => {
-        const histogram = histograms[j] as Float64Array;
-        for (let type = 0; type < histogram.length; type += 1) histogram[type] = shared[(bases[i] as number) + type] as number;
-        meansOfReplicate((jobs[j] as TypedTasks).values, histogram, means[j] as Float64Array[], b);
-      });
     }
-    for (const j of others) {
+    for (let j = 0; j < width; j += 1) {
       const histogram = histograms[j] as Float64Array;
-      histogram.fill(0);
-      countTypes(shapes[j] as ClusterTypes, drawn, histogram);
+      expandSignatures(shapes[j] as ClusterTypes, shared, bases[j] as number, histogram);
       meansOfReplicate((jobs[j] as TypedTasks).values, histogram, means[j] as Float64Array[], b);
     }
   }
@@ -183,14 +191,17 @@ function sharedBootstrap(jobs: readonly TypedTasks[], clusters: number, options:
   });
 }
 
-/** Adds the types of the drawn clusters of a job with multi-task clusters (families) to its histogram. */
-function countTypes(shape: ClusterTypes, drawn: Int32Array, histogram: Float64Array): void {
-  const { starts, typeIds, typeCounts } = shape;
-  for (let c = 0; c < drawn.length; c += 1) {
-    const cluster = drawn[c] as number;
-    for (let k = starts[cluster] as number; k < (starts[cluster + 1] as number); k += 1) {
-      const type = typeIds[k] as number;
-      histogram[type] = (histogram[type] as number) + (typeCounts[k] as number);
+/** A job's type counts from its signature counts (shared[base + signature]). */
+function expandSignatures(shape: ClusterTypes, shared: Int32Array, base: number, histogram: Float64Array): void {
+  histogram.fill(0);
+  const { signatureStarts, signatureTypes, signatureCounts } = shape;
+  const signatures = signatureStarts.length - 1;
+  for (let signature = 0; signature < signatures; signature += 1) {
+    const drawnTimes = shared[base + signature] as number;
+    if (drawnTimes === 0) continue;
+    for (let k = signatureStarts[signature] as number; k < (signatureStarts[signature + 1] as number); k += 1) {
+      const type = signatureTypes[k] as number;
+      histogram[type] = (histogram[type] as number) + drawnTimes * (signatureCounts[k] as number);
     }
   }
 }
