@@ -23,6 +23,7 @@ describe('statistics reproduce the reference outputs byte for byte (same seed, s
     expect(JSON.stringify(computeRunStatistics(episodes, { ...fixture.input.options, pairs }))).toBe(expected);
     expect(JSON.stringify(computeRunStatistics(fromEpisodes(episodes), { ...fixture.input.options, pairs }))).toBe(expected);
     expect(JSON.stringify(estimatePowerInputs(episodes))).toBe(JSON.stringify(fixture.power));
+    expect(JSON.stringify(estimatePowerInputs(fromEpisodes(episodes)))).toBe(JSON.stringify(fixture.power));
   });
 
   it('beyond six strategies the default compares each with the first, with the reference numbers of those pairs', () => {
