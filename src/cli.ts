@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { parsePairs } from './runner/pairs-option.js';
 import { UsageError } from './runner/usage-error.js';
 import { exitQuietlyOnClosedPipe } from './runner/terminal.js';
 import { DEFAULT_CACHE_DIR } from './models/response-cache.js';
@@ -129,6 +130,11 @@ function program(): Command {
     )
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')
+    .option(
+      '--pairs <list>',
+      'strategy pairs the statistics compare, first:second,… (difference = second − first; default: every pair up to 6 strategies, else each against the first)',
+      parsePairs,
+    )
     .addOption(new Option('--format <format>', 'stdout format').choices(['table', 'json']).default('table'));
   for (const role of ['direct', 'agent', 'planner', 'executor', 'replanner', 'reporter', 'gate'] as const) {
     run.option(`--${role}-model <spec>`, `model for the ${role} role (default: --model)`);
@@ -213,7 +219,12 @@ function program(): Command {
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--html <file>', 'also write the report as one self-contained HTML file (charts, task × strategy grid, trace viewer)')
     .option('--csv <file>', 'also write one CSV row per episode (as `export --format csv`); "-" prints only the CSV on stdout')
-    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string; csv?: string }) => {
+    .option(
+      '--pairs <list>',
+      'strategy pairs the statistics compare, first:second,… (difference = second − first; default: every pair up to 6 strategies, else each against the first)',
+      parsePairs,
+    )
+    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string; csv?: string; pairs?: [string, string][] }) => {
       if (options.html) {
         const { writeHtmlReport } = await import('./runner/html-commands.js');
         await writeHtmlReport(dir, options.html);

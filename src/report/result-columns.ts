@@ -1,115 +1,137 @@
-// Per-episode results as dictionary-encoded columns (typed arrays): what the statistics read, a few bytes per episode.
+// ResultColumns: per-episode results as dictionary-encoded typed columns (12 bytes an episode), what the statistics read.
 import { OutcomeStatus } from '../records/index.js';
 import type { EpisodeResult } from './statistics-tasks.js';
 
-const STATUSES = OutcomeStatus.options;
+/** The outcome statuses in the order the `status` column indexes them (records' OutcomeStatus enum). */
+export const RESULT_STATUSES: readonly OutcomeStatus[] = OutcomeStatus.options;
+/** Index of the `error` status (infrastructure errors, left out of every rate). */
+export const ERROR_STATUS = RESULT_STATUSES.indexOf('error');
 
-/** One task as the columns name it: its family is the task id when the task has none. */
-export interface ColumnTask {
+/** A task as the statistics see it; `family` is the task id when the task has none (each task its own cluster). */
+export interface ResultTask {
   id: string;
   family: string;
   group: string;
 }
 
 /**
- * Results of many episodes, one index per episode across the columns: `strategy[i]` indexes `strategies`, `task[i]`
- * indexes `tasks`, `status[i]` indexes OutcomeStatus.options, `success[i]` is 0 or 1. About 12 bytes per episode
- * (1,000,000 episodes ≈ 12 MB) plus the dictionaries.
+ * Per-episode results, one row per episode in arrival order: `strategy[i]` indexes `strategies`, `task[i]` indexes
+ * `tasks`, `status[i]` indexes RESULT_STATUSES, `success[i]` is 0 or 1. Memory: 12 bytes an episode (12 MB for
+ * 1,000,000) plus the dictionaries. The typed arrays hold exactly `length` rows.
  */
 export interface ResultColumns {
-  strategies: string[];
-  tasks: ColumnTask[];
-  length: number;
+  strategies: readonly string[];
+  tasks: readonly ResultTask[];
   strategy: Uint16Array;
   task: Uint32Array;
   epoch: Uint32Array;
   status: Uint8Array;
   success: Uint8Array;
+  length: number;
 }
 
-/** Collects results one episode at a time into ResultColumns (arrays grow by doubling). */
-export class ResultColumnsBuilder {
-  private readonly strategyIndex = new Map<string, number>();
-  private readonly taskIndex = new Map<string, number>();
-  private readonly strategies: string[] = [];
-  private readonly tasks: ColumnTask[] = [];
-  private length = 0;
-  private strategy = new Uint16Array(1024);
-  private task = new Uint32Array(1024);
-  private epoch = new Uint32Array(1024);
-  private status = new Uint8Array(1024);
-  private success = new Uint8Array(1024);
+/** Most strategies the Uint16 `strategy` column can index. */
+export const MAX_STRATEGIES = 65_536;
+const INITIAL_CAPACITY = 1_024;
 
-  /** Adds one episode's result. Throws on an outcome status records/ does not define. */
+/**
+ * Appends episodes to growable columns (capacity doubles, so adding n episodes copies O(n) rows in all). A task id is
+ * one dictionary entry: its family and group are those of the last episode added for it. Throws RangeError for an
+ * unknown outcome status, a negative or non-integer epoch, or more than MAX_STRATEGIES strategies.
+ */
+export class ResultColumnsBuilder {
+  private readonly strategies: string[] = [];
+  private readonly strategyIndex = new Map<string, number>();
+  private readonly tasks: ResultTask[] = [];
+  private readonly taskIndex = new Map<string, number>();
+  private strategy = new Uint16Array(INITIAL_CAPACITY);
+  private task = new Uint32Array(INITIAL_CAPACITY);
+  private epoch = new Uint32Array(INITIAL_CAPACITY);
+  private status = new Uint8Array(INITIAL_CAPACITY);
+  private success = new Uint8Array(INITIAL_CAPACITY);
+  private length = 0;
+
+  /** Episodes added so far. */
+  get size(): number {
+    return this.length;
+  }
+
   add(result: EpisodeResult): void {
-    if (this.length === this.strategy.length) this.grow();
+    const status = RESULT_STATUSES.indexOf(result.outcome.status);
+    if (status < 0)
+      throw new RangeError(`episode ${result.strategy}/${result.task}/${result.epoch}: unknown outcome status "${String(result.outcome.status)}"`);
+    if (!Number.isInteger(result.epoch) || result.epoch < 0 || result.epoch > 0xffff_ffff) {
+      throw new RangeError(`episode ${result.strategy}/${result.task}: epoch must be a non-negative integer, got ${result.epoch}`);
+    }
     let strategy = this.strategyIndex.get(result.strategy);
     if (strategy === undefined) {
-      strategy = this.strategies.push(result.strategy) - 1;
+      if (this.strategies.length >= MAX_STRATEGIES) throw new RangeError(`more than ${MAX_STRATEGIES} strategies`);
+      strategy = this.strategies.length;
+      this.strategies.push(result.strategy);
       this.strategyIndex.set(result.strategy, strategy);
     }
+    const family = result.family ?? result.task;
     let task = this.taskIndex.get(result.task);
     if (task === undefined) {
-      task = this.tasks.push({ id: result.task, family: result.family ?? result.task, group: result.group }) - 1;
+      task = this.tasks.length;
+      this.tasks.push({ id: result.task, family, group: result.group });
       this.taskIndex.set(result.task, task);
+    } else {
+      const entry = this.tasks[task] as ResultTask;
+      if (entry.family !== family || entry.group !== result.group) this.tasks[task] = { id: result.task, family, group: result.group };
     }
-    const status = STATUSES.indexOf(result.outcome.status);
-    if (status < 0) throw new Error(`unknown outcome status ${JSON.stringify(result.outcome.status)}`);
-    const i = this.length++;
-    this.strategy[i] = strategy;
-    this.task[i] = task;
-    this.epoch[i] = result.epoch;
-    this.status[i] = status;
-    this.success[i] = result.success ? 1 : 0;
+    if (this.length === this.strategy.length) this.grow();
+    const row = this.length++;
+    this.strategy[row] = strategy;
+    this.task[row] = task;
+    this.epoch[row] = result.epoch;
+    this.status[row] = status;
+    this.success[row] = result.success ? 1 : 0;
   }
 
   private grow(): void {
-    const size = this.strategy.length * 2;
-    const widen = <T extends Uint8Array | Uint16Array | Uint32Array>(old: T, make: (n: number) => T): T => {
-      const next = make(size);
-      next.set(old);
+    const capacity = this.strategy.length * 2;
+    const grown = <T extends Uint8Array | Uint16Array | Uint32Array>(column: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(column);
       return next;
     };
-    this.strategy = widen(this.strategy, (n) => new Uint16Array(n));
-    this.task = widen(this.task, (n) => new Uint32Array(n));
-    this.epoch = widen(this.epoch, (n) => new Uint32Array(n));
-    this.status = widen(this.status, (n) => new Uint8Array(n));
-    this.success = widen(this.success, (n) => new Uint8Array(n));
+    this.strategy = grown(this.strategy, (n) => new Uint16Array(n));
+    this.task = grown(this.task, (n) => new Uint32Array(n));
+    this.epoch = grown(this.epoch, (n) => new Uint32Array(n));
+    this.status = grown(this.status, (n) => new Uint8Array(n));
+    this.success = grown(this.success, (n) => new Uint8Array(n));
   }
 
-  /** The columns so far (views of the builder's arrays: add nothing after reading them). */
+  /** The columns so far, trimmed to their length (copies; the builder may keep adding). */
   finish(): ResultColumns {
-    const n = this.length;
     return {
       strategies: [...this.strategies],
       tasks: [...this.tasks],
-      length: n,
-      strategy: this.strategy.subarray(0, n),
-      task: this.task.subarray(0, n),
-      epoch: this.epoch.subarray(0, n),
-      status: this.status.subarray(0, n),
-      success: this.success.subarray(0, n),
+      strategy: this.strategy.slice(0, this.length),
+      task: this.task.slice(0, this.length),
+      epoch: this.epoch.slice(0, this.length),
+      status: this.status.slice(0, this.length),
+      success: this.success.slice(0, this.length),
+      length: this.length,
     };
   }
 }
 
-/** Columns of an array of results (for callers that still hold objects). */
+/** The columns of an in-memory list of episodes (the EpisodeResult[] entry points' adapter). Throws as add() does. */
 export function fromEpisodes(episodes: Iterable<EpisodeResult>): ResultColumns {
   const builder = new ResultColumnsBuilder();
   for (const episode of episodes) builder.add(episode);
   return builder.finish();
 }
 
-/** Episode `i` of the columns as an EpisodeResult (a new object per call). */
-export function episodeAt(columns: ResultColumns, i: number): EpisodeResult {
-  const task = columns.tasks[columns.task[i] as number] as ColumnTask;
-  return {
-    task: task.id,
-    ...(task.family === task.id ? {} : { family: task.family }),
-    group: task.group,
-    strategy: columns.strategies[columns.strategy[i] as number] as string,
-    epoch: columns.epoch[i] as number,
-    success: columns.success[i] === 1,
-    outcome: { status: STATUSES[columns.status[i] as number] as OutcomeStatus },
-  };
+/** Statistics take either form; an array is encoded with fromEpisodes first. */
+export type StatisticsInput = ResultColumns | readonly EpisodeResult[];
+
+export function toResultColumns(input: StatisticsInput): ResultColumns {
+  return isResultColumns(input) ? input : fromEpisodes(input);
+}
+
+function isResultColumns(input: StatisticsInput): input is ResultColumns {
+  return !Array.isArray(input) && (input as ResultColumns).strategy instanceof Uint16Array;
 }

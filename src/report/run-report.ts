@@ -1,6 +1,5 @@
 // The whole report of a run (run table, statistics, and what else a run prints), shared by `run` and `report`.
 import type { EpisodeRecord, RunSummary } from '../records/index.js';
-import { episodeAt } from './result-columns.js';
 import { SummaryBuilder } from './run-summary.js';
 import { computeRunStatistics, renderStatisticsMarkdown, renderStatisticsText, type RunStatistics } from './statistics.js';
 import { renderRunTable } from './run-table.js';
@@ -23,12 +22,10 @@ export type SummaryFile = RunSummary & { statistics: RunStatistics };
 
 /**
  * The summary of the records a builder was given plus the statistics (intervals, pass@k/pass^k, paired tests;
- * seeded bootstrap), read from the builder's result columns.
+ * seeded bootstrap; only `pairs` when given), read from the builder's result columns.
  */
-export function withStatistics(builder: SummaryBuilder, seed: number): SummaryFile {
-  const columns = builder.columns();
-  const results = Array.from({ length: columns.length }, (_, i) => episodeAt(columns, i));
-  return { ...builder.build(), statistics: computeRunStatistics(results, { seed }) };
+export function withStatistics(builder: SummaryBuilder, seed: number, pairs?: readonly (readonly [string, string])[]): SummaryFile {
+  return { ...builder.build(), statistics: computeRunStatistics(builder.columns(), { seed, ...(pairs ? { pairs } : {}) }) };
 }
 
 /** The summary with statistics of finished records (for `report` and `merge` of records in memory). */

@@ -1,6 +1,6 @@
 // Cluster bootstrap over tasks (percentile intervals) and the paired sign-flip (wild cluster bootstrap) test.
-import { DEFAULT_CONFIDENCE, quantileOfSorted, type Interval } from './statistics-intervals.js';
-import { createRandom, randomIndex } from './statistics-random.js';
+import { DEFAULT_CONFIDENCE, type Interval } from './statistics-intervals.js';
+import { mulberryStateAfter, percentileIntervals, type TypedTasks } from './statistics-resampling.js';
 
 /** Bootstrap resamples used unless told otherwise (issue 5: B = 10,000). */
 export const DEFAULT_RESAMPLES = 10_000;
@@ -63,78 +63,77 @@ function mean(values: readonly number[]): number {
  * Deterministic given the seed. Throws RangeError when a metric has no task.
  */
 export function clusterBootstrapMeans(values: readonly (readonly number[])[], options: BootstrapOptions & ClusterOption = {}): BootstrapInterval[] {
+  return clusterBootstrapMeansMany([{ values, clusters: options.clusters }], options)[0] as BootstrapInterval[];
+}
+
+/** One clusterBootstrapMeans call of a batch. */
+export interface BootstrapRequest extends ClusterOption {
+  values: readonly (readonly number[])[];
+}
+
+/**
+ * clusterBootstrapMeans for several requests at once, each with identical results to a call of its own (the seeded
+ * draws restart per request); requests with as many clusters share one stream of draws (statistics-resampling.ts).
+ * Throws RangeError as clusterBootstrapMeans does.
+ */
+export function clusterBootstrapMeansMany(requests: readonly BootstrapRequest[], options: BootstrapOptions = {}): BootstrapInterval[][] {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  const prepared = requests.map((request) => typedRequest(request));
+  const intervals = percentileIntervals(
+    prepared.map((request) => request.tasks),
+    { resamples, seed: options.seed ?? DEFAULT_SEED, confidence },
+  );
+  return prepared.map((request, r) => {
+    const results = request.distinct.map((metric, m): BootstrapInterval => {
+      const estimate = mean(metric as number[]);
+      const present = metric.filter((value) => !Number.isNaN(value));
+      const degenerate = present.every((value) => value === present[0]);
+      const interval = intervals[r]?.[m];
+      return interval ? { estimate, lower: interval[0], upper: interval[1], degenerate } : { estimate, lower: estimate, upper: estimate, degenerate };
+    });
+    const byKey = new Map(request.distinct.map((metric, i) => [request.keyOf(metric), results[i] as BootstrapInterval]));
+    return request.values.map((metric) => ({ ...(byKey.get(request.keyOf(metric)) as BootstrapInterval) }));
+  });
+}
+
+/** A request as tasks typed by their values over its distinct metrics, clusters in order of first appearance. */
+function typedRequest({ values, clusters }: BootstrapRequest) {
   const tasks = values[0]?.length ?? 0;
   for (const [m, metric] of values.entries()) {
     if (metric.length !== tasks) throw new RangeError(`clusterBootstrapMeans: metric ${m} has ${metric.length} tasks, expected ${tasks}`);
     if (!metric.some((value) => !Number.isNaN(value))) throw new RangeError(`clusterBootstrapMeans: metric ${m} has no task`);
   }
-  // Memory is O(CHUNK × B), not O(metrics × B): metrics are processed CHUNK at a time and each chunk replays the
-  // same seeded index draws, so every metric still sees the identical resamples (a run with 100+ epochs has 200+
-  // pass@k/pass^k metrics; B = 10,000 doubles each would be tens of MB).
-  // Identical metric vectors (e.g. pass@k = pass^k = c/n for every k on a task that always or never passes)
-  // get identical intervals from identical draws: bootstrap each distinct vector once.
+  // Identical metric vectors (e.g. pass@k = pass^k = c/n for every k on a task that always or never passes) get
+  // identical intervals from identical draws: bootstrap each distinct vector once.
   const keyOf = (metric: readonly number[]): string => metric.join(',');
   const distinct = [...new Map(values.map((metric) => [keyOf(metric), metric])).values()];
-  const seed = options.seed ?? DEFAULT_SEED;
-  const members = clusterMembers(tasks, options.clusters);
-  const largest = members.reduce((most, group) => Math.max(most, group.length), 0);
-  const indices = new Int32Array(members.length * largest);
-  const results: BootstrapInterval[] = [];
-  for (let first = 0; first < distinct.length; first += BOOTSTRAP_CHUNK) {
-    const chunk = distinct.slice(first, first + BOOTSTRAP_CHUNK);
-    const draws = drawBuffers(chunk.length, resamples);
-    const counts = chunk.map(() => 0);
-    const random = createRandom(seed);
-    for (let b = 0; b < resamples; b += 1) {
-      let drawn = 0;
-      for (let c = 0; c < members.length; c += 1) {
-        for (const t of members[randomIndex(random, members.length)] as number[]) indices[drawn++] = t;
-      }
-      for (let m = 0; m < chunk.length; m += 1) {
-        const metric = chunk[m] as readonly number[];
-        let sum = 0;
-        let present = 0;
-        for (let t = 0; t < drawn; t += 1) {
-          const value = metric[indices[t] as number] as number;
-          if (!Number.isNaN(value)) {
-            sum += value;
-            present += 1;
-          }
-        }
-        if (present > 0) (draws[m] as Float64Array)[(counts[m] as number)++] = sum / present;
-      }
+  const members = clusterMembers(tasks, clusters);
+  const clusterStarts = new Int32Array(members.length + 1);
+  members.forEach((group, c) => {
+    clusterStarts[c + 1] = (clusterStarts[c] as number) + group.length;
+  });
+  // A task's type is the tuple of its values over the distinct metrics: the resampling counts types, not tasks.
+  const typeOfTask = new Int32Array(tasks);
+  const typeByKey = new Map<string, number>();
+  const representatives: number[] = [];
+  for (let t = 0; t < tasks; t += 1) {
+    const key = distinct.length === 1 ? String((distinct[0] as readonly number[])[t]) : distinct.map((metric) => metric[t]).join(',');
+    let type = typeByKey.get(key);
+    if (type === undefined) {
+      type = representatives.length;
+      typeByKey.set(key, type);
+      representatives.push(t);
     }
-    chunk.forEach((metric, m) => {
-      const sorted = (draws[m] as Float64Array).subarray(0, counts[m]).sort();
-      const estimate = mean(metric as number[]);
-      const present = metric.filter((value) => !Number.isNaN(value));
-      const degenerate = present.every((value) => value === present[0]);
-      if (sorted.length === 0) results.push({ estimate, lower: estimate, upper: estimate, degenerate });
-      else {
-        results.push({
-          estimate,
-          lower: quantileOfSorted(sorted, (1 - confidence) / 2),
-          upper: quantileOfSorted(sorted, (1 + confidence) / 2),
-          degenerate,
-        });
-      }
-    });
+    typeOfTask[t] = type;
   }
-  const byKey = new Map(distinct.map((metric, i) => [keyOf(metric), results[i] as BootstrapInterval]));
-  return values.map((metric) => ({ ...(byKey.get(keyOf(metric)) as BootstrapInterval) }));
-}
-
-/** Metrics bootstrapped together (bounds memory at BOOTSTRAP_CHUNK × B doubles). */
-const BOOTSTRAP_CHUNK = 32;
-
-/** Draw buffers are reused across chunks and calls (a run's statistics make hundreds of calls). */
-let buffers: Float64Array[] = [];
-function drawBuffers(count: number, resamples: number): Float64Array[] {
-  if (buffers[0]?.length !== resamples) buffers = [];
-  while (buffers.length < count) buffers.push(new Float64Array(resamples));
-  return buffers.slice(0, count);
+  const typed: TypedTasks = {
+    clusterStarts,
+    clusterTasks: Int32Array.from(members.flat()),
+    typeOfTask,
+    values: distinct.map((metric) => Float64Array.from(representatives, (t) => metric[t] as number)),
+  };
+  return { values, distinct, keyOf, tasks: typed };
 }
 
 export interface SignFlipResult {
@@ -179,12 +178,23 @@ export function pairedSignFlipTest(differences: readonly number[], options: Omit
     }
     return { pValue: hits / patterns, exact: true, informativeTasks: m };
   }
-  const random = createRandom(options.seed ?? DEFAULT_SEED);
+  // createRandom(seed) inlined: one draw per sign, sign −1 when the draw is below 0.5, summed in task order.
+  const values = Float64Array.from(informative);
+  let state = mulberryStateAfter(options.seed ?? DEFAULT_SEED, 0);
   let hits = 0;
-  const signs = new Int8Array(m);
+  const threshold = observed - tolerance;
   for (let b = 0; b < resamples; b += 1) {
-    for (let i = 0; i < m; i += 1) signs[i] = random() < 0.5 ? -1 : 1;
-    if (atLeastAsExtreme((i) => signs[i] as number)) hits += 1;
+    let sum = 0;
+    for (let i = 0; i < m; i += 1) {
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      // The draw (t ^ t >>> 14) / 2³² is below 0.5 exactly when bit 31 of t is 0: sign −1 then, +1 otherwise
+      // (multiplying by ±1 is exact, and no branch to mispredict).
+      sum += -((t >> 31) | 1) * (values[i] as number);
+    }
+    if (Math.abs(sum) >= threshold) hits += 1;
   }
   return { pValue: Math.min(1, (1 + hits) / (resamples + 1)), exact: false, informativeTasks: m };
 }

@@ -1,8 +1,17 @@
 // Paired comparison of two sets of task outcomes on their shared tasks: difference, interval, p-value, detectable effect.
-import { clusterBootstrapMeans, clusterMembers, hasSharedClusters, pairedSignFlipTest, type BootstrapOptions } from './statistics-bootstrap.js';
+import {
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type BootstrapRequest,
+  clusterBootstrapMeansMany,
+  clusterMembers,
+  hasSharedClusters,
+  pairedSignFlipTest,
+} from './statistics-bootstrap.js';
 import { newcombePairedInterval, type Interval, type PairedTable } from './statistics-intervals.js';
 import { holmAdjust, mcnemarExact, minimumDetectableEffect } from './statistics-paired-tests.js';
-import { collectTaskOutcomes, type EpisodeResult, type TaskOutcome } from './statistics-tasks.js';
+import type { StatisticsInput } from './result-columns.js';
+import { collectTaskOutcomes, type TaskOutcome } from './statistics-tasks.js';
 
 /**
  * How the difference's interval was computed: Newcombe's paired score interval (one epoch), the paired cluster
@@ -83,6 +92,39 @@ const rate = (outcome: TaskOutcome): number => outcome.successes / outcome.epoch
  * effect (see designEffect: n / deff effective pairs). Returns null when no task is shared.
  */
 export function comparePaired(first: readonly TaskOutcome[], second: readonly TaskOutcome[], options: PairedOptions): PairedComparison | null {
+  return compareMany([{ first, second, firstLabel: options.firstLabel, secondLabel: options.secondLabel }], options)[0] ?? null;
+}
+
+/** A comparison waiting for its bootstrap interval (request null: final already). */
+interface PreparedComparison {
+  result: PairedComparison | null;
+  request: BootstrapRequest | null;
+  finish(interval: BootstrapInterval): PairedComparison;
+}
+
+/**
+ * comparePaired for several pairs at once, in order, null where a pair shares no task (their bootstraps share draws;
+ * identical results to one call each). Not Holm-adjusted.
+ */
+export function compareMany(
+  pairs: readonly { first: readonly TaskOutcome[]; second: readonly TaskOutcome[]; firstLabel: string; secondLabel: string }[],
+  options: BootstrapOptions = {},
+): (PairedComparison | null)[] {
+  const prepared = pairs.map((pair) => preparePaired(pair.first, pair.second, { ...options, firstLabel: pair.firstLabel, secondLabel: pair.secondLabel }));
+  const waiting = prepared.filter((item): item is PreparedComparison => item !== null && item.request !== null);
+  const intervals = clusterBootstrapMeansMany(
+    waiting.map((item) => item.request as BootstrapRequest),
+    options,
+  );
+  const byItem = new Map(waiting.map((item, i) => [item, (intervals[i] as BootstrapInterval[])[0] as BootstrapInterval]));
+  return prepared.map((item) => {
+    if (item === null) return null;
+    const interval = byItem.get(item);
+    return interval ? item.finish(interval) : item.result;
+  });
+}
+
+function preparePaired(first: readonly TaskOutcome[], second: readonly TaskOutcome[], options: PairedOptions): PreparedComparison | null {
   const secondByTask = new Map(second.filter((outcome) => outcome.epochs > 0).map((outcome) => [outcome.task, outcome]));
   const pairs: [TaskOutcome, TaskOutcome][] = [];
   for (const outcome of first) {
@@ -121,7 +163,7 @@ export function comparePaired(first: readonly TaskOutcome[], second: readonly Ta
   };
   if (singleEpoch && !clustered) {
     const pValue = mcnemarExact(table.firstOnly, table.secondOnly);
-    return {
+    const result: PairedComparison = {
       ...base,
       design: 'single-epoch',
       difference: { ...newcombePairedInterval(table, options.confidence), method: 'newcombe-paired' },
@@ -129,20 +171,26 @@ export function comparePaired(first: readonly TaskOutcome[], second: readonly Ta
       adjustedPValue: pValue,
       minimumDetectableEffect: minimumDetectable,
     };
+    return { result, request: null, finish: () => result };
   }
   const clusterOption = clustered ? { clusters } : {};
-  const [bootstrap] = clusterBootstrapMeans([differences], { ...options, ...clusterOption }) as [ReturnType<typeof clusterBootstrapMeans>[number]];
-  const difference: DifferenceEstimate = bootstrap.degenerate
-    ? { ...newcombePairedInterval(table, options.confidence), estimate: bootstrap.estimate, method: 'newcombe-tasks' }
-    : { estimate: bootstrap.estimate, lower: bootstrap.lower, upper: bootstrap.upper, method: 'paired-cluster-bootstrap' };
-  const signFlip = pairedSignFlipTest(differences, { ...options, ...clusterOption });
   return {
-    ...base,
-    design: singleEpoch ? 'single-epoch' : 'several-epochs',
-    difference,
-    test: { method: 'paired-cluster-bootstrap', pValue: signFlip.pValue, exact: signFlip.exact },
-    adjustedPValue: signFlip.pValue,
-    minimumDetectableEffect: minimumDetectable,
+    result: null,
+    request: { values: [differences], clusters: clustered ? clusters : undefined },
+    finish(bootstrap) {
+      const difference: DifferenceEstimate = bootstrap.degenerate
+        ? { ...newcombePairedInterval(table, options.confidence), estimate: bootstrap.estimate, method: 'newcombe-tasks' }
+        : { estimate: bootstrap.estimate, lower: bootstrap.lower, upper: bootstrap.upper, method: 'paired-cluster-bootstrap' };
+      const signFlip = pairedSignFlipTest(differences, { ...options, ...clusterOption });
+      return {
+        ...base,
+        design: singleEpoch ? 'single-epoch' : 'several-epochs',
+        difference,
+        test: { method: 'paired-cluster-bootstrap', pValue: signFlip.pValue, exact: signFlip.exact },
+        adjustedPValue: signFlip.pValue,
+        minimumDetectableEffect: minimumDetectable,
+      };
+    },
   };
 }
 
@@ -152,18 +200,53 @@ export function withHolm(comparisons: readonly PairedComparison[]): PairedCompar
   return comparisons.map((comparison, index) => ({ ...comparison, adjustedPValue: adjusted[index] as number }));
 }
 
+/** Strategies up to which every pair is compared by default; beyond, each strategy against the first (the baseline). */
+export const ALL_PAIRS_UP_TO = 6;
+
+/** Which strategy pairs to compare: [first, second] (difference = second − first). */
+export interface PairsOption {
+  pairs?: readonly (readonly [string, string])[] | undefined;
+}
+
 /**
- * Every pair of strategies (in order of first appearance; difference = later − earlier) compared on their shared
- * tasks with comparePaired, Holm-corrected across the pairs. Pairs without a shared task are left out.
+ * The pairs compared: `requested` as given (each strategy must be in `strategies`, two different ones, no pair
+ * twice in either order), else every pair (earlier, later) when there are at most ALL_PAIRS_UP_TO strategies, else
+ * (first strategy, each other) — 11 pairs instead of 66 for 12 strategies. Throws RangeError naming a bad pair.
  */
-export function compareStrategies(episodes: readonly EpisodeResult[], options: BootstrapOptions = {}): PairedComparison[] {
-  const outcomes = [...collectTaskOutcomes(episodes).entries()];
-  const comparisons: PairedComparison[] = [];
-  outcomes.forEach(([firstLabel, first], i) => {
-    for (const [secondLabel, second] of outcomes.slice(i + 1)) {
-      const comparison = comparePaired(first, second, { ...options, firstLabel, secondLabel });
-      if (comparison) comparisons.push(comparison);
+export function selectPairs(strategies: readonly string[], requested?: readonly (readonly [string, string])[]): [string, string][] {
+  if (requested === undefined) {
+    if (strategies.length <= ALL_PAIRS_UP_TO)
+      return strategies.flatMap((first, i) => strategies.slice(i + 1).map((second): [string, string] => [first, second]));
+    const [baseline, ...others] = strategies;
+    return others.map((second): [string, string] => [baseline as string, second]);
+  }
+  const known = new Set(strategies);
+  const seen = new Set<string>();
+  return requested.map(([first, second]): [string, string] => {
+    for (const name of [first, second]) {
+      if (!known.has(name)) throw new RangeError(`pair ${first}:${second}: no strategy "${name}" in these results (strategies: ${strategies.join(', ')})`);
     }
+    if (first === second) throw new RangeError(`pair ${first}:${second}: a strategy cannot be compared with itself`);
+    const key = [first, second].sort().join('\u0000');
+    if (seen.has(key)) throw new RangeError(`pair ${first}:${second}: asked for twice`);
+    seen.add(key);
+    return [first, second];
   });
-  return withHolm(comparisons);
+}
+
+/**
+ * The chosen pairs of strategies (see selectPairs; default: every pair in order of first appearance, difference =
+ * later − earlier, up to ALL_PAIRS_UP_TO strategies) compared on their shared tasks with comparePaired,
+ * Holm-corrected across the pairs compared. Pairs without a shared task are left out. Throws RangeError for a bad
+ * requested pair.
+ */
+export function compareStrategies(input: StatisticsInput, options: BootstrapOptions & PairsOption = {}): PairedComparison[] {
+  const outcomes = collectTaskOutcomes(input);
+  const pairs = selectPairs([...outcomes.keys()], options.pairs).map(([firstLabel, secondLabel]) => ({
+    first: outcomes.get(firstLabel) as TaskOutcome[],
+    second: outcomes.get(secondLabel) as TaskOutcome[],
+    firstLabel,
+    secondLabel,
+  }));
+  return withHolm(compareMany(pairs, options).filter((comparison): comparison is PairedComparison => comparison !== null));
 }

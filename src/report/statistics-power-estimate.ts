@@ -1,6 +1,7 @@
 // Estimates a power calculation's inputs (discordance, within-task correlation, design effect) from a run's episodes.
 import { designEffect } from './statistics-comparison.js';
-import { collectTaskOutcomes, type EpisodeResult, type TaskOutcome } from './statistics-tasks.js';
+import { type StatisticsInput, toResultColumns } from './result-columns.js';
+import { collectTaskOutcomes, type TaskOutcome } from './statistics-tasks.js';
 
 /** One strategy pair's estimates; `taskCorrelation` is null when no task has two paired epochs. */
 export interface PairPowerEstimate {
@@ -81,10 +82,12 @@ function estimatePair(first: readonly TaskOutcome[], second: readonly TaskOutcom
  * observed per-epoch discordance ψ̂ (share of paired epochs — epoch j with epoch j — on which exactly one side
  * passed), the within-task correlation ρ̂ of the per-epoch differences (intraclassCorrelation), and Kish's design
  * effect of the families (designEffect of the per-task mean differences). Pooled: the mean over pairs (ρ̂ over the
- * pairs that have one). Returns null when fewer than two strategies share a scored task.
+ * pairs that have one). Returns null when fewer than two strategies share a scored task. Takes ResultColumns or an
+ * EpisodeResult[].
  */
-export function estimatePowerInputs(episodes: readonly EpisodeResult[]): PowerEstimate | null {
-  const outcomes = [...collectTaskOutcomes(episodes).entries()];
+export function estimatePowerInputs(input: StatisticsInput): PowerEstimate | null {
+  const columns = toResultColumns(input);
+  const outcomes = [...collectTaskOutcomes(columns).entries()];
   const pairs: PairPowerEstimate[] = [];
   outcomes.forEach(([firstLabel, first], i) => {
     for (const [secondLabel, second] of outcomes.slice(i + 1)) {
@@ -95,7 +98,7 @@ export function estimatePowerInputs(episodes: readonly EpisodeResult[]): PowerEs
   if (pairs.length === 0) return null;
   const mean = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
   const correlations = pairs.flatMap((pair) => (pair.taskCorrelation === null ? [] : [pair.taskCorrelation]));
-  const taskFamilies = new Map(episodes.map((episode) => [episode.task, episode.family ?? episode.task]));
+  const taskFamilies = new Map(columns.tasks.map((task) => [task.id, task.family]));
   const families = new Set(taskFamilies.values()).size;
   return {
     pairs,

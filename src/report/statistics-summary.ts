@@ -1,8 +1,17 @@
 // summarise(): success rate, pass@k and pass^k with intervals, and stability counts per strategy and per group.
-import { clusterBootstrapMeans, DEFAULT_RESAMPLES, DEFAULT_SEED, hasSharedClusters, type BootstrapOptions } from './statistics-bootstrap.js';
+import {
+  type BootstrapInterval,
+  type BootstrapOptions,
+  type BootstrapRequest,
+  clusterBootstrapMeansMany,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  hasSharedClusters,
+} from './statistics-bootstrap.js';
 import { DEFAULT_CONFIDENCE, wilsonInterval, type Interval } from './statistics-intervals.js';
 import { passAtK, passHatK } from './statistics-pass-k.js';
-import { collectTaskOutcomes, countStability, type EpisodeResult, type StabilityCounts, type TaskOutcome } from './statistics-tasks.js';
+import type { StatisticsInput } from './result-columns.js';
+import { collectTaskOutcomes, countStability, type StabilityCounts, type TaskOutcome } from './statistics-tasks.js';
 
 /**
  * wilson: one epoch, Wilson interval on successes / scored episodes. cluster-bootstrap: several epochs, percentile
@@ -57,10 +66,17 @@ export interface StatisticsSummary {
 }
 
 /** A bootstrap interval as a rate; with no spread, Wilson on `units` (tasks, or families when they cluster the tasks). */
-function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number], units: number, confidence: number): RateEstimate {
+function fromBootstrap(interval: BootstrapInterval, units: number, confidence: number): RateEstimate {
   if (!interval.degenerate) return { estimate: interval.estimate, lower: interval.lower, upper: interval.upper, method: 'cluster-bootstrap' };
   const wilson = wilsonInterval(interval.estimate * units, units, confidence);
   return { ...wilson, estimate: interval.estimate, method: 'wilson-tasks' };
+}
+
+/** A summary waiting for its bootstrap: `request` null when it needs none (then `summary` is final). */
+interface PreparedSummary {
+  summary: RateSummary;
+  request: BootstrapRequest | null;
+  finish(intervals: BootstrapInterval[]): RateSummary;
 }
 
 /**
@@ -70,12 +86,35 @@ function fromBootstrap(interval: ReturnType<typeof clusterBootstrapMeans>[number
  * when tasks share one (variants of a template are not independent), else over tasks.
  */
 export function summariseOutcomes(strategy: string, group: string | null, outcomes: readonly TaskOutcome[], options: BootstrapOptions = {}): RateSummary {
+  return summariseMany([{ strategy, group, outcomes }], options)[0] as RateSummary;
+}
+
+/** summariseOutcomes of several sets at once (their bootstraps share draws; identical results). */
+export function summariseMany(
+  sets: readonly { strategy: string; group: string | null; outcomes: readonly TaskOutcome[] }[],
+  options: BootstrapOptions = {},
+): RateSummary[] {
+  const prepared = sets.map(({ strategy, group, outcomes }) => prepareSummary(strategy, group, outcomes, options));
+  const waiting = prepared.filter((item) => item.request !== null);
+  const intervals = clusterBootstrapMeansMany(
+    waiting.map((item) => item.request as BootstrapRequest),
+    options,
+  );
+  const byItem = new Map(waiting.map((item, i) => [item, intervals[i] as BootstrapInterval[]]));
+  return prepared.map((item) => {
+    const found = byItem.get(item);
+    return found ? item.finish(found) : item.summary;
+  });
+}
+
+function prepareSummary(strategy: string, group: string | null, outcomes: readonly TaskOutcome[], options: BootstrapOptions): PreparedSummary {
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const scoredTasks = outcomes.filter((outcome) => outcome.epochs > 0);
   const scored = outcomes.reduce((sum, outcome) => sum + outcome.epochs, 0);
   const successes = outcomes.reduce((sum, outcome) => sum + outcome.successes, 0);
   const errors = outcomes.reduce((sum, outcome) => sum + outcome.errors, 0);
-  const epochs = Math.max(0, ...scoredTasks.map((outcome) => outcome.epochs));
+  let epochs = 0;
+  for (const outcome of scoredTasks) epochs = Math.max(epochs, outcome.epochs);
   const summary: RateSummary = {
     strategy,
     group,
@@ -90,12 +129,13 @@ export function summariseOutcomes(strategy: string, group: string | null, outcom
     passK: [],
     stability: countStability(outcomes),
   };
-  if (scoredTasks.length === 0) return summary;
+  const done = (final: RateSummary): PreparedSummary => ({ summary: final, request: null, finish: () => final });
+  if (scoredTasks.length === 0) return done(summary);
   const clusters = scoredTasks.map((outcome) => outcome.family);
   const clustered = hasSharedClusters(clusters);
   if (epochs === 1 && !clustered) {
     const rate: RateEstimate = { ...wilsonInterval(successes, scored, confidence), method: 'wilson' };
-    return { ...summary, successRate: rate, passK: [{ k: 1, tasks: scoredTasks.length, passAtK: rate, passHatK: rate }] };
+    return done({ ...summary, successRate: rate, passK: [{ k: 1, tasks: scoredTasks.length, passAtK: rate, passHatK: rate }] });
   }
   const ks = Array.from({ length: epochs }, (_, index) => index + 1);
   const metrics: number[][] = [];
@@ -103,49 +143,50 @@ export function summariseOutcomes(strategy: string, group: string | null, outcom
     metrics.push(scoredTasks.map((o) => (o.epochs >= k ? passAtK(o.epochs, o.successes, k) : Number.NaN)));
     metrics.push(scoredTasks.map((o) => (o.epochs >= k ? passHatK(o.epochs, o.successes, k) : Number.NaN)));
   }
-  const intervals = clusterBootstrapMeans(metrics, clustered ? { ...options, clusters } : options);
-  const passK = ks.map((k, index): PassKEstimate => {
-    const counted = scoredTasks.filter((outcome) => outcome.epochs >= k);
-    const units = clustered ? new Set(counted.map((outcome) => outcome.family)).size : counted.length;
-    return {
-      k,
-      tasks: counted.length,
-      passAtK: fromBootstrap(intervals[2 * index] as (typeof intervals)[number], units, confidence),
-      passHatK: fromBootstrap(intervals[2 * index + 1] as (typeof intervals)[number], units, confidence),
-    };
-  });
-  return { ...summary, successRate: (passK[0] as PassKEstimate).passHatK, passK };
+  return {
+    summary,
+    request: { values: metrics, clusters: clustered ? clusters : undefined },
+    finish(intervals) {
+      const passK = ks.map((k, index): PassKEstimate => {
+        const counted = scoredTasks.filter((outcome) => outcome.epochs >= k);
+        const units = clustered ? new Set(counted.map((outcome) => outcome.family)).size : counted.length;
+        return {
+          k,
+          tasks: counted.length,
+          passAtK: fromBootstrap(intervals[2 * index] as BootstrapInterval, units, confidence),
+          passHatK: fromBootstrap(intervals[2 * index + 1] as BootstrapInterval, units, confidence),
+        };
+      });
+      return { ...summary, successRate: (passK[0] as PassKEstimate).passHatK, passK };
+    },
+  };
 }
 
 /**
- * Summarises episodes (EpisodeRecord[] or anything with their outcome fields) per strategy and per strategy × group:
- * episode, error and success counts, success rate (pass^1) with a 95% interval (Wilson for one epoch, cluster
- * bootstrap over tasks for several), pass@k and pass^k for k = 1 … N with intervals, and stability counts.
- * Deterministic given options.seed (default 1); B = options.resamples (default 10,000).
+ * Summarises episodes (ResultColumns, or EpisodeRecord[] / anything with their outcome fields) per strategy and per
+ * strategy × group: episode, error and success counts, success rate (pass^1) with a 95% interval (Wilson for one
+ * epoch, cluster bootstrap over tasks for several), pass@k and pass^k for k = 1 … N with intervals, and stability
+ * counts. Deterministic given options.seed (default 1); B = options.resamples (default 10,000).
  */
-export function summarise(episodes: readonly EpisodeResult[], options: BootstrapOptions = {}): StatisticsSummary {
-  const byStrategy = collectTaskOutcomes(episodes);
-  const strategies: RateSummary[] = [];
-  const groups: RateSummary[] = [];
+export function summarise(input: StatisticsInput, options: BootstrapOptions = {}): StatisticsSummary {
+  const byStrategy = collectTaskOutcomes(input);
+  const sets: { strategy: string; group: string | null; outcomes: readonly TaskOutcome[] }[] = [];
+  const isGroup: boolean[] = [];
   for (const [strategy, outcomes] of byStrategy) {
-    strategies.push(summariseOutcomes(strategy, null, outcomes, options));
+    sets.push({ strategy, group: null, outcomes });
+    isGroup.push(false);
     const groupNames = [...new Set(outcomes.map((outcome) => outcome.group))];
     for (const group of groupNames) {
-      groups.push(
-        summariseOutcomes(
-          strategy,
-          group,
-          outcomes.filter((outcome) => outcome.group === group),
-          options,
-        ),
-      );
+      sets.push({ strategy, group, outcomes: outcomes.filter((outcome) => outcome.group === group) });
+      isGroup.push(true);
     }
   }
+  const summaries = summariseMany(sets, options);
   return {
     confidence: options.confidence ?? DEFAULT_CONFIDENCE,
     resamples: options.resamples ?? DEFAULT_RESAMPLES,
     seed: options.seed ?? DEFAULT_SEED,
-    strategies,
-    groups,
+    strategies: summaries.filter((_, i) => !isGroup[i]),
+    groups: summaries.filter((_, i) => isGroup[i]),
   };
 }

@@ -58,6 +58,18 @@ export function statisticsNotes(statistics: RunStatistics): string[] {
     'Pairs: Newcombe paired interval and McNemar exact test (one epoch) or paired cluster bootstrap interval and sign-flip test over tasks (several); p (Holm) is adjusted across pairs; MDE = smallest difference detectable with 80% power at α = 0.05.',
     'pass@k / pass^k count only tasks with at least k scored epochs. With few tasks a bootstrap interval can exclude 0 while p > 0.05: the test is exact, the interval approximate.',
     ...familyNotes(statistics),
+    ...pairNotes(statistics),
+  ];
+}
+
+/** Which pairs were compared when not all of them were, and how to ask for others. */
+function pairNotes(statistics: RunStatistics): string[] {
+  const selection = statistics.pairSelection;
+  if (selection === undefined) return [];
+  const which =
+    selection.rule === 'baseline' ? `each strategy against the first, ${statistics.strategies[0]?.strategy ?? ''}` : 'the pairs asked for with --pairs';
+  return [
+    `Pairs compared: ${selection.pairs} of ${selection.allPairs} (${which}); ask for others with --pairs first:second,… (Holm adjusts across the pairs compared).`,
   ];
 }
 

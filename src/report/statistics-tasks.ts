@@ -1,5 +1,6 @@
 // Episodes grouped per strategy and task: scored epochs, successes, errors and the task's stability label.
 import type { OutcomeStatus } from '../records/index.js';
+import { ERROR_STATUS, type ResultColumns, type StatisticsInput, toResultColumns } from './result-columns.js';
 
 /** The fields of an EpisodeRecord the statistics read; a full EpisodeRecord satisfies it. */
 export interface EpisodeResult {
@@ -80,38 +81,67 @@ export function countStability(outcomes: readonly TaskOutcome[]): StabilityCount
 }
 
 /**
- * Groups episodes by strategy, then task: Map<strategy, TaskOutcome[]>, strategies and tasks in order of first
- * appearance. A repeated (strategy, task, epoch) keeps the last episode. A task's group and family are those of its
- * last episode (family: the task id when absent).
+ * Groups episodes by strategy, then task: Map<strategy, TaskOutcome[]>, strategies in order of first appearance, a
+ * strategy's tasks in order of their first episode for that strategy. A repeated (strategy, task, epoch) keeps the
+ * last episode. A task's group and family are its dictionary entry's (family: the task id when absent). Time and
+ * memory O(episodes + strategies × tasks).
  */
-export function collectTaskOutcomes(episodes: readonly EpisodeResult[]): Map<string, TaskOutcome[]> {
-  const byStrategy = new Map<string, Map<string, Map<number, EpisodeResult>>>();
-  for (const episode of episodes) {
-    let byTask = byStrategy.get(episode.strategy);
-    if (!byTask) byStrategy.set(episode.strategy, (byTask = new Map()));
-    let byEpoch = byTask.get(episode.task);
-    if (!byEpoch) byTask.set(episode.task, (byEpoch = new Map()));
-    byEpoch.set(episode.epoch, episode);
+export function collectTaskOutcomes(input: StatisticsInput): Map<string, TaskOutcome[]> {
+  const columns = toResultColumns(input);
+  const taskCount = columns.tasks.length;
+  const cells = columns.strategies.length * taskCount;
+  // Episodes bucketed per (strategy, task) cell in arrival order: a counting sort, no per-episode objects.
+  const starts = new Uint32Array(cells + 1);
+  for (let i = 0; i < columns.length; i += 1) {
+    const cell = (columns.strategy[i] as number) * taskCount + (columns.task[i] as number);
+    starts[cell + 1] = (starts[cell + 1] as number) + 1;
+  }
+  for (let cell = 0; cell < cells; cell += 1) starts[cell + 1] = (starts[cell + 1] as number) + (starts[cell] as number);
+  const rows = new Uint32Array(columns.length);
+  const filled = starts.slice(0, cells);
+  for (let i = 0; i < columns.length; i += 1) {
+    const cell = (columns.strategy[i] as number) * taskCount + (columns.task[i] as number);
+    rows[filled[cell] as number] = i;
+    filled[cell] = (filled[cell] as number) + 1;
   }
   const result = new Map<string, TaskOutcome[]>();
-  for (const [strategy, byTask] of byStrategy) {
-    const outcomes: TaskOutcome[] = [];
-    for (const [task, byEpoch] of byTask) {
-      const ordered = [...byEpoch.values()].sort((a, b) => a.epoch - b.epoch);
-      const scored = ordered.filter((episode) => episode.outcome.status !== 'error');
-      const results = scored.map((episode) => episode.success);
-      outcomes.push({
-        strategy,
-        task,
-        family: (ordered.at(-1) as EpisodeResult).family ?? task,
-        group: (ordered.at(-1) as EpisodeResult).group,
-        epochs: scored.length,
-        successes: results.filter(Boolean).length,
-        errors: ordered.length - scored.length,
-        results,
-      });
-    }
-    result.set(strategy, outcomes);
+  const firstOfStrategy = new Float64Array(columns.strategies.length).fill(Number.POSITIVE_INFINITY);
+  for (let i = columns.length - 1; i >= 0; i -= 1) firstOfStrategy[columns.strategy[i] as number] = i;
+  const strategyOrder = columns.strategies.map((_, s) => s).sort((a, b) => (firstOfStrategy[a] as number) - (firstOfStrategy[b] as number));
+  for (const s of strategyOrder) {
+    if (!Number.isFinite(firstOfStrategy[s] as number)) continue;
+    const tasks: number[] = [];
+    for (let t = 0; t < taskCount; t += 1) if ((starts[s * taskCount + t + 1] as number) > (starts[s * taskCount + t] as number)) tasks.push(t);
+    tasks.sort((a, b) => (rows[starts[s * taskCount + a] as number] as number) - (rows[starts[s * taskCount + b] as number] as number));
+    result.set(
+      columns.strategies[s] as string,
+      tasks.map((t) => cellOutcome(columns, s, t, rows.subarray(starts[s * taskCount + t], starts[s * taskCount + t + 1]))),
+    );
   }
   return result;
+}
+
+/** One (strategy, task) cell's outcome from its rows (arrival order): the last episode of each epoch, epoch order. */
+function cellOutcome(columns: ResultColumns, strategy: number, task: number, cellRows: Uint32Array): TaskOutcome {
+  const ordered = [...cellRows].sort((a, b) => (columns.epoch[a] as number) - (columns.epoch[b] as number) || a - b);
+  const results: boolean[] = [];
+  let errors = 0;
+  for (let j = 0; j < ordered.length; j += 1) {
+    const row = ordered[j] as number;
+    const next = ordered[j + 1];
+    if (next !== undefined && columns.epoch[next] === columns.epoch[row]) continue;
+    if (columns.status[row] === ERROR_STATUS) errors += 1;
+    else results.push(columns.success[row] === 1);
+  }
+  const entry = columns.tasks[task] as ResultColumns['tasks'][number];
+  return {
+    strategy: columns.strategies[strategy] as string,
+    task: entry.id,
+    family: entry.family,
+    group: entry.group,
+    epochs: results.length,
+    successes: results.filter(Boolean).length,
+    errors,
+    results,
+  };
 }

@@ -63,6 +63,7 @@ export interface RunDependencies {
 }
 
 export { UsageError } from './usage-error.js';
+import { checkPairs } from './pairs-check.js';
 import { UsageError } from './usage-error.js';
 
 const VERSION = '0.1.0';
@@ -242,6 +243,7 @@ async function runLocked(
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
   const strategies = parseStrategies(String(options['strategies']));
+  checkPairs(strategies, options['pairs'] as [string, string][] | undefined);
   let tasks = suite.tasks;
   if (typeof options['tasks'] === 'string') {
     const wanted = options['tasks']
@@ -429,6 +431,7 @@ async function runLocked(
       ...(existing ? { existing } : {}),
       ...(shard ? { shard } : {}),
       ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
+      ...(options['pairs'] ? { pairs: options['pairs'] as [string, string][] } : {}),
       signal: controller.signal,
       // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls).
       ...(options['counterfactual'] === true

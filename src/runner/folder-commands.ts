@@ -34,6 +34,7 @@ import {
   type SummaryFile,
 } from '../report/index.js';
 import { runCompare } from '../report/compare.js';
+import { checkPairs } from './pairs-check.js';
 import { UsageError } from './usage-error.js';
 import { counterfactualLines } from './explain-counterfactual.js';
 import { useColor } from './terminal.js';
@@ -68,7 +69,7 @@ function headerFrom(
  * memory does not grow with the traces, only by a few bytes an episode. Throws UsageError (exit 2) for an
  * unusable folder, naming the file and the problem.
  */
-async function summariseFolder(dir: string): Promise<{ summary: SummaryFile; header: RunHeader; run: RunFile | null }> {
+async function summariseFolder(dir: string, pairs?: [string, string][]): Promise<{ summary: SummaryFile; header: RunHeader; run: RunFile | null }> {
   const folder = await openResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   const { run } = folder;
@@ -88,13 +89,14 @@ async function summariseFolder(dir: string): Promise<{ summary: SummaryFile; hea
   );
   if (!scanned.ok) throw new UsageError(`cannot read results folder ${dir}: ${scanned.error}`);
   for (const warning of [...scanned.warnings, ...folder.warnings]) process.stderr.write(`warning: ${warning}\n`);
-  const { header, seed, completeness } = headerFrom(run, builder, positions);
-  return { summary: { ...withStatistics(builder, seed), ...(completeness ? { completeness } : {}) }, header, run };
+  const { header, seed, completeness, strategies } = headerFrom(run, builder, positions);
+  checkPairs(strategies, pairs);
+  return { summary: { ...withStatistics(builder, seed, pairs), ...(completeness ? { completeness } : {}) }, header, run };
 }
 
 /** `stratbench report DIR`: re-prints the run's tables from its files; nothing runs. Exit 2 for an unusable folder. */
-export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean }): Promise<number> {
-  const { summary, header } = await summariseFolder(dir);
+export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean; pairs?: [string, string][] }): Promise<number> {
+  const { summary, header } = await summariseFolder(dir, options.pairs);
   if (options.markdown) {
     try {
       await makeFolder(dirname(options.markdown));

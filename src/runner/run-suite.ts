@@ -40,6 +40,8 @@ export interface MatrixConfig {
   signal?: AbortSignal;
   /** Fields added to run.json when the run ends (e.g. per-host figures of pooled models). */
   atEnd?: () => Partial<RunDescription>;
+  /** The strategy pairs the statistics compare (`--pairs`; default: selectPairs'). */
+  pairs?: [string, string][];
   /** Completes a finished episode's record before it is summarised and written (`--counterfactual` adds its replay). */
   complete?: (record: EpisodeRecord, cell: EpisodeCell) => Promise<EpisodeRecord>;
 }
@@ -145,7 +147,7 @@ export async function runMatrix(
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
     sandbox_test_files: { ...testFileStats },
   };
-  const statistics = withStatistics(summary, config.seed);
+  const statistics = withStatistics(summary, config.seed, config.pairs);
   const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, positions);
   const built = { ...statistics, completeness };
   await writeSummaryFile(config.outDir, built);
