@@ -57,6 +57,17 @@ const STARTUP_ALLOWANCE_MS = 15_000;
 const HARD_CUTOFF_GRACE_MS = 1_000;
 /** A worker idle this long is ended: its QuickJS heap and ESLint go with it, so repeated states cost no memory. */
 const IDLE_MS = 300;
+/**
+ * A worker needed again within this long of an idle ending was ended too early (model calls of a real model, or of
+ * the fake servers at 50 ms, leave gaps longer than IDLE_MS between test runs): the next one waits 4 times as long,
+ * up to MAX_IDLE_MS. Without this, every test run of a model-backed episode paid a worker start-up (~300 ms, main
+ * thread blocked) — measured with `npm run bench:ollama`.
+ */
+const RESTART_WINDOW_MS = 2_000;
+const MAX_IDLE_MS = 30_000;
+let idleMs = IDLE_MS;
+/** When the last worker ended for idleness (ms since the epoch), or 0. */
+let lastIdleEnd = 0;
 /** Bases a worker keeps at most (a suite's tasks each have one; the least recently used is forgotten first). */
 const WORKER_BASES = 32;
 
@@ -174,13 +185,17 @@ function stop(): void {
 
 /**
  * Runs `request` on the code worker and waits for it, blocking this thread (repository code is synchronous for
- * its callers). The worker is started on demand and ended after IDLE_MS without requests. If the request runs
+ * its callers). The worker is started on demand and ended after IDLE_MS without requests (longer once it was needed
+ * again soon after such an ending: see RESTART_WINDOW_MS). If the request runs
  * past `deadlineMs` (+ grace, + start-up allowance for a fresh worker), the worker is killed — a hard cutoff for
  * code that never yields to QuickJS's interrupt handler — and `undefined` is returned.
  * @throws Error when the worker itself fails (a harness bug), with the worker's stack.
  */
 export function callCodeWorker(request: CodeRequest, deadlineMs: number): SandboxRunResult | EslintRun | undefined {
-  live ??= spawn(false);
+  if (live === undefined) {
+    if (lastIdleEnd > 0 && Date.now() - lastIdleEnd < RESTART_WINDOW_MS) idleMs = Math.min(idleMs * 4, MAX_IDLE_MS);
+    live = spawn(false);
+  }
   const current = live;
   clearTimeout(current.idle);
   awaitReady(current);
@@ -192,7 +207,11 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
     stop();
     return undefined;
   }
-  current.idle = setTimeout(stop, IDLE_MS);
+  current.idle = setTimeout(() => {
+    if (live !== current) return;
+    lastIdleEnd = Date.now();
+    stop();
+  }, idleMs);
   current.idle.unref();
   if (!message.ok) throw new Error(`code worker failed: ${message.message}`);
   return message.value;
