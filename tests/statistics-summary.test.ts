@@ -182,3 +182,14 @@ describe('computeRunStatistics and its renderings', () => {
     expect(markdown).toMatch(/\| direct \| react \| 6 \| \+[0-9.]+ pp \[[^\]]+\] \| paired cluster bootstrap \|/);
   });
 });
+
+describe('passKSteps', () => {
+  it('keeps every k up to 10, then 20, 50, 100, 200, 500, 1000, and always k = epochs', async () => {
+    const { passKSteps } = await import('../src/report/statistics-summary.js');
+    expect(passKSteps(1)).toEqual([1]);
+    expect(passKSteps(3)).toEqual([1, 2, 3]);
+    expect(passKSteps(12)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12]);
+    expect(passKSteps(143)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 143]);
+    expect(passKSteps(1000)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 200, 500, 1000]);
+  });
+});
