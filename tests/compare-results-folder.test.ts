@@ -50,7 +50,7 @@ describe('parseEpisodes', () => {
 
   it('warns about a repeated strategy, task and epoch', () => {
     const parsed = parseEpisodes(`${line('a')}\n${line('a')}\n${line('a', 1)}\n`);
-    expect(parsed.ok && parsed.warnings).toEqual(['episodes.jsonl:2: repeats strategy direct, task a, epoch 0 of line 1; the later line is used']);
+    expect(parsed.ok && parsed.warnings).toEqual(['episodes.jsonl:2: repeats strategy direct, task a, epoch 0 of line 1; the first line is used']);
   });
 });
 

@@ -57,13 +57,18 @@ describe('scanEpisodes', () => {
     expect(result).toEqual({ ok: false, error: expect.stringContaining(`${path}:2: not valid JSON`) });
   });
 
-  it('counts a repeated episode once, the later line, and starts the visitor afresh for it', async () => {
+  it('counts a repeated episode once, the first line, in one pass, naming the repeat', async () => {
     const text = `${line('a')}\n${line('b')}\n${line('a', { outcome: { status: 'stopped', reason: 'r' } })}\n`;
-    for (const matrix of [undefined, { tasks: ['a', 'b'], strategies: ['direct'], epochs: 1 }]) {
+    const cases: [Parameters<typeof scanEpisodes>[2], string][] = [
+      [undefined, ' of line 1'],
+      [{ tasks: ['a', 'b'], strategies: ['direct'], epochs: 1 }, ''],
+    ];
+    for (const [matrix, earlier] of cases) {
       const { result, seen, starts } = await scan(file(text), matrix);
-      expect(starts).toBe(2);
-      expect(seen).toEqual(['b/0/finished', 'a/0/stopped']);
-      expect(result.ok && result.warnings).toEqual([expect.stringMatching(/:3: repeats strategy direct, task a, epoch 0 of line 1; the later line is used/)]);
+      expect(starts).toBe(1);
+      expect(seen).toEqual(['a/0/finished', 'b/0/finished']);
+      expect(result.ok && result.records).toBe(2);
+      expect(result.ok && result.warnings).toEqual([expect.stringContaining(`:3: repeats strategy direct, task a, epoch 0${earlier}; the first line is used`)]);
     }
   });
 });
@@ -112,5 +117,26 @@ describe('describeCompleteness on matrix positions', () => {
       expected_episodes: 12,
       label: expect.stringContaining('shard 1 of 2, 2 of 3 epochs complete (5 of 6 episodes)'),
     });
+  });
+});
+
+describe('a results folder read in another order, or with a repeated line', () => {
+  it('gives the same statistics whatever the order of its lines (a merge of shards equals the unsharded run)', async () => {
+    const { SummaryBuilder: Builder } = await import('../src/report/run-summary.js');
+    const { withStatistics } = await import('../src/report/run-report.js');
+    const records: EpisodeRecord[] = [];
+    for (let epoch = 0; epoch < 3; epoch++)
+      for (const task of ['a', 'b', 'c', 'd'])
+        for (const strategy of ['direct', 'react', 'gated'])
+          records.push(episodeRecord(task, { strategy, epoch, success: (epoch + task.charCodeAt(0) + strategy.length) % 3 !== 0 }));
+    const summaryOf = (list: EpisodeRecord[]) => {
+      const builder = new Builder(['single-action'], ['direct', 'react', 'gated'], ['a', 'b', 'c', 'd']);
+      for (const record of list) builder.add(record);
+      return withStatistics(builder, 7);
+    };
+    const forward = summaryOf(records);
+    const shuffled = summaryOf([...records.filter((_, i) => i % 2 === 1).reverse(), ...records.filter((_, i) => i % 2 === 0)]);
+    expect(shuffled.statistics).toEqual(forward.statistics);
+    expect(shuffled.task_results).toEqual(forward.task_results);
   });
 });

@@ -48,6 +48,18 @@ describe('loadForResume', () => {
     expect(left.map((line) => (JSON.parse(line) as { task: string }).task)).toEqual(['a', 'c']);
   });
 
+  it('a repeated line counts once: kept once, replayed once, and the file rewritten with one line per episode', async () => {
+    const a = JSON.stringify(record('a', 'finished'));
+    const dir = folder(`${a}\n${JSON.stringify(record('b', 'stopped'))}\n${a}\n${JSON.stringify(record('c', 'finished'))}\n`);
+    const loaded = await loadForResume(dir, 'h');
+    expect(loaded.kept).toBe(3);
+    const replayed: string[] = [];
+    await loaded.replay((r) => replayed.push(r.task));
+    expect(replayed).toEqual(['a', 'b', 'c']);
+    const left = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
+    expect(left.map((line) => (JSON.parse(line) as { task: string }).task)).toEqual(['a', 'b', 'c']);
+  });
+
   it('refuses another configuration and a corrupt middle line', async () => {
     await expect(loadForResume(folder(''), 'other')).rejects.toThrow(ResumeError);
     await expect(loadForResume(folder(`not json\n${JSON.stringify(record('a', 'finished'))}\n`), 'h')).rejects.toThrow(/:1: not valid JSON/);

@@ -135,3 +135,49 @@ export function toResultColumns(input: StatisticsInput): ResultColumns {
 function isResultColumns(input: StatisticsInput): input is ResultColumns {
   return !Array.isArray(input) && (input as ResultColumns).strategy instanceof Uint16Array;
 }
+
+/**
+ * The same columns with their dictionaries in a canonical order — `strategies` and `tasks` as given first (a run's
+ * configuration), then any others in order of appearance — and the index columns remapped. The statistics' order
+ * (pairs, cluster order of the bootstrap) then does not depend on the order of the lines in episodes.jsonl: a merge of
+ * shards, a resumed run and the unsharded run give the same numbers.
+ */
+export function inCanonicalOrder(columns: ResultColumns, strategies: readonly string[], tasks: readonly string[]): ResultColumns {
+  const order = <T>(items: readonly T[], key: (item: T) => string, preferred: readonly string[]): number[] => {
+    const rank = new Map(preferred.map((name, index) => [name, index]));
+    return items
+      .map((item, index) => ({ index, rank: rank.get(key(item)) ?? preferred.length + index }))
+      .sort((a, b) => a.rank - b.rank)
+      .map((entry) => entry.index);
+  };
+  const strategyOrder = order(columns.strategies, (name) => name, strategies);
+  const taskOrder = order(columns.tasks, (task) => task.id, tasks);
+  const strategyMap = new Uint16Array(strategyOrder.length);
+  strategyOrder.forEach((old, index) => {
+    strategyMap[old] = index;
+  });
+  const taskMap = new Uint32Array(taskOrder.length);
+  taskOrder.forEach((old, index) => {
+    taskMap[old] = index;
+  });
+  const strategy = columns.strategy.map((old) => strategyMap[old] as number);
+  const task = columns.task.map((old) => taskMap[old] as number);
+  // Rows in strategy, task, epoch order too: the statistics meet strategies and tasks in the order of the rows.
+  const rows = Uint32Array.from({ length: columns.length }, (_, i) => i).sort(
+    (a, b) =>
+      (strategy[a] as number) - (strategy[b] as number) ||
+      (task[a] as number) - (task[b] as number) ||
+      (columns.epoch[a] as number) - (columns.epoch[b] as number),
+  );
+  const permute = <T extends Uint8Array | Uint16Array | Uint32Array>(column: T): T => column.map((_, i) => column[rows[i] as number] as number) as T;
+  return {
+    ...columns,
+    strategies: strategyOrder.map((old) => columns.strategies[old] as string),
+    tasks: taskOrder.map((old) => columns.tasks[old] as ResultTask),
+    strategy: permute(strategy),
+    task: permute(task),
+    epoch: permute(columns.epoch),
+    status: permute(columns.status),
+    success: permute(columns.success),
+  };
+}

@@ -12,7 +12,7 @@ import {
 } from '../records/index.js';
 import { summarizeAttributions, type AttributedFailure } from './attribution-table.js';
 import { FindingsTally } from './findings-table.js';
-import { ResultColumnsBuilder, type ResultColumns } from './result-columns.js';
+import { inCanonicalOrder, ResultColumnsBuilder, type ResultColumns } from './result-columns.js';
 
 const emptyTally = (): Tally => ({ episodes: 0, scored: 0, successes: 0, errors: 0 });
 
@@ -51,11 +51,16 @@ export class SummaryBuilder {
   private readonly findings = new FindingsTally();
   private readonly seenGroups = new Set<string>();
 
+  /**
+   * `groups` and `strategies` in the run's order (empty: as the records come); `tasks`, the run's task order, puts
+   * the statistics' clusters in that order whatever the order of the records (see inCanonicalOrder).
+   */
   constructor(
     private readonly groups: string[],
-    strategies: string[],
+    private readonly strategyOrder: string[],
+    private readonly taskOrder: readonly string[] = [],
   ) {
-    for (const strategy of strategies) this.strategy(strategy);
+    for (const strategy of strategyOrder) this.strategy(strategy);
   }
 
   private strategy(name: string): StrategySummary {
@@ -134,7 +139,7 @@ export class SummaryBuilder {
 
   /** Every added episode's result, as columns (what the statistics read). */
   columns(): ResultColumns {
-    return this.results.finish();
+    return inCanonicalOrder(this.results.finish(), this.strategyOrder, this.taskOrder);
   }
 
   build(): RunSummary {

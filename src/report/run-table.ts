@@ -48,8 +48,18 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   });
   const width = options.maxWidth;
   const listed = <T>(items: readonly T[]): T[] => (width === undefined ? [...items] : items.slice(0, MAX_LISTED_EPISODES));
-  const more = (total: number): string[] =>
-    width !== undefined && total > MAX_LISTED_EPISODES ? [`  … and ${total - MAX_LISTED_EPISODES} more (--wide lists them all)`] : [];
+  // summary.json keeps the first SUMMARY_LISTED_EPISODES of each list and the total; --wide lists what it keeps.
+  const more = (total: number, kept: number): string[] => {
+    const shown = width === undefined ? kept : Math.min(kept, MAX_LISTED_EPISODES);
+    if (total <= shown) return [];
+    return [
+      shown < kept
+        ? `  … and ${total - shown} more (--wide lists ${kept === total ? 'them all' : `the first ${kept}`})`
+        : `  … and ${total - shown} more (the first ${kept} are listed; every episode is in episodes.jsonl)`,
+    ];
+  };
+  const failuresTotal = summary.failures_total ?? summary.failures.length;
+  const errorsTotal = summary.errors_total ?? summary.errors.length;
   const lines = [
     ...options.header.flatMap((line) => wrapLine(line, width)),
     table,
@@ -58,8 +68,8 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
       width,
     ),
   ];
-  if (summary.failures.length > 0) {
-    lines.push('', `Failed episodes (${summary.failures.length}):`);
+  if (failuresTotal > 0) {
+    lines.push('', `Failed episodes (${failuresTotal}):`);
     for (const f of listed(summary.failures)) {
       lines.push(
         cutLine(
@@ -68,20 +78,20 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
         ),
       );
     }
-    lines.push(...more(summary.failures.length));
+    lines.push(...more(failuresTotal, summary.failures.length));
   }
   const attribution = summary.attribution ? renderAttributionTable(summary.attribution, { color: options.color }) : '';
   if (attribution !== '') lines.push('', attribution);
   for (const section of [renderCostsOnSuccesses(summary.findings), renderCounterfactualSummary(summary.counterfactual)])
     if (section !== '') lines.push('', section);
-  if (summary.errors.length > 0) {
-    lines.push('', `Errored episodes, not counted as failures (${summary.errors.length}):`);
+  if (errorsTotal > 0) {
+    lines.push('', `Errored episodes, not counted as failures (${errorsTotal}):`);
     // Wrapped, not cut: the server's message is what says what to fix.
     for (const e of listed(summary.errors))
       lines.push(
         ...wrapLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width, '      '),
       );
-    lines.push(...more(summary.errors.length));
+    lines.push(...more(errorsTotal, summary.errors.length));
   }
   return lines.join('\n');
 }

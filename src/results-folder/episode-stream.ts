@@ -74,15 +74,13 @@ function isJson(text: string): boolean {
 }
 
 /**
- * Streams episodes.jsonl at `path` to the visitor `start()` returns: one EpisodeRecord per line, blank lines
- * ignored, the same rules as parseEpisodes — the last non-blank line, when not valid JSON, is torn (the writer was
- * killed mid-line) and skipped with a warning; any other line that is not valid JSON, of a schemaVersion this code
- * does not read, or not a valid EpisodeRecord is an error naming `file:line`; an episode given twice counts once
- * (the later line, with a warning). Repeats are found in the first pass; only then is the file read again, once to
- * find each episode's last line and once to visit those lines, after calling `start()` afresh (the caller drops
- * what the first pass gave it). Memory: one line at a time, plus one bit per cell of `matrix` (run.json's
- * config; episodes outside it, or all without it, cost a string each) — and, only when episodes repeat, a map of
- * every episode's last line. Never throws for bad input: `{ ok: false, error }` names the file and problem.
+ * Streams episodes.jsonl at `path` to the visitor `start()` returns (called once): one EpisodeRecord per line, blank
+ * lines ignored, the same rules as parseEpisodes — the last non-blank line, when not valid JSON, is torn (the writer
+ * was killed mid-line) and skipped with a warning; any other line that is not valid JSON, of a schemaVersion this
+ * code does not read, or not a valid EpisodeRecord is an error naming `file:line`; an episode given twice counts
+ * once: the first line is visited, each repeat is skipped with a warning naming both lines. One pass; memory: one
+ * line at a time, plus one bit per cell of `matrix` (run.json's config) — episodes outside it, or all without it,
+ * cost a string and a line number each. Never throws for bad input: `{ ok: false, error }` names the file and problem.
  */
 export async function scanEpisodes(
   path: string,
@@ -92,45 +90,36 @@ export async function scanEpisodes(
   const warnings: string[] = [];
   let records = 0;
   let error: string | undefined;
-  let repeated = false;
-  // Episodes of the run's matrix are remembered as one bit each; only others (none, normally) as strings.
+  // Episodes of the run's matrix are remembered as one bit each (with the line of the first, looked up only for a
+  // repeat's warning); only others (none, normally) as strings.
   const positions = matrix ? new MatrixPositions(matrix) : undefined;
-  const seen = new Set<string>();
-  const firstTime = (record: EpisodeRecord): boolean => {
-    const position = positions ? positions.positionOf(record) : -1;
-    if (position >= 0) {
-      if (positions!.has(position)) return false;
-      positions!.set(position);
-      return true;
-    }
-    const identity = identityOf(record);
-    if (seen.has(identity)) return false;
-    seen.add(identity);
-    return true;
-  };
-  let visit = start();
-  const parse = (line: string, lineNumber: number, last: boolean): EpisodeRecord | 'torn' | undefined => {
-    if (last && !isJson(line)) {
-      warnings.push(`${path}:${lineNumber}: incomplete last line (a run interrupted while writing?) — skipped`);
-      return 'torn';
-    }
-    const parsed = parseResultsJson(line, EpisodeRecord, `${path}:${lineNumber}`, 'episode record');
-    if (!parsed.ok) {
-      error = parsed.error;
-      return undefined;
-    }
-    return parsed.value;
-  };
+  const seen = new Map<string, number>();
+  const visit = start();
   let completeBytes: number;
   try {
     completeBytes = await eachLine(path, async (line, lineNumber, last) => {
-      const record = parse(line, lineNumber, last);
-      if (record === undefined) return false;
-      if (record === 'torn') return true;
-      if (!firstTime(record)) {
-        repeated = true;
+      if (last && !isJson(line)) {
+        warnings.push(`${path}:${lineNumber}: incomplete last line (a run interrupted while writing?) — skipped`);
+        return true;
+      }
+      const parsed = parseResultsJson(line, EpisodeRecord, `${path}:${lineNumber}`, 'episode record');
+      if (!parsed.ok) {
+        error = parsed.error;
         return false;
       }
+      const record = parsed.value;
+      const position = positions ? positions.positionOf(record) : -1;
+      const identity = identityOf(record);
+      const repeated = position >= 0 ? positions!.has(position) : seen.has(identity);
+      if (repeated) {
+        warnings.push(
+          `${path}:${lineNumber}: repeats strategy ${record.strategy}, task ${record.task}, epoch ${record.epoch}` +
+            `${seen.has(identity) ? ` of line ${seen.get(identity)}` : ''}; the first line is used`,
+        );
+        return true;
+      }
+      if (position >= 0) positions!.set(position);
+      else seen.set(identity, lineNumber);
       records += 1;
       await visit(record, line, lineNumber);
       return true;
@@ -139,42 +128,7 @@ export async function scanEpisodes(
     return { ok: false, error: describeReadError(path, readError) };
   }
   if (error !== undefined) return { ok: false, error };
-  if (!repeated) return { ok: true, warnings, records, completeBytes };
-
-  // Repeats: find each episode's last line, then visit only those (the later line is used).
-  const lastLine = new Map<string, number>();
-  warnings.length = 0;
-  try {
-    await eachLine(path, (line, lineNumber, last) => {
-      const record = parse(line, lineNumber, last);
-      if (record === undefined) return false;
-      if (record === 'torn') return true;
-      const identity = identityOf(record);
-      const earlier = lastLine.get(identity);
-      if (earlier !== undefined) {
-        warnings.push(
-          `${path}:${lineNumber}: repeats strategy ${record.strategy}, task ${record.task}, epoch ${record.epoch} of line ${earlier}; the later line is used`,
-        );
-      }
-      lastLine.set(identity, lineNumber);
-      return true;
-    });
-  } catch (readError) {
-    return { ok: false, error: describeReadError(path, readError) };
-  }
-  if (error !== undefined) return { ok: false, error };
-  const kept = warnings.slice();
-  visit = start();
-  records = 0;
-  completeBytes = await eachLine(path, async (line, lineNumber, last) => {
-    const record = parse(line, lineNumber, last);
-    if (record === undefined || record === 'torn') return true;
-    if (lastLine.get(identityOf(record)) !== lineNumber) return true;
-    records += 1;
-    await visit(record, line, lineNumber);
-    return true;
-  });
-  return { ok: true, warnings: kept, records, completeBytes };
+  return { ok: true, warnings, records, completeBytes };
 }
 
 /** What compare reads of an episode: its cell, result and status (no trace, checks or metrics). */

@@ -65,7 +65,7 @@ const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${reco
  * Parses episodes.jsonl text: one EpisodeRecord per line, blank lines ignored. The last non-blank line, when it is
  * not valid JSON, is taken as torn (the writer was killed mid-line) and skipped with a warning; any other line that
  * is not valid JSON, of a schemaVersion this code does not read, or not a valid EpisodeRecord is an error naming
- * `file:line`. An episode given twice counts once (the later line, with a warning). Pure.
+ * `file:line`. An episode given twice counts once (the first line, with a warning, as scanEpisodes). Pure.
  */
 export function parseEpisodes(text: string, file = EPISODES_FILE): ParsedEpisodes {
   const lines = text.split('\n');
@@ -89,12 +89,12 @@ export function parseEpisodes(text: string, file = EPISODES_FILE): ParsedEpisode
     const earlier = seenAt.get(identity);
     if (earlier !== undefined) {
       warnings.push(
-        `${file}:${lineNumber}: repeats strategy ${record.strategy}, task ${record.task}, epoch ${record.epoch} of line ${earlier}; the later line is used`,
+        `${file}:${lineNumber}: repeats strategy ${record.strategy}, task ${record.task}, epoch ${record.epoch} of line ${earlier}; the first line is used`,
       );
+      // A repeated episode counts once: the first line (as the warning says, and as scanEpisodes streams it).
+      continue;
     }
     seenAt.set(identity, lineNumber);
-    // A repeated episode counts once: the later line replaces the earlier one (as the warning says).
-    latest.delete(identity);
     latest.set(identity, record);
   }
   return { ok: true, records: [...latest.values()], warnings };

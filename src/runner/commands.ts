@@ -465,7 +465,7 @@ async function runLocked(
   }
   const episodeCount = summary.strategies.reduce((sum, entry) => sum + entry.episodes, 0);
   const maxErrorRate = typeof options['maxErrorRate'] === 'number' ? options['maxErrorRate'] : DEFAULT_RUN_MAX_ERROR_RATE;
-  const errored = erroredRunWarning(episodeCount, summary.errors.length, maxErrorRate, outDir);
+  const errored = erroredRunWarning(episodeCount, summary.errors_total ?? summary.errors.length, maxErrorRate, outDir);
   if (errored !== null) {
     process.stderr.write(`stratbench: ${errored}\n`);
     return ERRORED_RUN_EXIT_CODE;

@@ -73,12 +73,12 @@ async function summariseFolder(dir: string, pairs?: [string, string][]): Promise
   const folder = await openResultsFolder(dir);
   if (!folder.ok) throw new UsageError(`cannot read results folder ${dir}: ${folder.error}`);
   const { run } = folder;
-  let builder = new SummaryBuilder(run?.config.groups ?? [], run?.strategies ?? []);
+  let builder = new SummaryBuilder(run?.config.groups ?? [], run?.strategies ?? [], run?.config.tasks ?? []);
   let positions = run ? new MatrixPositions(run.config) : undefined;
   const scanned = await scanEpisodes(
     folder.episodesPath,
     () => {
-      builder = new SummaryBuilder(run?.config.groups ?? [], run?.strategies ?? []);
+      builder = new SummaryBuilder(run?.config.groups ?? [], run?.strategies ?? [], run?.config.tasks ?? []);
       positions = run ? new MatrixPositions(run.config) : undefined;
       return (record) => {
         builder.add(record);
@@ -133,7 +133,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     await prepareOutputFolder(out, { fresh: true });
     await writeMessages(out, messages.texts);
     // The kept episodes are copied line by line (never joined into one string) and summarised as they pass.
-    const builder = new SummaryBuilder(run.config.groups, run.strategies);
+    const builder = new SummaryBuilder(run.config.groups, run.strategies, run.config.tasks);
     const positions = new MatrixPositions(run.config);
     const writer = new EpisodeWriter(join(out, EPISODES_FILE));
     let episodes = 0;

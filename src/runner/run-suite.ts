@@ -96,7 +96,11 @@ export async function runMatrix(
 ): Promise<SummaryFile & { completeness: RunCompleteness; interrupted: boolean; ran: number }> {
   // One bit per matrix cell: which cells the folder holds (kept from an earlier run, then run here).
   const positions = new MatrixPositions({ tasks: config.tasks.map((task) => task.id), strategies: config.strategies, epochs: config.epochs });
-  const summary = new SummaryBuilder(config.groups, config.strategies);
+  const summary = new SummaryBuilder(
+    config.groups,
+    config.strategies,
+    config.tasks.map((task) => task.id),
+  );
   let kept = 0;
   await config.existing?.replay((record) => {
     positions.add(record);
