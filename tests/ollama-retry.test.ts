@@ -149,7 +149,9 @@ describe('classifyOllamaError', () => {
       new TypeError('fetch failed', { cause: Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}) }),
       { action: 'retry', kind: 'unreachable' },
     ],
-    [new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } }), { action: 'retry', kind: 'unreachable' }],
+    [new TypeError('fetch failed', { cause: { code: 'ENOTFOUND' } }), { action: 'retry', kind: 'unreachable', reason: 'fetch failed (ENOTFOUND)' }],
+    // A port fetch refuses to contact (the Fetch spec's bad ports, e.g. 9): no system code, the cause says why.
+    [new TypeError('fetch failed', { cause: new Error('bad port') }), { action: 'retry', kind: 'unreachable', reason: 'fetch failed (bad port)' }],
     [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), { action: 'retry', kind: 'timeout' }],
     [new Error('Did not receive done or success response in stream.'), { action: 'retry', kind: 'server_error' }],
     [new SyntaxError('Unexpected end of JSON input'), { action: 'retry', kind: 'server_error' }],

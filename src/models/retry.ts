@@ -84,7 +84,10 @@ export function classifyOllamaError(error: unknown): ErrorClassification {
     return { action: 'retry', kind: 'unreachable', reason: `${message} (${code})`, code };
   }
   if (name === 'TypeError' && message === 'fetch failed') {
-    return { action: 'retry', kind: 'unreachable', reason: code === undefined ? message : `${message} (${code})` };
+    // Without a system code, the cause's own words say why (undici: "bad port" for a port fetch refuses, e.g. 9).
+    const cause = (error as { cause?: unknown }).cause;
+    const why = code ?? (cause === undefined ? undefined : errorMessage(cause));
+    return { action: 'retry', kind: 'unreachable', reason: why === undefined || why === '' ? message : `${message} (${why})` };
   }
   if (name === 'TypeError' && message === 'terminated') {
     return { action: 'retry', kind: 'server_error', reason: 'the connection closed in the middle of the reply' };
