@@ -53,6 +53,7 @@ describe('loadForResume', () => {
     const dir = folder(`${a}\n${JSON.stringify(record('b', 'stopped'))}\n${a}\n${JSON.stringify(record('c', 'finished'))}\n`);
     const loaded = await loadForResume(dir, 'h');
     expect(loaded.kept).toBe(3);
+    expect(loaded.warnings).toEqual([expect.stringMatching(/episodes\.jsonl:3: repeats strategy direct, task a, epoch 0.*; the first line is used/)]);
     const replayed: string[] = [];
     await loaded.replay((r) => replayed.push(r.task));
     expect(replayed).toEqual(['a', 'b', 'c']);

@@ -39,6 +39,8 @@ export interface ResumeEpisodes {
   kept: number;
   droppedTornLine: boolean;
   rerunErrors: number;
+  /** What the read found: a torn last line, repeated episodes (file:line each). */
+  warnings: string[];
   /** Reads the kept episodes again, in file order, calling `visit` for each. Throws ResumeError if the file changed under it. */
   replay(visit: (record: EpisodeRecord) => void): Promise<void>;
 }
@@ -65,7 +67,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
       throw new ResumeError(`cannot read ${path}: ${error.code ?? String(error)}`);
     },
   );
-  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, replay: async () => undefined };
+  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, warnings: [], replay: async () => undefined };
   const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
   let kept = 0;
   let errored = 0;
@@ -101,6 +103,8 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     kept,
     droppedTornLine,
     rerunErrors: errored,
+    // The torn line is reported by droppedTornLine; repeats are named here.
+    warnings: scanned.warnings.filter((warning) => warning.includes(' repeats ')),
     async replay(visit) {
       const replayed = await scanEpisodes(
         path,

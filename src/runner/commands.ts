@@ -329,6 +329,7 @@ async function runLocked(
     try {
       const loaded = await loadForResume(outDir, configHash);
       existing = loaded;
+      for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
       process.stderr.write(
         `resuming ${outDir}: ${loaded.kept} finished episode(s) kept${loaded.droppedTornLine ? ', a half-written last line dropped' : ''}` +
           `${loaded.rerunErrors > 0 ? `, ${loaded.rerunErrors} errored episode(s) to run again` : ''}\n`,
@@ -383,6 +384,13 @@ async function runLocked(
   }
   const progress = options['progress'] === false ? 'none' : process.stderr.isTTY ? 'tty' : 'plain';
   const matrixSize = tasks.length * strategies.length * epochs;
+  // Matrix positions p with p mod n = i − 1 (inShard): the exact size of shard i/n.
+  const sliceSize = shard ? Math.max(0, Math.ceil((matrixSize - (shard.index - 1)) / shard.count)) : matrixSize;
+  if (shard && sliceSize === 0) {
+    process.stderr.write(
+      `warning: shard ${shard.index}/${shard.count} holds no episode: the matrix has ${matrixSize} episode(s), fewer than ${shard.count} shards; nothing runs\n`,
+    );
+  }
   process.stderr.write(
     `${describeMatrix({
       tasks: tasks.length,
@@ -390,7 +398,7 @@ async function runLocked(
       epochs,
       ...(shard ? { shard } : {}),
       ...((existing?.kept ?? 0) > 0 ? { kept: existing?.kept ?? 0 } : {}),
-      ...(shard || (existing?.kept ?? 0) > 0 ? { toRun: Math.max(0, (shard ? Math.ceil(matrixSize / shard.count) : matrixSize) - (existing?.kept ?? 0)) } : {}),
+      ...(shard || (existing?.kept ?? 0) > 0 ? { toRun: Math.max(0, sliceSize - (existing?.kept ?? 0)) } : {}),
       scripted: allInProcess,
     })}\n`,
   );
