@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMap, parseDocument } from 'yaml';
+import { createRandom } from '../src/report/statistics-random.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const cli = join(root, 'dist/cli.js');
@@ -23,17 +24,8 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-/** A small deterministic generator (mulberry32), so every bench builds the same trees. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The statistics' deterministic generator (mulberry32), so every bench builds the same trees. */
+const random = createRandom;
 
 const AREAS = ['catalog', 'orders', 'billing', 'shipping', 'accounts', 'search', 'reports', 'inventory'];
 const LAYERS = ['models', 'services', 'handlers', 'utils', 'adapters'];

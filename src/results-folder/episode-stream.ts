@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { EpisodeRecord, type RunFile } from '../records/index.js';
 import { MatrixPositions } from './completeness.js';
-import { describeReadError, openResultsFolder, parseResultsJson, type ReadResult } from './read.js';
+import { describeReadError, isJson, openResultsFolder, parseResultsJson, type ReadResult } from './read.js';
 
 /** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
 export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
@@ -62,15 +62,6 @@ async function eachLine(
   }
   if (pending) await onLine(pending.line, pending.lineNumber, true);
   return completeBytes;
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

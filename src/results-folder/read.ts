@@ -100,7 +100,8 @@ export function parseEpisodes(text: string, file = EPISODES_FILE): ParsedEpisode
   return { ok: true, records: [...latest.values()], warnings };
 }
 
-function isJson(text: string): boolean {
+/** Whether `text` parses as JSON (a torn last line does not). */
+export function isJson(text: string): boolean {
   try {
     JSON.parse(text);
     return true;
@@ -203,25 +204,15 @@ export async function openResultsFolder(dir: string): Promise<ReadResult<OpenedR
  * with a message naming the file (and line) and the problem.
  */
 export async function readResultsFolder(dir: string): Promise<ReadResult<ResultsFolder>> {
-  try {
-    if (!(await stat(dir)).isDirectory()) return { ok: false, error: `${dir}: not a folder` };
-  } catch (error) {
-    return { ok: false, error: describeReadError(dir, error) };
-  }
-  const run = await readRunFile(dir, { required: false });
-  if (!run.ok) return run;
-  const summary = await checkSummaryFile(dir);
-  if (!summary.ok) return summary;
-  const episodesPath = join(dir, EPISODES_FILE);
+  const opened = await openResultsFolder(dir);
+  if (!opened.ok) return opened;
   let episodesText: string;
   try {
-    episodesText = await readFile(episodesPath, 'utf8');
+    episodesText = await readFile(opened.episodesPath, 'utf8');
   } catch (error) {
-    return { ok: false, error: describeReadError(episodesPath, error) };
+    return { ok: false, error: describeReadError(opened.episodesPath, error) };
   }
-  const episodes = parseEpisodes(episodesText, episodesPath);
+  const episodes = parseEpisodes(episodesText, opened.episodesPath);
   if (!episodes.ok) return episodes;
-  const warnings = [...episodes.warnings];
-  if (run.run === null) warnings.push(`${join(dir, RUN_FILE)}: missing — models, prompts and suite cannot be compared`);
-  return { ok: true, dir, run: run.run, records: episodes.records, warnings };
+  return { ok: true, dir, run: opened.run, records: episodes.records, warnings: [...episodes.warnings, ...opened.warnings] };
 }
