@@ -13,6 +13,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { codeAheadStats } from '../src/sim-repo/index.js';
 import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
 import { records, runInProcess, scratch, startScriptedOllama, RUN_DEFAULTS } from '../tests/support/scripted-over-ollama.js';
 
@@ -198,6 +199,7 @@ const median = (values: readonly number[]): number => {
 /** Issue 14 §5: two hosts × 8 calls each, RUNS runs, medians of wall / ideal and of the harness's CPU per call. */
 async function benchHosts(): Promise<number> {
   const runs = [];
+  const code = { ...codeAheadStats };
   for (let index = 0; index < RUNS; index++) runs.push(await hostsRun());
   const ratios = runs.map((run) => run.wallMs / run.idealMs);
   const ratio = median(ratios);
@@ -212,6 +214,8 @@ async function benchHosts(): Promise<number> {
     `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call; median ${cpu.toFixed(2)} ms = ` +
       `${((cpu / REAL_CALL_MS[1]) * 100).toFixed(3)}–${((cpu / REAL_CALL_MS[0]) * 100).toFixed(3)} % of a ${REAL_CALL_MS[1]}–${REAL_CALL_MS[0]} ms real model call ` +
       '(this process: setup, dispatch, strategies, scoring, results files, summary)',
+    `sandbox runs       ${codeAheadStats.ahead - code.ahead} made ahead (main thread free), ${codeAheadStats.used - code.used} answers used, ` +
+      `${codeAheadStats.blocking - code.blocking} blocking (main thread waits), over the ${RUNS} runs`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return ratio <= MAX_HOSTS_RATIO ? 0 : 1;

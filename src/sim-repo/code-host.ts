@@ -1,4 +1,4 @@
-// Owns the main thread's side of code execution: a worker thread called synchronously, with a hard deadline.
+// Owns the main thread's side of code execution: a worker thread called synchronously (or ahead, asynchronously), with a hard deadline.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
@@ -90,6 +90,37 @@ let live: Live | undefined;
 /** Ids of requests; starting above READY so an answered id never reads as the ready signal. */
 let lastRequestId = READY;
 
+/** The request posted by `requestAhead` and not answered yet (at most one: the worker runs one at a time anyway). */
+interface InFlight {
+  current: Live;
+  id: number;
+  /** Host time by which it must be answered (ms since the epoch), deadline + grace included. */
+  deadline: number;
+  settled: boolean;
+  /** The answer, or undefined when the request ran past its deadline and the worker was killed. */
+  answer?: CodeResponse;
+}
+let inFlight: InFlight | undefined;
+/** Resolves when the last queued `requestAhead` is done: they run one after another. */
+let aheadQueue: Promise<void> = Promise.resolve();
+
+/** Answers fetched ahead for the synchronous pass now running (see `codeAhead`), by request key; else undefined. */
+let ahead: Map<string, CodeResponse | undefined> | undefined;
+/** True while `codeAhead`'s probe runs: a request with no answer ahead is noted in `wanted` and the probe stopped. */
+let probing = false;
+let wanted: { request: CodeRequest; deadlineMs: number; key: string } | undefined;
+
+/** Thrown inside a probe at its first request with no answer yet (never escapes `codeAhead`). */
+class ProbeStopped extends Error {
+  override readonly name = 'ProbeStopped';
+}
+
+/**
+ * Counts since the process started (for `npm run bench:ollama`): requests answered ahead of their synchronous
+ * pass, answers used, and requests that blocked the main thread (`blocking`).
+ */
+export const codeAheadStats = { ahead: 0, used: 0, blocking: 0 };
+
 /**
  * The worker's entry. Built (dist/), it is code-worker.js. Under tsx or vitest (development, tests) the sources
  * are TypeScript: a small bootstrap registers tsx's loader in the worker first, then imports code-worker.ts.
@@ -180,7 +211,63 @@ function stop(): void {
   if (live === undefined) return;
   clearTimeout(live.idle);
   void live.worker.terminate();
+  if (inFlight !== undefined && inFlight.current === live) settle(inFlight, undefined);
   live = undefined;
+}
+
+/** Records the in-flight request's answer (undefined: killed at its deadline) and wakes its asynchronous waiter. */
+function settle(request: InFlight, answer: CodeResponse | undefined): void {
+  if (request.settled) return;
+  request.settled = true;
+  request.answer = answer;
+  Atomics.notify(request.current.flag, 0);
+}
+
+/**
+ * Waits, blocking, for the request `requestAhead` has in flight (a synchronous request posted now would queue
+ * behind it and could be charged its time): its answer is kept for its asynchronous waiter. At its deadline the
+ * worker is killed, as for a synchronous request.
+ */
+function settleInFlight(): void {
+  const request = inFlight;
+  if (request === undefined || request.settled) return;
+  const answer = awaitAnswer(request.current, request.id, Math.max(0, request.deadline - Date.now()));
+  if (answer === undefined) stop();
+  else settle(request, answer);
+}
+
+/** The worker to send a request to: the live one, or a new one (its idle ending backs off: see RESTART_WINDOW_MS). */
+function acquire(): Live {
+  if (live === undefined) {
+    if (lastIdleEnd > 0 && Date.now() - lastIdleEnd < RESTART_WINDOW_MS) idleMs = Math.min(idleMs * 4, MAX_IDLE_MS);
+    live = spawn(false);
+  }
+  clearTimeout(live.idle);
+  return live;
+}
+
+/** Ends `current` after `idleMs` without requests. */
+function idleLater(current: Live): void {
+  clearTimeout(current.idle);
+  current.idle = setTimeout(() => {
+    if (live !== current) return;
+    lastIdleEnd = Date.now();
+    stop();
+  }, idleMs);
+  current.idle.unref();
+}
+
+/** The identity of a request: equal keys ask the worker the same thing (the tree's base by id, its overlay in full). */
+function requestKey(request: CodeRequest, deadlineMs: number): string {
+  const { tree, ...rest } = request;
+  return JSON.stringify([deadlineMs, tree.base.id, rest, tree.overlay]);
+}
+
+/** The value of an answer as `callCodeWorker` returns it: undefined for a killed run; a failed worker throws. */
+function answerValue(answer: CodeResponse | undefined): SandboxRunResult | EslintRun | undefined {
+  if (answer === undefined) return undefined;
+  if (!answer.ok) throw new Error(`code worker failed: ${answer.message}`);
+  return answer.value;
 }
 
 /**
@@ -192,12 +279,20 @@ function stop(): void {
  * @throws Error when the worker itself fails (a harness bug), with the worker's stack.
  */
 export function callCodeWorker(request: CodeRequest, deadlineMs: number): SandboxRunResult | EslintRun | undefined {
-  if (live === undefined) {
-    if (lastIdleEnd > 0 && Date.now() - lastIdleEnd < RESTART_WINDOW_MS) idleMs = Math.min(idleMs * 4, MAX_IDLE_MS);
-    live = spawn(false);
+  if (ahead !== undefined) {
+    const key = requestKey(request, deadlineMs);
+    if (ahead.has(key)) {
+      if (!probing) codeAheadStats.used++;
+      return answerValue(ahead.get(key));
+    }
+    if (probing) {
+      wanted ??= { request, deadlineMs, key };
+      throw new ProbeStopped('a probe needs the code worker');
+    }
   }
-  const current = live;
-  clearTimeout(current.idle);
+  settleInFlight();
+  codeAheadStats.blocking++;
+  const current = acquire();
   awaitReady(current);
   current.used = true;
   const id = ++lastRequestId;
@@ -207,14 +302,123 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
     stop();
     return undefined;
   }
-  current.idle = setTimeout(() => {
-    if (live !== current) return;
-    lastIdleEnd = Date.now();
-    stop();
-  }, idleMs);
-  current.idle.unref();
-  if (!message.ok) throw new Error(`code worker failed: ${message.message}`);
-  return message.value;
+  idleLater(current);
+  return answerValue(message);
+}
+
+/**
+ * Sends `request` to the code worker without blocking this thread, one request at a time (later calls queue), and
+ * resolves with the answer, or undefined for a run killed at `deadlineMs` + grace (as `callCodeWorker`). Resolves
+ * with `'unavailable'` when no worker could be started or the worker was replaced meanwhile: the synchronous pass
+ * then makes the request itself.
+ */
+async function requestAhead(request: CodeRequest, deadlineMs: number): Promise<{ answer: CodeResponse | undefined } | 'unavailable'> {
+  const turn = aheadQueue;
+  let release!: () => void;
+  aheadQueue = new Promise((resolve) => (release = resolve));
+  await turn;
+  // Keeps the process alive while it waits (the worker and its port are unref'd; Atomics.waitAsync holds nothing).
+  const keepAlive = setInterval(() => {}, 1_000);
+  try {
+    const current = acquire();
+    if (!(await readyAhead(current)) || live !== current) return 'unavailable';
+    clearTimeout(current.idle);
+    current.used = true;
+    const id = ++lastRequestId;
+    const posted: InFlight = { current, id, deadline: Date.now() + deadlineMs + HARD_CUTOFF_GRACE_MS, settled: false };
+    inFlight = posted;
+    current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
+    codeAheadStats.ahead++;
+    while (!posted.settled) {
+      for (let received = receiveMessageOnPort(current.port); received !== undefined; received = receiveMessageOnPort(current.port)) {
+        const answer = received.message as CodeResponse;
+        if (answer.id === id) settle(posted, answer);
+      }
+      if (posted.settled) break;
+      const seen = Atomics.load(current.flag, 0);
+      if (seen === id) continue;
+      const left = posted.deadline - Date.now();
+      if (left <= 0) {
+        stop();
+        break;
+      }
+      const wait = waitAsync(current.flag, 0, seen, left);
+      if (wait.async) await wait.value;
+    }
+    if (inFlight === posted) inFlight = undefined;
+    if (posted.answer !== undefined && live === current) idleLater(current);
+    return { answer: posted.answer };
+  } finally {
+    clearInterval(keepAlive);
+    release();
+  }
+}
+
+/** `awaitReady` without blocking: false when the worker did not start within STARTUP_ALLOWANCE_MS (it is stopped). */
+async function readyAhead(current: Live): Promise<boolean> {
+  const deadline = Date.now() + STARTUP_ALLOWANCE_MS;
+  while (!current.ready && Atomics.load(current.flag, 0) === 0) {
+    const left = deadline - Date.now();
+    if (left <= 0 || live !== current) {
+      if (live === current) stop();
+      return false;
+    }
+    const wait = waitAsync(current.flag, 0, 0, left);
+    if (wait.async) await wait.value;
+  }
+  current.ready = true;
+  return true;
+}
+
+/**
+ * `Atomics.waitAsync` (Node ≥ 16; ES2024, newer than this project's TypeScript lib): resolves when `flag[index]` is
+ * notified or no longer `value`, or after `timeoutMs`.
+ */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(flag: Int32Array, index: number, value: number, timeoutMs: number): { async: boolean; value: Promise<string> | string };
+  }
+).waitAsync;
+
+/** Probe rounds of `codeAhead` at most: a command line needing more sandbox runs than this runs the rest blocking. */
+const MAX_PROBES = 8;
+
+/**
+ * Runs `real` — synchronous code that may call the code worker (a `run` tool call, scoring) — after fetching, without
+ * blocking this thread, the answers it will ask for, so that other episodes' model calls go on meanwhile (issue 14 §5:
+ * a blocked main thread reads no HTTP reply). `probe` must do what `real` does on a copy of its state (e.g.
+ * `repo.clone()`): it runs until its first request with no answer yet, which is then sent ahead, up to MAX_PROBES
+ * times. `real` then runs with those answers; a request the probe did not foresee is made blocking, as without
+ * this, so the result is always the synchronous one. The probe's own results and errors are discarded.
+ * @returns what `real` returns; throws what it throws.
+ */
+export async function codeAhead<T>(probe: () => unknown, real: () => T): Promise<T> {
+  const answers = new Map<string, CodeResponse | undefined>();
+  for (let round = 0; round < MAX_PROBES; round++) {
+    ahead = answers;
+    probing = true;
+    wanted = undefined;
+    try {
+      probe();
+    } catch {
+      // ProbeStopped, or a failure `real` will meet and report itself.
+    } finally {
+      ahead = undefined;
+      probing = false;
+    }
+    const need = wanted as { request: CodeRequest; deadlineMs: number; key: string } | undefined;
+    wanted = undefined;
+    if (need === undefined) break;
+    const fetched = await requestAhead(need.request, need.deadlineMs);
+    if (fetched === 'unavailable') break;
+    answers.set(need.key, fetched.answer);
+  }
+  ahead = answers.size > 0 ? answers : undefined;
+  try {
+    return real();
+  } finally {
+    ahead = undefined;
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { ActionReply } from './replies.js';
 import { callRole } from './call-role.js';
 import type { Strategy, StrategyContext } from './context.js';
 import { finished, invalidOutput, stopped } from './endings.js';
-import { newLedger, useTool, type ToolLedger } from './tool-use.js';
+import { newLedger, useToolAhead, type ToolLedger } from './tool-use.js';
 import type { Outcome } from '../records/index.js';
 
 const noMoreTools = (reply: ActionReply): string[] => (reply.action === 'tool' ? ['direct answers now: action must be "finish" or "stop"'] : []);
@@ -16,7 +16,7 @@ export async function runDirect(ctx: StrategyContext, ledger: ToolLedger = newLe
   const act = await callRole(ctx, 'direct', 'action', ActionReply, { ...base, phase: 'act', history: [] }, toolNeedsName);
   if (!act.ok) return invalidOutput(ctx, 'direct', act.error);
   if (act.value.action !== 'tool') return ending(ctx, act.value);
-  useTool(ctx, ledger, act.value.tool ?? '', act.value.args ?? {}, undefined, 1, { call: act.eventId });
+  await useToolAhead(ctx, ledger, act.value.tool ?? '', act.value.args ?? {}, undefined, 1, { call: act.eventId });
   const answer = await callRole(ctx, 'direct', 'action', ActionReply, { ...base, phase: 'answer', history: ledger.history }, noMoreTools);
   if (!answer.ok) return invalidOutput(ctx, 'direct', answer.error);
   return ending(ctx, answer.value);

@@ -3,12 +3,13 @@ import type { Outcome } from '../records/index.js';
 import type { FailureView, Observation, RoleView } from '../models/types.js';
 import type { ToolResult } from '../tools/types.js';
 import { runCheck } from '../scoring/checks.js';
+import { codeAhead } from '../sim-repo/index.js';
 import { PlanReply, ReplanReply, ExecutorReply, ReportReply, type PlanStep } from './replies.js';
 import { askRole, callRole, emitAsked } from './call-role.js';
 import type { Budgets, StrategyContext } from './context.js';
 import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type WriteReport } from './endings.js';
 import { blockedSteps, planDiff, planSnapshot, readySteps, validatePlan, validateSteps, writtenPath, type PlanState, type StepState } from './plan.js';
-import { newLedger, useTool, type ToolCallLinks, type ToolLedger } from './tool-use.js';
+import { codeGoesAhead, newLedger, useToolAhead, useToolsConcurrently, type ToolCallLinks, type ToolLedger } from './tool-use.js';
 
 export interface PlanLoopMode {
   /** false: plan-up-front (no replanning); true: plan-and-replan. */
@@ -64,7 +65,16 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
     let failureEvent: number;
     if (run.kind === 'failed') ({ failure, eventId: failureEvent } = run);
     else {
-      const doneWhen = checkDoneWhen(ctx, plan);
+      // With a model served over the network, the checks' sandbox runs go ahead without blocking (codeAhead).
+      const doneWhen = codeGoesAhead(ctx)
+        ? await codeAhead(
+            () => {
+              const copy = ctx.repo.clone();
+              for (const check of plan.done_when) runCheck(check, { repo: copy });
+            },
+            () => checkDoneWhen(ctx, plan),
+          )
+        : checkDoneWhen(ctx, plan);
       if (doneWhen === undefined) return report(ctx, plan, ledger, failures, plan.done_when.length > 0 ? 'done_when_passed' : 'plan_complete');
       failures.push(doneWhen.failure);
       // plan-up-front has no replanner: the reporter writes up what happened and the episode finishes.
@@ -205,7 +215,11 @@ async function runSteps(
         ),
       };
     }
-    const outcomes = ctx.repo.concurrently(calls.map((call) => () => useTool(ctx, ledger, call.tool, call.args, call.step.id, 1, call.links)));
+    const outcomes = await useToolsConcurrently(
+      ctx,
+      ledger,
+      calls.map((call) => ({ tool: call.tool, args: call.args, stepId: call.step.id, links: call.links })),
+    );
     let firstFailure: { failure: FailureView; eventId: number } | undefined;
     for (let i = 0; i < calls.length; i++) {
       const { step, tool, args, links } = calls[i]!;
@@ -222,7 +236,7 @@ async function runSteps(
             ),
           };
         }
-        used = useTool(ctx, ledger, tool, args, step.id, retry + 1, links);
+        used = await useToolAhead(ctx, ledger, tool, args, step.id, retry + 1, links);
       }
       const keptMiss = used.result.status === 'lookup_miss' && ctx.options.lookupMissAsResult;
       if (meetsExpectation(step, used.result) || keptMiss) {

@@ -3,7 +3,7 @@ import { ActionReply, ReportReply } from './replies.js';
 import { callRole } from './call-role.js';
 import { REACT_BUDGETS, type Budgets, type Strategy, type StrategyContext } from './context.js';
 import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type WriteReport } from './endings.js';
-import { newLedger, useTool, type ToolLedger } from './tool-use.js';
+import { newLedger, useToolAhead, type ToolLedger } from './tool-use.js';
 import type { Outcome } from '../records/index.js';
 
 const toolNeedsName = (reply: ActionReply): string[] => (reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : []);
@@ -33,7 +33,7 @@ export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BU
     if (ledger.toolCalls >= budgets.maxToolCalls) {
       return budgetExhausted(ctx, 'tool_calls', `the agent asked for call ${ledger.toolCalls + 1}; the budget is ${budgets.maxToolCalls}`, report);
     }
-    const used = useTool(ctx, ledger, action.tool ?? '', action.args ?? {}, undefined, 1, { call: reply.eventId });
+    const used = await useToolAhead(ctx, ledger, action.tool ?? '', action.args ?? {}, undefined, 1, { call: reply.eventId });
     if (used.failuresOfThisCall >= budgets.repeatedFailureLimit) {
       return budgetExhausted(ctx, 'repeated_call', `${action.tool} with the same args failed ${used.failuresOfThisCall} times`, report);
     }

@@ -4,6 +4,7 @@ import type { ToolResult } from '../tools/types.js';
 import type { Observation } from '../models/types.js';
 import type { StrategyContext } from './context.js';
 import { canonicalJson, type TraceEventInput } from '../records/index.js';
+import { codeAhead } from '../sim-repo/index.js';
 
 /** Per-episode tool bookkeeping shared by every strategy. */
 export interface ToolLedger {
@@ -102,4 +103,55 @@ export function useTool(
     ledger.reads.set(key, { count: reads, changes });
   }
   return { result, eventId, observation, failuresOfThisCall: failures, readsOfThisCall: reads };
+}
+
+/**
+ * True when a model of the episode is served over the network (not a deterministic stand-in): the sandbox runs of a
+ * tool call are then made ahead of it without blocking the main thread (`codeAhead`), so that other episodes' model
+ * replies are read meanwhile. With in-process models there is nothing to overlap, and the probe would only cost.
+ */
+export function codeGoesAhead(ctx: StrategyContext): boolean {
+  for (const model of Object.values(ctx.models)) if (!model.deterministic) return true;
+  return false;
+}
+
+/**
+ * `useTool`, with the sandbox runs a `run` call needs (tests, lint, node) made ahead when `codeGoesAhead`: a probe
+ * runs the call on a copy of the repository to learn them. The outcome is the same either way (the call itself runs
+ * as in `useTool`).
+ */
+export async function useToolAhead(
+  ctx: StrategyContext,
+  ledger: ToolLedger,
+  tool: string,
+  args: Record<string, unknown>,
+  stepId?: string,
+  attempt = 1,
+  links: ToolCallLinks = NO_LINKS,
+): Promise<ToolOutcome> {
+  const use = () => useTool(ctx, ledger, tool, args, stepId, attempt, links);
+  if (tool !== 'run' || !codeGoesAhead(ctx)) return use();
+  return codeAhead(() => executeToolCall(ctx.repo.clone(), { tool, args }), use);
+}
+
+/** One call of a plan wave: its tool, args, step id and trace links. */
+export interface WaveCall {
+  tool: string;
+  args: Record<string, unknown>;
+  stepId: string;
+  links: ToolCallLinks;
+}
+
+/**
+ * Runs the calls of a plan wave as if started together (`SimRepo.concurrently`: each sees the earlier ones' effects;
+ * the clock advances by the longest), with their sandbox runs made ahead as in `useToolAhead`. Outcomes in order.
+ */
+export async function useToolsConcurrently(ctx: StrategyContext, ledger: ToolLedger, calls: readonly WaveCall[]): Promise<ToolOutcome[]> {
+  const use = () => ctx.repo.concurrently(calls.map((call) => () => useTool(ctx, ledger, call.tool, call.args, call.stepId, 1, call.links)));
+  if (!calls.some((call) => call.tool === 'run') || !codeGoesAhead(ctx)) return use();
+  const probe = () => {
+    const copy = ctx.repo.clone();
+    copy.concurrently(calls.map((call) => () => executeToolCall(copy, call)));
+  };
+  return codeAhead(probe, use);
 }
