@@ -157,7 +157,16 @@ async function bench(inline: boolean): Promise<number> {
 }
 
 /** One two-host run: wall (run.json timing.wall_ms), ideal, this process's CPU ms per call, per-host calls. */
-async function hostsRun(): Promise<{ wallMs: number; idealMs: number; cpuMsPerCall: number; calls: number; perHost: number[]; errors: number }> {
+async function hostsRun(): Promise<{
+  wallMs: number;
+  idealMs: number;
+  cpuMsPerCall: number;
+  calls: number;
+  perHost: number[];
+  errors: number;
+  exchangeMs: number;
+  packedMs: number;
+}> {
   const servers = await Promise.all(Array.from({ length: HOSTS }, () => processServer()));
   const out = join(scratch(), 'bench-hosts');
   const cpuBefore = process.cpuUsage();
@@ -187,6 +196,12 @@ async function hostsRun(): Promise<{ wallMs: number; idealMs: number; cpuMsPerCa
     calls,
     perHost: figures.map((figure) => figure.calls),
     errors: records(out).filter((record) => record.outcome.status === 'error').length,
+    // Mean HTTP exchange as the client saw it, and Σ episode wall / concurrency (the wall with perfect packing).
+    exchangeMs:
+      records(out)
+        .flatMap((record) => record.trace)
+        .reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / calls,
+    packedMs: records(out).reduce((sum, record) => sum + record.wall_ms, 0) / (HOSTS * PER_HOST),
   };
 }
 
@@ -214,6 +229,8 @@ async function benchHosts(): Promise<number> {
     `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call; median ${cpu.toFixed(2)} ms = ` +
       `${((cpu / REAL_CALL_MS[1]) * 100).toFixed(3)}–${((cpu / REAL_CALL_MS[0]) * 100).toFixed(3)} % of a ${REAL_CALL_MS[1]}–${REAL_CALL_MS[0]} ms real model call ` +
       '(this process: setup, dispatch, strategies, scoring, results files, summary)',
+    `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it (${LATENCY_MS} ms at the server)`,
+    `schedule           Σ episode wall / ${HOSTS * PER_HOST} = ${runs.map((run) => run.packedMs.toFixed(0)).join(', ')} ms; the rest of the wall had fewer episodes in flight (start, tail)`,
     `sandbox runs       ${codeAheadStats.ahead - code.ahead} made ahead (main thread free), ${codeAheadStats.used - code.used} answers used, ` +
       `${codeAheadStats.blocking - code.blocking} blocking (main thread waits), over the ${RUNS} runs`,
   ];

@@ -65,7 +65,9 @@ export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], ep
 
 /**
  * The matrix's cells one at a time, in buildMatrix's order, those whose position `keep` accepts: a matrix of any
- * size is never held in memory.
+ * size is never held in memory. With `estimate` (model calls expected of task × strategy, or undefined when
+ * unknown), each epoch's cells come longest first instead (see `LongestFirst`); positions, seeds and results do
+ * not change, only the order episodes start in.
  */
 export function* matrixCells(
   tasks: EpisodeTask[],
@@ -73,16 +75,67 @@ export function* matrixCells(
   epochs: number,
   seed: number,
   keep: (position: number) => boolean,
+  estimate?: (task: number, strategy: number) => number | undefined,
 ): Generator<EpisodeCell> {
   let position = 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    for (const task of tasks) {
-      for (const strategy of strategies) {
-        if (keep(position)) yield { task, strategy, epoch, seed: episodeSeed(seed, task.id, strategy, epoch) };
+    const cells: Array<{ cell: EpisodeCell; task: number; strategy: number }> = [];
+    for (let task = 0; task < tasks.length; task++) {
+      for (let strategy = 0; strategy < strategies.length; strategy++) {
+        if (keep(position)) {
+          const cell = { task: tasks[task]!, strategy: strategies[strategy]!, epoch, seed: episodeSeed(seed, tasks[task]!.id, strategies[strategy]!, epoch) };
+          if (estimate === undefined) yield cell;
+          else cells.push({ cell, task, strategy });
+        }
         position += 1;
       }
     }
+    if (estimate === undefined) continue;
+    // Estimated when the epoch's first cell is asked for: after every cell of the epoch before was started.
+    const expected = cells.map(({ task, strategy }) => estimate(task, strategy) ?? Number.POSITIVE_INFINITY);
+    const order = cells.map((_, index) => index).sort((a, b) => expected[b]! - expected[a]! || a - b);
+    for (const index of order) yield cells[index]!.cell;
   }
+}
+
+/**
+ * Model calls per task × strategy as episodes finish, for `matrixCells`' longest-first order. When episodes wait on
+ * a model server, the run's wall time ends with the episodes still in flight; starting the long ones first keeps
+ * that tail short (the LPT rule of scheduling). An epoch's estimate of a cell is the calls of the same task ×
+ * strategy in an earlier epoch, else the mean of its strategy so far, else unknown (first: nothing is known of it).
+ */
+export class LongestFirst {
+  private readonly calls: Float64Array;
+  private readonly strategySum: Float64Array;
+  private readonly strategyCount: Float64Array;
+
+  constructor(
+    private readonly taskIndex: ReadonlyMap<string, number>,
+    private readonly strategyIndex: ReadonlyMap<string, number>,
+  ) {
+    this.calls = new Float64Array(taskIndex.size * strategyIndex.size).fill(Number.NaN);
+    this.strategySum = new Float64Array(strategyIndex.size);
+    this.strategyCount = new Float64Array(strategyIndex.size);
+  }
+
+  /** Notes the model calls of a finished episode (errored ones too: they waited as long). */
+  add(record: EpisodeRecord): void {
+    const task = this.taskIndex.get(record.task);
+    const strategy = this.strategyIndex.get(record.strategy);
+    if (task === undefined || strategy === undefined) return;
+    let calls = 0;
+    for (const count of Object.values(record.metrics.model_calls)) calls += count ?? 0;
+    this.calls[task * this.strategyIndex.size + strategy] = calls;
+    this.strategySum[strategy]! += calls;
+    this.strategyCount[strategy]! += 1;
+  }
+
+  readonly estimate = (task: number, strategy: number): number | undefined => {
+    const seen = this.calls[task * this.strategyIndex.size + strategy]!;
+    if (!Number.isNaN(seen)) return seen;
+    const count = this.strategyCount[strategy]!;
+    return count > 0 ? this.strategySum[strategy]! / count : undefined;
+  };
 }
 
 /**
@@ -101,10 +154,16 @@ export async function runMatrix(
     config.strategies,
     config.tasks.map((task) => task.id),
   );
+  // Episodes that wait on a model server start longest first; in-process runs keep the matrix order (and so the
+  // order of episodes.jsonl, run to run).
+  const longest = Object.values(env.models).some((model) => !model.deterministic)
+    ? new LongestFirst(new Map(config.tasks.map((task, index) => [task.id, index])), new Map(config.strategies.map((name, index) => [name, index])))
+    : undefined;
   let kept = 0;
   await config.existing?.replay((record) => {
     positions.add(record);
     summary.add(record);
+    longest?.add(record);
     kept += 1;
   });
   let toRun = 0;
@@ -115,6 +174,7 @@ export async function runMatrix(
     config.epochs,
     config.seed,
     (position) => inShard(position, config.shard) && !positions.has(position),
+    longest?.estimate,
   );
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const writer = new EpisodeWriter(join(config.outDir, EPISODES_FILE));
@@ -131,6 +191,7 @@ export async function runMatrix(
       const record = config.complete ? await config.complete(finished, cell) : finished;
       summary.add(record);
       positions.add(record);
+      longest?.add(record);
       await writer.write(record);
       ran += 1;
       // performance.now() counts from process start: this is start-up to the first finished episode.
