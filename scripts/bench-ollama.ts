@@ -4,7 +4,7 @@
 // --host-concurrency 8; issue 14 §5), RUNS times, medians reported (exit 1 above 1.1× the ideal), with the harness's own
 // CPU per model call as a share of a real model call. Each server serves the scripted model in its own process, as a
 // real Ollama does (`--inline`: the one-host server in this process, to see what sharing the event loop costs;
-// `--hosts-only`: the two-host part only).
+// `--hosts-only`: the two-host part only; `--concurrency-only`: issue 15 §5's one host at concurrency 64, 5 and 50 ms).
 import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
@@ -30,7 +30,7 @@ const HOST_EPOCHS = 3;
 /** The two-host wall time may exceed the ideal by at most this factor (issue 14 §5). */
 const MAX_HOSTS_RATIO = 1.1;
 /** Two-host runs; medians are reported. */
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 /** Time of one call of a real local model, ms: the bounds of the share the harness's CPU is reported against. */
 const REAL_CALL_MS = [500, 2000] as const;
 
@@ -51,7 +51,7 @@ interface BenchServer {
  * Starts the scripted fake server and times every chat exchange on the server side (node:http diagnostics
  * channels: request headers parsed → response finished).
  */
-async function measuredServer(): Promise<{ url: string; stop(): Promise<ServerFigures> }> {
+async function measuredServer(latencyMs = LATENCY_MS): Promise<{ url: string; stop(): Promise<ServerFigures> }> {
   const started = new WeakMap<object, number>();
   const service: number[] = [];
   const onStart = (message: unknown): void => {
@@ -65,7 +65,7 @@ async function measuredServer(): Promise<{ url: string; stop(): Promise<ServerFi
   diagnostics.subscribe('http.server.request.start', onStart);
   diagnostics.subscribe('http.server.response.finish', onFinish);
   const cpuBefore = process.cpuUsage();
-  const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs: LATENCY_MS });
+  const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs });
   return {
     url: server.url,
     stop: async () => {
@@ -84,8 +84,10 @@ async function measuredServer(): Promise<{ url: string; stop(): Promise<ServerFi
 }
 
 /** This script again with `--serve`, in a child process: it prints its URL, and its chat-call count when stdin ends. */
-async function processServer(): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function processServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', String(latencyMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = await lines.next();
   if (first.done) throw new Error('the fake Ollama server process exited before printing its URL');
@@ -101,7 +103,7 @@ async function processServer(): Promise<BenchServer> {
 
 /** `--serve`: the fake server for `processServer`. */
 async function serve(): Promise<void> {
-  const server = await measuredServer();
+  const server = await measuredServer(Number(process.argv[process.argv.indexOf('--serve') + 1] ?? LATENCY_MS));
   process.stdout.write(`${server.url}\n`);
   process.stdin.resume();
   process.stdin.on('end', () => {
@@ -166,6 +168,7 @@ async function hostsRun(): Promise<{
   errors: number;
   exchangeMs: number;
   packedMs: number;
+  serviceMs: number;
 }> {
   const servers = await Promise.all(Array.from({ length: HOSTS }, () => processServer()));
   const out = join(scratch(), 'bench-hosts');
@@ -202,6 +205,7 @@ async function hostsRun(): Promise<{
         .flatMap((record) => record.trace)
         .reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / calls,
     packedMs: records(out).reduce((sum, record) => sum + record.wall_ms, 0) / (HOSTS * PER_HOST),
+    serviceMs: figures.reduce((sum, figure) => sum + figure.serviceMs * figure.calls, 0) / calls,
   };
 }
 
@@ -229,7 +233,8 @@ async function benchHosts(): Promise<number> {
     `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call; median ${cpu.toFixed(2)} ms = ` +
       `${((cpu / REAL_CALL_MS[1]) * 100).toFixed(3)}–${((cpu / REAL_CALL_MS[0]) * 100).toFixed(3)} % of a ${REAL_CALL_MS[1]}–${REAL_CALL_MS[0]} ms real model call ` +
       '(this process: setup, dispatch, strategies, scoring, results files, summary)',
-    `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it (${LATENCY_MS} ms at the server)`,
+    `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
+      `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the servers from request headers to reply sent (${LATENCY_MS} ms of it latency)`,
     `schedule           Σ episode wall / ${HOSTS * PER_HOST} = ${runs.map((run) => run.packedMs.toFixed(0)).join(', ')} ms; the rest of the wall had fewer episodes in flight (start, tail)`,
     `sandbox runs       ${codeAheadStats.ahead - code.ahead} made ahead (main thread free), ${codeAheadStats.used - code.used} answers used, ` +
       `${codeAheadStats.blocking - code.blocking} blocking (main thread waits), over the ${RUNS} runs`,
@@ -238,7 +243,70 @@ async function benchHosts(): Promise<number> {
   return ratio <= MAX_HOSTS_RATIO ? 0 : 1;
 }
 
+/** Issue 15 §5: one host in its own process taking SWEEP_CONCURRENCY calls at once, at 5 and 50 ms per call. */
+const SWEEP_CONCURRENCY = 64;
+const SWEEP_EPOCHS = 10;
+const SWEEP_LIMITS: Record<number, number> = { 5: 2, 50: 1.2 };
+
+async function benchConcurrency(): Promise<number> {
+  let code = 0;
+  for (const latencyMs of [50, 5]) {
+    const runs = [];
+    for (let index = 0; index < RUNS; index++) {
+      const server = await processServer(latencyMs);
+      const out = join(scratch(), 'bench-sweep');
+      const cpuBefore = process.cpuUsage();
+      let run: Awaited<ReturnType<typeof runInProcess>>;
+      let figures: ServerFigures;
+      try {
+        run = await runInProcess({
+          out,
+          model: 'ollama:qwen3:8b',
+          ollamaHost: server.url,
+          strategies: 'all',
+          epochs: SWEEP_EPOCHS,
+          concurrency: SWEEP_CONCURRENCY,
+        });
+      } finally {
+        figures = await server.stop();
+      }
+      const cpu = process.cpuUsage(cpuBefore);
+      if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
+      const list = records(out);
+      const wallMs = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { timing: { wall_ms: number } }).timing.wall_ms;
+      runs.push({
+        wallMs,
+        idealMs: (figures.calls * latencyMs) / SWEEP_CONCURRENCY,
+        calls: figures.calls,
+        cpuMsPerCall: (cpu.user + cpu.system) / 1000 / figures.calls,
+        serverCpuMsPerCall: figures.cpuMsPerCall,
+        exchangeMs:
+          list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
+        packedMs: list.reduce((sum, record) => sum + record.wall_ms, 0) / SWEEP_CONCURRENCY,
+      });
+    }
+    const ratios = runs.map((run) => run.wallMs / run.idealMs);
+    const ratio = median(ratios);
+    const limit = SWEEP_LIMITS[latencyMs]!;
+    const lines = [
+      `bench:ollama concurrency — 1 fake host (own process), --concurrency ${SWEEP_CONCURRENCY}, ${latencyMs} ms per call, core suite × ${DEFAULT_STRATEGIES.length} strategies × ${SWEEP_EPOCHS} epochs; ` +
+        `${RUNS} runs, medians; load average ${loadavg()[0]!.toFixed(2)}`,
+      `model calls        ${runs.map((run) => run.calls).join(', ')}`,
+      `wall               ${runs.map((run) => run.wallMs).join(', ')} ms; ideal ${median(runs.map((run) => run.idealMs)).toFixed(0)} ms (calls × ${latencyMs} ms / ${SWEEP_CONCURRENCY})`,
+      `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  (limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`,
+      `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call (setup and summary included); ` +
+        `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
+      `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
+        `Σ episode wall / ${SWEEP_CONCURRENCY} = ${runs.map((run) => run.packedMs.toFixed(0)).join(', ')} ms`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n\n`);
+    if (ratio > limit) code = 1;
+  }
+  return code;
+}
+
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--concurrency-only')) process.exitCode = await benchConcurrency();
 else {
   const single = process.argv.includes('--hosts-only') ? 0 : await bench(process.argv.includes('--inline'));
   if (single === 0) process.stdout.write('\n');

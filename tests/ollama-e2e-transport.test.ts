@@ -181,3 +181,39 @@ describe('createNodeHttpFetch against Node fetch (undici), through the real olla
     }
   });
 });
+
+describe('the lean fetch’s response', () => {
+  it('reads a body whole or as a stream, once, like a WHATWG Response, with the headers and status the server sent', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((incoming, outgoing) => {
+      const status = incoming.url === '/missing' ? 404 : 200;
+      outgoing.writeHead(status, { 'content-type': 'application/json', 'x-chunks': '3' });
+      // Three writes: the body arrives in parts, as a streamed reply does.
+      outgoing.write('{"a":');
+      setTimeout(() => {
+        outgoing.write('[1,2,');
+        setTimeout(() => outgoing.end('3]}'), 5);
+      }, 5);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    rawServers.push(server);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const fetch = createNodeHttpFetch();
+
+    const whole = await fetch(`${base}/ok`, { method: 'POST', body: '{}' });
+    expect([whole.ok, whole.status, whole.headers.get('content-type'), whole.headers.get('X-Chunks')]).toEqual([true, 200, 'application/json', '3']);
+    expect(await whole.json()).toEqual({ a: [1, 2, 3] });
+    await expect(whole.text()).rejects.toThrow(TypeError);
+
+    const streamed = await fetch(`${base}/ok`, { method: 'POST', body: '{}' });
+    const reader = streamed.body!.getReader();
+    const parts: string[] = [];
+    for (let part = await reader.read(); !part.done; part = await reader.read()) parts.push(Buffer.from(part.value).toString('utf8'));
+    expect(parts.join('')).toBe('{"a":[1,2,3]}');
+    expect(streamed.bodyUsed).toBe(true);
+
+    const missing = await fetch(`${base}/missing`, { method: 'POST', body: '{}' });
+    expect([missing.ok, missing.status]).toEqual([false, 404]);
+    expect(await missing.text()).toBe('{"a":[1,2,3]}');
+  });
+});

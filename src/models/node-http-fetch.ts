@@ -20,6 +20,11 @@ function codedError(message: string, code: string): Error {
 
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   const record: Record<string, string> = {};
+  // A plain object (what the ollama client passes) needs no Headers instance: names lower-cased, as Headers does.
+  if (headers !== undefined && headers !== null && Object.getPrototypeOf(headers) === Object.prototype) {
+    for (const [key, value] of Object.entries(headers as Record<string, string>)) record[key.toLowerCase()] = String(value);
+    return record;
+  }
   new Headers(headers).forEach((value, key) => (record[key] = value));
   return record;
 }
@@ -104,30 +109,26 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
       };
 
       const toResponse = (response: http.IncomingMessage): Response => {
-        const responseHeaders = new Headers();
-        for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) {
-          responseHeaders.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-        }
         const status = response.statusCode ?? 0;
-        const init = { status, statusText: response.statusMessage ?? '', headers: responseHeaders };
         if (NULL_BODY_STATUS.has(status)) {
           response.resume();
           signal?.removeEventListener('abort', onAbort);
-          return new Response(null, init);
+          return new Response(null, { status, statusText: response.statusMessage ?? '', headers: headersOf(response) });
         }
-        let finished = false;
+        const body = new ArrivingBody(() => {
+          finish();
+          response.destroy();
+        });
         let bodyTimer: NodeJS.Timeout | undefined;
-        let controller!: ReadableStreamDefaultController<Uint8Array>;
         const finish = (): void => {
-          finished = true;
           clearTimeout(bodyTimer);
           signal?.removeEventListener('abort', onAbort);
         };
         failBody = (reason) => {
-          if (finished) return;
+          if (body.settled) return;
           finish();
           response.destroy();
-          controller.error(reason);
+          body.fail(reason);
         };
         const armBodyTimer = (): void => {
           clearTimeout(bodyTimer);
@@ -136,35 +137,132 @@ export function createNodeHttpFetch(options: NodeHttpFetchOptions = {}): typeof 
             bodyTimeoutMs,
           );
         };
-        const stream = new ReadableStream<Uint8Array>({
-          start(streamController) {
-            controller = streamController;
-          },
-          cancel() {
-            finish();
-            response.destroy();
-          },
-        });
         armBodyTimer();
         response.on('data', (chunk: Buffer) => {
-          if (finished) return;
+          if (body.settled) return;
           armBodyTimer();
-          controller.enqueue(new Uint8Array(chunk));
+          body.push(chunk);
         });
         response.on('end', () => {
-          if (finished) return;
+          if (body.settled) return;
           finish();
-          controller.close();
+          body.end();
         });
         response.on('error', (error) => failBody?.(new TypeError('terminated', { cause: error })));
         response.on('close', () => {
           if (!response.complete) failBody?.(new TypeError('terminated', { cause: codedError('other side closed', 'UND_ERR_SOCKET') }));
         });
-        return new Response(stream, init);
+        return leanResponse(response, status, body);
       };
 
       send(false);
     });
   };
   return lean as typeof fetch;
+}
+
+/** The response headers as a Headers object (built only when asked for). */
+function headersOf(response: http.IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+  return headers;
+}
+
+/**
+ * A response body as it arrives: kept as chunks until it is read whole (`text`, `json`), or handed to a web stream
+ * when `stream()` is asked for (a streamed reply, read as it comes). Failures (body timeout, a broken connection,
+ * an abort) reach whichever reader there is, or the next one.
+ */
+class ArrivingBody {
+  settled = false;
+  private readonly chunks: Buffer[] = [];
+  private failure: { reason: unknown } | undefined;
+  private waiting: Array<{ resolve: (text: Buffer) => void; reject: (reason: unknown) => void }> = [];
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private webStream: ReadableStream<Uint8Array> | undefined;
+  used = false;
+
+  constructor(private readonly cancel: () => void) {}
+
+  push(chunk: Buffer): void {
+    if (this.controller !== undefined) this.controller.enqueue(new Uint8Array(chunk));
+    else this.chunks.push(chunk);
+  }
+
+  end(): void {
+    this.settled = true;
+    this.controller?.close();
+    const whole = Buffer.concat(this.chunks);
+    for (const waiter of this.waiting) waiter.resolve(whole);
+    this.waiting = [];
+  }
+
+  fail(reason: unknown): void {
+    this.settled = true;
+    this.failure = { reason };
+    this.controller?.error(reason);
+    for (const waiter of this.waiting) waiter.reject(reason);
+    this.waiting = [];
+  }
+
+  /** The whole body once it has arrived. @throws TypeError when the body was already read (as undici). */
+  bytes(): Promise<Buffer> {
+    if (this.used) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    this.used = true;
+    if (this.failure !== undefined) return Promise.reject(this.failure.reason);
+    if (this.settled) return Promise.resolve(Buffer.concat(this.chunks));
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+  }
+
+  /** The body as a web stream (created on first use, with what has arrived so far). */
+  stream(): ReadableStream<Uint8Array> {
+    this.webStream ??= new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.used = true;
+        for (const chunk of this.chunks.splice(0)) controller.enqueue(new Uint8Array(chunk));
+        if (this.failure !== undefined) controller.error(this.failure.reason);
+        else if (this.settled) controller.close();
+        else this.controller = controller;
+      },
+      cancel: () => {
+        this.settled = true;
+        this.cancel();
+      },
+    });
+    return this.webStream;
+  }
+}
+
+/**
+ * The parts of a WHATWG Response the ollama client and the preflight read (ok, status, statusText, headers, body,
+ * json, text, arrayBuffer), without undici's Response and its web streams for a reply read whole: that cost about
+ * 0.1 ms of main-thread time per model call (`npx tsx scripts/bench-ollama.ts --hosts-only`, CPU profile).
+ */
+function leanResponse(response: http.IncomingMessage, status: number, body: ArrivingBody): Response {
+  let headers: Headers | undefined;
+  const lean = {
+    ok: status >= 200 && status <= 299,
+    status,
+    statusText: response.statusMessage ?? '',
+    redirected: false,
+    type: 'basic',
+    url: '',
+    get headers() {
+      headers ??= headersOf(response);
+      return headers;
+    },
+    get body() {
+      return body.stream();
+    },
+    get bodyUsed() {
+      return body.used;
+    },
+    text: async () => (await body.bytes()).toString('utf8'),
+    json: async () => JSON.parse((await body.bytes()).toString('utf8')) as unknown,
+    arrayBuffer: async () => {
+      const bytes = await body.bytes();
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+    },
+  };
+  return lean as unknown as Response;
 }

@@ -60,8 +60,7 @@ export interface SendOptions {
 export async function sendChat(request: OllamaChatRequest, options: SendOptions): Promise<OllamaReply> {
   const now = options.now ?? (() => performance.now());
   const started = now();
-  const OllamaClient = await ollamaClient();
-  const client = new OllamaClient({ host: options.host, fetch: timeoutFetch(options.fetch, options.timeoutMs) });
+  const client = await clientFor(options);
   if (!options.stream) {
     const response = await client.chat({ ...request, stream: false });
     return fromParts([response], now() - started);
@@ -69,6 +68,22 @@ export async function sendChat(request: OllamaChatRequest, options: SendOptions)
   const parts: OllamaChatResponse[] = [];
   for await (const part of await client.chat({ ...request, stream: true })) parts.push(part);
   return fromParts(parts, now() - started);
+}
+
+/** Clients by fetch, then host and timeout: one client serves every call to a host (its constructor costs per call). */
+const clients = new WeakMap<typeof fetch, Map<string, Ollama>>();
+
+async function clientFor(options: SendOptions): Promise<Ollama> {
+  let byHost = clients.get(options.fetch);
+  if (byHost === undefined) clients.set(options.fetch, (byHost = new Map()));
+  const key = `${options.timeoutMs ?? ''}|${options.host}`;
+  let client = byHost.get(key);
+  if (client === undefined) {
+    const OllamaClient = await ollamaClient();
+    client = byHost.get(key) ?? new OllamaClient({ host: options.host, fetch: timeoutFetch(options.fetch, options.timeoutMs) });
+    byHost.set(key, client);
+  }
+  return client;
 }
 
 function fromParts(parts: readonly OllamaChatResponse[], wallMs: number): OllamaReply {
