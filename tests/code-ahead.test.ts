@@ -1,6 +1,6 @@
 // Sandbox runs made ahead of a synchronous pass (codeAhead): the event loop is served meanwhile, the result is the blocking one.
 import { afterEach, describe, expect, it } from 'vitest';
-import { codeAhead, codeAheadStats, runSandboxed } from '../src/sim-repo/code-host.js';
+import { codeAhead, codeAheadPure, codeAheadStats, runSandboxed } from '../src/sim-repo/code-host.js';
 import { clearTestRunCaches, RepoSpec, SimRepo, stopCodeWorker } from '../src/sim-repo/index.js';
 
 /** A command whose sandbox run takes a while (QuickJS: a few hundred thousand loop turns) and prints `tag` and a sum. */
@@ -137,5 +137,25 @@ describe('codeAhead', () => {
       ),
     );
     expect(results.map((result) => result.output)).toEqual(['episode-0 29994', 'episode-1 59997', 'episode-2 89995', 'episode-3 119995']);
+  });
+
+  it('codeAheadPure returns the computation’s own last round, run with every answer fetched ahead, and rethrows its error', async () => {
+    const repo = emptyRepo();
+    const before = { ...codeAheadStats };
+    let rounds = 0;
+    const result = await codeAheadPure(() => {
+      rounds++;
+      return repo.clone().run(busy('pure', 5_000));
+    });
+    expect(result).toMatchObject({ exit_code: 0, output: 'pure 14995' });
+    expect(rounds).toBe(2);
+    expect(codeAheadStats.ahead - before.ahead).toBe(1);
+    expect(codeAheadStats.blocking - before.blocking).toBe(0);
+    expect(repo.clock.now_ms).toBe(0);
+    await expect(
+      codeAheadPure(() => {
+        throw new RangeError('a check that fails on its own');
+      }),
+    ).rejects.toThrow('a check that fails on its own');
   });
 });

@@ -1,5 +1,5 @@
 // Runs one episode: fresh repo, strategy, scoring, metrics — and turns any crash into a recorded `error`.
-import { codeAhead, SimRepo } from '../sim-repo/index.js';
+import { codeAheadPure, SimRepo } from '../sim-repo/index.js';
 import type { RepoSpec } from '../sim-repo/spec.js';
 import type { Check, Trajectory } from '../suite/schema.js';
 import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
@@ -89,15 +89,13 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   }
   const toolMs = repo.clock.now_ms;
   const scoreOn = (state: SimRepo) => score(task, outcome, { repo: state, answer: outcome.answer, message: outcome.message });
-  // With a model served over the network, the checks' sandbox runs go ahead without blocking other episodes (codeAhead).
+  // With a model served over the network, the checks' sandbox runs go ahead without blocking other episodes (codeAheadPure:
+  // scoring reads the state only, so it runs on a copy whose result is the score).
   const scored =
     outcome.status === 'error'
       ? { success: false, checks: [] }
       : Object.values(env.models).some((model) => !model.deterministic)
-        ? await codeAhead(
-            () => scoreOn(repo.clone()),
-            () => scoreOn(repo),
-          )
+        ? await codeAheadPure(() => scoreOn(repo.clone()))
         : scoreOn(repo);
   if (outcome.status !== 'error') {
     for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });

@@ -392,23 +392,42 @@ const MAX_PROBES = 8;
  * this, so the result is always the synchronous one. The probe's own results and errors are discarded.
  * @returns what `real` returns; throws what it throws.
  */
-export async function codeAhead<T>(probe: () => unknown, real: () => T): Promise<T> {
+export function codeAhead<T>(probe: () => unknown, real: () => T): Promise<T> {
+  return runAhead(probe, real, false);
+}
+
+/**
+ * `codeAhead` for a computation without side effects on shared state (scoring checks on a copy of the repository):
+ * the probe is the computation itself, and its last round, which ran with every answer it needed, is the result.
+ * @returns what `compute` returns; throws what it throws.
+ */
+export function codeAheadPure<T>(compute: () => T): Promise<T> {
+  return runAhead(compute, compute, true);
+}
+
+async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boolean): Promise<T> {
   const answers = new Map<string, CodeResponse | undefined>();
   for (let round = 0; round < MAX_PROBES; round++) {
     ahead = answers;
     probing = true;
     wanted = undefined;
+    let outcome: { value: unknown } | { error: unknown };
     try {
-      probe();
-    } catch {
+      outcome = { value: probe() };
+    } catch (error) {
       // ProbeStopped, or a failure `real` will meet and report itself.
+      outcome = { error };
     } finally {
       ahead = undefined;
       probing = false;
     }
     const need = wanted as { request: CodeRequest; deadlineMs: number; key: string } | undefined;
     wanted = undefined;
-    if (need === undefined) break;
+    if (need === undefined) {
+      if (!probeIsReal) break;
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value as T;
+    }
     const fetched = await requestAhead(need.request, need.deadlineMs);
     if (fetched === 'unavailable') break;
     answers.set(need.key, fetched.answer);

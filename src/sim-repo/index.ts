@@ -14,5 +14,5 @@ export * as durations from './durations.js';
 export type { TestResult, TestState, FileResult, TestRun } from './test-runner.js';
 export { clearTestRunCaches, testFileStats, testRunCache } from './test-runner.js';
 export type { CacheStats } from './run-cache.js';
-export { codeAhead, codeAheadStats, prewarmForRepos, stopCodeWorker } from './code-host.js';
+export { codeAhead, codeAheadPure, codeAheadStats, prewarmForRepos, stopCodeWorker } from './code-host.js';
 export type { SandboxRunOptions, SandboxRunResult, SandboxError } from './sandbox/index.js';

@@ -3,7 +3,7 @@ import type { Outcome } from '../records/index.js';
 import type { FailureView, Observation, RoleView } from '../models/types.js';
 import type { ToolResult } from '../tools/types.js';
 import { runCheck } from '../scoring/checks.js';
-import { codeAhead } from '../sim-repo/index.js';
+import { codeAheadPure } from '../sim-repo/index.js';
 import { PlanReply, ReplanReply, ExecutorReply, ReportReply, type PlanStep } from './replies.js';
 import { askRole, callRole, emitAsked } from './call-role.js';
 import type { Budgets, StrategyContext } from './context.js';
@@ -65,16 +65,14 @@ export async function runPlanLoop(ctx: StrategyContext, budgets: Budgets, mode: 
     let failureEvent: number;
     if (run.kind === 'failed') ({ failure, eventId: failureEvent } = run);
     else {
-      // With a model served over the network, the checks' sandbox runs go ahead without blocking (codeAhead).
-      const doneWhen = codeGoesAhead(ctx)
-        ? await codeAhead(
-            () => {
-              const copy = ctx.repo.clone();
-              for (const check of plan.done_when) runCheck(check, { repo: copy });
-            },
-            () => checkDoneWhen(ctx, plan),
-          )
-        : checkDoneWhen(ctx, plan);
+      // With a model served over the network, the checks' sandbox runs go ahead without blocking (codeAheadPure).
+      const results = codeGoesAhead(ctx)
+        ? await codeAheadPure(() => {
+            const copy = ctx.repo.clone();
+            return plan.done_when.map((check) => runCheck(check, { repo: copy }));
+          })
+        : plan.done_when.map((check) => runCheck(check, { repo: ctx.repo }));
+      const doneWhen = traceDoneWhen(ctx, plan, results);
       if (doneWhen === undefined) return report(ctx, plan, ledger, failures, plan.done_when.length > 0 ? 'done_when_passed' : 'plan_complete');
       failures.push(doneWhen.failure);
       // plan-up-front has no replanner: the reporter writes up what happened and the episode finishes.
@@ -288,20 +286,23 @@ function pickWave(ready: readonly StepState[]): StepState[] {
 }
 
 /**
- * Runs the plan's done_when checks in code; returns the failure for the replanner with the trace event id of the
- * first failing check, or undefined when every check passes.
+ * Traces the results of the plan's done_when checks (run in code, in order); returns the failure for the replanner
+ * with the trace event id of the first failing check, or undefined when every check passes.
  */
-function checkDoneWhen(ctx: StrategyContext, plan: PlanState): { failure: FailureView; eventId: number } | undefined {
+function traceDoneWhen(
+  ctx: StrategyContext,
+  plan: PlanState,
+  results: ReadonlyArray<ReturnType<typeof runCheck>>,
+): { failure: FailureView; eventId: number } | undefined {
   const failing: Array<{ check: unknown; detail: string }> = [];
   let firstFailing: number | undefined;
-  for (const check of plan.done_when) {
-    const result = runCheck(check, { repo: ctx.repo });
+  results.forEach((result, index) => {
     const eventId = ctx.trace.emit({ type: 'check', scope: 'done_when', check: result.check, pass: result.pass, detail: result.detail });
     if (!result.pass) {
-      failing.push({ check, detail: result.detail });
+      failing.push({ check: plan.done_when[index], detail: result.detail });
       firstFailing ??= eventId;
     }
-  }
+  });
   return firstFailing === undefined ? undefined : { failure: { kind: 'done_when_failed', checks: failing }, eventId: firstFailing };
 }
 
