@@ -153,8 +153,22 @@ describe('host pool', () => {
 });
 
 describe('host lists', () => {
-  it('--ollama-host and OLLAMA_HOST take several hosts separated by commas, each normalised, duplicates dropped', () => {
-    expect(resolveOllamaHosts(undefined, { OLLAMA_HOST: 'gpu1, gpu2:8080,http://gpu1:11434' })).toEqual(['http://gpu1:11434', 'http://gpu2:8080']);
+  it('--ollama-host and OLLAMA_HOST take several hosts separated by commas, each normalised; a server named twice is a usage error', () => {
+    expect(resolveOllamaHosts(undefined, { OLLAMA_HOST: 'gpu1, gpu2:8080,http://gpu1:11434' })).toEqual([
+      'http://gpu1:11434',
+      'http://gpu2:8080',
+      'http://gpu1:11434',
+    ]);
+    expect(() => ollamaRunConfig({}, { OLLAMA_HOST: 'gpu1, gpu2:8080,http://gpu1:11434' })).toThrow(
+      new UsageError(
+        '--ollama-host / OLLAMA_HOST names http://gpu1:11434 twice: list each server once (--host-concurrency sets how many calls one takes at once)',
+      ),
+    );
+    expect(() => openaiRunConfig({ openaiBaseUrl: 'http://gpu1:8000/v1,http://gpu1:8000/v1/' }, {}, {})).toThrow(
+      new UsageError(
+        '--openai-base-url / OPENAI_BASE_URL names http://gpu1:8000/v1 twice: list each server once (--host-concurrency sets how many calls one takes at once)',
+      ),
+    );
     expect(resolveOllamaHosts('a,b', { OLLAMA_HOST: 'c' })).toEqual(['http://a:11434', 'http://b:11434']);
     expect(resolveOllamaHosts(undefined, {})).toEqual(['http://127.0.0.1:11434']);
     expect(ollamaRunConfig({ ollamaHost: 'a,b', hostConcurrency: 3 }, {})).toMatchObject({

@@ -51,7 +51,8 @@ export function resolveOllamaHost(flag?: string, env: NodeJS.ProcessEnv = proces
 
 /**
  * The Ollama servers of a run: `flag`, else `env.OLLAMA_HOST`, else the default, split on commas
- * (`a:11434,b:11434`), each normalised by `resolveOllamaHost`, duplicates dropped, order kept. Pure; never throws.
+ * (`a:11434,b:11434`), each normalised by `resolveOllamaHost`, in order (duplicates kept: the caller refuses them). Pure;
+ * never throws.
  */
 export function resolveOllamaHosts(flag?: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const raw = [flag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '');
@@ -60,5 +61,5 @@ export function resolveOllamaHosts(flag?: string, env: NodeJS.ProcessEnv = proce
     .split(',')
     .map((part) => part.trim())
     .filter((part) => part !== '');
-  return [...new Set(parts.map((part) => resolveOllamaHost(part, {})))];
+  return parts.map((part) => resolveOllamaHost(part, {}));
 }

@@ -141,6 +141,7 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
   const hosts = resolveOllamaHosts(hostFlag, env).map(validHost);
   if (hosts.length === 0)
     throw new UsageError(`--ollama-host / OLLAMA_HOST "${hostFlag ?? env.OLLAMA_HOST}" names no host; e.g. http://gpu1:11434,http://gpu2:11434`);
+  refuseRepeatedHost('--ollama-host / OLLAMA_HOST', hosts);
   return {
     host: hosts[0]!,
     hosts,
@@ -331,4 +332,17 @@ function validHost(host: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Ollama host ${host} must use http or https`);
   return host;
+}
+
+/**
+ * Refuses a server named twice in a host list (after normalising: `gpu1` and `http://gpu1:11434` are one server):
+ * the pool would count it as two hosts with two caps and fail over to itself.
+ * @throws UsageError naming the server.
+ */
+export function refuseRepeatedHost(flag: string, hosts: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const host of hosts) {
+    if (seen.has(host)) throw new UsageError(`${flag} names ${host} twice: list each server once (--host-concurrency sets how many calls one takes at once)`);
+    seen.add(host);
+  }
 }

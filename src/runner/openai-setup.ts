@@ -4,7 +4,7 @@ import { parseModelSpec } from '../models/registry.js';
 import { ConfigurationError } from '../models/preflight.js';
 import { createHostPool, defaultHostConcurrency, httpProbe } from '../models/host-pool.js';
 import type { ChatModel, ChatOptions, Role } from '../models/types.js';
-import { ollamaToolSpecs, type HostPools, type ToolCallingMode } from './ollama-setup.js';
+import { ollamaToolSpecs, refuseRepeatedHost, type HostPools, type ToolCallingMode } from './ollama-setup.js';
 import { UsageError } from './usage-error.js';
 
 /** Commander names of the OpenAI-compatible flags, saved in run.json so `--resume` continues with the same ones. */
@@ -44,16 +44,13 @@ export type OpenAIDependencies = Pick<OpenAIModelConfig, 'fetch' | 'retry' | 'cl
  */
 export function openaiRunConfig(options: Record<string, unknown>, chatOptions: ChatOptions, env: NodeJS.ProcessEnv = process.env): OpenAIRunConfig {
   const given = resolveOpenAIBaseUrl(typeof options['openaiBaseUrl'] === 'string' ? options['openaiBaseUrl'] : undefined, env);
-  const baseURLs = [
-    ...new Set(
-      given
-        .split(',')
-        .map((part) => part.trim().replace(/\/+$/, ''))
-        .filter((part) => part !== ''),
-    ),
-  ];
+  const baseURLs = given
+    .split(',')
+    .map((part) => part.trim().replace(/\/+$/, ''))
+    .filter((part) => part !== '');
   if (baseURLs.length === 0)
     throw new UsageError(`--openai-base-url / OPENAI_BASE_URL "${given}" names no server; e.g. http://gpu1:8000/v1,http://gpu2:8000/v1`);
+  refuseRepeatedHost('--openai-base-url / OPENAI_BASE_URL', baseURLs);
   for (const baseURL of baseURLs) {
     let url: URL;
     try {
