@@ -1,4 +1,5 @@
 // `stratbench explain`: one episode's trace in order — plan, revisions with diffs, tool calls, checks — with the attributed events marked.
+import { listNames } from './name-list.js';
 import type { EpisodeRecord, PlanSnapshot, StoredText, TraceEvent } from '../records/index.js';
 
 const FIRST = '▶';
@@ -191,5 +192,5 @@ export function findEpisode(
   if (matching.length > 0) return { ok: false, error: `no epoch ${epoch} of ${task} × ${strategy}; epochs: ${matching.map((r) => r.epoch).join(', ')}` };
   const tasks = [...new Set(records.map((r) => r.task))];
   const strategies = [...new Set(records.map((r) => r.strategy))];
-  return { ok: false, error: `no episode ${task} × ${strategy}; tasks: ${tasks.join(', ') || '(none)'}; strategies: ${strategies.join(', ') || '(none)'}` };
+  return { ok: false, error: `no episode ${task} × ${strategy}; tasks: ${listNames(tasks, task)}; strategies: ${listNames(strategies, strategy)}` };
 }

@@ -3,3 +3,4 @@
 export { SummaryBuilder } from './run-summary.js';
 export { renderRunReport, renderRunReportMarkdown, summaryFromRecords, withStatistics, type RunHeader, type SummaryFile } from './run-report.js';
 export { explainEpisode, findEpisode } from './explain.js';
+export { listNames } from './name-list.js';

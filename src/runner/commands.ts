@@ -10,7 +10,7 @@ import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registr
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
-import { renderRunReport } from '../report/index.js';
+import { listNames, renderRunReport } from '../report/index.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
 import {
   claimRunFile,
@@ -252,11 +252,17 @@ async function runLocked(
       .filter(Boolean);
     if (wanted.length === 0) {
       throw new UsageError(
-        `--tasks "${options['tasks']}" names no task; give task ids separated by commas, or leave it out to run all ${tasks.length}: ${tasks.map((t) => t.id).join(', ')}`,
+        `--tasks "${options['tasks']}" names no task; give task ids separated by commas, or leave it out to run all ${tasks.length}: ${listNames(tasks.map((t) => t.id))}`,
       );
     }
     const unknown = wanted.filter((id) => !tasks.some((t) => t.id === id));
-    if (unknown.length > 0) throw new UsageError(`unknown task ${unknown.join(', ')}; the suite has: ${tasks.map((t) => t.id).join(', ')}`);
+    if (unknown.length > 0)
+      throw new UsageError(
+        `unknown task ${unknown.join(', ')}; the suite has: ${listNames(
+          tasks.map((t) => t.id),
+          unknown[0],
+        )}`,
+      );
     tasks = tasks.filter((t) => wanted.includes(t.id));
   }
   if (typeof options['split'] === 'string') tasks = tasksOfSplit(tasks, options['split'], suitePath);
