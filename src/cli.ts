@@ -225,6 +225,9 @@ function program(): Command {
       parsePairs,
     )
     .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string; csv?: string; pairs?: [string, string][] }) => {
+      if (options.csv === '-' && options.json === true) {
+        throw new UsageError('--csv - prints only the CSV on stdout, so --json has nowhere to go: give --csv a file (--csv episodes.csv), or leave one out');
+      }
       if (options.html) {
         const { writeHtmlReport } = await import('./runner/html-commands.js');
         await writeHtmlReport(dir, options.html);

@@ -304,6 +304,9 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     expect(exported.stderr).toContain(`wrote ${list.length} episode row(s) to ${file}`);
     expect(stdout.stdout).toBe(readFileSync(file, 'utf8'));
     expect(stdout.stdout.startsWith('key,task,group,family,fixture,')).toBe(true);
+    const both = stratbench(['report', dir, '--csv', '-', '--json']);
+    expect([both.status, both.stdout]).toEqual([2, '']);
+    expect(both.stderr).toContain('--csv - prints only the CSV on stdout, so --json has nowhere to go');
   });
 
   it('export --format atif writes one valid ATIF trajectory per episode; a failed one carries its attribution and plan', async () => {
