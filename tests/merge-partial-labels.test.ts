@@ -141,7 +141,9 @@ describe('merge: a folder a run still holds', () => {
     writeFileSync(join(s2, '.lock'), JSON.stringify({ ...holder, pid: dead }));
     const merged = stratbench(['merge', s1, s2, '--out', join(root, 'merged')]);
     expect(merged.status).toBe(0);
-    expect(merged.stderr).toContain(`note: ${s2} has the lock of a run that is no longer running (pid ${dead} on ${hostname()} since ${since}`);
+    expect(merged.stderr).toContain(
+      `note: ${s2} has the lock of a run that is no longer running;\n  reading it as it is (pid ${dead} on ${hostname()} since ${since}`,
+    );
     expect(readJson(join(root, 'merged', 'run.json'))).toMatchObject({ status: 'complete', episodes: 5 });
   });
 });

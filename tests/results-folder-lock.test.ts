@@ -91,7 +91,7 @@ describe('a results folder is used by one run at a time', () => {
     writeFileSync(join(out, '.lock'), JSON.stringify({ ...left, pid }));
     const resumed = stratbench(['run', '--resume', out, '--no-progress']);
     expect(resumed.status).toBe(0);
-    expect(resumed.stderr).toContain(`note: taking over the lock of ${out}: pid ${pid} on ${hostname()} is no longer running`);
+    expect(resumed.stderr).toContain(`note: taking over the lock of ${out}:\n  pid ${pid} on ${hostname()} is no longer running`);
     expect(new Set(episodes(out).map(keyOf)).size).toBe(60 * 70);
     expect(existsSync(join(out, '.lock'))).toBe(false);
   }, 120_000);

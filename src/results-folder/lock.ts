@@ -94,8 +94,8 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
     }
     note =
       holder === null
-        ? `note: taking over the lock of ${dir}: ${path} is unreadable (a run killed while writing it)`
-        : `note: taking over the lock of ${dir}: pid ${holder.pid} on ${holder.host} is no longer running (since ${holder.started_at}: ${holder.command})`;
+        ? `note: taking over the lock of ${dir}:\n  ${path} is unreadable (a run killed while writing it)`
+        : `note: taking over the lock of ${dir}:\n  pid ${holder.pid} on ${holder.host} is no longer running (since ${holder.started_at}: ${holder.command})`;
     await unlink(path).catch(() => undefined);
   }
   throw new FolderLockedError(`cannot lock ${dir}: ${path} keeps changing (another run starting at the same time?)`);
@@ -103,7 +103,7 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
 
 /**
  * For a reader of results folder `dir` (`merge`): whether a run is still writing it. Returns null when DIR/.lock is
- * absent, or a note (a line for stderr) when it is stale — its holder dead on this host, or the file unreadable —
+ * absent, or a note (lines for stderr) when it is stale — its holder dead on this host, or the file unreadable —
  * since a dead run's files are safe to read. Throws FolderLockedError naming the holder (pid, host, since, command)
  * when a live process holds it, or any process on another host (which cannot be probed), as lockResultsFolder does.
  */
@@ -111,14 +111,14 @@ export async function checkFolderNotInUse(dir: string, reader: string): Promise<
   const path = join(dir, LOCK_FILE);
   const holder = await readHolder(path);
   if (holder === 'gone') return null;
-  if (holder === null) return `note: ${path} is unreadable (a run killed while writing it); reading ${dir} as it is`;
+  if (holder === null) return `note: ${path} is unreadable (a run killed while writing it);\n  reading ${dir} as it is`;
   if (holder.host !== hostname() || isAlive(holder.pid)) {
     throw new FolderLockedError(
       `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
         `${reader} would read it half-written: wait for it to end, or stop it (kill ${holder.pid}) and finish it with \`stratbench run --resume ${dir}\``,
     );
   }
-  return `note: ${dir} has the lock of a run that is no longer running (pid ${holder.pid} on ${holder.host} since ${holder.started_at}: ${holder.command}); reading it as it is`;
+  return `note: ${dir} has the lock of a run that is no longer running;\n  reading it as it is (pid ${holder.pid} on ${holder.host} since ${holder.started_at}: ${holder.command})`;
 }
 
 /** Quotes one argument for a POSIX shell when it needs it (`'…'`, with `'` written `'\''`); plain words stay bare. */
