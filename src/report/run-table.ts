@@ -70,10 +70,12 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   ];
   if (failuresTotal > 0) {
     lines.push('', `Failed episodes (${failuresTotal}):`);
-    for (const f of listed(summary.failures)) {
+    const failures = listed(summary.failures);
+    const taskWidth = columnWidth(failures.map((f) => f.task));
+    for (const f of failures) {
       lines.push(
         cutLine(
-          `  ${f.strategy.padEnd(18)} ${f.task.padEnd(28)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`,
+          `  ${f.strategy.padEnd(18)} ${f.task.padEnd(taskWidth)} epoch ${f.epoch}  ${f.status}/${f.reason}${f.attribution ? ` [${f.attribution}]` : ''}${f.detail ? ` — ${f.detail}` : ''}`,
           width,
         ),
       );
@@ -87,11 +89,24 @@ export function renderRunTable(summary: RunSummary, options: RunTableOptions): s
   if (errorsTotal > 0) {
     lines.push('', `Errored episodes, not counted as failures (${errorsTotal}):`);
     // Wrapped, not cut: the server's message is what says what to fix.
-    for (const e of listed(summary.errors))
+    const errors = listed(summary.errors);
+    const errorTaskWidth = columnWidth(errors.map((e) => e.task));
+    for (const e of errors)
       lines.push(
-        ...wrapLine(`  ${e.strategy.padEnd(18)} ${e.task.padEnd(28)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`, width, '      '),
+        ...wrapLine(
+          `  ${e.strategy.padEnd(18)} ${e.task.padEnd(errorTaskWidth)} epoch ${e.epoch}  ${e.reason}${e.detail ? ` — ${e.detail}` : ''}`,
+          width,
+          '      ',
+        ),
       );
     lines.push(...more(errorsTotal, summary.errors.length));
   }
   return lines.join('\n');
+}
+
+/** The task column of an episode list: as wide as its longest id (generated suites have ids of 40+ characters), at least 28. */
+function columnWidth(ids: readonly string[]): number {
+  let width = 28;
+  for (const id of ids) width = Math.max(width, id.length);
+  return width;
 }
