@@ -51,7 +51,8 @@ function headerFrom(
   return {
     header: {
       ...(run ? { suiteName: run.suite.name, epochs: run.epochs } : {}),
-      tasks: builder.tasks,
+      // The matrix's tasks (a shard or an interrupted run holds episodes of fewer; the completeness line says so).
+      tasks: run?.config.tasks.length ?? builder.tasks,
       strategies,
       models: run?.models ?? {},
       notes: Object.values(run?.model_notes ?? {}),
