@@ -22,26 +22,28 @@ const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${reco
  * Reads the lines of `path` in order, 1 MiB at a time, calling `onLine(line, lineNumber, last)` for each non-blank
  * line; `last` is true for the final non-blank line (one line of lookahead). Resolves with the byte length up to the
  * end of the last line that ended with a newline. Rejects with the system error when the file cannot be read.
+ * Lines are cut on the newline byte and decoded one at a time (decoding whole chunks to one string first was 4–5×
+ * slower on a million episodes, issue 15).
  */
 async function eachLine(
   path: string,
   onLine: (line: string, lineNumber: number, last: boolean) => Promise<boolean | undefined> | boolean | undefined,
 ): Promise<number> {
-  let rest = '';
+  let rest: Buffer | undefined;
   let lineNumber = 0;
   let pending: { line: string; lineNumber: number } | undefined;
   let completeBytes = 0;
   let stopped = false;
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const text = rest + chunk;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       let start = 0;
-      for (let end = text.indexOf('\n', start); end >= 0; end = text.indexOf('\n', start)) {
-        const line = text.slice(start, end);
+      for (let end = bytes.indexOf(NEWLINE, start); end >= 0; end = bytes.indexOf(NEWLINE, start)) {
+        const line = bytes.toString('utf8', start, end);
+        completeBytes += end + 1 - start;
         start = end + 1;
         lineNumber += 1;
-        completeBytes += Buffer.byteLength(line) + 1;
         if (line.trim() === '') continue;
         if (pending && (await onLine(pending.line, pending.lineNumber, false)) === false) {
           stopped = true;
@@ -50,19 +52,22 @@ async function eachLine(
         pending = { line, lineNumber };
       }
       if (stopped) break;
-      rest = text.slice(start);
+      rest = start < bytes.length ? bytes.subarray(start) : undefined;
     }
   } finally {
     stream.destroy();
   }
   if (stopped) return completeBytes;
-  if (rest.trim() !== '') {
+  const tail = rest === undefined ? '' : rest.toString('utf8');
+  if (tail.trim() !== '') {
     if (pending) await onLine(pending.line, pending.lineNumber, false);
-    pending = { line: rest, lineNumber: lineNumber + 1 };
+    pending = { line: tail, lineNumber: lineNumber + 1 };
   }
   if (pending) await onLine(pending.line, pending.lineNumber, true);
   return completeBytes;
 }
+
+const NEWLINE = 0x0a;
 
 /**
  * Streams episodes.jsonl at `path` to the visitor `start()` returns (called once): one EpisodeRecord per line, blank
