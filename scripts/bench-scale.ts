@@ -24,8 +24,9 @@ const HEAD_MODEL = 'scripted:faults=planner.guessed_target';
 const RSS_LIMIT_MB = 250;
 /** Node flags of the shipped CLI, read from its shebang (`#!/usr/bin/env -S node FLAGS`): the bench runs what users run. */
 const NODE_FLAGS = (/^#!.*\bnode\b(.*)$/m.exec(readFileSync(join(root, 'src/cli.ts'), 'utf8'))?.[1] ?? '').trim().split(/\s+/).filter(Boolean);
-/** Epochs are capped at 1,000 (`run --epochs`). */
+/** Epochs are capped at 1,000 (`run --epochs`) and a run at 1,000,000 episodes. */
 const MAX_EPOCHS = 1_000;
+const MAX_EPISODES = 1_000_000;
 
 interface Measured {
   /** Wall time of the child process, ms. */
@@ -123,9 +124,10 @@ interface SizeResult {
 }
 
 async function benchSize(target: number, suite: string, tasks: number, scratch: string, log: (line: string) => void): Promise<SizeResult> {
-  const epochs = Math.ceil(target / (tasks * STRATEGIES.length));
+  const perEpoch = tasks * STRATEGIES.length;
+  const epochs = Math.max(1, Math.min(Math.round(target / perEpoch), Math.floor(MAX_EPISODES / perEpoch)));
   if (epochs > MAX_EPOCHS) throw new Error(`${target} episodes need ${epochs} epochs of ${tasks} tasks (at most ${MAX_EPOCHS}): use a larger --suite`);
-  const episodes = epochs * tasks * STRATEGIES.length;
+  const episodes = epochs * perEpoch;
   const common = ['--suite', suite, '--strategies', STRATEGIES.join(','), '--epochs', String(epochs), '--no-progress'];
   const base = join(scratch, `base-${episodes}`);
   const head = join(scratch, `head-${episodes}`);
