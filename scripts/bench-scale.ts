@@ -4,10 +4,11 @@
 // Issue 15 §1 and §6: each of run, report, compare and merge must hold peak RSS ≤ 250 MB at 1,000,000 episodes.
 // Every command is a child process of the built CLI, one at a time (the machine is shared), its peak RSS read by
 // GNU time (`/usr/bin/time -f %M`: the child's maxrss, KiB). The suite is core.yaml with its 14 tasks copied 15
-// times under new ids (210 tasks: 5 strategies × 210 tasks × 953 epochs ≈ 1M episodes, epochs being capped at
-// 1,000), or `--suite FILE`. The compared head runs the scripted model with an injected planner fault, so the two
-// folders differ. Folders live in a fresh /tmp/scale-* scratch folder and are deleted as soon as they are measured:
-// a 1M run writes ~7 GB of episodes.jsonl (uncompressed), and at most two such folders exist at once.
+// times under new ids (210 tasks: 5 strategies × 210 tasks × 952 epochs = 999,600 episodes, epochs being capped at
+// 1,000 and a run at 1,000,000 episodes), or `--suite FILE`. The head is the same matrix with an injected planner
+// fault (so the folders differ), run as 4 shards (`run --shard i/4`) and merged: `compare` reads the base and the
+// merged head. Folders live in a fresh /tmp/scale-* scratch folder, deleted as soon as they are measured: a 1M run
+// writes ~7 GB of episodes.jsonl (uncompressed), and at most three such folders (base, shards, merge) exist at once.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -136,27 +137,25 @@ async function benchSize(target: number, suite: string, tasks: number, scratch: 
   const episodesFile = episodesBytes(base);
   log(`  run ${seconds(run.wallMs)}, ${mb(run.peakRssMb)}; report…`);
   const report = await measure(['report', base], scratch);
-  log(`  report ${seconds(report.wallMs)}, ${mb(report.peakRssMb)}; head run (${HEAD_MODEL})…`);
-  await measure(['run', ...common, '--model', HEAD_MODEL, '--out', head], scratch);
-  log('  compare…');
-  const compare = await measure(['compare', base, head], scratch);
-  log(`  compare ${seconds(compare.wallMs)}, ${mb(compare.peakRssMb)}; 4 shards…`);
-  rmSync(head, { recursive: true, force: true });
-  rmSync(base, { recursive: true, force: true });
+  log(`  report ${seconds(report.wallMs)}, ${mb(report.peakRssMb)}; head in 4 shards (${HEAD_MODEL})…`);
+  // The head is run as 4 shards and merged: one run of it serves both merge and compare.
   const shards: Measured[] = [];
   const shardDirs: string[] = [];
   for (let index = 1; index <= 4; index++) {
-    const dir = join(scratch, `shard-${index}-${episodes}`);
+    const dir = join(scratch, `head-shard-${index}-${episodes}`);
     shardDirs.push(dir);
-    shards.push(await measure(['run', ...common, '--shard', `${index}/4`, '--out', dir], scratch));
+    shards.push(await measure(['run', ...common, '--model', HEAD_MODEL, '--shard', `${index}/4`, '--out', dir], scratch));
   }
   log('  merge…');
-  const merged = join(scratch, `merged-${episodes}`);
-  const merge = await measure(['merge', ...shardDirs, '--out', merged], scratch);
-  const mergedRun = JSON.parse(readFileSync(join(merged, 'run.json'), 'utf8')) as { episodes?: number };
+  const merge = await measure(['merge', ...shardDirs, '--out', head], scratch);
+  const mergedRun = JSON.parse(readFileSync(join(head, 'run.json'), 'utf8')) as { episodes?: number };
   if (mergedRun.episodes !== episodes) throw new Error(`merge holds ${String(mergedRun.episodes)} episodes, expected ${episodes}`);
-  for (const dir of [...shardDirs, merged]) rmSync(dir, { recursive: true, force: true });
-  log(`  merge ${seconds(merge.wallMs)}, ${mb(merge.peakRssMb)}`);
+  for (const dir of shardDirs) rmSync(dir, { recursive: true, force: true });
+  log(`  merge ${seconds(merge.wallMs)}, ${mb(merge.peakRssMb)}; compare…`);
+  const compare = await measure(['compare', base, head], scratch);
+  log(`  compare ${seconds(compare.wallMs)}, ${mb(compare.peakRssMb)}`);
+  rmSync(head, { recursive: true, force: true });
+  rmSync(base, { recursive: true, force: true });
   return { episodes, epochs, run, episodesFile, report, compare, shards, merge };
 }
 
