@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { EpisodeRecord, type RunFile } from '../records/index.js';
 import { MatrixPositions } from './completeness.js';
-import { describeReadError, isJson, openResultsFolder, parseResultsJson, type ReadResult } from './read.js';
+import { describeReadError, isJson, parseResultsJson, type ReadResult } from './read.js';
 
 /** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
 export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
