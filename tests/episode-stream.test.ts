@@ -43,6 +43,19 @@ describe('scanEpisodes', () => {
     expect(parsed.ok && parsed.records.map((r) => `${r.task}/${r.epoch}/${r.outcome.status}`)).toEqual(seen);
   });
 
+  it('keeps multi-byte characters whole where a 1 MiB chunk boundary cuts them, and counts bytes, not characters', async () => {
+    // Lines of 3-byte (€) and 4-byte (𝄞) characters at an odd offset: some fall across the chunk boundary.
+    const reason = (i: number): string => `${'x'.repeat(i % 3)}${'€𝄞'.repeat(1500)}`;
+    const text = Array.from({ length: 300 }, (_, i) => `${line(`t${i}`, { outcome: { status: 'finished', reason: reason(i) } })}\n`).join('');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(2 * (1 << 20));
+    const reasons: string[] = [];
+    const result = await scanEpisodes(file(`${text}\n`), () => (record) => {
+      reasons.push(record.outcome.reason);
+    });
+    expect(result).toMatchObject({ ok: true, records: 300, warnings: [], completeBytes: Buffer.byteLength(text) + 1 });
+    expect(reasons).toEqual(Array.from({ length: 300 }, (_, i) => reason(i)));
+  });
+
   it('skips a torn last line with a warning and reports where the complete lines end', async () => {
     const head = `${line('a')}\n\n${line('b')}\n`;
     const { result, seen } = await scan(file(`${head}{"schemaVersion":3,"ke`));

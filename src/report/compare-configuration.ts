@@ -1,6 +1,6 @@
 // What differs between two runs' run.json: suite hash, models (specs, digests), prompts per role, run options.
 import type { RunFile } from '../records/index.js';
-import type { FolderOutcomes as ResultsFolder } from '../results-folder/index.js';
+import type { CompareFolder as ResultsFolder } from './compare-input.js';
 
 export type Sameness = 'same' | 'different' | 'unknown';
 

@@ -1,6 +1,8 @@
 // The CI gate of `compare`: does the head cover the base's episodes, how many errored, and the three-way verdict.
 import { mcnemarExact } from './statistics-paired-tests.js';
 import type { EpisodeResult } from './statistics-tasks.js';
+import { cellOf, HEAD_ERROR, matchRows, NOT_IN_HEAD, selectRows } from './compare-input.js';
+import { ERROR_STATUS, type ResultColumns } from './result-columns.js';
 
 /** `--max-error-rate`: the share of the head's episodes that may end in an infrastructure `error` (issue 10). */
 export const DEFAULT_MAX_ERROR_RATE = 0.05;
@@ -44,34 +46,44 @@ export interface Coverage {
   partial: boolean;
 }
 
-const keyOf = (episode: Pick<EpisodeResult, 'strategy' | 'task' | 'epoch'>): string => `${episode.strategy}\u0000${episode.task}\u0000${episode.epoch}`;
-
 /** What coverage reads of an episode (or of a matrix cell run.json lists). */
 export type EpisodeCell = Pick<EpisodeResult, 'strategy' | 'task' | 'epoch'>;
 
-/** The base's episodes the head lacks, grouped per strategy × task (base order). Pure. */
-export function headCoverage(base: readonly EpisodeCell[], head: readonly EpisodeCell[]): Coverage {
-  const inHead = new Set(head.map(keyOf));
+/**
+ * Which of `cells` the other side has (`has(cell, index)`), the missing ones grouped per strategy × task in order of
+ * their first missing cell, epochs sorted. Memory: the missing cells' epochs, never the cells. Pure.
+ */
+export function coverageOf(cells: Iterable<EpisodeCell>, has: (cell: EpisodeCell, index: number) => boolean): Coverage {
   const missing = new Map<string, MissingEpisodes>();
   let covered = 0;
-  for (const episode of base) {
-    if (inHead.has(keyOf(episode))) {
+  let index = 0;
+  for (const cell of cells) {
+    if (has(cell, index++)) {
       covered += 1;
       continue;
     }
-    const group = `${episode.strategy}\u0000${episode.task}`;
-    const entry = missing.get(group) ?? { strategy: episode.strategy, task: episode.task, epochs: [] };
-    entry.epochs.push(episode.epoch);
+    const group = `${cell.strategy}\u0000${cell.task}`;
+    const entry = missing.get(group) ?? { strategy: cell.strategy, task: cell.task, epochs: [] };
+    entry.epochs.push(cell.epoch);
     missing.set(group, entry);
   }
   for (const entry of missing.values()) entry.epochs.sort((a, b) => a - b);
-  return { baseEpisodes: base.length, covered, missing: [...missing.values()], partial: false };
+  return { baseEpisodes: index, covered, missing: [...missing.values()], partial: false };
+}
+
+/** The rows of `columns` as cells, in order (one transient object each). */
+function* cellsOf(columns: ResultColumns): Generator<EpisodeCell> {
+  for (let i = 0; i < columns.length; i += 1) yield cellOf(columns, i);
+}
+
+/** The base's episodes the head lacks, grouped per strategy × task (base order); `matches` from matchRows(base, head). Pure. */
+export function headCoverage(base: ResultColumns, head: ResultColumns, matches: Int8Array = matchRows(base, head)): Coverage {
+  return coverageOf(cellsOf(base), (_, i) => matches[i] !== NOT_IN_HEAD);
 }
 
 /** The base episodes that the head also has (what `--allow-partial` compares). Pure. */
-export function sharedEpisodes<T extends EpisodeResult>(base: readonly T[], head: readonly EpisodeResult[]): T[] {
-  const inHead = new Set(head.map(keyOf));
-  return base.filter((episode) => inHead.has(keyOf(episode)));
+export function sharedEpisodes(base: ResultColumns, head: ResultColumns, matches: Int8Array = matchRows(base, head)): ResultColumns {
+  return selectRows(base, (i) => matches[i] !== NOT_IN_HEAD);
 }
 
 /** "0, 1, 2" → "0–2"; "0, 2, 3" → "0, 2–3". */
@@ -122,24 +134,26 @@ export interface ErrorGate {
   roseSignificantly: boolean;
 }
 
-const count = (episodes: readonly EpisodeResult[]): ErrorCount => {
-  const errors = episodes.filter((episode) => episode.outcome.status === 'error').length;
-  return { errors, episodes: episodes.length, rate: episodes.length === 0 ? 0 : errors / episodes.length };
+const count = (columns: ResultColumns): ErrorCount => {
+  let errors = 0;
+  for (let i = 0; i < columns.length; i += 1) if (columns.status[i] === ERROR_STATUS) errors += 1;
+  return { errors, episodes: columns.length, rate: columns.length === 0 ? 0 : errors / columns.length };
 };
 
 /**
  * Counts `error` episodes on both sides. The head fails the gate when its error rate exceeds `maxRate`, or when its
  * errors rose significantly over the base's: McNemar's exact test on the episodes both sides have (matched on
- * strategy × task × epoch), p < `alpha` with more head-only than base-only errors. Pure.
+ * strategy × task × epoch; `matches` from matchRows(base, head)), p < `alpha` with more head-only than base-only
+ * errors. Pure.
  */
-export function errorGate(base: readonly EpisodeResult[], head: readonly EpisodeResult[], maxRate: number, alpha: number): ErrorGate {
-  const headByKey = new Map(head.map((episode) => [keyOf(episode), episode.outcome.status === 'error']));
+export function errorGate(base: ResultColumns, head: ResultColumns, maxRate: number, alpha: number, matches: Int8Array = matchRows(base, head)): ErrorGate {
   let baseOnly = 0;
   let headOnly = 0;
-  for (const episode of base) {
-    const headError = headByKey.get(keyOf(episode));
-    if (headError === undefined) continue;
-    const baseError = episode.outcome.status === 'error';
+  for (let i = 0; i < base.length; i += 1) {
+    const match = matches[i];
+    if (match === NOT_IN_HEAD) continue;
+    const headError = match === HEAD_ERROR;
+    const baseError = base.status[i] === ERROR_STATUS;
     if (baseError && !headError) baseOnly += 1;
     if (headError && !baseError) headOnly += 1;
   }

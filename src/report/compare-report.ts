@@ -6,13 +6,16 @@ import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
 import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
 import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
 import type { RunCompleteness } from '../records/index.js';
-import { describeCompleteness, sliceCells, type EpisodeOutcome, type FolderOutcomes as ResultsFolder } from '../results-folder/index.js';
+import { describeCompleteness, sliceCells } from '../results-folder/index.js';
+import { matchRows, positionsOf, toCompareFolder, type CompareFolder, type RecordsFolder } from './compare-input.js';
+import type { ResultColumns } from './result-columns.js';
 import { compareConfiguration, type ConfigurationComparison } from './compare-configuration.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
   DEFAULT_MIN_EFFECT,
   describeMissing,
   errorGate,
+  coverageOf,
   headCoverage,
   sharedEpisodes,
   type Coverage,
@@ -113,17 +116,17 @@ export interface CompareOptions extends BootstrapOptions {
 
 export type CompareResultsResult = { ok: true; report: ComparisonReport } | { ok: false; error: string };
 
-function overview(folder: ResultsFolder, outcomes: Map<string, TaskOutcome[]>): FolderOverview {
+function overview(folder: CompareFolder, outcomes: Map<string, TaskOutcome[]>): FolderOverview {
   const all = [...outcomes.values()].flat();
   return {
     dir: folder.dir,
-    episodes: folder.records.length,
+    episodes: folder.columns.length,
     errors: all.reduce((sum, outcome) => sum + outcome.errors, 0),
     strategies: [...outcomes.keys()],
     tasks: new Set(all.map((outcome) => outcome.task)).size,
     epochs: Math.max(0, ...all.map((outcome) => outcome.epochs)),
     warnings: folder.warnings,
-    completeness: folder.run ? describeCompleteness(folder.run, folder.records) : null,
+    completeness: folder.run ? describeCompleteness(folder.run, positionsOf(folder.run, folder.columns)) : null,
   };
 }
 
@@ -155,16 +158,18 @@ function compareTask(strategy: string, task: string, group: string, base?: TaskO
  * or fewer records than run.json's `episodes` (episodes.jsonl cut short) — named per strategy × task against the
  * matrix it set out to run (its shard's). Null when nothing is lacking or there is no run.json.
  */
-function baseShortfall(base: ResultsFolder): string | null {
+function baseShortfall(base: CompareFolder): string | null {
   const run = base.run;
   if (run === null) return null;
-  const short = run.episodes !== undefined && base.records.length < run.episodes;
+  const episodes = base.columns.length;
+  const short = run.episodes !== undefined && episodes < run.episodes;
   if (!short && run.status !== 'interrupted' && run.status !== 'running') return null;
-  const shortfall = headCoverage(sliceCells(run), base.records);
+  const present = positionsOf(run, base.columns);
+  const shortfall = coverageOf(sliceCells(run), (cell) => present.has(present.positionOf(cell)));
   const wording = { lacks: `base ${base.dir} lacks`, of: `episodes its run.json lists (status ${run.status})` };
   if (shortfall.missing.length > 0) return describeMissing(shortfall, 8, wording);
   const listed = run.episodes ?? 0;
-  return short ? `${wording.lacks} ${listed - base.records.length} of the ${listed} ${wording.of}` : null;
+  return short ? `${wording.lacks} ${listed - episodes} of the ${listed} ${wording.of}` : null;
 }
 
 const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
@@ -188,7 +193,13 @@ const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
  * Returns `{ ok: false, error }` when the head lacks base episodes or the base its own (without allowPartial), or no
  * strategy or task is shared.
  */
-export function compareResults(base: ResultsFolder, head: ResultsFolder, options: CompareOptions = {}): CompareResultsResult {
+export function compareResults(
+  baseFolder: CompareFolder | RecordsFolder,
+  headFolder: CompareFolder | RecordsFolder,
+  options: CompareOptions = {},
+): CompareResultsResult {
+  const base = toCompareFolder(baseFolder);
+  const head = toCompareFolder(headFolder);
   // A base lacking episodes its own run.json lists (interrupted, or episodes.jsonl cut short) is refused like a short head.
   const baseLacks = baseShortfall(base);
   if (baseLacks !== null && options.allowPartial !== true) {
@@ -199,7 +210,8 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
         `(finish it with \`stratbench run --resume ${base.dir}\`, or pass --allow-partial to compare only the episodes both have)`,
     };
   }
-  const coverage = headCoverage(base.records, head.records);
+  const matches = matchRows(base.columns, head.columns);
+  const coverage = headCoverage(base.columns, head.columns, matches);
   if (coverage.missing.length > 0 && options.allowPartial !== true) {
     return {
       ok: false,
@@ -209,21 +221,21 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
     };
   }
   if (coverage.covered === 0) {
-    const describe = (folder: ResultsFolder): string =>
-      `${folder.dir} has strategies [${[...new Set(folder.records.map((record) => record.strategy))].join(', ')}] on ${new Set(folder.records.map((record) => record.task)).size} task(s)`;
+    const describe = (folder: CompareFolder): string =>
+      `${folder.dir} has strategies [${folder.columns.strategies.join(', ')}] on ${folder.columns.tasks.length} task(s)`;
     return {
       ok: false,
       error: `nothing to compare: the head has none of the base's ${coverage.baseEpisodes} episodes (base ${describe(base)}, head ${describe(head)}; different suites?)`,
     };
   }
   coverage.partial = coverage.missing.length > 0;
-  const baseRecords: EpisodeOutcome[] = coverage.partial ? sharedEpisodes(base.records, head.records) : base.records;
+  const baseRecords: ResultColumns = coverage.partial ? sharedEpisodes(base.columns, head.columns, matches) : base.columns;
   const alpha = REGRESSION_ALPHA;
   const maxErrorRate = options.maxErrorRate ?? DEFAULT_MAX_ERROR_RATE;
   const minEffect = options.minEffect ?? DEFAULT_MIN_EFFECT;
-  const errors = errorGate(baseRecords, head.records, maxErrorRate, alpha);
+  const errors = errorGate(baseRecords, head.columns, maxErrorRate, alpha, coverage.partial ? undefined : matches);
   const baseOutcomes = collectTaskOutcomes(baseRecords);
-  const headOutcomes = collectTaskOutcomes(head.records);
+  const headOutcomes = collectTaskOutcomes(head.columns);
   const baseOverview = overview(base, baseOutcomes);
   const headOverview = overview(head, headOutcomes);
   const shared = baseOverview.strategies.filter((strategy) => headOutcomes.has(strategy));
@@ -237,7 +249,7 @@ export function compareResults(base: ResultsFolder, head: ResultsFolder, options
   const groups: GroupChange[] = [];
   const tasks: TaskComparison[] = [];
   // In a partial comparison, a base task the head lacks entirely is still listed (from all the base's episodes).
-  const allBaseOutcomes = coverage.partial ? collectTaskOutcomes(base.records) : baseOutcomes;
+  const allBaseOutcomes = coverage.partial ? collectTaskOutcomes(base.columns) : baseOutcomes;
   for (const strategy of shared) {
     const baseByTask = new Map((baseOutcomes.get(strategy) ?? []).map((outcome) => [outcome.task, outcome]));
     const headByTask = new Map((headOutcomes.get(strategy) ?? []).map((outcome) => [outcome.task, outcome]));

@@ -7,7 +7,7 @@ import { minEffectError, VERDICT_EXIT_CODES } from './compare-gate.js';
 import { renderCompareText } from './compare-table.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
-import { readFolderOutcomes } from '../results-folder/index.js';
+import { readCompareFolder } from './compare-input.js';
 
 export interface RunCompareOptions {
   /** Exit with the verdict's code (VERDICT_EXIT_CODES: 1 regressed, 3 inconclusive, 0 no regression); otherwise 0. */
@@ -55,7 +55,7 @@ async function writeOutput(path: string, text: string): Promise<string | null> {
 }
 
 /**
- * The whole `stratbench compare` command minus argument parsing: reads BASE and HEAD one episode at a time (readFolderOutcomes), compares
+ * The whole `stratbench compare` command minus argument parsing: reads BASE and HEAD one episode at a time into result columns (readCompareFolder), compares
  * them (compareResults), renders the text report for stdout, writes the markdown and JUnit files when asked, and
  * picks the exit code. Never throws for bad input: an unreadable or malformed folder, or folders with no shared task,
  * give exit 2 and a message on stderr naming the folder (and file and line).
@@ -69,7 +69,7 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
   });
   const badMinEffect = options.minEffect === undefined ? null : minEffectError(options.minEffect);
   if (badMinEffect !== null) return fail(badMinEffect);
-  const [base, head] = await Promise.all([readFolderOutcomes(baseDir), readFolderOutcomes(headDir)]);
+  const [base, head] = await Promise.all([readCompareFolder(baseDir), readCompareFolder(headDir)]);
   if (!base.ok) return fail(`cannot use BASE ${baseDir}: ${base.error}`);
   if (!head.ok) return fail(`cannot use HEAD ${headDir}: ${head.error}`);
   for (const warning of base.warnings) stderr.push(`warning: base: ${warning}`);

@@ -159,21 +159,31 @@ export class SummaryBuilder {
   }
 }
 
-const OUTCOME_CHARS = OutcomeStatus.options.map((status) => (status === 'error' ? 'e' : 'f'));
+const OUTCOME_CHARS = OutcomeStatus.options.map((status) => (status === 'error' ? 'e' : 'f').charCodeAt(0));
+const SUCCEEDED = 's'.charCodeAt(0);
+const ABSENT = '-'.charCodeAt(0);
 
-/** One line per strategy × task (strategy, then task order), its epochs as characters: s, f, e, or - when absent. */
+/**
+ * One line per strategy × task (strategy, then task order), its epochs as characters: s, f, e, or - when absent.
+ * Each line is gathered as one byte an epoch (a string array would cost 8 bytes an episode).
+ */
 export function taskResults(columns: ResultColumns): TaskResults[] {
-  const rows = new Map<number, { strategy: number; task: number; outcomes: string[] }>();
+  const rows = new Map<number, { strategy: number; task: number; outcomes: Uint8Array; length: number }>();
   const tasks = columns.tasks.length;
   for (let i = 0; i < columns.length; i++) {
     const strategy = columns.strategy[i] as number;
     const task = columns.task[i] as number;
     const key = strategy * tasks + task;
     let row = rows.get(key);
-    if (row === undefined) rows.set(key, (row = { strategy, task, outcomes: [] }));
+    if (row === undefined) rows.set(key, (row = { strategy, task, outcomes: new Uint8Array(16).fill(ABSENT), length: 0 }));
     const epoch = columns.epoch[i] as number;
-    while (row.outcomes.length <= epoch) row.outcomes.push('-');
-    row.outcomes[epoch] = columns.success[i] === 1 ? 's' : (OUTCOME_CHARS[columns.status[i] as number] as string);
+    if (epoch >= row.outcomes.length) {
+      const grown = new Uint8Array(Math.max(epoch + 1, row.outcomes.length * 2)).fill(ABSENT);
+      grown.set(row.outcomes);
+      row.outcomes = grown;
+    }
+    row.length = Math.max(row.length, epoch + 1);
+    row.outcomes[epoch] = columns.success[i] === 1 ? SUCCEEDED : (OUTCOME_CHARS[columns.status[i] as number] as number);
   }
   return [...rows.values()]
     .map((row) => {
@@ -183,7 +193,7 @@ export function taskResults(columns: ResultColumns): TaskResults[] {
         task: task.id,
         ...(task.family === task.id ? {} : { family: task.family }),
         group: task.group,
-        outcomes: row.outcomes.join(''),
+        outcomes: Buffer.from(row.outcomes.buffer, row.outcomes.byteOffset, row.length).toString('latin1'),
       };
     })
     .sort((a, b) => a.strategy.localeCompare(b.strategy) || a.task.localeCompare(b.task));

@@ -17,39 +17,41 @@ const cellKey = (cell: MatrixCell): string => `${cell.strategy}\u0000${cell.task
 
 /**
  * The cells of the matrix run.json describes, in the runner's order (epoch, then task, then strategy), only those of
- * `shard` when given — the same slice `run --shard` runs. Pure.
+ * `shard` when given — the same slice `run --shard` runs. A generator: a million-cell matrix is never built. Pure.
  */
-export function matrixCells(config: Pick<RunFile['config'], 'strategies' | 'tasks' | 'epochs'>, shard?: Shard): MatrixCell[] {
-  const cells: MatrixCell[] = [];
+export function* matrixCells(config: Pick<RunFile['config'], 'strategies' | 'tasks' | 'epochs'>, shard?: Shard): Generator<MatrixCell> {
   let position = 0;
   for (let epoch = 0; epoch < config.epochs; epoch++) {
     for (const task of config.tasks) {
       for (const strategy of config.strategies) {
-        if (inShard(position, shard)) cells.push({ strategy, task, epoch });
+        if (inShard(position, shard)) yield { strategy, task, epoch };
         position += 1;
       }
     }
   }
-  return cells;
 }
 
 /** The cells of `expected` that `have` lacks (matrix order). Pure. */
-export function missingCells(expected: readonly MatrixCell[], have: readonly MatrixCell[]): MatrixCell[] {
+export function missingCells(expected: Iterable<MatrixCell>, have: readonly MatrixCell[]): MatrixCell[] {
   const present = new Set(have.map(cellKey));
-  return expected.filter((cell) => !present.has(cellKey(cell)));
+  return [...expected].filter((cell) => !present.has(cellKey(cell)));
 }
 
 /**
  * The cells a folder set out to hold, as its run.json says: its shard's, those of the shards a merge was given, or
- * the whole matrix. Pure.
+ * the whole matrix, in matrix order. A generator (nothing proportional to the matrix is built). Pure.
  */
-export function sliceCells(run: Pick<RunFile, 'config' | 'shard' | 'missing_shards' | 'shard_count'>): MatrixCell[] {
-  if (run.shard) return matrixCells(run.config, run.shard);
-  const missingShards = new Set(run.missing_shards ?? []);
-  const whole = matrixCells(run.config);
-  if (missingShards.size === 0) return whole;
-  const count = run.shard_count ?? 1;
-  return whole.filter((_, position) => !missingShards.has((position % count) + 1));
+export function* sliceCells(run: Pick<RunFile, 'config' | 'shard' | 'missing_shards' | 'shard_count'>): Generator<MatrixCell> {
+  if (run.shard) {
+    yield* matrixCells(run.config, run.shard);
+    return;
+  }
+  const inSlice = sliceTest(run);
+  let position = 0;
+  for (const cell of matrixCells(run.config)) {
+    if (inSlice(position)) yield cell;
+    position += 1;
+  }
 }
 
 /** What run.json says that completeness reads. */

@@ -2,7 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { EpisodeRecord, type RunFile } from '../records/index.js';
 import { MatrixPositions } from './completeness.js';
-import { describeReadError, isJson, openResultsFolder, parseResultsJson, type ReadResult } from './read.js';
+import { describeReadError, isJson, parseResultsJson, type ReadResult } from './read.js';
 
 /** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
 export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
@@ -22,26 +22,28 @@ const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${reco
  * Reads the lines of `path` in order, 1 MiB at a time, calling `onLine(line, lineNumber, last)` for each non-blank
  * line; `last` is true for the final non-blank line (one line of lookahead). Resolves with the byte length up to the
  * end of the last line that ended with a newline. Rejects with the system error when the file cannot be read.
+ * Lines are cut on the newline byte and decoded one at a time (decoding whole chunks to one string first was 4–5×
+ * slower on a million episodes, issue 15).
  */
 async function eachLine(
   path: string,
   onLine: (line: string, lineNumber: number, last: boolean) => Promise<boolean | undefined> | boolean | undefined,
 ): Promise<number> {
-  let rest = '';
+  let rest: Buffer | undefined;
   let lineNumber = 0;
   let pending: { line: string; lineNumber: number } | undefined;
   let completeBytes = 0;
   let stopped = false;
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const text = rest + chunk;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       let start = 0;
-      for (let end = text.indexOf('\n', start); end >= 0; end = text.indexOf('\n', start)) {
-        const line = text.slice(start, end);
+      for (let end = bytes.indexOf(NEWLINE, start); end >= 0; end = bytes.indexOf(NEWLINE, start)) {
+        const line = bytes.toString('utf8', start, end);
+        completeBytes += end + 1 - start;
         start = end + 1;
         lineNumber += 1;
-        completeBytes += Buffer.byteLength(line) + 1;
         if (line.trim() === '') continue;
         if (pending && (await onLine(pending.line, pending.lineNumber, false)) === false) {
           stopped = true;
@@ -50,19 +52,22 @@ async function eachLine(
         pending = { line, lineNumber };
       }
       if (stopped) break;
-      rest = text.slice(start);
+      rest = start < bytes.length ? bytes.subarray(start) : undefined;
     }
   } finally {
     stream.destroy();
   }
   if (stopped) return completeBytes;
-  if (rest.trim() !== '') {
+  const tail = rest === undefined ? '' : rest.toString('utf8');
+  if (tail.trim() !== '') {
     if (pending) await onLine(pending.line, pending.lineNumber, false);
-    pending = { line: rest, lineNumber: lineNumber + 1 };
+    pending = { line: tail, lineNumber: lineNumber + 1 };
   }
   if (pending) await onLine(pending.line, pending.lineNumber, true);
   return completeBytes;
 }
+
+const NEWLINE = 0x0a;
 
 /**
  * Streams episodes.jsonl at `path` to the visitor `start()` returns (called once): one EpisodeRecord per line, blank
@@ -120,70 +125,4 @@ export async function scanEpisodes(
   }
   if (error !== undefined) return { ok: false, error };
   return { ok: true, warnings, records, completeBytes };
-}
-
-/** What compare reads of an episode: its cell, result and status (no trace, checks or metrics). */
-export interface EpisodeOutcome {
-  task: string;
-  family?: string;
-  group: string;
-  strategy: string;
-  epoch: number;
-  success: boolean;
-  outcome: { readonly status: EpisodeRecord['outcome']['status'] };
-}
-
-/** A results folder's episodes as outcomes: run.json, the first episode's models (for a folder without run.json). */
-export interface FolderOutcomes {
-  dir: string;
-  run: RunFile | null;
-  records: EpisodeOutcome[];
-  /** The models of the first episode (absent: no episodes). */
-  models?: Record<string, string>;
-  warnings: string[];
-}
-
-/**
- * Reads a results folder's episodes one line at a time into small outcome objects (strings interned, one frozen
- * outcome per status): about 100 bytes an episode instead of a parsed trace. Never throws for bad input.
- */
-export async function readFolderOutcomes(dir: string): Promise<ReadResult<FolderOutcomes>> {
-  const folder = await openResultsFolder(dir);
-  if (!folder.ok) return folder;
-  const strings = new Map<string, string>();
-  const intern = (text: string): string => {
-    const known = strings.get(text);
-    if (known !== undefined) return known;
-    strings.set(text, text);
-    return text;
-  };
-  const outcomes = new Map<string, { readonly status: EpisodeRecord['outcome']['status'] }>();
-  const outcomeOf = (status: EpisodeRecord['outcome']['status']) => {
-    let outcome = outcomes.get(status);
-    if (outcome === undefined) outcomes.set(status, (outcome = Object.freeze({ status })));
-    return outcome;
-  };
-  let records: EpisodeOutcome[] = [];
-  let models: Record<string, string> | undefined;
-  const scanned = await scanEpisodes(
-    folder.episodesPath,
-    () => {
-      records = [];
-      return (record) => {
-        models ??= record.models;
-        records.push({
-          task: intern(record.task),
-          ...(record.family === undefined ? {} : { family: intern(record.family) }),
-          group: intern(record.group),
-          strategy: intern(record.strategy),
-          epoch: record.epoch,
-          success: record.success,
-          outcome: outcomeOf(record.outcome.status),
-        });
-      };
-    },
-    folder.run?.config,
-  );
-  if (!scanned.ok) return scanned;
-  return { ok: true, dir, run: folder.run, records, ...(models ? { models } : {}), warnings: [...scanned.warnings, ...folder.warnings] };
 }

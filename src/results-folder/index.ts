@@ -16,4 +16,4 @@ export { inShard, loadForResume, mergeFolders, parseShard, ResumeError, type Res
 export { collectMessages, MESSAGES_FILE, openMessageStore, parseMessages, readMessages, writeMessages, type MessageStore } from './messages.js';
 export { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder, LOCK_FILE, type FolderLock } from './lock.js';
 export { describeCompleteness, MatrixPositions, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';
-export { readFolderOutcomes, scanEpisodes, type EpisodeOutcome, type EpisodeVisitor, type FolderOutcomes, type ScanReport } from './episode-stream.js';
+export { scanEpisodes, type EpisodeVisitor, type ScanReport } from './episode-stream.js';
