@@ -119,7 +119,7 @@ function program(): Command {
     .option('--no-progress', 'no progress output on stderr')
     .option(
       '--compress',
-      'write episodes.jsonl.gz (gzip members, ~0.4 KB an episode instead of ~7 KB) instead of episodes.jsonl; every command and zcat read it',
+      'write episodes.jsonl.gz (gzip, ~0.6 KB an episode instead of ~7 KB on the core suite) instead of episodes.jsonl; every command and zcat read it',
     )
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--no-validate', 'skip replaying the references of the tasks to run before the first episode (a broken suite otherwise exits 2)')

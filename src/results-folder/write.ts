@@ -71,7 +71,7 @@ export interface EpisodeWriterOptions {
   maxDelayMs?: number;
   /** Write each flush as one self-delimiting gzip member (episodes.jsonl.gz) instead of plain lines. */
   compress?: boolean;
-  /** Deflate level of compressed members (default GZIP_LEVEL, 6). */
+  /** Deflate level of compressed members (default GZIP_LEVEL, 3). */
   level?: number;
 }
 
@@ -91,7 +91,7 @@ const MAX_PENDING_MEMBERS = 4;
  */
 export class EpisodeWriter {
   private readonly fd: number;
-  private buffer = Buffer.allocUnsafe(1 << 20);
+  private buffer: Buffer = Buffer.allocUnsafe(1 << 20);
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly maxDelayMs: number;
@@ -101,6 +101,8 @@ export class EpisodeWriter {
   private pending = 0;
   private written: Promise<void> = Promise.resolve();
   private failure: unknown;
+  /** 1 MiB buffers whose lines are written, for the next flushes. */
+  private readonly spare: Buffer[] = [];
 
   constructor(
     readonly path: string,
@@ -144,8 +146,9 @@ export class EpisodeWriter {
       this.used = 0;
       return;
     }
-    const lines = this.buffer.subarray(0, this.used);
-    this.buffer = Buffer.allocUnsafe(1 << 20);
+    const full = this.buffer;
+    const lines = full.subarray(0, this.used);
+    this.buffer = this.spare.pop() ?? Buffer.allocUnsafe(1 << 20);
     this.used = 0;
     this.pending += 1;
     const member = compressMember(lines, this.level);
@@ -157,6 +160,8 @@ export class EpisodeWriter {
         this.failure ??= error;
       } finally {
         this.pending -= 1;
+        // Buffers are reused once deflated: a run of any length allocates a few MiB, not one per flush.
+        if (full.length === 1 << 20 && this.spare.length < MAX_PENDING_MEMBERS) this.spare.push(full);
       }
     });
   }
