@@ -102,12 +102,17 @@ describe('run --compress', () => {
     expect(reportGz.status).toBe(0);
     expect(reportGz.stdout).toBe(reportPlain.stdout);
     const failed = episodes(plain).find((record) => record['success'] === false)!;
-    const explain = (dir: string) => stratbench(['explain', dir, String(failed['task']), String(failed['strategy']), '--epoch', String(failed['epoch'])]);
-    expect(explain(compressed).status).toBe(0);
-    expect(explain(compressed).stdout.replace(/\d+ ms/g, '')).toBe(explain(plain).stdout.replace(/\d+ ms/g, ''));
-    const csv = (dir: string) => stratbench(['export', dir, '--format', 'csv', '--out', '-']);
-    expect(csv(compressed).stdout.split('\n')).toHaveLength(csv(plain).stdout.split('\n').length);
-    expect(csv(compressed).stdout.split('\n')).toHaveLength(EPISODES + 2);
+    const explain = (dir: string) => {
+      const result = stratbench(['explain', dir, String(failed['task']), String(failed['strategy']), '--epoch', String(failed['epoch'])]);
+      expect(result.status).toBe(0);
+      return result.stdout.replace(/\d+ ms/g, '');
+    };
+    expect(explain(compressed)).toBe(explain(plain));
+    const csv = (dir: string) => stratbench(['export', dir, '--format', 'csv', '--out', '-']).stdout.split('\n');
+    const [csvPlain, csvGz] = [csv(plain), csv(compressed)];
+    expect(csvGz).toHaveLength(EPISODES + 2);
+    const keys = (rows: string[]) => rows.map((row) => row.split(',')[0]).sort();
+    expect(keys(csvGz)).toEqual(keys(csvPlain));
     const verdict = (head: string) => {
       const compared = stratbench(['compare', plain, head, '--json']);
       expect(compared.status).toBe(0);
@@ -117,7 +122,7 @@ describe('run --compress', () => {
     const html = join(scratch(), 'report.html');
     expect(stratbench(['report', compressed, '--html', html]).status).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(String(failed['task']));
-  });
+  }, 120_000);
 
   it('a folder holding both episodes.jsonl and episodes.jsonl.gz is refused by every command, naming both', () => {
     const both = join(scratch(), 'both');

@@ -5,7 +5,7 @@ import { type FileHandle, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream';
 import { promisify } from 'node:util';
-import { crc32, createGunzip, deflateRaw, gunzip } from 'node:zlib';
+import { createGunzip, gunzip, gzip } from 'node:zlib';
 
 export const EPISODES_FILE = 'episodes.jsonl';
 export const EPISODES_GZ_FILE = 'episodes.jsonl.gz';
@@ -75,24 +75,25 @@ const MAX_MEMBER_BYTES = 0xffff_ffff;
 /** ID1 ID2 CM FLG(FEXTRA) MTIME(0) XFL(0) OS(255: unknown), XLEN(8), SI1 SI2 ("SB") LEN(4); the member length follows. */
 const OUR_HEADER = Buffer.from([0x1f, 0x8b, 8, 4, 0, 0, 0, 0, 0, 255, 8, 0, 0x53, 0x42, 4, 0]);
 
-const deflateRawAsync = promisify(deflateRaw);
+const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /**
- * One gzip member holding `raw` (whole lines), compressed at `level` on libuv's thread pool (off the main thread).
- * Throws RangeError for a member over 4 GiB (one episode line never is).
+ * One gzip member holding `raw` (whole lines), compressed at `level` by zlib's gzip on libuv's thread pool — deflate
+ * and CRC-32 both off the main thread, which only copies the compressed bytes behind stratbench's header. Throws
+ * RangeError for a member over 4 GiB (one episode line never is).
  */
 export async function compressMember(raw: Buffer, level = GZIP_LEVEL): Promise<Buffer> {
-  const checksum = crc32(raw);
-  const deflated = await deflateRawAsync(raw, { level });
-  const total = HEADER_BYTES + deflated.length + TRAILER_BYTES;
+  const gzipped = await gzipAsync(raw, { level });
+  // zlib writes a 10-byte header without optional fields (FLG 0); the deflate data, CRC-32 and ISIZE follow.
+  if (gzipped[3] !== 0) throw new Error(`zlib wrote a gzip header with flags ${gzipped[3]}; expected none`);
+  const body = gzipped.subarray(10);
+  const total = HEADER_BYTES + body.length;
   if (total > MAX_MEMBER_BYTES) throw new RangeError(`a gzip member of ${total} bytes is over 4 GiB`);
   const member = Buffer.allocUnsafe(total);
   OUR_HEADER.copy(member, 0);
   member.writeUInt32LE(total, 16);
-  deflated.copy(member, HEADER_BYTES);
-  member.writeUInt32LE(checksum, total - 8);
-  member.writeUInt32LE(raw.length % 2 ** 32, total - 4);
+  body.copy(member, HEADER_BYTES);
   return member;
 }
 
