@@ -87,14 +87,25 @@ async function main(): Promise<void> {
     let episodes = 0;
     let throughputEpisodes = 0;
     let sandboxFiles: { executed: number; cached: number } | undefined;
-    // Default flags, as `npm start` runs them.
+    const compressedThroughput: number[] = [];
+    const bytesPerEpisode = { plain: 0, compressed: 0 };
+    // Default flags, as `npm start` runs them, alternating with `--compress` (episodes.jsonl.gz) so both see the same load.
     for (let i = 0; i < REPEATS; i++) {
-      const result = await runChild(['--strategies', STRATEGIES, '--epochs', String(Math.ceil(THROUGHPUT_EPISODES / perEpoch))], join(scratch, `long-${i}`));
-      throughputEpisodes = result.run.episodes;
-      sandboxFiles = result.run.timing.sandbox_test_files;
-      throughput.push(result.run.episodes / (result.run.timing.wall_ms / 1000));
-      seconds.push(result.run.timing.wall_ms / 1000);
-      rmSync(join(scratch, `long-${i}`), { recursive: true, force: true });
+      for (const compress of [false, true]) {
+        const out = join(scratch, `long-${i}-${compress}`);
+        const flags = compress ? ['--compress'] : [];
+        const result = await runChild(['--strategies', STRATEGIES, '--epochs', String(Math.ceil(THROUGHPUT_EPISODES / perEpoch)), ...flags], out);
+        const perSecond = result.run.episodes / (result.run.timing.wall_ms / 1000);
+        bytesPerEpisode[compress ? 'compressed' : 'plain'] = statSync(join(out, compress ? 'episodes.jsonl.gz' : 'episodes.jsonl')).size / result.run.episodes;
+        if (compress) compressedThroughput.push(perSecond);
+        else {
+          throughputEpisodes = result.run.episodes;
+          sandboxFiles = result.run.timing.sandbox_test_files;
+          throughput.push(perSecond);
+          seconds.push(result.run.timing.wall_ms / 1000);
+        }
+        rmSync(out, { recursive: true, force: true });
+      }
     }
     for (let i = 0; i < REPEATS; i++) {
       const result = await runChild(['--strategies', STRATEGIES, '--epochs', String(epochs)], join(scratch, `big-${i}`));
@@ -113,6 +124,8 @@ async function main(): Promise<void> {
     const lines = [
       `stratbench bench — core suite × ${STRATEGIES.split(',').length} strategies, scripted model (deterministic stand-in, not an LLM), default flags`,
       `  episodes/s over ${throughputEpisodes} episodes (whole episodes: fresh repo, strategy, scoring, JSONL write; ${seconds.map((s) => s.toFixed(1)).join(' / ')} s): median ${median(throughput).toFixed(0)}  [runs: ${throughput.map((t) => t.toFixed(0)).join(', ')}]  target ≥ 5000`,
+      `  episodes/s with --compress (episodes.jsonl.gz), same episodes, runs interleaved with the above: median ${median(compressedThroughput).toFixed(0)}  [runs: ${compressedThroughput.map((t) => t.toFixed(0)).join(', ')}]  target ≥ 5000`,
+      `  bytes per episode: episodes.jsonl ${bytesPerEpisode.plain.toFixed(0)}, episodes.jsonl.gz ${bytesPerEpisode.compressed.toFixed(0)}  target ≤ 1500 (issue 15 §2)`,
       `  peak RSS of the whole process for ${episodes} episodes (statistics and summary included): median ${median(rss).toFixed(1)} MB  [runs: ${rss.map((r) => r.toFixed(1)).join(', ')}]  target ≤ 150 MB`,
       `  start-up to first finished episode (process start → episode recorded): median ${median(startup).toFixed(0)} ms  [runs: ${startup.map((s) => s.toFixed(0)).join(', ')}]  target < 1000 ms`,
       `  spawn to first JSONL line on disk: median ${firstLine.length ? median(firstLine).toFixed(0) : 'n/a'} ms`,

@@ -117,6 +117,10 @@ function program(): Command {
     .option('--out <dir>', 'results folder (default results/<timestamp>)')
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--no-progress', 'no progress output on stderr')
+    .option(
+      '--compress',
+      'write episodes.jsonl.gz (gzip, ~0.6 KB an episode instead of ~7 KB on the core suite) instead of episodes.jsonl; every command and zcat read it',
+    )
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--no-validate', 'skip replaying the references of the tasks to run before the first episode (a broken suite otherwise exits 2)')
     .option(
@@ -359,9 +363,13 @@ function program(): Command {
         'last',
       ]),
     )
-    .action(async (dirs: string[], options: { out: string; prefer?: 'first' | 'last' }) => {
+    .option('--compress', 'write episodes.jsonl.gz (the default when any folder given holds episodes.jsonl.gz)')
+    .action(async (dirs: string[], options: { out: string; prefer?: 'first' | 'last'; compress?: boolean }) => {
       const { mergeCommand } = await import('./runner/folder-commands.js');
-      process.exitCode = await mergeCommand(dirs, options.out, options.prefer === undefined ? {} : { prefer: options.prefer });
+      process.exitCode = await mergeCommand(dirs, options.out, {
+        ...(options.prefer === undefined ? {} : { prefer: options.prefer }),
+        ...(options.compress === true ? { compress: true } : {}),
+      });
     });
 
   return cli;

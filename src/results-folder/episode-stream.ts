@@ -1,8 +1,9 @@
-// Reading episodes.jsonl one line at a time: a folder of a million episodes is read in memory bounded by a line.
+// Reading episodes.jsonl(.gz) one line at a time: a folder of a million episodes is read in memory bounded by a line.
 import { createReadStream } from 'node:fs';
 import { EpisodeRecord, type RunFile } from '../records/index.js';
 import { MatrixPositions } from './completeness.js';
-import { describeReadError, isJson, parseResultsJson, type ReadResult } from './read.js';
+import { type ChunkReport, EpisodeFileError, gzipChunks } from './episode-file.js';
+import { describeReadError, isJson, openResultsFolder, parseResultsJson, type ReadResult, type ResultsFolder } from './read.js';
 
 /** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
 export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
@@ -12,31 +13,59 @@ export interface ScanReport {
   warnings: string[];
   /** Records visited. */
   records: number;
-  /** Byte length of the file up to the end of its last complete line (a torn tail excluded). */
+  /** Byte length of the file up to the end of its last complete line (plain) or gzip member (a torn tail excluded). */
   completeBytes: number;
+  /** The text ends without a newline: a torn last line (plain: completeBytes excludes it; gzip: only a rewrite removes it). */
+  endsMidLine: boolean;
 }
 
 const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${record.task}|${record.epoch}`;
 
+/** The bytes of an episodes file in order: plain (1 MiB reads) or gzip (one member at a time, see gzipChunks). */
+async function* byteChunks(path: string, compressed: boolean, report: ChunkReport): AsyncGenerator<Buffer> {
+  if (!compressed) {
+    const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+    try {
+      yield* stream as AsyncIterable<Buffer>;
+    } finally {
+      stream.destroy();
+    }
+    return;
+  }
+  yield* gzipChunks(path, report);
+}
+
+/** Where the complete part of a file ends, and what its last line and member were. */
+interface LinesEnd {
+  /** Bytes up to the end of the last complete line (plain) or member (gzip). */
+  completeBytes: number;
+  /** The text ended without a newline (a torn or unterminated last line). */
+  endsMidLine: boolean;
+  /** A torn last gzip member. */
+  warning?: string;
+}
+
 /**
- * Reads the lines of `path` in order, 1 MiB at a time, calling `onLine(line, lineNumber, last)` for each non-blank
- * line; `last` is true for the final non-blank line (one line of lookahead). Resolves with the byte length up to the
- * end of the last line that ended with a newline. Rejects with the system error when the file cannot be read.
+ * Reads the lines of `path` (episodes.jsonl, or episodes.jsonl.gz when `compressed`) in order, calling
+ * `onLine(line, lineNumber, last)` for each non-blank line; `last` is true for the final non-blank line (one line of
+ * lookahead). Rejects with the system error when the file cannot be read, EpisodeFileError for bad gzip.
  * Lines are cut on the newline byte and decoded one at a time (decoding whole chunks to one string first was 4–5×
  * slower on a million episodes, issue 15).
  */
 async function eachLine(
   path: string,
+  compressed: boolean,
   onLine: (line: string, lineNumber: number, last: boolean) => Promise<boolean | undefined> | boolean | undefined,
-): Promise<number> {
+): Promise<LinesEnd> {
   let rest: Buffer | undefined;
   let lineNumber = 0;
   let pending: { line: string; lineNumber: number } | undefined;
   let completeBytes = 0;
   let stopped = false;
-  const stream = createReadStream(path, { highWaterMark: 1 << 20 });
+  const report: ChunkReport = {};
+  const chunks = byteChunks(path, compressed, report);
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
       const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       let start = 0;
       for (let end = bytes.indexOf(NEWLINE, start); end >= 0; end = bytes.indexOf(NEWLINE, start)) {
@@ -55,22 +84,28 @@ async function eachLine(
       rest = start < bytes.length ? bytes.subarray(start) : undefined;
     }
   } finally {
-    stream.destroy();
+    await chunks.return(undefined);
   }
-  if (stopped) return completeBytes;
+  const end = (): LinesEnd => ({
+    completeBytes: compressed ? (report.completeBytes ?? 0) : completeBytes,
+    endsMidLine: rest !== undefined && rest.length > 0,
+    ...(report.warning === undefined ? {} : { warning: report.warning }),
+  });
+  if (stopped) return end();
   const tail = rest === undefined ? '' : rest.toString('utf8');
   if (tail.trim() !== '') {
     if (pending) await onLine(pending.line, pending.lineNumber, false);
     pending = { line: tail, lineNumber: lineNumber + 1 };
   }
   if (pending) await onLine(pending.line, pending.lineNumber, true);
-  return completeBytes;
+  return end();
 }
 
 const NEWLINE = 0x0a;
 
 /**
- * Streams episodes.jsonl at `path` to the visitor `start()` returns (called once): one EpisodeRecord per line, blank
+ * Streams episodes.jsonl (or episodes.jsonl.gz: a `path` ending in .gz, read member by member, a torn last member
+ * skipped with a warning — see gzipChunks) at `path` to the visitor `start()` returns (called once): one EpisodeRecord per line, blank
  * lines ignored, the same rules as parseEpisodes — the last non-blank line, when not valid JSON, is torn (the writer
  * was killed mid-line) and skipped with a warning; any other line that is not valid JSON, of a schemaVersion this
  * code does not read, or not a valid EpisodeRecord is an error naming `file:line`; an episode given twice counts
@@ -91,9 +126,9 @@ export async function scanEpisodes(
   const positions = matrix ? new MatrixPositions(matrix) : undefined;
   const seen = new Map<string, number>();
   const visit = start();
-  let completeBytes: number;
+  let end: Awaited<ReturnType<typeof eachLine>>;
   try {
-    completeBytes = await eachLine(path, async (line, lineNumber, last) => {
+    end = await eachLine(path, path.endsWith('.gz'), async (line, lineNumber, last) => {
       if (last && !isJson(line)) {
         warnings.push(`${path}:${lineNumber}: incomplete last line (a run interrupted while writing?) — skipped`);
         return true;
@@ -121,8 +156,26 @@ export async function scanEpisodes(
       return true;
     });
   } catch (readError) {
-    return { ok: false, error: describeReadError(path, readError) };
+    return { ok: false, error: readError instanceof EpisodeFileError ? readError.message : describeReadError(path, readError) };
   }
   if (error !== undefined) return { ok: false, error };
-  return { ok: true, warnings, records, completeBytes };
+  if (end.warning !== undefined) warnings.push(end.warning);
+  return { ok: true, warnings, records, completeBytes: end.completeBytes, endsMidLine: end.endsMidLine };
+}
+
+/**
+ * Reads `dir`'s episodes (episodes.jsonl or episodes.jsonl.gz; see scanEpisodes for the rules), run.json (optional:
+ * absent → run null and a warning) and checks summary.json (optional) into memory — every record, traces included,
+ * for the commands that need them (explain, export, the HTML report). Never throws for bad input: returns
+ * `{ ok: false, error }` with a message naming the file (and line or byte) and the problem.
+ */
+export async function readResultsFolder(dir: string): Promise<ReadResult<ResultsFolder>> {
+  const opened = await openResultsFolder(dir);
+  if (!opened.ok) return opened;
+  const records: EpisodeRecord[] = [];
+  const scanned = await scanEpisodes(opened.episodesPath, () => (record) => {
+    records.push(record);
+  });
+  if (!scanned.ok) return scanned;
+  return { ok: true, dir, run: opened.run, records, warnings: [...scanned.warnings, ...opened.warnings] };
 }

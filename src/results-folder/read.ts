@@ -4,8 +4,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EpisodeRecord, RunClaim, RunFile, schemaVersionProblem, SummaryFile } from '../records/index.js';
+import { EPISODES_FILE, locateEpisodes } from './episode-file.js';
 
-export const EPISODES_FILE = 'episodes.jsonl';
+export { EPISODES_FILE, EPISODES_GZ_FILE } from './episode-file.js';
 export const RUN_FILE = 'run.json';
 export const SUMMARY_FILE = 'summary.json';
 
@@ -165,7 +166,7 @@ export async function checkSummaryFile(dir: string): Promise<ReadResult<object>>
   return parsed.ok ? { ok: true } : parsed;
 }
 
-/** A results folder checked but not yet read: its run.json, and where its episodes are (for scanEpisodes). */
+/** A results folder checked but not yet read: its run.json, and where its episodes are (for scanEpisodes: episodes.jsonl or episodes.jsonl.gz). */
 export interface OpenedResultsFolder {
   dir: string;
   run: RunFile | null;
@@ -176,7 +177,8 @@ export interface OpenedResultsFolder {
 
 /**
  * Checks `dir` (a folder), its run.json (optional: absent → run null and a warning) and summary.json (optional),
- * and that its episodes file exists, without reading the episodes. Never throws for bad input.
+ * and that its episodes file exists (episodes.jsonl or episodes.jsonl.gz; both is an error naming both; neither
+ * names episodes.jsonl), without reading the episodes. Never throws for bad input.
  */
 export async function openResultsFolder(dir: string): Promise<ReadResult<OpenedResultsFolder>> {
   try {
@@ -188,7 +190,9 @@ export async function openResultsFolder(dir: string): Promise<ReadResult<OpenedR
   if (!run.ok) return run;
   const summary = await checkSummaryFile(dir);
   if (!summary.ok) return summary;
-  const episodesPath = join(dir, EPISODES_FILE);
+  const located = await locateEpisodes(dir);
+  if ('error' in located) return { ok: false, error: located.error };
+  const episodesPath = located.path;
   try {
     if (!(await stat(episodesPath)).isFile()) return { ok: false, error: describeReadError(episodesPath, Object.assign(new Error(), { code: 'EISDIR' })) };
   } catch (error) {
@@ -196,23 +200,4 @@ export async function openResultsFolder(dir: string): Promise<ReadResult<OpenedR
   }
   const warnings = run.run === null ? [`${join(dir, RUN_FILE)}: missing — models, prompts and suite cannot be compared`] : [];
   return { ok: true, dir, run: run.run, episodesPath, warnings };
-}
-
-/**
- * Reads `dir/episodes.jsonl` (required; see parseEpisodes), `dir/run.json` (optional: absent → run null and a
- * warning) and checks `dir/summary.json` (optional). Never throws for bad input: returns `{ ok: false, error }`
- * with a message naming the file (and line) and the problem.
- */
-export async function readResultsFolder(dir: string): Promise<ReadResult<ResultsFolder>> {
-  const opened = await openResultsFolder(dir);
-  if (!opened.ok) return opened;
-  let episodesText: string;
-  try {
-    episodesText = await readFile(opened.episodesPath, 'utf8');
-  } catch (error) {
-    return { ok: false, error: describeReadError(opened.episodesPath, error) };
-  }
-  const episodes = parseEpisodes(episodesText, opened.episodesPath);
-  if (!episodes.ok) return episodes;
-  return { ok: true, dir, run: opened.run, records: episodes.records, warnings: [...episodes.warnings, ...opened.warnings] };
 }

@@ -1,8 +1,9 @@
-// Resuming, sharding and merging runs: finished episodes are kept once, torn lines dropped, configurations compared.
+// Resuming, sharding and merging runs: finished episodes are kept once, torn lines and members dropped, configurations compared.
 import { rename, stat, truncate } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
-import { checkSummaryFile, EPISODES_FILE, readRunFile } from './read.js';
+import { checkSummaryFile, readRunFile } from './read.js';
+import { locateEpisodes } from './episode-file.js';
 import { scanEpisodes } from './episode-stream.js';
 import { MatrixPositions } from './completeness.js';
 import { EpisodeWriter } from './write.js';
@@ -37,6 +38,8 @@ async function readRunForResume(dir: string): Promise<RunFile> {
 export interface ResumeEpisodes {
   /** Episodes kept (of this configuration, not errored). */
   kept: number;
+  /** The folder's episodes are episodes.jsonl.gz (true: the resumed run appends gzip members) or episodes.jsonl; null: no episodes file yet. */
+  compressed: boolean | null;
   droppedTornLine: boolean;
   rerunErrors: number;
   /** What the read found: a torn last line, repeated episodes (file:line each). */
@@ -47,8 +50,9 @@ export interface ResumeEpisodes {
 
 /**
  * Prepares the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
- * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl (so appends start
- * on a clean line), removes `error` episodes (infrastructure failures run again; the file is rewritten line by line,
+ * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl, or a half-written last
+ * gzip member off episodes.jsonl.gz (so appends start on a clean line or member; a folder with both files is
+ * refused), removes `error` episodes (infrastructure failures run again; the file is rewritten line by line,
  * atomically) and counts the episodes kept, which `replay` streams. Memory: one line at a time and one bit per
  * matrix cell. Throws ResumeError for a different configuration or a corrupt file.
  */
@@ -59,7 +63,9 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
       `${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite or options differ`,
     );
   }
-  const path = join(dir, EPISODES_FILE);
+  const located = await locateEpisodes(dir);
+  if ('error' in located) throw new ResumeError(located.error);
+  const { path, compressed } = located;
   const size = await stat(path).then(
     (info) => info.size,
     (error: NodeJS.ErrnoException) => {
@@ -67,7 +73,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
       throw new ResumeError(`cannot read ${path}: ${error.code ?? String(error)}`);
     },
   );
-  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, warnings: [], replay: async () => undefined };
+  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, warnings: [], compressed: null, replay: async () => undefined };
   const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
   let kept = 0;
   let errored = 0;
@@ -81,17 +87,21 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     run.config,
   );
   if (!scanned.ok) throw new ResumeError(scanned.error);
+  // A torn tail — half a line (plain) or a member cut short (gzip: completeBytes is where it starts) — is cut off,
+  // so appends start on a clean line or member boundary.
   const droppedTornLine = scanned.completeBytes < size;
   if (droppedTornLine) await truncate(path, scanned.completeBytes);
-  if (errored > 0 || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
+  // A gzip file whose complete members end mid-line (gzipped by another tool) cannot be appended to: rewritten.
+  const endsMidLine = compressed && scanned.endsMidLine;
+  if (errored > 0 || endsMidLine || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
     // Infrastructure errors are not results: they run again. Rewrite the file without them (and with one line per
     // episode), atomically, so every episode still appears exactly once when the run ends.
     const tmp = `${path}.tmp`;
-    const writer = new EpisodeWriter(tmp);
+    const writer = new EpisodeWriter(tmp, { compress: compressed });
     const rewritten = await scanEpisodes(
       path,
       () => (record, line) => {
-        if (!(ours(record) && record.outcome.status === 'error')) writer.writeLine(line);
+        if (!(ours(record) && record.outcome.status === 'error')) return writer.writeLine(line);
       },
       run.config,
     );
@@ -102,6 +112,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   return {
     kept,
     droppedTornLine,
+    compressed,
     rerunErrors: errored,
     // The torn line is reported by droppedTornLine; repeats are named here.
     warnings: scanned.warnings.filter((warning) => warning.includes(' repeats ')),
@@ -128,6 +139,8 @@ export interface MergedFolders {
   /** Streams the episodes the merge keeps (one per matrix cell), with their JSON lines; a folder changed since → ResumeError. */
   forEachKept(visit: (record: EpisodeRecord, line: string) => void | Promise<void>): Promise<void>;
   run: RunFile;
+  /** Some folder's episodes are episodes.jsonl.gz (merge then writes episodes.jsonl.gz). */
+  compressed: boolean;
   missingShards: number[];
   /** n of the --shard i/n split when the folders are shards. */
   shardCount?: number;
@@ -150,6 +163,13 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
   if (dirs.length > 255) throw new ResumeError(`merge takes at most 255 folders at once (got ${dirs.length}): merge them in groups, then merge the groups`);
   const runs = await Promise.all(dirs.map(readRunForResume));
+  const episodeFiles = await Promise.all(
+    dirs.map(async (dir) => {
+      const located = await locateEpisodes(dir);
+      if ('error' in located) throw new ResumeError(located.error);
+      return located;
+    }),
+  );
   const matrices = new Set(runs.map(matrixOf));
   if (matrices.size > 1) {
     throw new ResumeError(
@@ -192,7 +212,7 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
   const examples: string[] = [];
   for (const [index, dir] of dirs.entries()) {
     const scanned = await scanEpisodes(
-      join(dir, EPISODES_FILE),
+      episodeFiles[index]!.path,
       () => (record) => {
         const position = positions.positionOf(record);
         const earlier = position >= 0 ? owner[position]! : (outside.get(identityOf(record)) ?? 0);
@@ -218,14 +238,15 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
   }
   return {
     run: runs[0]!,
+    compressed: episodeFiles.some((file) => file.compressed),
     missingShards,
     ...(shardCount === undefined ? {} : { shardCount }),
     overlap: { prefer: overlapping > 0 ? (prefer ?? null) : null, episodes: overlapping },
     async forEachKept(visit) {
       // Pass 2: each folder's kept lines, in folder order, then file order.
-      for (const [index, dir] of dirs.entries()) {
+      for (const [index, file] of episodeFiles.entries()) {
         const scanned = await scanEpisodes(
-          join(dir, EPISODES_FILE),
+          file.path,
           () => (record, line) => {
             const position = positions.positionOf(record);
             const kept = position >= 0 ? owner[position] : outside.get(identityOf(record));

@@ -4,7 +4,8 @@ import { writeFile, access, constants, readFile, rename, stat, unlink } from 'no
 import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
 import { SCHEMA_VERSION, type EpisodeRecord, type RunClaim, type RunFile, type RunSummary } from '../records/index.js';
-import { EPISODES_FILE, isClaimOnly, RUN_FILE, SUMMARY_FILE } from './read.js';
+import { isClaimOnly, RUN_FILE, SUMMARY_FILE } from './read.js';
+import { compressMember, GZIP_LEVEL, locateEpisodes } from './episode-file.js';
 import { createFileOnce } from './lock.js';
 
 /** Thrown when the results folder cannot be created or written (a usage error: exit 2). */
@@ -50,10 +51,14 @@ export async function claimRunFile(dir: string, run: RunFile): Promise<string | 
     throw new OutputFolderError(`cannot write results to ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const existing = await readFile(path, 'utf8').catch(() => '');
-  const episodes = await stat(join(dir, EPISODES_FILE)).then(
-    (info) => info.size,
-    () => 0,
-  );
+  const located = await locateEpisodes(dir);
+  const episodes =
+    'error' in located || !located.exists
+      ? 0
+      : await stat(located.path).then(
+          (info) => info.size,
+          () => 0,
+        );
   if (isClaimOnly(existing) && episodes === 0) {
     await writeRunFile(dir, run);
     return `note: ${dir} held only the claim of a run stopped before its first episode; starting it afresh`;
@@ -61,34 +66,62 @@ export async function claimRunFile(dir: string, run: RunFile): Promise<string | 
   throw new OutputFolderError(`${dir} already holds a run (run.json exists): continue it with --resume ${dir}, or choose another --out`);
 }
 
+/** How an EpisodeWriter writes: its flush delay (ms, default 100) and whether it writes gzip members (decision 0015). */
+export interface EpisodeWriterOptions {
+  maxDelayMs?: number;
+  /** Write each flush as one self-delimiting gzip member (episodes.jsonl.gz) instead of plain lines. */
+  compress?: boolean;
+  /** Deflate level of compressed members (default GZIP_LEVEL, 3). */
+  level?: number;
+}
+
+/** Compressed members in flight at once before `write` waits for the oldest (libuv's thread pool has 4 threads). */
+const MAX_PENDING_MEMBERS = 4;
+
 /**
- * Appends one JSON line per finished episode. Lines are encoded straight into a 1 MiB buffer and written with
- * one `writeSync` when it fills, when `maxDelayMs` has passed since the oldest unwritten line (a timer makes
- * sure of it even when no further episode finishes), and on `close()`. A record is never split across writes,
- * so a killed run leaves at most one half-written line at the end (which `--resume` drops); at most
- * `maxDelayMs` of finished episodes can be lost to a SIGKILL, and `--resume` re-runs them.
- * Synchronous writes block the event loop for well under a millisecond per MiB flushed.
+ * Appends one JSON line per finished episode. Lines are encoded straight into a 1 MiB buffer and written when it
+ * fills, when `maxDelayMs` has passed since the oldest unwritten line (a timer makes sure of it even when no further
+ * episode finishes), and on `close()`. A record is never split across writes, so a killed run leaves at most one
+ * half-written line at the end (which `--resume` drops); at most `maxDelayMs` of finished episodes can be lost to a
+ * SIGKILL, and `--resume` re-runs them. Plain: one `writeSync` per flush, well under a millisecond per MiB.
+ * Compressed (`compress`): each flush becomes one gzip member (compressMember) deflated on the thread pool and
+ * appended in order as it is ready — a killed run leaves at most one torn member, which readers skip and `--resume`
+ * cuts off; up to 4 members (4 MiB of lines) more can be lost to a SIGKILL. `write` and `writeLine` return a promise
+ * to wait for when 4 members are in flight (backpressure), else nothing.
  */
 export class EpisodeWriter {
   private readonly fd: number;
-  private buffer = Buffer.allocUnsafe(1 << 20);
+  private buffer: Buffer = Buffer.allocUnsafe(1 << 20);
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly maxDelayMs: number;
+  private readonly compress: boolean;
+  private readonly level: number;
+  /** Compressed members not yet written, and the chain that writes them in order. */
+  private pending = 0;
+  private written: Promise<void> = Promise.resolve();
+  private failure: unknown;
+  /** 1 MiB buffers whose lines are written, for the next flushes. */
+  private readonly spare: Buffer[] = [];
 
   constructor(
     readonly path: string,
-    private readonly maxDelayMs = 100,
+    options: EpisodeWriterOptions = {},
   ) {
+    this.maxDelayMs = options.maxDelayMs ?? 100;
+    this.compress = options.compress === true;
+    this.level = options.level ?? GZIP_LEVEL;
     this.fd = openSync(path, 'a');
   }
 
-  /** Appends a record. Throws if the disk write failed. */
+  /** Appends a record. Throws if an earlier disk write failed. */
   async write(record: EpisodeRecord): Promise<void> {
-    this.writeLine(JSON.stringify(record));
+    await this.writeLine(JSON.stringify(record));
   }
 
-  /** Appends one already-serialised record (no trailing newline). */
-  writeLine(json: string): void {
+  /** Appends one already-serialised record (no trailing newline); a promise to await when members are backed up. Throws if a write failed. */
+  writeLine(json: string): Promise<void> | undefined {
+    if (this.failure !== undefined) throw this.failure;
     // UTF-16 code units encode to at most 3 UTF-8 bytes each.
     const worstCase = json.length * 3 + 1;
     if (this.used + worstCase > this.buffer.length) {
@@ -98,22 +131,59 @@ export class EpisodeWriter {
     this.used += this.buffer.write(json, this.used, 'utf8');
     this.buffer[this.used++] = 0x0a;
     this.timer ??= setTimeout(() => this.flush(), this.maxDelayMs).unref();
+    return this.pending >= MAX_PENDING_MEMBERS ? this.settled() : undefined;
   }
 
-  /** Writes every buffered line to the file now. */
+  /** Writes every buffered line to the file now (compressed: starts its member; `close` waits for it). */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    let offset = 0;
-    while (offset < this.used) offset += writeSync(this.fd, this.buffer, offset, this.used - offset);
+    if (this.used === 0) return;
+    if (!this.compress) {
+      this.writeAll(this.buffer.subarray(0, this.used));
+      this.used = 0;
+      return;
+    }
+    const full = this.buffer;
+    const lines = full.subarray(0, this.used);
+    this.buffer = this.spare.pop() ?? Buffer.allocUnsafe(1 << 20);
     this.used = 0;
+    this.pending += 1;
+    const member = compressMember(lines, this.level);
+    member.catch(() => undefined);
+    this.written = this.written.then(async () => {
+      try {
+        if (this.failure === undefined) this.writeAll(await member);
+      } catch (error) {
+        this.failure ??= error;
+      } finally {
+        this.pending -= 1;
+        // Buffers are reused once deflated: a run of any length allocates a few MiB, not one per flush.
+        if (full.length === 1 << 20 && this.spare.length < MAX_PENDING_MEMBERS) this.spare.push(full);
+      }
+    });
+  }
+
+  private writeAll(bytes: Buffer): void {
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+  }
+
+  /** Waits for the members in flight to be written; throws the first write failure. */
+  private async settled(): Promise<void> {
+    await this.written;
+    if (this.failure !== undefined) throw this.failure;
   }
 
   async close(): Promise<void> {
-    this.flush();
-    closeSync(this.fd);
+    try {
+      this.flush();
+      await this.settled();
+    } finally {
+      closeSync(this.fd);
+    }
   }
 }
 

@@ -336,8 +336,12 @@ async function runLocked(
       const loaded = await loadForResume(outDir, configHash);
       existing = loaded;
       for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`);
+      if (options['compress'] === true && loaded.compressed === false) {
+        process.stderr.write(`note: --compress does not apply: ${outDir} continues in its own episodes.jsonl (a resumed run keeps the folder's format)\n`);
+      }
       process.stderr.write(
-        `resuming ${outDir}: ${loaded.kept} finished episode(s) kept${loaded.droppedTornLine ? ', a half-written last line dropped' : ''}` +
+        `resuming ${outDir}: ${loaded.kept} finished episode(s) kept` +
+          `${loaded.droppedTornLine ? `, a half-written last ${loaded.compressed ? 'gzip member' : 'line'} dropped` : ''}` +
           `${loaded.rerunErrors > 0 ? `, ${loaded.rerunErrors} errored episode(s) to run again` : ''}\n`,
       );
     } catch (error) {
@@ -443,6 +447,7 @@ async function runLocked(
       progress,
       runInfo,
       ...(existing ? { existing } : {}),
+      ...(options['compress'] === true ? { compress: true } : {}),
       ...(shard ? { shard } : {}),
       ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
       ...(options['pairs'] ? { pairs: options['pairs'] as [string, string][] } : {}),

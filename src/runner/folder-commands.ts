@@ -8,6 +8,7 @@ import {
   collectMessages,
   describeCompleteness,
   EPISODES_FILE,
+  EPISODES_GZ_FILE,
   EpisodeWriter,
   FolderLockedError,
   MatrixPositions,
@@ -113,12 +114,13 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
 }
 
 /**
- * `stratbench merge DIR… --out OUT [--prefer first|last]`: combines shard folders of one configuration (mergeFolders).
+ * `stratbench merge DIR… --out OUT [--prefer first|last] [--compress]`: combines shard folders of one configuration
+ * (mergeFolders) into OUT/episodes.jsonl, or episodes.jsonl.gz with `compress` or when any DIR holds episodes.jsonl.gz.
  * Exit 2 when they differ, share episodes without `prefer` (a shard given twice, a shard with an unsharded run), or
  * one is held by a live run (its DIR/.lock; a dead run's lock is read past with a note). An incomplete result (shards missing, an interrupted
  * run) is written with status `partial`, its completeness in run.json and summary.json, and a warning; exit 0.
  */
-export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last' } = {}): Promise<number> {
+export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last'; compress?: boolean } = {}): Promise<number> {
   try {
     // A folder a live run still writes would be merged half-written and labelled "interrupted": refused (exit 2).
     const notes: string[] = [];
@@ -128,7 +130,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     }
     for (const note of notes) process.stderr.write(`${note}\n`);
     // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
-    const { forEachKept, run, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
+    const { forEachKept, run, compressed, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
     const messages = await collectMessages(dirs);
     if (!messages.ok) throw new UsageError(messages.error);
     await prepareOutputFolder(out, { fresh: true });
@@ -136,14 +138,17 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     // The kept episodes are copied line by line (never joined into one string) and summarised as they pass.
     const builder = new SummaryBuilder(run.config.groups, run.strategies, run.config.tasks);
     const positions = new MatrixPositions(run.config);
-    const writer = new EpisodeWriter(join(out, EPISODES_FILE));
+    // Compressed when asked, or when any folder given is: a merge never inflates shards that were stored compact.
+    const compress = options.compress === true || compressed;
+    const writer = new EpisodeWriter(join(out, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress });
     let episodes = 0;
     try {
       await forEachKept((record, line) => {
         episodes += 1;
-        writer.writeLine(line);
+        const written = writer.writeLine(line);
         builder.add(record);
         positions.add(record);
+        return written;
       });
     } finally {
       await writer.close();

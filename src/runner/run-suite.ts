@@ -9,6 +9,7 @@ import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js'
 import {
   describeCompleteness,
   EPISODES_FILE,
+  EPISODES_GZ_FILE,
   EpisodeWriter,
   inShard,
   MatrixPositions,
@@ -32,6 +33,8 @@ export interface MatrixConfig {
   progress: 'tty' | 'plain' | 'none';
   /** Written to run.json, with the status, counts and timing added. */
   runInfo: RunDescription;
+  /** Write episodes.jsonl.gz instead of episodes.jsonl (`--compress`; decision 0015). A resumed folder keeps the format its episodes file has. */
+  compress?: boolean;
   /** Finished episodes from an earlier, interrupted run of this configuration (`--resume`): kept, not re-run. */
   existing?: ResumeEpisodes;
   /** Run only this deterministic slice of the matrix (`--shard i/n`). */
@@ -140,7 +143,7 @@ export class LongestFirst {
 
 /**
  * Runs every cell with at most `concurrency` episodes in flight, appending each record to
- * `<out>/episodes.jsonl` as soon as it finishes, then writes `run.json` and `summary.json`.
+ * `<out>/episodes.jsonl` (or episodes.jsonl.gz: `compress`) as soon as it finishes, then writes `run.json` and `summary.json`.
  * Throws only when a results file cannot be written.
  */
 export async function runMatrix(
@@ -177,7 +180,8 @@ export async function runMatrix(
     longest?.estimate,
   );
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
-  const writer = new EpisodeWriter(join(config.outDir, EPISODES_FILE));
+  const compress = config.existing?.compressed ?? config.compress === true;
+  const writer = new EpisodeWriter(join(config.outDir, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress });
   const messages = await openMessageStore(config.outDir);
   const withTexts: RunEnvironment = { ...env, texts: messages };
   await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });

@@ -1,9 +1,10 @@
 // Helpers for tests that run the built CLI (dist/cli.js) as a child process.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -29,9 +30,15 @@ export function scratch(prefix = 'stratbench-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** episodes.jsonl lines parsed, with the one wall-clock field removed. */
+/** The episodes file's text: episodes.jsonl, or episodes.jsonl.gz decompressed (`run --compress`). */
+export function episodesText(dir: string): string {
+  const compressed = join(dir, 'episodes.jsonl.gz');
+  return existsSync(compressed) ? gunzipSync(readFileSync(compressed)).toString('utf8') : readFileSync(join(dir, 'episodes.jsonl'), 'utf8');
+}
+
+/** episodes.jsonl (or episodes.jsonl.gz) lines parsed, with the one wall-clock field removed. */
 export function episodes(dir: string): Array<Record<string, unknown>> {
-  return readFileSync(join(dir, 'episodes.jsonl'), 'utf8')
+  return episodesText(dir)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
