@@ -220,6 +220,19 @@ describe('a run killed while writing a gzip member', () => {
     expect(summaryOf(out)).toEqual(summaryOf(reference));
   }, 120_000);
 
+  it('a --compress run killed before its first episode resumes into episodes.jsonl.gz (run.json records the format)', () => {
+    const out = join(scratch(), 'early');
+    expect(stratbench(['run', '--tasks', 'default-currency', '--strategies', 'direct', '--compress', '--no-progress', '--out', out]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ episodes_format: 'gzip' });
+    // As a run killed during its start-up leaves the folder: run.json only.
+    rmSync(join(out, 'episodes.jsonl.gz'));
+    rmSync(join(out, 'summary.json'));
+    const resumed = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(readdirSync(out).filter((name) => name.startsWith('episodes.'))).toEqual(['episodes.jsonl.gz']);
+    expect(episodes(out)).toHaveLength(1);
+  });
+
   it('a corrupt member before the last is an error naming the file and its byte (exit 2), never a silent loss', () => {
     const dir = join(scratch(), 'corrupt');
     cpSync(compressed, dir, { recursive: true });

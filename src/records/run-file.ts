@@ -63,6 +63,10 @@ export type HostStats = z.infer<typeof HostStats>;
 export const RunFile = z.looseObject({
   schemaVersion: z.number().int(),
   status: RunStatus,
+  episodes_format: z
+    .literal('gzip')
+    .optional()
+    .describe('Set by run --compress: the episodes go to episodes.jsonl.gz (a resume killed before the first episode keeps it)'),
   tool: z.looseObject({ name: z.string(), version: z.string(), node: z.string() }),
   started_at: z.string().describe('ISO 8601'),
   finished_at: z.string().optional().describe('ISO 8601'),

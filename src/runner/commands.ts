@@ -149,6 +149,8 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   take('seed', config.seed);
   take('concurrency', config.concurrency);
   take('prompts', config.prompts_dir);
+  // The episodes file's format (--compress), even when the run was killed before it wrote its first episode.
+  take('compress', read.run.episodes_format === 'gzip' ? true : undefined);
   const specs = config.model_specs;
   // An explicit --model replaces the stored per-role models (the configuration check then refuses a change).
   if (!explicit.has('model')) {
@@ -351,6 +353,7 @@ async function runLocked(
   }
   const runInfo: RunDescription = {
     schemaVersion: SCHEMA_VERSION,
+    ...(options['compress'] === true ? { episodes_format: 'gzip' as const } : {}),
     tool: { name: 'stratbench', version: VERSION, node: process.version },
     started_at: new Date().toISOString(),
     config: {
