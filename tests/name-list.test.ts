@@ -10,11 +10,17 @@ describe('listNames', () => {
     expect(listNames([])).toBe('(none)');
   });
 
-  it('shows 12 of a long list, the ones nearest to the unknown name first chosen, in suite order, and counts the rest', () => {
+  it('shows 12 of a long list, nearest to the unknown name first (containing it, sharing its words, edit distance), and counts the rest', () => {
     expect(listNames(bench, 'data-lib-rename-64')).toBe(
-      'data-lib-rename-064, data-lib-rename-164, data-lib-rename-264, data-lib-rename-364, data-lib-rename-464, data-lib-rename-564, ' +
-        'data-lib-rename-640, data-lib-rename-641, data-lib-rename-642, data-lib-rename-643, data-lib-rename-644, data-lib-rename-645 … and 634 more',
+      'data-lib-rename-640, data-lib-rename-641, data-lib-rename-642, data-lib-rename-643, data-lib-rename-644, data-lib-rename-645, ' +
+        'data-lib-rename-064, data-lib-rename-164, data-lib-rename-264, data-lib-rename-364, data-lib-rename-464, data-lib-rename-564 … and 634 more',
     );
+    const generated = [
+      ...Array.from({ length: 20 }, (_, index) => `api-client-question-${index}-v1`),
+      'shop-green-rename-tax-rate-v1',
+      'shop-green-rename-tax-code-v1',
+    ];
+    expect(listNames(generated, 'rename-tax-rate').split(', ').slice(0, 2)).toEqual(['shop-green-rename-tax-rate-v1', 'shop-green-rename-tax-code-v1']);
     expect(listNames(bench)).toBe(`${bench.slice(0, 12).join(', ')} … and 634 more`);
   });
 });

@@ -61,7 +61,7 @@ describe('run refuses unusable numbers and task lists before anything runs', () 
     [['--max-error-rate', '2'], '--max-error-rate takes a fraction from 0 to 1'],
     [['--tasks', ''], '--tasks "" names no task; give task ids separated by commas, or leave it out to run all 14: default-currency'],
     [['--tasks', ' , '], '--tasks " , " names no task'],
-    [['--tasks', 'default-currency,nope'], 'unknown task nope; the suite has: '],
+    [['--tasks', 'default-currency,nope'], "unknown task nope; the suite's 14 tasks include "],
   ])('run %j exits 2: %s', (args, message) => {
     const out = join(scratch(), 'out');
     const result = stratbench(['run', ...args, '--out', out, '--no-progress']);

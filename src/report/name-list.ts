@@ -18,10 +18,18 @@ function distance(a: string, b: string): number {
   return previous[y.length]!;
 }
 
+/** Words of a name: its parts between `-`, `_`, `.`, `/` and spaces, lower-cased. */
+const words = (name: string): string[] =>
+  name
+    .toLowerCase()
+    .split(/[-_./\s]+/)
+    .filter(Boolean);
+
 /**
- * `names` for an error message: all of them when there are at most LISTED_NAMES; else the LISTED_NAMES closest to
- * `asked` (edit distance; names containing it first), in their original order, then "… and N more". E.g. a
- * 646-task suite's unknown id gets 12 near ids, not 646.
+ * `names` for an error message: all of them when there are at most LISTED_NAMES; else the LISTED_NAMES nearest to
+ * `asked`, nearest first, then "… and N more". Nearest: containing `asked`, then sharing more of its words (a
+ * generated id such as `shop-green-rename-tax-rate-v1` for `rename-tax-rate`), then by edit distance. Without
+ * `asked`, the first LISTED_NAMES. E.g. a 646-task suite's unknown id gets 12 near ids, not 646.
  */
 export function listNames(names: readonly string[], asked?: string): string {
   if (names.length === 0) return '(none)';
@@ -29,10 +37,13 @@ export function listNames(names: readonly string[], asked?: string): string {
   let shown: readonly string[] = names.slice(0, LISTED_NAMES);
   if (asked !== undefined && asked !== '') {
     const needle = asked.toLowerCase();
-    const scored = names.map((name, index) => ({ index, score: (name.toLowerCase().includes(needle) ? 0 : 1_000) + distance(name, asked) }));
-    scored.sort((a, b) => a.score - b.score || a.index - b.index);
-    const closest = new Set(scored.slice(0, LISTED_NAMES).map((entry) => entry.index));
-    shown = names.filter((_, index) => closest.has(index));
+    const wanted = new Set(words(asked));
+    const scored = names.map((name, index) => {
+      const shared = words(name).filter((word) => wanted.has(word)).length;
+      return { name, index, contains: name.toLowerCase().includes(needle) ? 0 : 1, shared, distance: distance(name, asked) };
+    });
+    scored.sort((a, b) => a.contains - b.contains || b.shared - a.shared || a.distance - b.distance || a.index - b.index);
+    shown = scored.slice(0, LISTED_NAMES).map((entry) => entry.name);
   }
   return `${shown.join(', ')} … and ${names.length - shown.length} more`;
 }

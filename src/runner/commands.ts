@@ -260,7 +260,7 @@ async function runLocked(
     const unknown = wanted.filter((id) => !tasks.some((t) => t.id === id));
     if (unknown.length > 0)
       throw new UsageError(
-        `unknown task ${unknown.join(', ')}; the suite has: ${listNames(
+        `unknown task ${unknown.join(', ')}; the suite's ${tasks.length} tasks include ${listNames(
           tasks.map((t) => t.id),
           unknown[0],
         )}`,
