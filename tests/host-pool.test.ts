@@ -164,6 +164,11 @@ describe('host lists', () => {
         '--ollama-host / OLLAMA_HOST names http://gpu1:11434 twice: list each server once (--host-concurrency sets how many calls one takes at once)',
       ),
     );
+    expect(() => ollamaRunConfig({ ollamaHost: 'http://GPU1:11434,http://gpu1:11434' }, {})).toThrow(
+      new UsageError(
+        '--ollama-host / OLLAMA_HOST names http://gpu1:11434 twice: list each server once (--host-concurrency sets how many calls one takes at once)',
+      ),
+    );
     expect(() => openaiRunConfig({ openaiBaseUrl: 'http://gpu1:8000/v1,http://gpu1:8000/v1/' }, {}, {})).toThrow(
       new UsageError(
         '--openai-base-url / OPENAI_BASE_URL names http://gpu1:8000/v1 twice: list each server once (--host-concurrency sets how many calls one takes at once)',

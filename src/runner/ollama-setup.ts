@@ -342,7 +342,15 @@ function validHost(host: string): string {
 export function refuseRepeatedHost(flag: string, hosts: readonly string[]): void {
   const seen = new Set<string>();
   for (const host of hosts) {
-    if (seen.has(host)) throw new UsageError(`${flag} names ${host} twice: list each server once (--host-concurrency sets how many calls one takes at once)`);
-    seen.add(host);
+    // Host names are case-insensitive (URL lower-cases them); paths are not.
+    let key = host;
+    try {
+      const url = new URL(host);
+      key = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    } catch {
+      // Not a URL: the caller's own check names it.
+    }
+    if (seen.has(key)) throw new UsageError(`${flag} names ${host} twice: list each server once (--host-concurrency sets how many calls one takes at once)`);
+    seen.add(key);
   }
 }
