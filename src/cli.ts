@@ -218,7 +218,7 @@ function program(): Command {
     .command('report')
     .description('Re-print the tables (run, statistics) of a results folder without running anything.')
     .argument('<dir>', 'results folder')
-    .option('--markdown <file>', 'also write the report as markdown')
+    .option('--markdown <file>', 'also write the report as markdown; "-" prints only the markdown on stdout')
     .option('--json', 'print summary JSON instead of tables')
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--html <file>', 'also write the report as one self-contained HTML file (charts, task × strategy grid, trace viewer)')
@@ -231,6 +231,12 @@ function program(): Command {
     .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string; csv?: string; pairs?: [string, string][] }) => {
       if (options.csv === '-' && options.json === true) {
         throw new UsageError('--csv - prints only the CSV on stdout, so --json has nowhere to go: give --csv a file (--csv episodes.csv), or leave one out');
+      }
+      const stdoutTaken = [options.csv === '-' ? '--csv -' : '', options.markdown === '-' ? '--markdown -' : '', options.json === true ? '--json' : ''].filter(
+        Boolean,
+      );
+      if (options.markdown === '-' && stdoutTaken.length > 1) {
+        throw new UsageError(`${stdoutTaken.join(' and ')} would all print on stdout: give --markdown a file (--markdown report.md), or leave one out`);
       }
       if (options.html) {
         const { writeHtmlReport } = await import('./runner/html-commands.js');

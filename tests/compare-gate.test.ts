@@ -224,12 +224,19 @@ describe('configuration: every difference is reported', () => {
     const head = await folder(
       { tasks: 100, epochs: 1 },
       {
-        config: { ...runFile().config, model_specs: { direct: 'scripted:faults=agent.no_stop' } },
+        config: {
+          ...runFile().config,
+          model_specs: { direct: 'scripted:faults=agent.no_stop', agent: 'scripted:faults=agent.no_stop', planner: 'scripted:faults=agent.no_stop' },
+        },
         suite: { path: 'tasks/core.yaml', name: 'core', hash: 'e'.repeat(64) },
       },
     );
     const result = await runCompare(base, head, gate);
-    expect(result.stdout).toContain('models: DIFFER — config.model_specs.direct: scripted → scripted:faults=agent.no_stop');
+    // One change made to several roles is named once, with the roles.
+    expect(result.stdout).toContain(
+      'models: DIFFER — config.model_specs.{agent,planner}: (none) → scripted:faults=agent.no_stop; ' +
+        'config.model_specs.direct: scripted → scripted:faults=agent.no_stop\n',
+    );
     expect(result.stdout).toContain(`suite: DIFFER — suite.hash: ${'f'.repeat(12)} → ${'e'.repeat(12)}`);
   });
 

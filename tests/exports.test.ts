@@ -1,6 +1,6 @@
 // The exports (issue 13 §4): one CSV row per episode and one ATIF trajectory per episode, from a real scripted run of
 // the core suite and from hand-written folders (error episodes, stored messages), with their failure paths.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvParseRows } from 'd3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -307,6 +307,13 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     const both = stratbench(['report', dir, '--csv', '-', '--json']);
     expect([both.status, both.stdout]).toEqual([2, '']);
     expect(both.stderr).toContain('--csv - prints only the CSV on stdout, so --json has nowhere to go');
+    const markdown = stratbench(['report', dir, '--markdown', '-']);
+    expect(markdown.status, markdown.stderr).toBe(0);
+    expect(markdown.stdout.startsWith('## ')).toBe(true);
+    expect(existsSync('-')).toBe(false);
+    const clash = stratbench(['report', dir, '--csv', '-', '--markdown', '-']);
+    expect([clash.status, clash.stdout]).toEqual([2, '']);
+    expect(clash.stderr).toContain('--csv - and --markdown - would all print on stdout');
   });
 
   it('export --format atif writes one valid ATIF trajectory per episode; a failed one carries its attribution and plan', async () => {

@@ -99,6 +99,11 @@ async function summariseFolder(dir: string, pairs?: [string, string][]): Promise
 /** `stratbench report DIR`: re-prints the run's tables from its files; nothing runs. Exit 2 for an unusable folder. */
 export async function reportCommand(dir: string, options: { markdown?: string; json?: boolean; wide?: boolean; pairs?: [string, string][] }): Promise<number> {
   const { summary, header } = await summariseFolder(dir, options.pairs);
+  if (options.markdown === '-') {
+    // "-": the markdown alone on stdout (as `--csv -`), e.g. into a CI step summary.
+    process.stdout.write(renderRunReportMarkdown(summary, header));
+    return 0;
+  }
   if (options.markdown) {
     try {
       await makeFolder(dirname(options.markdown));

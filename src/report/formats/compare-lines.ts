@@ -15,8 +15,27 @@ export function describeFolder(folder: FolderOverview): string {
   return `${folder.dir}: ${folder.episodes} episodes${errors}, ${folder.tasks} tasks, ${folder.epochs} epoch${folder.epochs === 1 ? '' : 's'}, strategies ${folder.strategies.join(', ')}${partial}`;
 }
 
-function describeDifference(difference: ConfigurationDifference): string {
-  return `${difference.field}: ${shorten(difference.base)} → ${shorten(difference.head)}`;
+/**
+ * The differences of one aspect, one entry per change: fields with the same change share it, under their common
+ * prefix ("config.model_specs.{agent,direct,executor}: scripted → scripted:faults=…", not the change once per role).
+ */
+function describeDifferences(differences: readonly ConfigurationDifference[]): string[] {
+  const byChange = new Map<string, string[]>();
+  for (const difference of differences) {
+    const change = `${shorten(difference.base)} → ${shorten(difference.head)}`;
+    const fields = byChange.get(change);
+    if (fields === undefined) byChange.set(change, [difference.field]);
+    else fields.push(difference.field);
+  }
+  return [...byChange].map(([change, fields]) => `${joinFields(fields)}: ${change}`);
+}
+
+/** `a.b.c`, or `a.b.{c,d}` for fields that differ only in their last part, else the fields separated by commas. */
+function joinFields(fields: readonly string[]): string {
+  if (fields.length === 1) return fields[0]!;
+  const prefix = fields[0]!.slice(0, fields[0]!.lastIndexOf('.') + 1);
+  const sameParent = prefix !== '' && fields.every((field) => field.startsWith(prefix) && !field.slice(prefix.length).includes('.'));
+  return sameParent ? `${prefix}{${fields.map((field) => field.slice(prefix.length)).join(',')}}` : fields.join(', ');
 }
 
 /**
@@ -28,7 +47,7 @@ export function configurationLines(report: ComparisonReport): string[] {
   const aspects = ['suite', 'models', 'prompts', 'options'] as const;
   const lines = aspects.map((aspect) => {
     const sameness = configuration[aspect];
-    const details = configuration.differences.filter((difference) => difference.aspect === aspect).map(describeDifference);
+    const details = describeDifferences(configuration.differences.filter((difference) => difference.aspect === aspect));
     const verdict = sameness === 'same' ? 'same' : sameness === 'different' ? 'DIFFER' : 'unknown (run.json incomplete)';
     return `${aspect}: ${verdict}${details.length > 0 ? ` — ${details.join('; ')}` : ''}`;
   });
