@@ -1,5 +1,6 @@
 // The messages each model call was sent and the thinking it returned: stored once per results folder in
 // messages.jsonl, referenced by hash from model_call events, carried by merge, printed by explain.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +50,25 @@ afterAll(async () => {
 });
 
 const modelCalls = (list: readonly EpisodeRecord[]): ModelCall[] => list.flatMap((r) => r.trace.filter((e): e is ModelCall => e.type === 'model_call'));
+
+describe('storedTextHash', () => {
+  // Computed here independently: 16 hex digits of sha256 over role, newline, content.
+  const expected = (role: string, content: string) => createHash('sha256').update(`${role}\n${content}`).digest('hex').slice(0, 16);
+
+  it('gives the documented hash for a text asked again, under another role, and after its memo was cleared', () => {
+    const text = `a system prompt ${'x'.repeat(3000)}`;
+    for (let repeat = 0; repeat < 3; repeat++) expect(storedTextHash('system', text)).toBe(expected('system', text));
+    // The same words under another role are another text.
+    expect(storedTextHash('user', text)).toBe(expected('user', text));
+    expect(storedTextHash('user', text)).not.toBe(storedTextHash('system', text));
+    // Texts past the memo's 2,000,000 characters clear it; hashes stay the same.
+    const big = 'y'.repeat(1_200_000);
+    expect(storedTextHash('tool', big)).toBe(expected('tool', big));
+    expect(storedTextHash('tool', `${big}z`)).toBe(expected('tool', `${big}z`));
+    expect(storedTextHash('system', text)).toBe(expected('system', text));
+    expect(storedTextHash('thinking', '')).toBe(expected('thinking', ''));
+  });
+});
 
 describe('messages.jsonl', () => {
   it('holds every message sent and every thinking text exactly once, under the hash of its role and content', () => {

@@ -172,18 +172,45 @@ function toOllamaMessages(messages: readonly ChatMessage[]): OllamaMessage[] {
 
 /** The prompt line describing the reply schema, appended to the first system message (or added as one). */
 export function schemaLine(schema: JsonSchema, native: boolean, schemaName: string): string {
+  const key = `${native}\n${schemaName}`;
+  let lines = schemaLines.get(schema);
+  if (lines === undefined) schemaLines.set(schema, (lines = new Map()));
+  let line = lines.get(key);
+  if (line === undefined) lines.set(key, (line = buildSchemaLine(schema, native, schemaName)));
+  return line;
+}
+
+/** schemaLine's results by schema object (modelJsonSchema hands back one object per zod schema), mode and name. */
+const schemaLines = new WeakMap<JsonSchema, Map<string, string>>();
+
+function buildSchemaLine(schema: JsonSchema, native: boolean, schemaName: string): string {
   const json = JSON.stringify(schema);
   if (native && schemaName === 'executor_call') return 'Reply with exactly one tool call: the tool and the arguments for this step.';
   const only = `reply with only a JSON value matching this JSON Schema (no prose, no code fences):\n${json}`;
   return native ? `To use a tool, call it with a tool call. To finish or stop instead, ${only}` : `Always ${only}`;
 }
 
+/**
+ * The system texts withSchemaLine built, by system prompt and then schema line: every call of a role sends the same
+ * one, and handing back the same string lets the trace's text hashing (storedTextHash) find it without rehashing.
+ * Bounded: cleared past 256 system prompts.
+ */
+const systemWithLine = new Map<string, Map<string, string>>();
+
 function withSchemaLine(messages: readonly ChatMessage[], schema: JsonSchema, native: boolean, schemaName: string): OllamaMessage[] {
   const line = schemaLine(schema, native, schemaName);
   const out = toOllamaMessages(messages);
   const first = out[0];
-  if (first?.role === 'system') out[0] = { ...first, content: `${first.content}\n\n${line}` };
-  else out.unshift({ role: 'system', content: line });
+  if (first?.role === 'system') {
+    let byLine = systemWithLine.get(first.content);
+    if (byLine === undefined) {
+      if (systemWithLine.size >= 256) systemWithLine.clear();
+      systemWithLine.set(first.content, (byLine = new Map()));
+    }
+    let content = byLine.get(line);
+    if (content === undefined) byLine.set(line, (content = `${first.content}\n\n${line}`));
+    out[0] = { ...first, content };
+  } else out.unshift({ role: 'system', content: line });
   return out;
 }
 

@@ -15,9 +15,32 @@ export const StoredText = z.object({
 });
 export type StoredText = z.infer<typeof StoredText>;
 
+/**
+ * Characters of text whose hashes `storedTextHash` remembers (about 4 MB of one-byte strings). A model call sends the
+ * whole conversation again, so without the memo every earlier message is hashed once per later call (sha256 was 5% of
+ * the main thread at 64 calls in flight).
+ */
+const HASH_MEMO_CHARS = 2_000_000;
+const hashMemo = new Map<StoredTextRole, Map<string, string>>();
+let hashMemoChars = 0;
+
 /** The content address of a message or thinking text (the role is part of it: the same words as system and user differ). */
 export function storedTextHash(role: StoredTextRole, content: string): string {
-  return contentHash(`${role}\n${content}`);
+  let byContent = hashMemo.get(role);
+  const known = byContent?.get(content);
+  if (known !== undefined) return known;
+  const hash = contentHash(`${role}\n${content}`);
+  if (hashMemoChars + content.length > HASH_MEMO_CHARS) {
+    hashMemo.clear();
+    hashMemoChars = 0;
+    byContent = undefined;
+  }
+  if (content.length <= HASH_MEMO_CHARS) {
+    if (byContent === undefined) hashMemo.set(role, (byContent = new Map()));
+    byContent.set(content, hash);
+    hashMemoChars += content.length;
+  }
+  return hash;
 }
 
 /** Where a trace puts the texts it references (a results folder's messages.jsonl, or a map in tests). */
