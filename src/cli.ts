@@ -105,7 +105,7 @@ function program(): Command {
     )
     .option(
       '--concurrency <n>',
-      `episodes in flight at once, 1–${MAX_CONCURRENCY} (default: 4; 1 when every model is the in-process scripted stand-in, which has no I/O to overlap)`,
+      `model calls in flight at once, 1–${MAX_CONCURRENCY}, with a quarter more episodes under way so the server never waits on the harness (default: 4; with only the in-process scripted stand-in, episodes at once, default 1: it has no I/O to overlap)`,
       boundedInt('--concurrency', 1, MAX_CONCURRENCY),
     )
     .option('--seed <n>', 'base seed (each episode derives its own)', integer('--seed'), 1)
