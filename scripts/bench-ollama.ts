@@ -250,7 +250,8 @@ const SWEEP_LIMITS: Record<number, number> = { 5: 2, 50: 1.2 };
 
 async function benchConcurrency(): Promise<number> {
   let code = 0;
-  for (const latencyMs of [50, 5]) {
+  // BENCH_LATENCIES=50 (comma-separated ms) runs only those latencies.
+  for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(Number)) {
     const runs = [];
     for (let index = 0; index < RUNS; index++) {
       const server = await processServer(latencyMs);
