@@ -273,7 +273,7 @@ async function benchConcurrency(): Promise<number> {
   // BENCH_LATENCIES=50 (comma-separated ms) runs only those latencies.
   for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(Number)) {
     const runs = [];
-    for (let index = 0; index < RUNS; index++) {
+    for (let index = 0; index < WARMUP_RUNS + RUNS; index++) {
       const server = await processServer(latencyMs);
       const out = join(scratch(), 'bench-sweep');
       const cpuBefore = process.cpuUsage();
@@ -305,12 +305,14 @@ async function benchConcurrency(): Promise<number> {
           list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
       });
     }
+    const warmups = runs.splice(0, WARMUP_RUNS);
     const ratios = runs.map((run) => run.wallMs / run.idealMs);
     const ratio = median(ratios);
     const limit = SWEEP_LIMITS[latencyMs]!;
     const lines = [
       `bench:ollama concurrency — 1 fake host (own process), --concurrency ${SWEEP_CONCURRENCY}, ${latencyMs} ms per call, core suite × ${DEFAULT_STRATEGIES.length} strategies × ${SWEEP_EPOCHS} epochs; ` +
-        `${RUNS} runs, medians; load average ${loadavg()[0]!.toFixed(2)}`,
+        `${RUNS} runs after ${WARMUP_RUNS} warm-up, medians; load average ${loadavg()[0]!.toFixed(2)}`,
+      `warm-up            ratio ${warmups.map((run) => (run.wallMs / run.idealMs).toFixed(3)).join(', ') || 'none'} (not counted)`,
       `model calls        ${runs.map((run) => run.calls).join(', ')}`,
       `wall               ${runs.map((run) => run.wallMs).join(', ')} ms; ideal ${median(runs.map((run) => run.idealMs)).toFixed(0)} ms (calls × ${latencyMs} ms / ${SWEEP_CONCURRENCY})`,
       `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  (limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`,
