@@ -81,6 +81,7 @@ interface CompareFlags {
   json?: boolean;
   markdown?: string;
   junit?: string;
+  wide?: boolean;
 }
 
 function program(): Command {
@@ -303,6 +304,7 @@ function program(): Command {
       0.2,
     )
     .option('--json', 'print one JSON document { verdict, exitCode, report } instead of tables')
+    .option('--wide', 'print every column of the per-strategy table (default: fit 120 columns)')
     .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
     .option('--html <file>', 'also write the comparison as one self-contained HTML file (changes, flipped tasks with both traces, configuration)')

@@ -80,7 +80,8 @@ async function folder(name: string, episodeLines: string[], runJson: RunFile | n
 
 /** What a user sees of a comparison, the temporary root replaced by ROOT: exit code, stdout (text and JSON), stderr. */
 async function compared(base: string, head: string, options: Partial<RunCompareOptions> = {}): Promise<unknown> {
-  const settings: RunCompareOptions = { failOnRegression: true, color: false, resamples: 500, ...options };
+  // --wide: the text does not depend on how long the temporary root's path is (fitting wraps long lines).
+  const settings: RunCompareOptions = { failOnRegression: true, color: false, resamples: 500, wide: true, ...options };
   const text = await runCompare(base, head, settings);
   const json = await runCompare(base, head, { ...settings, json: true });
   const clean = (value: string): string => value.split(root).join('ROOT');

@@ -79,6 +79,38 @@ afterAll(async () => {
 });
 
 describe('runCompare', () => {
+  it('fits the text to 120 columns, naming what it left out, and --wide prints every column', async () => {
+    // Three epochs: the paired cluster bootstrap, whose interval cells are the widest.
+    const table: Table = {
+      direct: tasks(14, 3, (index) => index < 9),
+      'plan-replan': tasks(14, 3, (index, epoch) => index < 12 || epoch === 0),
+    };
+    const [base, head] = [await folder(table), await folder(table)];
+    const fitted = await runCompare(base, head, options);
+    const lines = fitted.stdout.split('\n');
+    // Tables and notes fit; folder, configuration and decision lines stay whole (CI logs are grepped for them).
+    const whole = /^(Decision: | {2}- | {2}base | {2}head | {2}options: )/;
+    for (const line of lines.filter((line) => !whole.test(line))) expect(line.length, line).toBeLessThanOrEqual(120);
+    const header = (text: string) => text.split('\n').find((line) => line.includes('│ Strategy') && line.includes('Verdict')) ?? '';
+    const cells = (line: string) =>
+      line
+        .split('│')
+        .map((cell) => cell.trim())
+        .filter(Boolean);
+    expect(cells(header(fitted.stdout))).toEqual(['Strategy', 'Base', 'Head', 'Change', 'p', 'Verdict']);
+    expect(lines).toContain('  test: paired cluster bootstrap, for every strategy');
+    expect(fitted.stdout).toContain('(left out to fit 120 columns: MDE, Tasks, p (Holm); --wide shows them');
+    // The prose under the tables is wrapped, not cut: every word is still there.
+    expect(fitted.stdout.replace(/\s+/g, ' ')).toContain('the gate uses p.');
+
+    const wide = await runCompare(base, head, { ...options, wide: true });
+    expect(cells(header(wide.stdout))).toEqual(['Strategy', 'Tasks', 'Base', 'Head', 'Change', 'p', 'p (Holm)', 'MDE', 'Verdict']);
+    expect(wide.stdout).not.toContain('left out to fit');
+    expect(Math.max(...wide.stdout.split('\n').map((line) => line.length))).toBeGreaterThan(120);
+    // The JSON report is the same either way.
+    expect(wide.report).toEqual(fitted.report);
+  });
+
   it('exits 0 when nothing changed', async () => {
     const table: Table = { direct: tasks(14, 1, (index) => index < 9), 'plan-replan': tasks(14, 1, (index) => index < 12) };
     const result = await runCompare(await folder(table), await folder(table), options);

@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import { compareResults, type ComparisonReport } from './compare-report.js';
 import { minEffectError, VERDICT_EXIT_CODES } from './compare-gate.js';
 import { renderCompareText } from './compare-table.js';
+import { DEFAULT_REPORT_WIDTH } from './formats/fit-width.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
 import { readCompareFolder } from './compare-input.js';
@@ -25,6 +26,8 @@ export interface RunCompareOptions {
   junitFile?: string;
   /** Colour the tables (pass process.stdout.isTTY). */
   color: boolean;
+  /** Print every column of the per-strategy table; without it the table fits DEFAULT_REPORT_WIDTH (120) columns. */
+  wide?: boolean;
   /** Bootstrap seed and resamples; defaults 1 and 10,000. */
   seed?: number;
   resamples?: number;
@@ -92,7 +95,7 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
   const stdout =
     options.json === true
       ? `${JSON.stringify({ verdict: report.decision.verdict, exitCode, report }, null, 2)}\n`
-      : renderCompareText(report, { color: options.color });
+      : renderCompareText(report, { color: options.color, ...(options.wide === true ? {} : { maxWidth: DEFAULT_REPORT_WIDTH }) });
   if (writeErrors.length > 0) return { ...fail(writeErrors.join('; ')), stdout, report };
   for (const warning of report.decision.warnings) stderr.push(`warning: ${warning}`);
   return { exitCode, stdout, stderr: stderr.map((line) => `${line}\n`).join(''), report };

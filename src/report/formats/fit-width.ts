@@ -11,6 +11,8 @@ export interface FitTableOptions {
   maxWidth?: number;
   /** Column indices to drop, first to last, while the table is wider than maxWidth. */
   dropOrder?: readonly number[];
+  /** Told the heading of each column dropped to fit, in drop order. */
+  onDrop?: (heading: string) => void;
 }
 
 const visibleWidth = (line: string): number => line.replace(/\u001b\[[0-9;]*m/g, '').length;
@@ -32,6 +34,7 @@ export function fitTable(head: readonly string[], rows: readonly string[][], opt
   for (const drop of options.dropOrder ?? []) {
     if (options.maxWidth === undefined || textWidth(text) <= options.maxWidth) break;
     keep = keep.filter((index) => index !== drop);
+    options.onDrop?.(head[drop] as string);
     text = render(keep);
   }
   return text;
