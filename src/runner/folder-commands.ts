@@ -194,7 +194,16 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
 export async function compareCommand(
   base: string,
   head: string,
-  options: { failOnRegression?: boolean; allowPartial?: boolean; maxErrorRate?: number; minEffect?: number; json?: boolean; markdown?: string; junit?: string; wide?: boolean },
+  options: {
+    failOnRegression?: boolean;
+    allowPartial?: boolean;
+    maxErrorRate?: number;
+    minEffect?: number;
+    json?: boolean;
+    markdown?: string;
+    junit?: string;
+    wide?: boolean;
+  },
 ): Promise<number> {
   const result = await runCompare(base, head, {
     wide: options.wide === true,
