@@ -205,12 +205,13 @@ function program(): Command {
     )
     .argument('[suite]', 'task suite (YAML)', DEFAULT_SUITE)
     .option('--json', "print one JSON document (per task, every trajectory's result and failing checks) instead of lines")
+    .option('--wide', 'print every ok line in full (default: cut at 120 columns; FAIL lines are always whole)')
     .option(
       '--prompts <dir>',
       "role prompt templates checked for contamination: a warning for each that shares 12 consecutive words, or a plan's tool calls, with a task",
       DEFAULT_PROMPTS,
     )
-    .action(async (suite: string, options: { json?: boolean; prompts?: string }) => {
+    .action(async (suite: string, options: { json?: boolean; prompts?: string; wide?: boolean }) => {
       const { validateCommand } = await import('./runner/commands.js');
       process.exitCode = await validateCommand(suite, options);
     });

@@ -194,6 +194,12 @@ describe('stratbench power', () => {
     expect(report.rows[0]?.families).toBe(Math.ceil((report.rows[0]?.tasks as number) / 2));
     const text = stratbench(['power', '--from', dir, '--effect', '10']);
     expect(text.stdout).toContain('from the run (4 tasks, 2 families; mean over 1 strategy pair): direct/react ψ 0.625');
+    // The text fits 120 columns (the notes were one line of up to 400 characters each); every word is kept.
+    const lines = text.stdout.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(120);
+    expect(lines[1]).toMatch(/^ {2}discordance ψ 0\.625 \(from the run\)/);
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain('these figures plan, they do not replace the test.');
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain((JSON.parse(result.stdout) as PowerReport).notes[1]!.replace(/\s+/g, ' '));
   });
   it('--from a folder where the strategies never disagree, or that is not a results folder, exits 2', () => {
     const same = resultsFolder([episodeRecord('a'), episodeRecord('a', { strategy: 'react', key: 'a|react|0|h' })]);

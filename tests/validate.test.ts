@@ -152,7 +152,7 @@ describe('validateTrajectories', () => {
 
 describe('stratbench validate', () => {
   it('prints one line per trajectory and a summary, and exits 0 when all score as they should', () => {
-    const result = stratbench(['validate', SUITE]);
+    const result = stratbench(['validate', '--wide', SUITE]);
     const lines = EXPECTED.flatMap((task) =>
       task.trajectories.map((t) => {
         const label = t.kind === 'counterexample' ? `counterexample "${t.name ?? ''}"` : t.kind;
@@ -170,6 +170,12 @@ describe('stratbench validate', () => {
       'fixtures: shop 2 (2 fam.)',
     ];
     expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: '' });
+
+    // Without --wide: ok lines cut at 120 columns with "…"; the summary stays one line (it is grepped for).
+    const fitted = stratbench(['validate', SUITE]);
+    const cut = lines.map((line) => (line.length <= 120 ? line : `${line.slice(0, 119)}…`));
+    expect(lines.some((line) => line.length > 120)).toBe(true);
+    expect(fitted).toEqual({ status: 0, stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: '' });
   });
 
   it('--json prints one document: suite, tasks with every trajectory, ok', () => {

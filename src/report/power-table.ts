@@ -1,5 +1,5 @@
 // The `stratbench power` answer as a value and as text: tasks (or families) needed per epoch count, or the MDE.
-import { fitTable } from './formats/fit-width.js';
+import { DEFAULT_REPORT_WIDTH, fitTable, wrapLine } from './formats/fit-width.js';
 import type { PowerEstimate } from './statistics-power-estimate.js';
 import type { PowerAssumptions, PowerRow } from './statistics-power.js';
 
@@ -67,9 +67,11 @@ export function renderPowerText(report: PowerReport): string {
           ...(row.powerAtEffect === undefined ? [] : [`${(row.powerAtEffect * 100).toFixed(0)}%`]),
         ],
   );
-  const estimate = report.estimate === undefined ? [] : [estimateLine(report.estimate)];
+  const estimate = report.estimate === undefined ? [] : wrapLine(estimateLine(report.estimate), DEFAULT_REPORT_WIDTH, '    ');
   const table = fitTable(head, rows, { style: { head: [], border: [] } });
-  return `${[question, `  ${assumptions.join(' · ')}`, ...estimate, table, '', ...report.notes].join('\n')}\n`;
+  // Lines wrapped at spaces to 120 columns (DEFAULT_REPORT_WIDTH); the JSON keeps each note whole.
+  const notes = report.notes.flatMap((note) => wrapLine(note, DEFAULT_REPORT_WIDTH, '  '));
+  return `${[question, ...wrapLine(`  ${assumptions.join(' · ')}`, DEFAULT_REPORT_WIDTH, '    '), ...estimate, table, '', ...notes].join('\n')}\n`;
 }
 
 function estimateLine(estimate: PowerEstimate): string {

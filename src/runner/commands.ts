@@ -11,6 +11,7 @@ import { SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { listNames, renderRunReport } from '../report/index.js';
+import { cutLine, DEFAULT_REPORT_WIDTH } from '../report/formats/fit-width.js';
 import { loadPromptSet, PromptFilesError } from './prompt-files.js';
 import {
   claimRunFile,
@@ -538,7 +539,7 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
  * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
  * warning on stderr; a warning does not change the exit code.
  */
-export async function validateCommand(path: string, options: { json?: boolean; prompts?: string } = {}): Promise<number> {
+export async function validateCommand(path: string, options: { json?: boolean; prompts?: string; wide?: boolean } = {}): Promise<number> {
   const suite = await loadSuiteOrThrow(path);
   const contamination = options.prompts === undefined ? undefined : checkPromptContamination(await loadPromptsOrThrow(options.prompts), suite.tasks);
   const tasks = validateTrajectories(suite.tasks);
@@ -556,11 +557,16 @@ export async function validateCommand(path: string, options: { json?: boolean; p
     };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
   } else {
+    // An ok line is cut at 120 columns unless --wide (its checks' failure texts ran to 1,100 characters); a FAIL line
+    // is what the suite's author must read, and stays whole, as does the summary.
+    const width = options.wide === true ? undefined : DEFAULT_REPORT_WIDTH;
     for (const task of tasks) {
       for (const trajectory of task.trajectories) {
-        process.stdout.write(`${trajectory.ok ? 'ok  ' : 'FAIL'}  ${task.id.padEnd(28)} ${trajectoryLabel(trajectory)} — ${trajectory.detail}\n`);
+        const line = `${trajectory.ok ? 'ok  ' : 'FAIL'}  ${task.id.padEnd(28)} ${trajectoryLabel(trajectory)} — ${trajectory.detail}`;
+        process.stdout.write(`${trajectory.ok ? cutLine(line, width) : line}\n`);
       }
     }
+    // The summary stays one line: CI logs and docs grep for it.
     process.stdout.write(`\n${validateSummary(trajectories)}\n`);
     process.stdout.write(`\n${compositionLines(composition, suite.rejected).join('\n')}\n`);
   }

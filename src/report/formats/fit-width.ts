@@ -45,13 +45,14 @@ export function cutLine(line: string, maxWidth: number | undefined): string {
   return maxWidth === undefined || line.length <= maxWidth ? line : `${line.slice(0, maxWidth - 1)}…`;
 }
 
-/** `text` wrapped at spaces to lines of at most `maxWidth` (continuation lines indented by `indent`). */
+/** `text` wrapped at spaces to lines of at most `maxWidth` (its own leading spaces kept; continuation lines indented by `indent`). */
 export function wrapLine(text: string, maxWidth: number | undefined, indent = '  '): string[] {
   if (maxWidth === undefined || text.length <= maxWidth) return [text];
+  const lead = /^ */.exec(text)?.[0] ?? '';
   const lines: string[] = [];
   let current = '';
-  for (const word of text.split(' ')) {
-    const candidate = current === '' ? word : `${current} ${word}`;
+  for (const word of text.slice(lead.length).split(' ')) {
+    const candidate = current === '' ? `${lead}${word}` : `${current} ${word}`;
     if (candidate.length > maxWidth && current.trim() !== '') {
       lines.push(current);
       current = `${indent}${word}`;
