@@ -138,6 +138,43 @@ describe('host pool', () => {
     expect((error as Error).message).toBe('every host of ollama:fake is down: http://a (fetch failed (ECONNREFUSED)); http://b (HTTP 500: runner crashed)');
   });
 
+  it('a call that reaches the pool during an outage waits only what is left of the outage budget, not a fresh one', async () => {
+    // The run's call slots are held by calls waiting out the outage; a call queued behind them reaches the pool late.
+    // It must not wait another totalMs of its own (with every host down a Ctrl-C took twice the documented 60 s).
+    const [a, b] = [heldHost('http://a'), heldHost('http://b')];
+    a.state.fail = new InfrastructureError('fetch failed (ECONNREFUSED)', 'unreachable');
+    b.state.fail = new InfrastructureError('fetch failed (ECONNREFUSED)', 'unreachable');
+    a.state.probeOk = false;
+    b.state.probeOk = false;
+    let clock = 0;
+    const pool = createHostPool({
+      hosts: [a.host, b.host],
+      perHostConcurrency: 2,
+      now: () => clock,
+      policy: { baseMs: 40, maxMs: 40, totalMs: 100 },
+    });
+    // At 0 both hosts fail: the outage starts; the first call waits (its budget runs to 100).
+    const early = pool.chat(REQUEST).catch((caught: unknown) => caught);
+    await tick();
+    expect(pool.stats().map((host) => host.marked_down)).toEqual([1, 1]);
+    // At 70 a second call arrives. Its own budget would run to 170; the outage's runs out at 100, before the hosts'
+    // next probe (70 + 40 = 110): it fails now, as does the first.
+    clock = 70;
+    const late = await pool.chat(REQUEST).catch((caught: unknown) => caught);
+    expect(late).toBeInstanceOf(InfrastructureError);
+    expect((late as Error).message).toMatch(/^every host of ollama:fake is down: http:\/\/a \(probe failed: connect ECONNREFUSED\)/);
+    expect(await early).toBeInstanceOf(InfrastructureError);
+    // A host that answers its probe again ends the outage: calls then get a full budget of their own.
+    a.state.fail = undefined;
+    a.state.probeOk = true;
+    clock = 200;
+    const after = pool.chat(REQUEST);
+    await tick();
+    await tick();
+    a.release();
+    expect((await after).text).toBe('http://a');
+  });
+
   it('a model missing on a host or a bug is not failed over: the error propagates unchanged', async () => {
     const [a, b] = [heldHost('http://a'), heldHost('http://b')];
     const missing = new InfrastructureError('model "x" not found', 'model_missing');

@@ -80,7 +80,8 @@ function median(values: readonly number[]): number | null {
  * host down for min(maxMs, baseMs · 2^(strikes−1)) ms and is sent again to another host — the episode goes on,
  * the retry is invisible to it. A down host whose backoff has passed is probed (`probe`) before it gets calls
  * again; a failed probe doubles its backoff. When no host is up and none will be before `totalMs` of this call
- * has passed, or the call failed `attempts × hosts` times, throws `InfrastructureError` (the episode ends as
+ * has passed (or `totalMs` since every host went down, for a call that arrives during the outage), or the call
+ * failed `attempts × hosts` times, throws `InfrastructureError` (the episode ends as
  * `error`, which `run --resume` runs again). Other errors propagate unchanged. Throws a plain Error for no hosts.
  */
 export function createHostPool(options: HostPoolOptions): HostPool {
@@ -104,6 +105,12 @@ export function createHostPool(options: HostPoolOptions): HostPool {
   }));
   const first = options.hosts[0]!.model;
   let waiters: Array<() => void> = [];
+  /**
+   * When the last host that was up went down (undefined while one is up). A call waits for a host to come back at
+   * most `totalMs` from its own start and from this moment: a call that reaches the pool late (it waited for one of
+   * the run's call slots, held by calls waiting out the same outage) does not start a fresh wait of its own.
+   */
+  let allDownSince: number | undefined;
 
   const wake = (): void => {
     const ready = waiters;
@@ -130,6 +137,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
     if (!state.down) {
       state.down = true;
       state.markedDown += 1;
+      if (states.every((other) => other.down)) allDownSince ??= now();
       options.onHostChange?.({ url: state.host.url, up: false, reason });
     }
   };
@@ -141,6 +149,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
       .then(
         () => {
           state.down = false;
+          allDownSince = undefined;
           options.onHostChange?.({ url: state.host.url, up: true, reason: 'answered the probe' });
         },
         (error: unknown) => markDown(state, `probe failed: ${errorMessage(error)}`),
@@ -172,7 +181,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
         continue;
       }
       const next = Math.min(...states.map((state) => state.downUntil));
-      if (next > deadline) {
+      if (next > Math.min(deadline, allDownSince === undefined ? Number.POSITIVE_INFINITY : allDownSince + policy.totalMs)) {
         const why = states.map((state) => `${state.host.url} (${state.reason})`).join('; ');
         throw new InfrastructureError(`every host of ${first.name} is down: ${why}`, last?.kind ?? 'unreachable', { cause: last });
       }
