@@ -1,11 +1,12 @@
 // The messages each model call was sent and the thinking it returned: stored once per results folder in
 // messages.jsonl, referenced by hash from model_call events, carried by merge, printed by explain.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredText, storedTextHash, type EpisodeRecord, type TraceEvent } from '../src/records/index.js';
 import { ScriptedModel } from '../src/models/scripted.js';
+import { EpisodeWriter, openMessageStore, readMessages } from '../src/results-folder/index.js';
 import { records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf, RUN_DEFAULTS } from './support/scripted-over-ollama.js';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from './support/fake-ollama-server.js';
 import { stratbench } from './support/cli.js';
@@ -67,6 +68,42 @@ describe('storedTextHash', () => {
     expect(storedTextHash('tool', `${big}z`)).toBe(expected('tool', `${big}z`));
     expect(storedTextHash('system', text)).toBe(expected('system', text));
     expect(storedTextHash('thinking', '')).toBe(expected('thinking', ''));
+  });
+});
+
+describe('messages.jsonl on disk', () => {
+  const text = (role: 'system' | 'thinking', content: string) => ({ hash: storedTextHash(role, content), role, content });
+
+  it('is written before the episodes that reference its texts: a run killed after a flush leaves no dangling hash', async () => {
+    const dir = scratch();
+    mkdirSync(dir, { recursive: true });
+    const messages = await openMessageStore(dir);
+    const episodes = new EpisodeWriter(join(dir, 'episodes.jsonl'), { beforeFlush: () => messages.flush() });
+    const thought = text('thinking', 'a thought only this episode had');
+    messages.put(thought);
+    episodes.writeLine(JSON.stringify({ thinking: thought.hash }));
+    // The episodes' flush (its 100 ms timer, a full buffer or close) writes the messages first; nothing else has run.
+    episodes.flush();
+    expect(readFileSync(join(dir, 'episodes.jsonl'), 'utf8')).toContain(thought.hash);
+    expect(readFileSync(join(dir, 'messages.jsonl'), 'utf8')).toBe(`${JSON.stringify(thought)}\n`);
+    await episodes.close();
+    await messages.close();
+  });
+
+  it('a torn last line (a run killed mid-write) is cut off before a resumed run appends', async () => {
+    const dir = scratch();
+    mkdirSync(dir, { recursive: true });
+    const kept = text('system', 'kept');
+    writeFileSync(join(dir, 'messages.jsonl'), `${JSON.stringify(kept)}\n{"hash":"0123456789abcdef","role":"thinking","cont`);
+    const messages = await openMessageStore(dir);
+    const added = text('thinking', 'added by the resumed run');
+    messages.put(kept);
+    messages.put(added);
+    await messages.close();
+    // Every line is whole: the torn one is gone, not left in the middle where readers reject the file.
+    expect(readFileSync(join(dir, 'messages.jsonl'), 'utf8')).toBe(`${JSON.stringify(kept)}\n${JSON.stringify(added)}\n`);
+    const read = await readMessages(dir);
+    expect(read.ok && [...read.texts.keys()]).toEqual([kept.hash, added.hash]);
   });
 });
 
@@ -140,5 +177,40 @@ describe('explain shows the messages a role saw', () => {
     const refused = stratbench(['explain', merged, 'install-network-blip', 'plan-replan']);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toContain(`${join(merged, 'messages.jsonl')}:1: not a stored message (expected {hash, role, content})`);
+  });
+});
+
+// Last: it makes calls to the server, which the tests above count.
+describe('resume and messages.jsonl', () => {
+  it('--resume runs again an episode whose referenced texts were lost (a folder killed by an older version), once', async () => {
+    const copy = join(scratch(), 'lost-texts');
+    cpSync(out, copy, { recursive: true });
+    // The user message of the first episode's first call is gone from messages.jsonl (it is unique to that call).
+    const victim = episodes[0]!;
+    const call = victim.trace.find((event): event is ModelCall => event.type === 'model_call')!;
+    const lostHash = call.sent!.messages[1]!;
+    const lines = readFileSync(join(copy, 'messages.jsonl'), 'utf8').trim().split('\n');
+    writeFileSync(join(copy, 'messages.jsonl'), `${lines.filter((line) => !line.includes(lostHash)).join('\n')}\n`);
+    const resumed = await runInProcess({ resume: copy });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(
+      `${episodes.length - 1} finished episode(s) kept, 1 episode(s) whose messages were lost (messages.jsonl lacks them) to run again`,
+    );
+    // Every episode once, with the same outcome; every referenced text is on disk again.
+    const after = records(copy);
+    const cell = (record: EpisodeRecord) => `${record.task}|${record.strategy}|${record.epoch}`;
+    expect(after.map(cell).sort()).toEqual(episodes.map(cell).sort());
+    expect(new Map(after.map((record) => [cell(record), record.success]))).toEqual(new Map(episodes.map((record) => [cell(record), record.success])));
+    const texts = new Set(
+      readFileSync(join(copy, 'messages.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as StoredText).hash),
+    );
+    expect(texts.has(lostHash)).toBe(true);
+    for (const event of after.flatMap((record) => record.trace)) {
+      if (event.type !== 'model_call') continue;
+      for (const hash of [...(event.sent?.messages ?? []), ...(event.thinking ? [event.thinking] : [])]) expect(texts.has(hash), hash).toBe(true);
+    }
   });
 });

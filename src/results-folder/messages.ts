@@ -1,5 +1,5 @@
 // messages.jsonl: the texts model_call events reference by hash (messages sent, thinking), each stored once per folder.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoredText, type TextSink } from '../records/index.js';
 import { describeReadError, type ReadResult } from './read.js';
@@ -48,15 +48,19 @@ export async function readMessages(dir: string): Promise<ReadResult<{ texts: Map
 
 /** A TextSink appending to a folder's messages.jsonl, each hash once (also across a resume); `close()` flushes. */
 export interface MessageStore extends TextSink {
+  /** Writes the buffered lines now (before the episodes that reference them: EpisodeWriterOptions.beforeFlush). */
+  flush(): void;
   close(): Promise<void>;
 }
 
 /**
  * Opens `dir/messages.jsonl` for appending. Hashes already in the file (an interrupted run being resumed) are not
- * written again; its torn last line, if any, is left for readers to skip. The file is created on the first text,
- * so runs whose models send no messages (the scripted stand-in) leave none. Lines are buffered like episodes.
+ * written again; a torn last line (no newline: the run was killed mid-write) is cut off first, since lines appended
+ * after it would leave it in the middle, where readers reject it. The file is created on the first text, so runs
+ * whose models send no messages (the scripted stand-in) leave none. Lines are buffered like episodes.
  */
 export async function openMessageStore(dir: string): Promise<MessageStore> {
+  await cutTornLastLine(join(dir, MESSAGES_FILE));
   const existing = await readMessages(dir);
   const seen = new Set(existing.ok ? existing.texts.keys() : []);
   let writer: EpisodeWriter | undefined;
@@ -67,10 +71,26 @@ export async function openMessageStore(dir: string): Promise<MessageStore> {
       writer ??= new EpisodeWriter(join(dir, MESSAGES_FILE));
       writer.writeLine(JSON.stringify(text));
     },
+    flush() {
+      writer?.flush();
+    },
     async close() {
       await writer?.close();
     },
   };
+}
+
+/** Truncates `path` after its last newline when bytes follow it (a torn last line); an absent file is left absent. */
+async function cutTornLastLine(path: string): Promise<void> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return;
+  await truncate(path, bytes.lastIndexOf(0x0a) + 1);
 }
 
 /** The union of several folders' messages.jsonl (merge), read before anything is written; an error names a corrupt file. */

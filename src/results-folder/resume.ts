@@ -7,6 +7,7 @@ import { locateEpisodes } from './episode-file.js';
 import { scanEpisodes } from './episode-stream.js';
 import { MatrixPositions } from './completeness.js';
 import { EpisodeWriter } from './write.js';
+import { readMessages } from './messages.js';
 
 /** Thrown when a results folder cannot be resumed or merged (a usage error: exit 2). */
 export class ResumeError extends Error {
@@ -42,6 +43,11 @@ export interface ResumeEpisodes {
   compressed: boolean | null;
   droppedTornLine: boolean;
   rerunErrors: number;
+  /**
+   * Episodes run again because a text their model calls reference is not in messages.jsonl (a folder written before
+   * messages were flushed ahead of episodes, then killed): kept, they would show "[hash is not in messages.jsonl]".
+   */
+  rerunDangling: number;
   /** What the read found: a torn last line, repeated episodes (file:line each). */
   warnings: string[];
   /** Reads the kept episodes again, in file order, calling `visit` for each. Throws ResumeError if the file changed under it. */
@@ -52,8 +58,8 @@ export interface ResumeEpisodes {
  * Prepares the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
  * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl, or a half-written last
  * gzip member off episodes.jsonl.gz (so appends start on a clean line or member; a folder with both files is
- * refused), removes `error` episodes (infrastructure failures run again; the file is rewritten line by line,
- * atomically) and counts the episodes kept, which `replay` streams. Memory: one line at a time and one bit per
+ * refused), removes `error` episodes (infrastructure failures run again) and episodes referencing texts missing from
+ * messages.jsonl (the file is rewritten line by line, atomically) and counts the episodes kept, which `replay` streams. Memory: one line at a time and one bit per
  * matrix cell. Throws ResumeError for a different configuration or a corrupt file.
  */
 export async function loadForResume(dir: string, configHash: string): Promise<ResumeEpisodes> {
@@ -73,15 +79,22 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
       throw new ResumeError(`cannot read ${path}: ${error.code ?? String(error)}`);
     },
   );
-  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, warnings: [], compressed: null, replay: async () => undefined };
+  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, rerunDangling: 0, warnings: [], compressed: null, replay: async () => undefined };
   const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
+  const messages = await readMessages(dir);
+  if (!messages.ok) throw new ResumeError(messages.error);
+  const dangling = (record: EpisodeRecord): boolean => referencesMissingText(record, messages.texts);
+  /** Episodes to run again: infrastructure errors, and episodes whose referenced texts were lost. */
+  const rerun = (record: EpisodeRecord): boolean => ours(record) && (record.outcome.status === 'error' || dangling(record));
   let kept = 0;
   let errored = 0;
+  let lost = 0;
   const scanned = await scanEpisodes(
     path,
     () => (record) => {
       if (!ours(record)) return;
       if (record.outcome.status === 'error') errored += 1;
+      else if (dangling(record)) lost += 1;
       else kept += 1;
     },
     run.config,
@@ -93,7 +106,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   if (droppedTornLine) await truncate(path, scanned.completeBytes);
   // A gzip file whose complete members end mid-line (gzipped by another tool) cannot be appended to: rewritten.
   const endsMidLine = compressed && scanned.endsMidLine;
-  if (errored > 0 || endsMidLine || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
+  if (errored > 0 || lost > 0 || endsMidLine || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
     // Infrastructure errors are not results: they run again. Rewrite the file without them (and with one line per
     // episode), atomically, so every episode still appears exactly once when the run ends.
     const tmp = `${path}.tmp`;
@@ -101,7 +114,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     const rewritten = await scanEpisodes(
       path,
       () => (record, line) => {
-        if (!(ours(record) && record.outcome.status === 'error')) return writer.writeLine(line);
+        if (!rerun(record)) return writer.writeLine(line);
       },
       run.config,
     );
@@ -114,19 +127,30 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     droppedTornLine,
     compressed,
     rerunErrors: errored,
+    rerunDangling: lost,
     // The torn line is reported by droppedTornLine; repeats are named here.
     warnings: scanned.warnings.filter((warning) => warning.includes(' repeats ')),
     async replay(visit) {
       const replayed = await scanEpisodes(
         path,
         () => (record) => {
-          if (ours(record) && record.outcome.status !== 'error') visit(record);
+          if (ours(record) && !rerun(record)) visit(record);
         },
         run.config,
       );
       if (!replayed.ok) throw new ResumeError(replayed.error);
     },
   };
+}
+
+/** Whether a model_call event of `record` references (sent messages, thinking) a hash that `texts` lacks. */
+function referencesMissingText(record: EpisodeRecord, texts: ReadonlyMap<string, unknown>): boolean {
+  for (const event of record.trace) {
+    if (event.type !== 'model_call') continue;
+    if (event.thinking !== undefined && !texts.has(event.thinking)) return true;
+    for (const hash of event.sent?.messages ?? []) if (!texts.has(hash)) return true;
+  }
+  return false;
 }
 
 function matrixOf(run: RunFile): string {

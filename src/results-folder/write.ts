@@ -73,6 +73,11 @@ export interface EpisodeWriterOptions {
   compress?: boolean;
   /** Deflate level of compressed members (default GZIP_LEVEL, 3). */
   level?: number;
+  /**
+   * Called before each flush that writes lines, e.g. to write first the messages.jsonl lines those episodes
+   * reference: a killed run then never leaves an episode whose texts are not on disk.
+   */
+  beforeFlush?: () => void;
 }
 
 /** Compressed members in flight at once before `write` waits for the oldest (libuv's thread pool has 4 threads). */
@@ -103,6 +108,7 @@ export class EpisodeWriter {
   private failure: unknown;
   /** 1 MiB buffers whose lines are written, for the next flushes. */
   private readonly spare: Buffer[] = [];
+  private readonly beforeFlush: (() => void) | undefined;
 
   constructor(
     readonly path: string,
@@ -111,6 +117,7 @@ export class EpisodeWriter {
     this.maxDelayMs = options.maxDelayMs ?? 100;
     this.compress = options.compress === true;
     this.level = options.level ?? GZIP_LEVEL;
+    this.beforeFlush = options.beforeFlush;
     this.fd = openSync(path, 'a');
   }
 
@@ -141,6 +148,7 @@ export class EpisodeWriter {
       this.timer = undefined;
     }
     if (this.used === 0) return;
+    this.beforeFlush?.();
     if (!this.compress) {
       this.writeAll(this.buffer.subarray(0, this.used));
       this.used = 0;

@@ -181,8 +181,9 @@ export async function runMatrix(
   );
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const compress = config.existing?.compressed ?? config.compress === true;
-  const writer = new EpisodeWriter(join(config.outDir, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress });
   const messages = await openMessageStore(config.outDir);
+  // Texts go to disk before the episodes that reference them, so a killed run leaves no dangling hash.
+  const writer = new EpisodeWriter(join(config.outDir, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress, beforeFlush: () => messages.flush() });
   const withTexts: RunEnvironment = { ...env, texts: messages };
   await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });
   const progress = startProgress(config.progress, toRun);
