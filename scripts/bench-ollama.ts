@@ -32,12 +32,14 @@ const HOST_EPOCHS = 3;
 const MAX_HOSTS_RATIO = 1.1;
 /** Two-host runs; medians are reported. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`BENCH_RUNS must be a whole number ≥ 1, got ${process.env.BENCH_RUNS}`);
 /**
  * Runs made first and not counted (env BENCH_WARMUP, default 1), as hyperfine's --warmup: the first run in a process
  * pays JIT compilation and the first connections (ratio 1.19–1.34 against 1.07–1.13 after), which a real run of hours
  * pays once.
  */
 const WARMUP_RUNS = Number(process.env.BENCH_WARMUP ?? 1);
+if (!Number.isInteger(WARMUP_RUNS) || WARMUP_RUNS < 0) throw new Error(`BENCH_WARMUP must be a whole number ≥ 0, got ${process.env.BENCH_WARMUP}`);
 /** Time of one call of a real local model, ms: the bounds of the share the harness's CPU is reported against. */
 const REAL_CALL_MS = [500, 2000] as const;
 
@@ -308,21 +310,23 @@ async function benchConcurrency(): Promise<number> {
     const warmups = runs.splice(0, WARMUP_RUNS);
     const ratios = runs.map((run) => run.wallMs / run.idealMs);
     const ratio = median(ratios);
-    const limit = SWEEP_LIMITS[latencyMs]!;
+    // Issue 15 §5 sets limits at 5 and 50 ms; another latency (BENCH_LATENCIES) is measured without one.
+    const limit = SWEEP_LIMITS[latencyMs];
     const lines = [
       `bench:ollama concurrency — 1 fake host (own process), --concurrency ${SWEEP_CONCURRENCY}, ${latencyMs} ms per call, core suite × ${DEFAULT_STRATEGIES.length} strategies × ${SWEEP_EPOCHS} epochs; ` +
         `${RUNS} runs after ${WARMUP_RUNS} warm-up, medians; load average ${loadavg()[0]!.toFixed(2)}`,
       `warm-up            ratio ${warmups.map((run) => (run.wallMs / run.idealMs).toFixed(3)).join(', ') || 'none'} (not counted)`,
       `model calls        ${runs.map((run) => run.calls).join(', ')}`,
       `wall               ${runs.map((run) => run.wallMs).join(', ')} ms; ideal ${median(runs.map((run) => run.idealMs)).toFixed(0)} ms (calls × ${latencyMs} ms / ${SWEEP_CONCURRENCY})`,
-      `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  (limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`,
+      `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  ` +
+        `${limit === undefined ? '(no limit at this latency)' : `(limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`}`,
       `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call (setup and summary included); ` +
         `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
       `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
         `call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
     ];
     process.stdout.write(`${lines.join('\n')}\n\n`);
-    if (ratio > limit) code = 1;
+    if (limit !== undefined && ratio > limit) code = 1;
   }
   return code;
 }

@@ -131,6 +131,19 @@ describe('describeCompleteness on matrix positions', () => {
       label: expect.stringContaining('shard 1 of 2, 2 of 3 epochs complete (5 of 6 episodes)'),
     });
   });
+
+  it('names the episodes file a complete run.json disagrees with: episodes.jsonl, or episodes.jsonl.gz for --compress', () => {
+    const run = { ...runFile(), status: 'complete' as const };
+    run.config = { ...run.config, tasks: ['a', 'b'], strategies: ['direct'], epochs: 1 };
+    const positions = new MatrixPositions(run.config);
+    positions.add({ epoch: 0, task: 'a', strategy: 'direct' });
+    expect(describeCompleteness(run, positions).label).toBe(
+      'truncated (episodes.jsonl lacks episodes run.json lists): 0 of 1 epochs complete (1 of 2 episodes)',
+    );
+    expect(describeCompleteness({ ...run, episodes_format: 'gzip' }, positions).label).toBe(
+      'truncated (episodes.jsonl.gz lacks episodes run.json lists): 0 of 1 epochs complete (1 of 2 episodes)',
+    );
+  });
 });
 
 describe('a results folder read in another order, or with a repeated line', () => {

@@ -55,7 +55,7 @@ export function* sliceCells(run: Pick<RunFile, 'config' | 'shard' | 'missing_sha
 }
 
 /** What run.json says that completeness reads. */
-export type CompletenessSource = Pick<RunFile, 'status' | 'config' | 'shard' | 'missing_shards' | 'shard_count' | 'merged_from'> & {
+export type CompletenessSource = Pick<RunFile, 'status' | 'config' | 'shard' | 'missing_shards' | 'shard_count' | 'merged_from' | 'episodes_format'> & {
   suite: { tasks?: number | undefined };
 };
 
@@ -106,7 +106,7 @@ export function describeCompleteness(run: CompletenessSource, cells: Iterable<Ma
       : run.status === 'running'
         ? 'not finished (still running, or killed)'
         : run.status === 'complete'
-          ? 'truncated (episodes.jsonl lacks episodes run.json lists)'
+          ? `truncated (${run.episodes_format === 'gzip' ? 'episodes.jsonl.gz' : 'episodes.jsonl'} lacks episodes run.json lists)`
           : 'interrupted';
     const shard = run.shard
       ? `shard ${run.shard.index} of ${run.shard.count}, `
