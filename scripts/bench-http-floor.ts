@@ -1,6 +1,6 @@
 // `npx tsx scripts/bench-http-floor.ts`: the floor under `bench:ollama --concurrency-only` (issue 15 §5) on this machine.
 // No harness at all: 2,840 POST /api/chat requests (the core suite's calls in that bench) of the bench's size, 64 in
-// flight, against a bare node:http server in another process that answers each after LATENCY ms with a fixed reply.
+// flight (FLOOR_CALLS, FLOOR_CONCURRENCY, FLOOR_HOSTS change them), against a bare node:http server in another process that answers each after LATENCY ms with a fixed reply.
 // Clients: node:http with a keep-alive agent (the cheapest Node client), and the ollama npm client over
 // createNodeHttpFetch (stratbench's transport). Prints wall / ideal (calls × latency / 64) and CPU per call of
 // each side. Medians of RUNS (env BENCH_RUNS, default 3).
@@ -9,8 +9,11 @@ import http from 'node:http';
 import { Ollama } from 'ollama';
 import { createNodeHttpFetch } from '../src/models/node-http-fetch.js';
 
-const CALLS = 2840;
-const CONCURRENCY = 64;
+/** Defaults: issue 15 §5's sweep (2,840 calls, 64 in flight). `FLOOR_CALLS=852 FLOOR_CONCURRENCY=16 FLOOR_HOSTS=2`: issue 14 §5's. */
+const CALLS = Number(process.env.FLOOR_CALLS ?? 2840);
+const CONCURRENCY = Number(process.env.FLOOR_CONCURRENCY ?? 64);
+/** Servers, each in its own process; calls go to them in turn (each gets CONCURRENCY / HOSTS at once). */
+const HOSTS = Number(process.env.FLOOR_HOSTS ?? 1);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const messages = [
   { role: 'system', content: 's'.repeat(4000) },
@@ -34,6 +37,28 @@ server.listen(0, '127.0.0.1', () => { before = process.cpuUsage(); process.stdou
 process.stdin.resume();
 process.stdin.on('end', () => { const c = process.cpuUsage(before); process.stdout.write(JSON.stringify({ cpuMs: (c.user + c.system) / 1000 }) + '\\n'); process.exit(0); });
 `;
+
+/** HOSTS servers at once: `use` gets their URLs; the CPU is summed over them. */
+async function withServers<T>(latencyMs: number, use: (hosts: string[]) => Promise<T>): Promise<{ result: T; serverCpuMs: number }> {
+  const started: Array<{ host: string; stop: () => Promise<number> }> = [];
+  for (let index = 0; index < HOSTS; index++) {
+    let release!: (value: number) => void;
+    const stopped = new Promise<number>((resolve) => (release = resolve));
+    let stop!: () => void;
+    const stopping = new Promise<void>((resolve) => (stop = resolve));
+    const host = await new Promise<string>((resolve) => {
+      void withServer(latencyMs, async (url) => {
+        resolve(url);
+        await stopping;
+      }).then(({ serverCpuMs }) => release(serverCpuMs));
+    });
+    started.push({ host, stop: () => (stop(), stopped) });
+  }
+  const result = await use(started.map((server) => server.host));
+  let serverCpuMs = 0;
+  for (const server of started) serverCpuMs += await server.stop();
+  return { result, serverCpuMs };
+}
 
 async function withServer<T>(latencyMs: number, use: (host: string) => Promise<T>): Promise<{ result: T; serverCpuMs: number }> {
   const child = spawn(process.execPath, ['-e', SERVER, String(latencyMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -73,6 +98,12 @@ async function drive(call: () => Promise<unknown>): Promise<{ wallMs: number; cp
   return { wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
+/** Calls `calls` in turn, one per call (round robin over the hosts). */
+function roundRobin(calls: Array<() => Promise<unknown>>): () => Promise<unknown> {
+  let next = 0;
+  return () => calls[next++ % calls.length]!();
+}
+
 function bareClient(host: string): () => Promise<unknown> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const url = new URL('/api/chat', host);
@@ -107,11 +138,11 @@ for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(N
   ] as const) {
     const runs = [];
     for (let run = 0; run < RUNS; run++) {
-      const { result, serverCpuMs } = await withServer(latencyMs, (host) => drive(make(host)));
+      const { result, serverCpuMs } = await withServers(latencyMs, (hosts) => drive(roundRobin(hosts.map(make))));
       runs.push({ ratio: result.wallMs / ((CALLS * latencyMs) / CONCURRENCY), client: result.cpuMs / CALLS, server: serverCpuMs / CALLS });
     }
     process.stdout.write(
-      `${String(latencyMs).padStart(3)} ms × ${CONCURRENCY}, ${name.padEnd(13)} wall / ideal ${runs.map((run) => run.ratio.toFixed(2)).join(', ')} ` +
+      `${String(latencyMs).padStart(3)} ms × ${CONCURRENCY}${HOSTS > 1 ? ` over ${HOSTS} hosts` : ''}, ${CALLS} calls, ${name.padEnd(13)} wall / ideal ${runs.map((run) => run.ratio.toFixed(2)).join(', ')} ` +
         `(median ${median(runs.map((run) => run.ratio)).toFixed(2)}); CPU per call: client ${median(runs.map((run) => run.client)).toFixed(3)} ms, ` +
         `server ${median(runs.map((run) => run.server)).toFixed(3)} ms\n`,
     );
