@@ -105,6 +105,18 @@ describe('messages.jsonl on disk', () => {
     const read = await readMessages(dir);
     expect(read.ok && [...read.texts.keys()]).toEqual([kept.hash, added.hash]);
   });
+
+  it('a whole last line without its newline is kept and completed, not cut: resume counted its text as stored', async () => {
+    const dir = scratch();
+    mkdirSync(dir, { recursive: true });
+    const [first, last] = [text('system', 'first'), text('thinking', 'a whole line whose newline was stripped')];
+    writeFileSync(join(dir, 'messages.jsonl'), `${JSON.stringify(first)}\n${JSON.stringify(last)}`);
+    const messages = await openMessageStore(dir);
+    const added = text('thinking', 'added by the resumed run');
+    messages.put(added);
+    await messages.close();
+    expect(readFileSync(join(dir, 'messages.jsonl'), 'utf8')).toBe(`${[first, last, added].map((line) => JSON.stringify(line)).join('\n')}\n`);
+  });
 });
 
 describe('messages.jsonl', () => {

@@ -1,5 +1,5 @@
 // messages.jsonl: the texts model_call events reference by hash (messages sent, thinking), each stored once per folder.
-import { readFile, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoredText, type TextSink } from '../records/index.js';
 import { describeReadError, type ReadResult } from './read.js';
@@ -80,7 +80,11 @@ export async function openMessageStore(dir: string): Promise<MessageStore> {
   };
 }
 
-/** Truncates `path` after its last newline when bytes follow it (a torn last line); an absent file is left absent. */
+/**
+ * Makes `path` end on a line boundary before lines are appended: a last line without its newline is cut off when it
+ * is torn (not a stored text: readers skip it), and completed with the newline when it is whole (readers, and
+ * `--resume`, count its text as stored). An absent file is left absent.
+ */
 async function cutTornLastLine(path: string): Promise<void> {
   let bytes: Buffer;
   try {
@@ -90,7 +94,19 @@ async function cutTornLastLine(path: string): Promise<void> {
     throw error;
   }
   if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return;
-  await truncate(path, bytes.lastIndexOf(0x0a) + 1);
+  const start = bytes.lastIndexOf(0x0a) + 1;
+  const tail = bytes.subarray(start).toString('utf8');
+  if (isStoredText(tail)) await appendFile(path, '\n');
+  else await truncate(path, start);
+}
+
+/** Whether `line` is one whole stored text (what parseMessages keeps from a last line). */
+function isStoredText(line: string): boolean {
+  try {
+    return StoredText.safeParse(JSON.parse(line)).success;
+  } catch {
+    return false;
+  }
 }
 
 /** The union of several folders' messages.jsonl (merge), read before anything is written; an error names a corrupt file. */
