@@ -111,6 +111,20 @@ describe('runCompare', () => {
     expect(wide.report).toEqual(fitted.report);
   });
 
+  it('fits the flipped-task table by leaving out Group, and says so; task ids stay whole', async () => {
+    // Generated suites have task ids of 40+ characters; a stable-pass → stable-fail flip over 2 epochs.
+    const id = (index: number) => `generated-family-${'x'.repeat(40)}-variant-${index}`;
+    const side = (pass: boolean) => ({
+      direct: Object.fromEntries(Array.from({ length: 14 }, (_, index) => [id(index), [pass || index > 0, pass || index > 0]])),
+    });
+    const result = await runCompare(await folder(side(true)), await folder(side(false)), options);
+    const flipped = result.stdout.slice(result.stdout.indexOf('Flipped tasks'));
+    expect(flipped).toContain(id(0));
+    expect(flipped).toContain('(left out to fit 120 columns: Group; --wide shows them)');
+    const wide = await runCompare(await folder(side(true)), await folder(side(false)), { ...options, wide: true });
+    expect(wide.stdout.slice(wide.stdout.indexOf('Flipped tasks'))).toMatch(/│ Group +│/);
+  });
+
   it('exits 0 when nothing changed', async () => {
     const table: Table = { direct: tasks(14, 1, (index) => index < 9), 'plan-replan': tasks(14, 1, (index) => index < 12) };
     const result = await runCompare(await folder(table), await folder(table), options);

@@ -1,5 +1,4 @@
 // Plain-text rendering of a comparison report: cli-table3 tables for strategies, groups and flipped tasks.
-import Table from 'cli-table3';
 import type { ComparisonReport } from './compare-report.js';
 import { configurationLines, decisionLines, describeFolder, methodNotes } from './formats/compare-lines.js';
 import { fitTable, wrapLine } from './formats/fit-width.js';
@@ -15,10 +14,19 @@ export interface TextOptions {
   maxWidth?: number;
 }
 
-function table(head: string[], rows: string[][], options: TextOptions): string {
-  const instance = new Table({ head, ...(options.color ? {} : { style: { head: [], border: [] } }) });
-  instance.push(...rows);
-  return instance.toString();
+/**
+ * A table fitted to `options.maxWidth` by leaving out the columns headed `drop`, in that order, then a line naming
+ * those left out. Required columns stay: a table of long task ids can still be wider.
+ */
+function table(head: string[], rows: string[][], options: TextOptions, drop: readonly string[] = []): string[] {
+  const dropped: string[] = [];
+  const text = fitTable(head, rows, {
+    style: options.color ? {} : { head: [], border: [] },
+    ...(options.maxWidth === undefined ? {} : { maxWidth: options.maxWidth }),
+    dropOrder: drop.map((heading) => head.indexOf(heading)),
+    onDrop: (heading) => dropped.push(heading),
+  });
+  return dropped.length > 0 ? [text, `  (left out to fit ${options.maxWidth} columns: ${dropped.join(', ')}; --wide shows them)`] : [text];
 }
 
 /**
@@ -79,7 +87,7 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
   if (report.groups.length > 0) {
     out.push('', 'Per group');
     out.push(
-      table(
+      ...table(
         ['Strategy', 'Group', 'Tasks', 'Base', 'Head', 'Change', 'p'],
         report.groups.map((entry) => [
           entry.strategy,
@@ -91,6 +99,7 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
           formatPValue(entry.change.test.pValue),
         ]),
         options,
+        ['Tasks'],
       ),
     );
   }
@@ -98,7 +107,7 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
   out.push('', flips.length > 0 ? 'Flipped tasks' : 'Flipped tasks: none');
   if (flips.length > 0) {
     out.push(
-      table(
+      ...table(
         ['Strategy', 'Task', 'Group', 'Base', 'Head', 'Flip'],
         flips.map((task) => [
           task.strategy,
@@ -109,6 +118,7 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
           task.gating ? `${task.flip} (gating)` : (task.flip as string),
         ]),
         options,
+        ['Group'],
       ),
     );
   }
