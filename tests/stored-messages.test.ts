@@ -203,6 +203,11 @@ describe('resume and messages.jsonl', () => {
     const lostHash = call.sent!.messages[1]!;
     const lines = readFileSync(join(copy, 'messages.jsonl'), 'utf8').trim().split('\n');
     writeFileSync(join(copy, 'messages.jsonl'), `${lines.filter((line) => !line.includes(lostHash)).join('\n')}\n`);
+    // export says which episodes lack texts (it used to drop them silently), and how to get them back.
+    const exported = stratbench(['export', copy, '--format', 'atif', '--out', join(scratch(), 'atif')]);
+    expect(exported.status).toBe(0);
+    expect(exported.stderr).toContain(`warning: 1 episode(s) reference messages or thinking that ${copy}/messages.jsonl lacks`);
+    expect(exported.stderr).toContain(`\`stratbench run --resume ${copy}\` runs them again`);
     const resumed = await runInProcess({ resume: copy });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(

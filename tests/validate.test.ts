@@ -215,6 +215,7 @@ describe('stratbench validate', () => {
     expect(result.stderr).toBe('stratbench: 2 trajectory(ies) do not score as they should (see FAIL lines)\n');
     const json = stratbench(['validate', '--json', file]);
     expect(json.status).toBe(2);
+    expect(json.stderr).toBe('stratbench: 2 trajectory(ies) do not score as they should (see "ok": false in the JSON)\n');
     expect(JSON.parse(json.stdout)).toMatchObject({ rejected: [], composition: { total: { tasks: 2, families: 2 } } });
     expect({ ...JSON.parse(json.stdout), composition: undefined, rejected: undefined }).toEqual({
       composition: undefined,

@@ -21,7 +21,7 @@ export {
   writeRunFile,
   writeSummaryFile,
 } from './write.js';
-export { inShard, loadForResume, mergeFolders, parseShard, ResumeError, type ResumeEpisodes } from './resume.js';
+export { inShard, loadForResume, mergeFolders, parseShard, referencesMissingText, ResumeError, type ResumeEpisodes } from './resume.js';
 export { collectMessages, MESSAGES_FILE, openMessageStore, parseMessages, readMessages, writeMessages, type MessageStore } from './messages.js';
 export { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder, LOCK_FILE, type FolderLock } from './lock.js';
 export { describeCompleteness, MatrixPositions, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';

@@ -144,7 +144,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
 }
 
 /** Whether a model_call event of `record` references (sent messages, thinking) a hash that `texts` lacks. */
-function referencesMissingText(record: EpisodeRecord, texts: ReadonlyMap<string, unknown>): boolean {
+export function referencesMissingText(record: EpisodeRecord, texts: ReadonlyMap<string, unknown>): boolean {
   for (const event of record.trace) {
     if (event.type !== 'model_call') continue;
     if (event.thinking !== undefined && !texts.has(event.thinking)) return true;

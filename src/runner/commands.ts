@@ -572,7 +572,9 @@ export async function validateCommand(path: string, options: { json?: boolean; p
     process.stdout.write(`\n${compositionLines(composition, suite.rejected).join('\n')}\n`);
   }
   if (bad.length > 0) {
-    process.stderr.write(`stratbench: ${bad.length} trajectory(ies) do not score as they should (see FAIL lines)\n`);
+    process.stderr.write(
+      `stratbench: ${bad.length} trajectory(ies) do not score as they should (${options.json === true ? 'see "ok": false in the JSON' : 'see FAIL lines'})\n`,
+    );
     return 2;
   }
   return 0;

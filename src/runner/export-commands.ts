@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import type { EpisodeRecord, RunFile } from '../records/index.js';
-import { readMessages, readResultsFolder, type ResultsFolder } from '../results-folder/index.js';
+import { readMessages, readResultsFolder, referencesMissingText, type ResultsFolder } from '../results-folder/index.js';
 import { episodesCsvLines } from '../report/formats/episodes-csv.js';
 import { episodeTrajectory } from '../report/formats/atif.js';
 import { AtifTrajectory } from '../report/formats/atif-schema.js';
@@ -119,10 +119,11 @@ export function trajectoryFileName(record: Pick<EpisodeRecord, 'task' | 'strateg
 /**
  * Writes one ATIF trajectory (report/formats/atif.ts) per episode of DIR into the folder `out`, which must be new or
  * empty (nothing is overwritten). Every trajectory is checked against the ATIF schema before it is written; one that
- * fails is a bug (thrown as an Error, exit 70). Returns the number of files. Throws UsageError (exit 2) for an
+ * fails is a bug (thrown as an Error, exit 70). Returns the number of files, and of episodes referencing texts that
+ * messages.jsonl lacks (exported without them). Throws UsageError (exit 2) for an
  * unusable folder, an `out` that holds files, or one that cannot be written.
  */
-export async function writeAtifTrajectories(dir: string, out: string): Promise<number> {
+export async function writeAtifTrajectories(dir: string, out: string): Promise<{ files: number; missingTexts: number }> {
   const folder = await readFolder(dir);
   const existing = await readdir(out).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(writeError(out, error))));
   if (existing.length > 0) throw new UsageError(`cannot export into ${out}: it already holds ${existing.length} file(s); give a new or empty folder`);
@@ -137,7 +138,9 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<n
     throw writeError(out, error);
   }
   const names = new Set<string>();
+  let missingTexts = 0;
   for (const record of folder.records) {
+    if (referencesMissingText(record, messages.texts)) missingTexts += 1;
     const trajectory = episodeTrajectory(record, {
       run: folder.run,
       texts: messages.texts,
@@ -156,7 +159,7 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<n
       throw writeError(join(out, name), error);
     }
   }
-  return folder.records.length;
+  return { files: folder.records.length, missingTexts };
 }
 
 /** `stratbench export DIR --format csv|atif --out PATH`: prints what it wrote on stderr; exit 0, or 2 for bad input. */
@@ -167,7 +170,13 @@ export async function exportCommand(dir: string, options: { format: ExportFormat
     return 0;
   }
   if (options.out === '-') throw new UsageError('--format atif writes one file per episode into a folder; --out - (stdout) is for --format csv');
-  const files = await writeAtifTrajectories(dir, options.out);
+  const { files, missingTexts } = await writeAtifTrajectories(dir, options.out);
   process.stderr.write(`wrote ${files} ATIF trajectory file(s) to ${options.out}\n`);
+  if (missingTexts > 0) {
+    process.stderr.write(
+      `warning: ${missingTexts} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (a run killed by an ` +
+        `older stratbench); their trajectories lack those texts. \`stratbench run --resume ${dir}\` runs them again\n`,
+    );
+  }
   return 0;
 }
