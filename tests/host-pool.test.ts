@@ -175,6 +175,28 @@ describe('host pool', () => {
     expect((await after).text).toBe('http://a');
   });
 
+  it('stopWaiting (Ctrl-C): a call waiting for a down host fails at once; calls on hosts that are up go on', async () => {
+    const [a, b] = [heldHost('http://a'), heldHost('http://b')];
+    a.state.fail = new InfrastructureError('fetch failed (ECONNREFUSED)', 'unreachable');
+    a.state.probeOk = false;
+    const pool = createHostPool({ hosts: [a.host, b.host], perHostConcurrency: 1, policy: { baseMs: 60_000, maxMs: 60_000, totalMs: 60_000 } });
+    // a fails and is down for 60 s; b serves one call at a time.
+    const onB = pool.chat(REQUEST);
+    await tick();
+    expect(b.state.inFlight).toBe(1);
+    b.state.fail = new InfrastructureError('HTTP 503: busy', 'busy');
+    b.state.probeOk = false;
+    const waiting = pool.chat(REQUEST).catch((caught: unknown) => caught);
+    await tick();
+    pool.stopWaiting('interrupted by SIGINT');
+    // b is still up (its call runs): the second call waits for b's slot, then b fails it and every host is down.
+    b.release();
+    expect((await onB).text).toBe('http://b');
+    const error = await waiting;
+    expect(error).toBeInstanceOf(InfrastructureError);
+    expect((error as Error).message).toMatch(/^every host of ollama:fake is down, stopped waiting \(interrupted by SIGINT\): http:\/\/a/);
+  });
+
   it('a model missing on a host or a bug is not failed over: the error propagates unchanged', async () => {
     const [a, b] = [heldHost('http://a'), heldHost('http://b')];
     const missing = new InfrastructureError('model "x" not found', 'model_missing');

@@ -34,6 +34,11 @@ export interface HostPool extends ChatModel {
   readonly host: string;
   readonly hosts: readonly string[];
   stats(): HostStats[];
+  /**
+   * From now on a call that finds no host up fails at once (InfrastructureError naming `reason`) instead of waiting
+   * for one to come back; calls on hosts that are up go on. For Ctrl-C: the run stops within a call, not 60 s.
+   */
+  stopWaiting(reason: string): void;
 }
 
 /** Infrastructure errors that say "this host, now" — the call is tried on another host. model_missing and other are not. */
@@ -111,6 +116,8 @@ export function createHostPool(options: HostPoolOptions): HostPool {
    * the run's call slots, held by calls waiting out the same outage) does not start a fresh wait of its own.
    */
   let allDownSince: number | undefined;
+  /** Set by stopWaiting: why calls no longer wait for a host to come back. */
+  let stopped: string | undefined;
 
   const wake = (): void => {
     const ready = waiters;
@@ -176,6 +183,12 @@ export function createHostPool(options: HostPoolOptions): HostPool {
       }
       const anyUp = states.some((state) => !state.down);
       const anyProbing = states.some((state) => state.probing);
+      if (!anyUp && stopped !== undefined) {
+        const why = states.map((state) => `${state.host.url} (${state.reason})`).join('; ');
+        throw new InfrastructureError(`every host of ${first.name} is down, stopped waiting (${stopped}): ${why}`, last?.kind ?? 'unreachable', {
+          cause: last,
+        });
+      }
       if (anyUp || anyProbing) {
         await change(undefined);
         continue;
@@ -223,6 +236,10 @@ export function createHostPool(options: HostPoolOptions): HostPool {
           wake();
         }
       }
+    },
+    stopWaiting(reason) {
+      stopped = reason;
+      wake();
     },
     stats: () =>
       states.map((state) => ({

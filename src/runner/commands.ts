@@ -438,6 +438,9 @@ async function runLocked(
     stoppedBy = signal;
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    // Calls waiting for a model server to come back give up now (their episodes end as infrastructure errors, which
+    // --resume runs again) instead of waiting up to 60 s each.
+    for (const pool of pooling.pools.values()) pool.stopWaiting(`interrupted by ${signal}`);
     controller.abort();
   };
   process.on('SIGINT', onSignal);
