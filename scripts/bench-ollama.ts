@@ -121,6 +121,22 @@ async function serve(): Promise<void> {
 }
 
 async function bench(inline: boolean): Promise<number> {
+  // The same warm-up as the other parts: one uncounted run pays JIT compilation (1.19–1.29 cold in every build).
+  for (let index = 0; index < WARMUP_RUNS; index++) {
+    const warm = inline ? await measuredServer() : await processServer();
+    try {
+      const run = await runInProcess({
+        out: join(scratch(), 'bench-warm-up'),
+        model: 'ollama:qwen3:8b',
+        ollamaHost: warm.url,
+        strategies: 'all',
+        concurrency: CONCURRENCY,
+      });
+      if (run.code !== 0) throw new Error(`the warm-up run exited ${run.code}\n${run.stderr}`);
+    } finally {
+      await warm.stop();
+    }
+  }
   const server = inline ? await measuredServer() : await processServer();
   const out = join(scratch(), 'bench');
   const started = performance.now();
@@ -147,7 +163,7 @@ async function bench(inline: boolean): Promise<number> {
   const lines = [
     `bench:ollama — core suite (${new Set(list.map((r) => r.task)).size} tasks) × ${DEFAULT_STRATEGIES.length} strategies = ${list.length} episodes, ` +
       `${list.filter((r) => r.success).length} succeeded, ${list.filter((r) => r.outcome.status === 'error').length} errors; ` +
-      `fake server ${inline ? 'in this process' : 'in its own process'}; load average ${loadavg()[0]!.toFixed(2)} on this machine`,
+      `fake server ${inline ? 'in this process' : 'in its own process'}; after ${WARMUP_RUNS} warm-up run(s); load average ${loadavg()[0]!.toFixed(2)} on this machine`,
     `model calls        ${calls} (${LATENCY_MS} ms each at the server; ${Math.min(...perEpisode)}–${Math.max(...perEpisode)} per episode, sequential within an episode)`,
     `concurrency        ${CONCURRENCY}`,
     `ideal              ${idealMs.toFixed(0)} ms  (model calls × ${LATENCY_MS} ms / ${CONCURRENCY})`,
