@@ -169,6 +169,13 @@ export function createHostPool(options: HostPoolOptions): HostPool {
 
   /** Takes a slot on the least-loaded up host; probes hosts whose backoff has passed; throws when none can come in time. */
   const acquire = async (deadline: number, last: InfrastructureError | undefined): Promise<HostState> => {
+    /** The error when no host will answer in time: each host and why it is down. */
+    const allDown = (note: string): InfrastructureError =>
+      new InfrastructureError(
+        `every host of ${first.name} is down${note}: ${states.map((state) => `${state.host.url} (${state.reason})`).join('; ')}`,
+        last?.kind ?? 'unreachable',
+        { cause: last },
+      );
     for (;;) {
       const t = now();
       for (const state of states) if (state.down && !state.probing && state.downUntil <= t) probe(state);
@@ -183,21 +190,13 @@ export function createHostPool(options: HostPoolOptions): HostPool {
       }
       const anyUp = states.some((state) => !state.down);
       const anyProbing = states.some((state) => state.probing);
-      if (!anyUp && stopped !== undefined) {
-        const why = states.map((state) => `${state.host.url} (${state.reason})`).join('; ');
-        throw new InfrastructureError(`every host of ${first.name} is down, stopped waiting (${stopped}): ${why}`, last?.kind ?? 'unreachable', {
-          cause: last,
-        });
-      }
+      if (!anyUp && stopped !== undefined) throw allDown(`, stopped waiting (${stopped})`);
       if (anyUp || anyProbing) {
         await change(undefined);
         continue;
       }
       const next = Math.min(...states.map((state) => state.downUntil));
-      if (next > Math.min(deadline, allDownSince === undefined ? Number.POSITIVE_INFINITY : allDownSince + policy.totalMs)) {
-        const why = states.map((state) => `${state.host.url} (${state.reason})`).join('; ');
-        throw new InfrastructureError(`every host of ${first.name} is down: ${why}`, last?.kind ?? 'unreachable', { cause: last });
-      }
+      if (next > Math.min(deadline, allDownSince === undefined ? Number.POSITIVE_INFINITY : allDownSince + policy.totalMs)) throw allDown('');
       await change(next - t);
     }
   };

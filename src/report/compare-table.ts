@@ -1,8 +1,8 @@
 // Plain-text rendering of a comparison report: cli-table3 tables for strategies, groups and flipped tasks.
 import type { ComparisonReport } from './compare-report.js';
-import { configurationLines, decisionLines, describeFolder, methodNotes } from './formats/compare-lines.js';
+import { configurationLines, decisionLines, describeFolder, methodNotes, STRATEGY_COLUMNS, strategyCells } from './formats/compare-lines.js';
 import { fitTable, wrapLine } from './formats/fit-width.js';
-import { formatChange, formatMinimumDetectableEffect, formatPercent, formatPValue, formatRate, formatTaskSide, formatTestMethod } from './formats/numbers.js';
+import { formatChange, formatPercent, formatPValue, formatTaskSide, formatTestMethod } from './formats/numbers.js';
 
 export interface TextOptions {
   /** Colour table headers and borders (only for a TTY). */
@@ -16,9 +16,9 @@ export interface TextOptions {
 
 /**
  * A table fitted to `options.maxWidth` by leaving out the columns headed `drop`, in that order, then a line naming
- * those left out. Required columns stay: a table of long task ids can still be wider.
+ * those left out (ending with `also`: where else they are). Required columns stay: long task ids can still be wider.
  */
-function table(head: string[], rows: string[][], options: TextOptions, drop: readonly string[] = []): string[] {
+function table(head: string[], rows: string[][], options: TextOptions, drop: readonly string[] = [], also = ''): string[] {
   const dropped: string[] = [];
   const text = fitTable(head, rows, {
     style: options.color ? {} : { head: [], border: [] },
@@ -26,7 +26,7 @@ function table(head: string[], rows: string[][], options: TextOptions, drop: rea
     dropOrder: drop.map((heading) => head.indexOf(heading)),
     onDrop: (heading) => dropped.push(heading),
   });
-  return dropped.length > 0 ? [text, `  (left out to fit ${options.maxWidth} columns: ${dropped.join(', ')}; --wide shows them)`] : [text];
+  return dropped.length > 0 ? [text, `  (left out to fit ${options.maxWidth} columns: ${dropped.join(', ')}; --wide shows them${also})`] : [text];
 }
 
 /**
@@ -36,35 +36,18 @@ function table(head: string[], rows: string[][], options: TextOptions, drop: rea
 function strategyTable(report: ComparisonReport, options: TextOptions): string[] {
   const tests = new Set(report.strategies.map((entry) => formatTestMethod(entry.change)));
   const oneTest = tests.size === 1 ? [...tests][0] : undefined;
-  const head = ['Strategy', 'Tasks', 'Base', 'Head', 'Change', 'Test', 'p', 'p (Holm)', 'MDE', 'Verdict'];
-  const rows = report.strategies.map((entry) => [
-    entry.strategy,
-    String(entry.change.tasks),
-    formatRate(entry.base.successRate),
-    formatRate(entry.head.successRate),
-    formatChange(entry.change.difference),
-    formatTestMethod(entry.change),
-    formatPValue(entry.change.test.pValue),
-    formatPValue(entry.change.adjustedPValue),
-    formatMinimumDetectableEffect(entry.change),
-    entry.verdict,
-  ]);
-  const keep = head.map((_, index) => index).filter((index) => oneTest === undefined || head[index] !== 'Test');
-  const dropped: string[] = [];
-  const text = fitTable(
-    keep.map((index) => head[index] as string),
-    rows.map((row) => keep.map((index) => row[index] as string)),
-    {
-      style: options.color ? {} : { head: [], border: [] },
-      ...(options.maxWidth === undefined ? {} : { maxWidth: options.maxWidth }),
-      dropOrder: ['MDE', 'Tasks', 'p (Holm)'].map((heading) => keep.findIndex((index) => head[index] === heading)),
-      onDrop: (heading) => dropped.push(heading),
-    },
+  const keep = STRATEGY_COLUMNS.map((_, index) => index).filter((index) => oneTest === undefined || STRATEGY_COLUMNS[index] !== 'Test');
+  const [text, ...left] = table(
+    keep.map((index) => STRATEGY_COLUMNS[index] as string),
+    report.strategies.map((entry) => {
+      const cells = strategyCells(entry);
+      return keep.map((index) => cells[index] as string);
+    }),
+    options,
+    ['MDE', 'Tasks', 'p (Holm)'],
+    ', as do --json and --markdown',
   );
-  const lines = [text];
-  if (oneTest !== undefined && rows.length > 0) lines.push(`  test: ${oneTest}, for every strategy`);
-  if (dropped.length > 0) lines.push(`  (left out to fit ${options.maxWidth} columns: ${dropped.join(', ')}; --wide shows them, as do --json and --markdown)`);
-  return lines;
+  return [text as string, ...(oneTest !== undefined && report.strategies.length > 0 ? [`  test: ${oneTest}, for every strategy`] : []), ...left];
 }
 
 /**

@@ -1,11 +1,31 @@
-// Prose lines of a comparison report shared by the text and markdown renderings: header, configuration, decision, notes.
+// Lines and cells of a comparison report shared by the text and markdown renderings: header, configuration, per-strategy cells, decision, notes.
 import { MIN_EPOCHS_FOR_STABLE_FLIP, type ComparisonReport, type FolderOverview } from '../compare-report.js';
 import type { ConfigurationDifference } from '../compare-configuration.js';
 import { VERDICT_EXIT_CODES } from '../compare-gate.js';
+import { formatChange, formatMinimumDetectableEffect, formatPValue, formatRate, formatTestMethod } from './numbers.js';
 
 function shorten(value: string | null): string {
   if (value === null) return '(none)';
   return /^[0-9a-f]{16,}$/i.test(value) ? value.slice(0, 12) : value;
+}
+
+/** The per-strategy columns of a comparison, as the text and markdown tables head them (markdown names Change in full). */
+export const STRATEGY_COLUMNS = ['Strategy', 'Tasks', 'Base', 'Head', 'Change', 'Test', 'p', 'p (Holm)', 'MDE', 'Verdict'] as const;
+
+/** One strategy's cells under STRATEGY_COLUMNS: rates with intervals, change, test, p, Holm p, MDE, verdict. */
+export function strategyCells(entry: ComparisonReport['strategies'][number]): string[] {
+  return [
+    entry.strategy,
+    String(entry.change.tasks),
+    formatRate(entry.base.successRate),
+    formatRate(entry.head.successRate),
+    formatChange(entry.change.difference),
+    formatTestMethod(entry.change),
+    formatPValue(entry.change.test.pValue),
+    formatPValue(entry.change.adjustedPValue),
+    formatMinimumDetectableEffect(entry.change),
+    entry.verdict,
+  ];
 }
 
 /** "results/base: 84 episodes (2 errors), 14 tasks, 3 epochs, strategies direct, react", then a partial folder's label. */

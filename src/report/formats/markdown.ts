@@ -1,7 +1,7 @@
 // Markdown rendering of a comparison report, for a CI step summary ($GITHUB_STEP_SUMMARY) or a pull-request comment.
 import type { ComparisonReport } from '../compare-report.js';
-import { configurationLines, decisionLines, describeFolder, methodNotes } from './compare-lines.js';
-import { formatChange, formatMinimumDetectableEffect, formatPercent, formatPValue, formatRate, formatTaskSide, formatTestMethod } from './numbers.js';
+import { configurationLines, decisionLines, describeFolder, methodNotes, strategyCells } from './compare-lines.js';
+import { formatChange, formatPercent, formatPValue, formatTaskSide } from './numbers.js';
 
 /** Escapes text for a GitHub-flavoured markdown table cell: pipes, backslashes, newlines, and inline HTML. */
 export function escapeMarkdownCell(text: string): string {
@@ -35,18 +35,7 @@ export function renderMarkdown(report: ComparisonReport): string {
     markdownTable(
       ['Strategy', 'Tasks', 'Base', 'Head', 'Change (head − base)', 'Test', 'p', 'p (Holm)', 'MDE', 'Verdict'],
       ['l', 'r', 'r', 'r', 'r', 'l', 'r', 'r', 'r', 'l'],
-      report.strategies.map((entry) => [
-        entry.strategy,
-        String(entry.change.tasks),
-        formatRate(entry.base.successRate),
-        formatRate(entry.head.successRate),
-        formatChange(entry.change.difference),
-        formatTestMethod(entry.change),
-        formatPValue(entry.change.test.pValue),
-        formatPValue(entry.change.adjustedPValue),
-        formatMinimumDetectableEffect(entry.change),
-        entry.verdict,
-      ]),
+      report.strategies.map(strategyCells),
     ),
   );
   if (report.groups.length > 0) {
