@@ -10,7 +10,7 @@ import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance as nodePerformance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -73,8 +73,9 @@ async function measuredServer(latencyMs = LATENCY_MS): Promise<{ url: string; st
   };
   diagnostics.subscribe('http.server.request.start', onStart);
   diagnostics.subscribe('http.server.response.finish', onFinish);
+  // Bodies are not kept (the server's GC would grow with the run), and its CPU is counted from when it listens.
+  const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs, keepBodies: false });
   const cpuBefore = process.cpuUsage();
-  const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs });
   return {
     url: server.url,
     stop: async () => {
@@ -87,6 +88,37 @@ async function measuredServer(latencyMs = LATENCY_MS): Promise<{ url: string; st
         calls,
         serviceMs: service.reduce((sum, ms) => sum + ms, 0) / Math.max(1, service.length),
         cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, calls),
+      };
+    },
+  };
+}
+
+/**
+ * This process's CPU and main-thread busy time from its first /api/chat request to its last reply (node:http
+ * diagnostics channels), so suite loading, preflight, the reference check and the summary are left out.
+ */
+function chatWindow(): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: number } } {
+  let first: { at: number; cpu: NodeJS.CpuUsage; elu: ReturnType<typeof nodePerformance.eventLoopUtilization> } | undefined;
+  let last = first;
+  const onStart = (message: unknown): void => {
+    if (first === undefined && (message as { request: { path?: string } }).request.path === '/api/chat') {
+      first = { at: nodePerformance.now(), cpu: process.cpuUsage(), elu: nodePerformance.eventLoopUtilization() };
+    }
+  };
+  const onFinish = (): void => {
+    if (first !== undefined) last = { at: nodePerformance.now(), cpu: process.cpuUsage(), elu: nodePerformance.eventLoopUtilization() };
+  };
+  diagnostics.subscribe('http.client.request.start', onStart);
+  diagnostics.subscribe('http.client.response.finish', onFinish);
+  return {
+    stop: () => {
+      diagnostics.unsubscribe('http.client.request.start', onStart);
+      diagnostics.unsubscribe('http.client.response.finish', onFinish);
+      if (first === undefined || last === undefined) return { windowMs: 0, cpuMs: 0, mainBusyMs: 0 };
+      return {
+        windowMs: last.at - first.at,
+        cpuMs: (last.cpu.user - first.cpu.user + last.cpu.system - first.cpu.system) / 1000,
+        mainBusyMs: nodePerformance.eventLoopUtilization(last.elu, first.elu).active,
       };
     },
   };
@@ -295,6 +327,7 @@ async function benchConcurrency(): Promise<number> {
       const server = await processServer(latencyMs);
       const out = join(scratch(), 'bench-sweep');
       const cpuBefore = process.cpuUsage();
+      const window = chatWindow();
       let run: Awaited<ReturnType<typeof runInProcess>>;
       let figures: ServerFigures;
       try {
@@ -310,6 +343,7 @@ async function benchConcurrency(): Promise<number> {
         figures = await server.stop();
       }
       const cpu = process.cpuUsage(cpuBefore);
+      const inWindow = window.stop();
       if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
       const list = records(out);
       const wallMs = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { timing: { wall_ms: number } }).timing.wall_ms;
@@ -319,6 +353,8 @@ async function benchConcurrency(): Promise<number> {
         calls: figures.calls,
         cpuMsPerCall: (cpu.user + cpu.system) / 1000 / figures.calls,
         serverCpuMsPerCall: figures.cpuMsPerCall,
+        windowCpuMsPerCall: inWindow.cpuMs / figures.calls,
+        mainBusyMsPerCall: inWindow.mainBusyMs / figures.calls,
         exchangeMs:
           list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
       });
@@ -338,6 +374,8 @@ async function benchConcurrency(): Promise<number> {
         `${limit === undefined ? '(no limit at this latency)' : `(limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`}`,
       `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call (setup and summary included); ` +
         `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
+      `while calling     ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms CPU per call, of which the main thread busy ` +
+        `${runs.map((run) => run.mainBusyMsPerCall.toFixed(2)).join(', ')} ms (first chat request to last reply; event-loop utilisation)`,
       `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
         `call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
     ];

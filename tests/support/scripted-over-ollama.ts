@@ -64,6 +64,8 @@ export interface ScriptedOllamaOptions {
   latencyMs?: number;
   /** Models the server lists (default: qwen3:8b). */
   models?: FakeModel[];
+  /** Keep each request's body in `calls` (default true; see FakeOllamaOptions.keepBodies). */
+  keepBodies?: boolean;
 }
 
 /** Starts a fake Ollama server on 127.0.0.1 whose every chat reply comes from the scripted model. */
@@ -73,6 +75,7 @@ export async function startScriptedOllama(options: ScriptedOllamaOptions): Promi
     reply: scriptedOllamaReply(model),
     ...(options.latencyMs !== undefined ? { latencyMs: options.latencyMs } : {}),
     ...(options.models ? { models: options.models } : {}),
+    ...(options.keepBodies !== undefined ? { keepBodies: options.keepBodies } : {}),
   });
 }
 
