@@ -249,6 +249,19 @@ describe('host lists', () => {
     expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,ftp://b/v1' }, {}, {})).toThrow(
       new UsageError('OpenAI base URL ftp://b/v1 must use http or https'),
     );
+    // An empty entry among others — `$GPU1,$GPU2` with one variable unset — would run on fewer servers than meant.
+    expect(() => ollamaRunConfig({ ollamaHost: ',http://gpu2:11434' }, {})).toThrow(
+      new UsageError(
+        '--ollama-host / OLLAMA_HOST ",http://gpu2:11434" has an empty entry (1st of 2); is a variable unset? List the servers separated by commas, e.g. http://gpu1:11434,http://gpu2:11434',
+      ),
+    );
+    expect(() => ollamaRunConfig({}, { OLLAMA_HOST: 'gpu1, ,gpu3' })).toThrow('"gpu1, ,gpu3" has an empty entry (2nd of 3)');
+    expect(() => ollamaRunConfig({ ollamaHost: 'gpu1,gpu2,' }, {})).toThrow('has an empty entry (3rd of 3)');
+    expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,,http://c:8000/v1' }, {}, {})).toThrow(
+      new UsageError(
+        '--openai-base-url / OPENAI_BASE_URL "http://a:8000/v1,,http://c:8000/v1" has an empty entry (2nd of 3); is a variable unset? List the servers separated by commas, e.g. http://gpu1:8000/v1,http://gpu2:8000/v1',
+      ),
+    );
     expect(openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1/, http://b:8000/v1' }, {}, {})).toMatchObject({
       baseURL: 'http://a:8000/v1',
       baseURLs: ['http://a:8000/v1', 'http://b:8000/v1'],

@@ -141,6 +141,11 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
   const hosts = resolveOllamaHosts(hostFlag, env).map(validHost);
   if (hosts.length === 0)
     throw new UsageError(`--ollama-host / OLLAMA_HOST "${hostFlag ?? env.OLLAMA_HOST}" names no host; e.g. http://gpu1:11434,http://gpu2:11434`);
+  refuseEmptyEntry(
+    '--ollama-host / OLLAMA_HOST',
+    [hostFlag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '') ?? '',
+    'http://gpu1:11434,http://gpu2:11434',
+  );
   refuseRepeatedHost('--ollama-host / OLLAMA_HOST', hosts);
   return {
     host: hosts[0]!,
@@ -339,6 +344,29 @@ function validHost(host: string): string {
  * the pool would count it as two hosts with two caps and fail over to itself.
  * @throws UsageError naming the server.
  */
+/**
+ * Throws UsageError (naming `example`, a list as it should be) when the comma-separated `list` has an empty entry among others (`,http://gpu2:11434`,
+ * `a,,b`, `a,b,`): what a shell gives for `$GPU1,$GPU2` with one variable unset, which would otherwise run on fewer
+ * servers than meant, without a word. A list with no entry at all is the caller's own error.
+ */
+export function refuseEmptyEntry(flag: string, list: string, example: string): void {
+  const entries = list.split(',').map((entry) => entry.trim());
+  if (entries.every((entry) => entry === '')) return;
+  const empty = entries.findIndex((entry) => entry === '');
+  if (empty >= 0) {
+    throw new UsageError(
+      `${flag} "${list}" has an empty entry (${ordinal(empty + 1)} of ${entries.length}); is a variable unset? List the servers separated by commas, e.g. ${example}`,
+    );
+  }
+}
+
+/** 1st, 2nd, 3rd, 4th… */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}
+
 export function refuseRepeatedHost(flag: string, hosts: readonly string[]): void {
   const seen = new Set<string>();
   for (const host of hosts) {

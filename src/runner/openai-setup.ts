@@ -4,7 +4,7 @@ import { parseModelSpec } from '../models/registry.js';
 import { ConfigurationError } from '../models/preflight.js';
 import { createHostPool, defaultHostConcurrency, httpProbe } from '../models/host-pool.js';
 import type { ChatModel, ChatOptions, Role } from '../models/types.js';
-import { ollamaToolSpecs, refuseRepeatedHost, type HostPools, type ToolCallingMode } from './ollama-setup.js';
+import { ollamaToolSpecs, refuseEmptyEntry, refuseRepeatedHost, type HostPools, type ToolCallingMode } from './ollama-setup.js';
 import { UsageError } from './usage-error.js';
 
 /** Commander names of the OpenAI-compatible flags, saved in run.json so `--resume` continues with the same ones. */
@@ -50,6 +50,7 @@ export function openaiRunConfig(options: Record<string, unknown>, chatOptions: C
     .filter((part) => part !== '');
   if (baseURLs.length === 0)
     throw new UsageError(`--openai-base-url / OPENAI_BASE_URL "${given}" names no server; e.g. http://gpu1:8000/v1,http://gpu2:8000/v1`);
+  refuseEmptyEntry('--openai-base-url / OPENAI_BASE_URL', given, 'http://gpu1:8000/v1,http://gpu2:8000/v1');
   refuseRepeatedHost('--openai-base-url / OPENAI_BASE_URL', baseURLs);
   for (const baseURL of baseURLs) {
     let url: URL;
