@@ -111,6 +111,24 @@ describe('runCompare', () => {
     expect(wide.report).toEqual(fitted.report);
   });
 
+  it('six strategies, one named plan-replan-lookup: p is left out too, and the same reason for each is one wrapped line', async () => {
+    const strategies = ['direct', 'react', 'plan-up-front', 'plan-replan', 'gated', 'plan-replan-lookup'];
+    const table: Table = Object.fromEntries(strategies.map((strategy, rank) => [strategy, tasks(14, 3, (index) => index < 14 - 2 * rank)]));
+    const [base, head] = [await folder(table), await folder(table)];
+    // The default --min-effect (20 pp) is below the 47.2 pp these 14 tasks can detect: inconclusive for every strategy.
+    const result = await runCompare(base, head, { failOnRegression: true, color: false });
+    const lines = result.stdout.split('\n');
+    for (const line of lines.filter((line) => !/^(Decision: | {2}base | {2}head )/.test(line))) expect(line.length, line).toBeLessThanOrEqual(120);
+    expect(result.stdout).toContain('(left out to fit 120 columns: MDE, Tasks, p (Holm), p; --wide shows them');
+    const reasons = result.stdout.slice(result.stdout.indexOf('Decision: INCONCLUSIVE'), result.stdout.indexOf('Change = head'));
+    expect(reasons.replace(/\s+/g, ' ')).toContain(
+      `- ${strategies.join(', ')}: with 14 shared tasks the smallest detectable drop is 47.2 pp, above --min-effect 20.0 pp (more tasks lower it)`,
+    );
+    // The JSON report keeps one reason per strategy.
+    expect(result.report?.decision.inconclusive).toHaveLength(6);
+    expect(result.report?.decision.inconclusive[5]).toMatch(/^plan-replan-lookup: with 14 shared tasks/);
+  });
+
   it('fits the flipped-task table by leaving out Group, and says so; task ids stay whole', async () => {
     // Generated suites have task ids of 40+ characters; a stable-pass → stable-fail flip over 2 epochs.
     const id = (index: number) => `generated-family-${'x'.repeat(40)}-variant-${index}`;

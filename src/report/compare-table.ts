@@ -1,6 +1,6 @@
 // Plain-text rendering of a comparison report: cli-table3 tables for strategies, groups and flipped tasks.
 import type { ComparisonReport } from './compare-report.js';
-import { configurationLines, decisionLines, describeFolder, methodNotes, STRATEGY_COLUMNS, strategyCells } from './formats/compare-lines.js';
+import { configurationLines, decisionLines, describeFolder, groupedReasons, methodNotes, STRATEGY_COLUMNS, strategyCells } from './formats/compare-lines.js';
 import { fitTable, wrapLine } from './formats/fit-width.js';
 import { formatChange, formatPercent, formatPValue, formatTaskSide, formatTestMethod } from './formats/numbers.js';
 
@@ -44,7 +44,8 @@ function strategyTable(report: ComparisonReport, options: TextOptions): string[]
       return keep.map((index) => cells[index] as string);
     }),
     options,
-    ['MDE', 'Tasks', 'p (Holm)'],
+    // p last: the Verdict column says what it decided (six strategies, one named plan-replan-lookup, were 122 wide).
+    ['MDE', 'Tasks', 'p (Holm)', 'p'],
     ', as do --json and --markdown',
   );
   return [text as string, ...(oneTest !== undefined && report.strategies.length > 0 ? [`  test: ${oneTest}, for every strategy`] : []), ...left];
@@ -107,7 +108,7 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
   }
   const decision = decisionLines(report);
   out.push('', `Decision: ${decision.headline}`);
-  for (const reason of decision.reasons) out.push(`  - ${reason}`);
+  for (const reason of groupedReasons(report, decision.reasons)) out.push(...wrap(`  - ${reason}`, '    '));
   for (const warning of report.decision.warnings) out.push(`  warning: ${warning}`);
   out.push('');
   for (const note of methodNotes(report)) out.push(...wrap(note, '  '));

@@ -105,6 +105,27 @@ export function decisionLines(report: ComparisonReport): { headline: string; rea
   }
 }
 
+/**
+ * `reasons` with those that differ only in the strategy they name ("react: with 14 shared tasks …") joined into one
+ * ("direct, react: with 14 shared tasks …"), in first-seen order; other reasons unchanged. For the text output, where
+ * six strategies gave six lines of the same sentence.
+ */
+export function groupedReasons(report: ComparisonReport, reasons: readonly string[]): string[] {
+  const names = report.strategies.map((entry) => entry.strategy);
+  const groups = new Map<string, string[]>();
+  const order: string[] = [];
+  for (const reason of reasons) {
+    const name = names.find((strategy) => reason.startsWith(`${strategy}: `));
+    const key = name === undefined ? `\u0000${reason}` : reason.slice(name.length + 2);
+    if (!groups.has(key)) {
+      groups.set(key, []);
+      order.push(key);
+    }
+    if (name !== undefined) groups.get(key)!.push(name);
+  }
+  return order.map((key) => (key.startsWith('\u0000') ? key.slice(1) : `${groups.get(key)!.join(', ')}: ${key}`));
+}
+
 /** How the numbers were computed, in a few sentences. */
 export function methodNotes(report: ComparisonReport): string[] {
   const { settings } = report;
