@@ -9,10 +9,14 @@ export const MESSAGES_FILE = 'messages.jsonl';
 
 /**
  * Parses messages.jsonl text into hash → text. Blank lines are ignored and a torn last line (a run killed while
- * writing) is skipped; any other line that is not JSON or not a StoredText is an error naming `file:line`. Pure.
+ * writing) is skipped silently. Any other line that is not JSON or not a StoredText is skipped too, with a warning
+ * naming `file:line` (`warnings`, worded by `skippedLineWarning`): the file is a store of texts by hash, so a bad line
+ * loses only the texts on it. The episodes that referenced them show their hashes (explain, export), and
+ * `run --resume` runs them again (`referencesMissingText`) — a corrupt line must not make the folder unreadable. Pure.
  */
-export function parseMessages(text: string, file = MESSAGES_FILE): ReadResult<{ texts: Map<string, StoredText> }> {
+export function parseMessages(text: string, file = MESSAGES_FILE): ReadResult<{ texts: Map<string, StoredText>; warnings: string[] }> {
   const texts = new Map<string, StoredText>();
+  const warnings: string[] = [];
   const lines = text.split('\n');
   let last = lines.length - 1;
   while (last >= 0 && lines[last]!.trim() === '') last -= 1;
@@ -23,24 +27,35 @@ export function parseMessages(text: string, file = MESSAGES_FILE): ReadResult<{ 
     try {
       value = JSON.parse(line);
     } catch (error) {
-      if (index === last) continue;
-      return { ok: false, error: `${file}:${index + 1}: not valid JSON (${(error as Error).message})` };
+      if (index !== last) warnings.push(skippedLineWarning(`${file}:${index + 1}: not valid JSON (${(error as Error).message})`));
+      continue;
     }
     const parsed = StoredText.safeParse(value);
-    if (!parsed.success) return { ok: false, error: `${file}:${index + 1}: not a stored message (expected {hash, role, content})` };
+    if (!parsed.success) {
+      warnings.push(skippedLineWarning(`${file}:${index + 1}: not a stored message (expected {hash, role, content})`));
+      continue;
+    }
     texts.set(parsed.data.hash, parsed.data);
   }
-  return { ok: true, texts };
+  return { ok: true, texts, warnings };
 }
 
-/** Reads `dir/messages.jsonl`; an absent file is an empty map (scripted runs send no messages; folders before schemaVersion 2). */
-export async function readMessages(dir: string): Promise<ReadResult<{ texts: Map<string, StoredText> }>> {
+/** The warning for a messages.jsonl line that was skipped because of `problem` ("FILE:LINE: not valid JSON (…)"). */
+export function skippedLineWarning(problem: string): string {
+  return `${problem}: skipped; the texts on it are lost, the episodes that used them show their hashes, and \`stratbench run --resume\` runs them again`;
+}
+
+/**
+ * Reads `dir/messages.jsonl` (see parseMessages: corrupt lines are skipped with `warnings`); an absent file is an
+ * empty map (scripted runs send no messages; folders before schemaVersion 2). Fails only when the file cannot be read.
+ */
+export async function readMessages(dir: string): Promise<ReadResult<{ texts: Map<string, StoredText>; warnings: string[] }>> {
   const path = join(dir, MESSAGES_FILE);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, texts: new Map() };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, texts: new Map(), warnings: [] };
     return { ok: false, error: describeReadError(path, error) };
   }
   return parseMessages(text, path);
@@ -109,15 +124,20 @@ function isStoredText(line: string): boolean {
   }
 }
 
-/** The union of several folders' messages.jsonl (merge), read before anything is written; an error names a corrupt file. */
-export async function collectMessages(dirs: readonly string[]): Promise<ReadResult<{ texts: Map<string, StoredText> }>> {
+/**
+ * The union of several folders' messages.jsonl (merge), read before anything is written; `warnings` name the lines
+ * skipped (the merged file is written without them); an error names a file that cannot be read.
+ */
+export async function collectMessages(dirs: readonly string[]): Promise<ReadResult<{ texts: Map<string, StoredText>; warnings: string[] }>> {
   const texts = new Map<string, StoredText>();
+  const warnings: string[] = [];
   for (const dir of dirs) {
     const read = await readMessages(dir);
     if (!read.ok) return read;
+    warnings.push(...read.warnings);
     for (const [hash, text] of read.texts) texts.set(hash, text);
   }
-  return { ok: true, texts };
+  return { ok: true, texts, warnings };
 }
 
 /** Writes `texts` as `dir/messages.jsonl`; nothing when there are none. */

@@ -48,7 +48,7 @@ export interface ResumeEpisodes {
    * messages were flushed ahead of episodes, then killed): kept, they would show "[hash is not in messages.jsonl]".
    */
   rerunDangling: number;
-  /** What the read found: a torn last line, repeated episodes (file:line each). */
+  /** What the read found: repeated episodes, corrupt lines of messages.jsonl skipped (file:line each). */
   warnings: string[];
   /** Reads the kept episodes again, in file order, calling `visit` for each. Throws ResumeError if the file changed under it. */
   replay(visit: (record: EpisodeRecord) => void): Promise<void>;
@@ -129,7 +129,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     rerunErrors: errored,
     rerunDangling: lost,
     // The torn line is reported by droppedTornLine; repeats are named here.
-    warnings: scanned.warnings.filter((warning) => warning.includes(' repeats ')),
+    warnings: [...messages.warnings, ...scanned.warnings.filter((warning) => warning.includes(' repeats '))],
     async replay(visit) {
       const replayed = await scanEpisodes(
         path,

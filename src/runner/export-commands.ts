@@ -129,6 +129,7 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<{
   if (existing.length > 0) throw new UsageError(`cannot export into ${out}: it already holds ${existing.length} file(s); give a new or empty folder`);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
+  for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
   const prompts = await suitePrompts(folder.run);
   const verdicts = new Map((await counterfactualsOf(dir, folder.records)).map((v) => [`${v.task}|${v.strategy}|${v.epoch}`, v]));
   const version = (JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;

@@ -138,6 +138,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     const { forEachKept, run, compressed, missingShards, shardCount, overlap } = await mergeFolders(dirs, options);
     const messages = await collectMessages(dirs);
     if (!messages.ok) throw new UsageError(messages.error);
+    for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
     await prepareOutputFolder(out, { fresh: true });
     await writeMessages(out, messages.texts);
     // The kept episodes are copied line by line (never joined into one string) and summarised as they pass.
@@ -235,6 +236,7 @@ export async function explainCommand(dir: string, task: string, strategy: string
   if (!found.ok) throw new UsageError(found.error);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
+  for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
   const counterfactual = await counterfactualLines(folder.run, found.record);
   process.stdout.write(`${explainEpisode(found.record, { texts: messages.texts, full: options.messages === true, counterfactual })}\n`);
   return 0;

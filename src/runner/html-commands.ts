@@ -91,6 +91,7 @@ export async function reportDataOf(dir: string): Promise<ReportData> {
   for (const warning of folder.warnings) process.stderr.write(`warning: ${warning}\n`);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
+  for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
   return buildReportData(folder.records, await summaryOf(folder), folder.run, messages.texts, {
     counterfactuals: await counterfactualsOf(dir, folder.records),
   });
