@@ -8,13 +8,14 @@
 import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, performance as nodePerformance } from 'node:perf_hooks';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { codeAheadStats } from '../src/sim-repo/index.js';
+import { clearRunCaches, codeAheadStats } from '../src/sim-repo/index.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
 import { records, runInProcess, scratch, startScriptedOllama, RUN_DEFAULTS } from '../tests/support/scripted-over-ollama.js';
 
@@ -54,6 +55,38 @@ interface ServerFigures {
   calls: number;
   serviceMs: number;
   cpuMsPerCall: number;
+}
+
+/** What a finished bench run left: its episodes, run.json's wall and per-host figures. */
+interface Finished {
+  list: EpisodeRecord[];
+  wallMs: number;
+  /** Calls that failed at a host and were answered by another, and times a host was marked down (run.json model_hosts). */
+  failovers: number;
+  markedDown: number;
+}
+
+/**
+ * Reads the results folder `out` of a bench run, checks that the servers counted exactly the model calls its episodes
+ * record (a call counted twice — failed at one host, answered at another — would raise the ideal and flatter the
+ * ratio; the bench refuses to report it), then deletes the folder (thousands of them filled /tmp).
+ */
+function finished(out: string, serverCalls: number): Finished {
+  const list = records(out);
+  const runFile = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as {
+    timing: { wall_ms: number };
+    model_hosts?: Record<string, Array<{ failures: number; marked_down: number }>>;
+  };
+  rmSync(dirname(out), { recursive: true, force: true });
+  const recorded = list.reduce((sum, record) => sum + Object.values(record.metrics.model_calls).reduce((n, calls) => n + calls, 0), 0);
+  if (recorded !== serverCalls) throw new Error(`the servers counted ${serverCalls} chat calls but the episodes record ${recorded}: the ideal would be wrong`);
+  const hosts = Object.values(runFile.model_hosts ?? {}).flat();
+  return {
+    list,
+    wallMs: runFile.timing.wall_ms,
+    failovers: hosts.reduce((sum, host) => sum + host.failures, 0),
+    markedDown: hosts.reduce((sum, host) => sum + host.marked_down, 0),
+  };
 }
 
 /** A running fake server: its URL, and a way to stop it that returns its figures. */
@@ -167,21 +200,20 @@ async function bench(inline: boolean): Promise<number> {
   // The same warm-up as the other parts: one uncounted run pays JIT compilation (1.19–1.29 cold in every build).
   for (let index = 0; index < WARMUP_RUNS; index++) {
     const warm = inline ? await measuredServer() : await processServer();
+    const warmOut = join(scratch(), 'bench-warm-up');
     try {
-      const run = await runInProcess({
-        out: join(scratch(), 'bench-warm-up'),
-        model: 'ollama:qwen3:8b',
-        ollamaHost: warm.url,
-        strategies: 'all',
-        concurrency: CONCURRENCY,
-      });
+      clearRunCaches();
+      const run = await runInProcess({ out: warmOut, model: 'ollama:qwen3:8b', ollamaHost: warm.url, strategies: 'all', concurrency: CONCURRENCY });
       if (run.code !== 0) throw new Error(`the warm-up run exited ${run.code}\n${run.stderr}`);
     } finally {
       await warm.stop();
+      rmSync(dirname(warmOut), { recursive: true, force: true });
     }
   }
   const server = inline ? await measuredServer() : await processServer();
   const out = join(scratch(), 'bench');
+  // Each run pays for its sandbox runs as a fresh `stratbench run` process does: no cached test or lint runs.
+  clearRunCaches();
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   let run: Awaited<ReturnType<typeof runInProcess>>;
@@ -195,8 +227,7 @@ async function bench(inline: boolean): Promise<number> {
   const totalMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
-  const list = records(out);
-  const wallMs = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { timing: { wall_ms: number } }).timing.wall_ms;
+  const { list, wallMs } = finished(out, calls);
   const idealMs = (calls * LATENCY_MS) / CONCURRENCY;
   const perEpisode = list.map((record) => Object.values(record.metrics.model_calls).reduce((sum, n) => sum + n, 0));
   const ratio = wallMs / idealMs;
@@ -237,14 +268,19 @@ async function hostsRun(): Promise<{
   exchangeMs: number;
   serviceMs: number;
   loopDelayMs: { mean: number; p99: number };
+  windowCpuMsPerCall: number;
+  failovers: number;
+  markedDown: number;
 }> {
   const servers = await Promise.all(Array.from({ length: HOSTS }, () => processServer()));
   const out = join(scratch(), 'bench-hosts');
+  clearRunCaches();
   // How late the main thread's event loop ran its turns (1 ms resolution): a reply that arrives while the harness
   // works waits that long to be read.
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const cpuBefore = process.cpuUsage();
+  const window = chatWindow();
   let run: Awaited<ReturnType<typeof runInProcess>>;
   let figures: ServerFigures[];
   try {
@@ -262,24 +298,25 @@ async function hostsRun(): Promise<{
   }
   loopDelay.disable();
   const cpu = process.cpuUsage(cpuBefore);
+  const inWindow = window.stop();
   if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
   const calls = figures.reduce((sum, figure) => sum + figure.calls, 0);
-  const runFile = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { timing: { wall_ms: number } };
+  const { list, wallMs, failovers, markedDown } = finished(out, calls);
   return {
-    wallMs: runFile.timing.wall_ms,
+    wallMs,
     idealMs: (calls * LATENCY_MS) / (HOSTS * PER_HOST),
     cpuMsPerCall: (cpu.user + cpu.system) / 1000 / calls,
     calls,
     perHost: figures.map((figure) => figure.calls),
-    errors: records(out).filter((record) => record.outcome.status === 'error').length,
+    errors: list.filter((record) => record.outcome.status === 'error').length,
     // Mean HTTP exchange as the client saw it.
-    exchangeMs:
-      records(out)
-        .flatMap((record) => record.trace)
-        .reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / calls,
+    exchangeMs: list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / calls,
     serviceMs: figures.reduce((sum, figure) => sum + figure.serviceMs * figure.calls, 0) / calls,
     // The histogram counts from the timer's 1 ms period: the delay beyond it.
     loopDelayMs: { mean: Math.max(0, loopDelay.mean / 1e6 - 1), p99: Math.max(0, loopDelay.percentile(99) / 1e6 - 1) },
+    windowCpuMsPerCall: inWindow.cpuMs / calls,
+    failovers,
+    markedDown,
   };
 }
 
@@ -292,25 +329,30 @@ const median = (values: readonly number[]): number => {
 /** Issue 14 §5: two hosts × 8 calls each, RUNS runs, medians of wall / ideal and of the harness's CPU per call. */
 async function benchHosts(): Promise<number> {
   const runs = [];
-  const code = { ...codeAheadStats };
   const warmups = [];
   for (let index = 0; index < WARMUP_RUNS; index++) warmups.push(await hostsRun());
+  const code = { ...codeAheadStats };
   for (let index = 0; index < RUNS; index++) runs.push(await hostsRun());
   const ratios = runs.map((run) => run.wallMs / run.idealMs);
   const ratio = median(ratios);
   const cpu = median(runs.map((run) => run.cpuMsPerCall));
+  const windowCpu = median(runs.map((run) => run.windowCpuMsPerCall));
+  const share = (ms: number): string => `${((ms / REAL_CALL_MS[1]) * 100).toFixed(3)}–${((ms / REAL_CALL_MS[0]) * 100).toFixed(3)} %`;
   const lines = [
     `bench:ollama hosts — ${HOSTS} fake hosts (own processes) × ${PER_HOST} calls each (--concurrency ${HOSTS * PER_HOST}, --host-concurrency ${PER_HOST}), ` +
       `core suite × ${DEFAULT_STRATEGIES.length} strategies × ${HOST_EPOCHS} epochs, ${LATENCY_MS} ms per call; ${RUNS} runs after ${WARMUP_RUNS} warm-up, medians; ` +
       `load average ${loadavg()[0]!.toFixed(2)}`,
     `warm-up            ratio ${warmups.map((run) => (run.wallMs / run.idealMs).toFixed(3)).join(', ') || 'none'} (not counted: JIT compilation, first connections)`,
-    `model calls        ${runs.map((run) => run.calls).join(', ')} (per host: ${runs.map((run) => run.perHost.join('/')).join(', ')}); errored episodes ${runs.map((run) => run.errors).join(', ')}`,
+    `model calls        ${runs.map((run) => run.calls).join(', ')} (per host: ${runs.map((run) => run.perHost.join('/')).join(', ')}; as the episodes record them); ` +
+      `errored episodes ${runs.map((run) => run.errors).join(', ')}; failovers ${runs.map((run) => run.failovers).join(', ')}; hosts marked down ${runs.map((run) => run.markedDown).join(', ')}`,
     `wall               ${runs.map((run) => run.wallMs).join(', ')} ms; median ${median(runs.map((run) => run.wallMs))} ms`,
     `ideal              ${median(runs.map((run) => run.idealMs)).toFixed(0)} ms  (model calls × ${LATENCY_MS} ms / ${HOSTS * PER_HOST})`,
     `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  (limit ${MAX_HOSTS_RATIO})  ${ratio <= MAX_HOSTS_RATIO ? 'ok' : 'TOO SLOW'}`,
     `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call; median ${cpu.toFixed(2)} ms = ` +
-      `${((cpu / REAL_CALL_MS[1]) * 100).toFixed(3)}–${((cpu / REAL_CALL_MS[0]) * 100).toFixed(3)} % of a ${REAL_CALL_MS[1]}–${REAL_CALL_MS[0]} ms real model call ` +
-      '(this process: setup, dispatch, strategies, scoring, results files, summary)',
+      `${share(cpu)} of a ${REAL_CALL_MS[1]}–${REAL_CALL_MS[0]} ms real model call (this process, whole run: setup, dispatch, strategies, scoring, ` +
+      'results files, summary — its fixed part weighs less the longer the run)',
+    `  while calling    ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms per model call; median ${windowCpu.toFixed(2)} ms = ${share(windowCpu)} ` +
+      '(first chat request to last reply: what each further call costs)',
     `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
       `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the servers from request headers to reply sent (${LATENCY_MS} ms of it latency)`,
     `call slots busy    ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (HOSTS * PER_HOST * run.wallMs)).toFixed(1)).join(', ')} % ` +
@@ -318,7 +360,7 @@ async function benchHosts(): Promise<number> {
     `event-loop delay   mean ${runs.map((run) => run.loopDelayMs.mean.toFixed(2)).join(', ')} ms, p99 ${runs.map((run) => run.loopDelayMs.p99.toFixed(1)).join(', ')} ms ` +
       '(how long a reply that arrived waited for the main thread)',
     `sandbox runs       ${codeAheadStats.ahead - code.ahead} made ahead (main thread free), ${codeAheadStats.used - code.used} answers used, ` +
-      `${codeAheadStats.blocking - code.blocking} blocking (main thread waits), over the ${RUNS} runs`,
+      `${codeAheadStats.blocking - code.blocking} blocking (main thread waits), over the ${RUNS} counted runs (each starts with no cached test or lint runs)`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   return ratio <= MAX_HOSTS_RATIO ? 0 : 1;
@@ -337,6 +379,7 @@ async function benchConcurrency(): Promise<number> {
     for (let index = 0; index < WARMUP_RUNS + RUNS; index++) {
       const server = await processServer(latencyMs);
       const out = join(scratch(), 'bench-sweep');
+      clearRunCaches();
       const cpuBefore = process.cpuUsage();
       const window = chatWindow();
       let run: Awaited<ReturnType<typeof runInProcess>>;
@@ -356,8 +399,7 @@ async function benchConcurrency(): Promise<number> {
       const cpu = process.cpuUsage(cpuBefore);
       const inWindow = window.stop();
       if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
-      const list = records(out);
-      const wallMs = (JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { timing: { wall_ms: number } }).timing.wall_ms;
+      const { list, wallMs } = finished(out, figures.calls);
       runs.push({
         wallMs,
         idealMs: (figures.calls * latencyMs) / SWEEP_CONCURRENCY,
@@ -385,7 +427,7 @@ async function benchConcurrency(): Promise<number> {
         `${limit === undefined ? '(no limit at this latency)' : `(limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`}`,
       `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call (setup and summary included); ` +
         `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
-      `while calling     ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms CPU per call, of which the main thread busy ` +
+      `  while calling    ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms CPU per call, of which the main thread busy ` +
         `${runs.map((run) => run.mainBusyMsPerCall.toFixed(2)).join(', ')} ms (first chat request to last reply; event-loop utilisation)`,
       `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
         `call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,

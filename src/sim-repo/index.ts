@@ -13,6 +13,7 @@ export { usesCrlf } from './edit-text.js';
 export * as durations from './durations.js';
 export type { TestResult, TestState, FileResult, TestRun } from './test-runner.js';
 export { clearTestRunCaches, testFileStats, testRunCache } from './test-runner.js';
+export { clearRunCaches } from './run-caches.js';
 export type { CacheStats } from './run-cache.js';
 export { codeAhead, codeAheadPure, codeAheadStats, prewarmForRepos, stopCodeWorker } from './code-host.js';
 export type { SandboxRunOptions, SandboxRunResult, SandboxError } from './sandbox/index.js';

@@ -9,6 +9,11 @@ import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 /** Outcomes of earlier `node` runs, valid while every file they read reads the same. */
 const nodeRunCache = new RunCache<CommandOutcome>(1_000);
 
+/** Forgets every cached `node` run (benchmarks: each run as a fresh process would make it). */
+export function clearNodeRunCache(): void {
+  nodeRunCache.clear();
+}
+
 /**
  * Runs `node` with `args` in the sandbox: a file (`node src/x.js a b`), inline code (`-e`/`--eval`, or `-p`/`--print`
  * to print its value), `--version`. Code runs as an ES module with Node's resolution (exact paths); `require`,
