@@ -129,6 +129,15 @@ describe('runCompare', () => {
     expect(result.report?.decision.inconclusive[5]).toMatch(/^plan-replan-lookup: with 14 shared tasks/);
   });
 
+  it('a regression keeps one whole reason line per strategy, with its p, even when the reasons read the same', async () => {
+    const side = (pass: boolean) => ({ 'plan-replan': tasks(14, 1, (index) => pass || index < 2), gated: tasks(14, 1, (index) => pass || index < 2) });
+    const result = await runCompare(await folder(side(true)), await folder(side(false)), options);
+    expect(result.exitCode).toBe(1);
+    const reasons = result.stdout.split('\n').filter((line) => line.startsWith('  - '));
+    expect(reasons.map((line) => line.slice(0, line.indexOf(':')))).toEqual(['  - plan-replan', '  - gated']);
+    for (const line of reasons) expect(line).toMatch(/p = [0-9.e-]+ < 0\.05/);
+  });
+
   it('fits the flipped-task table by leaving out Group, and says so; task ids stay whole', async () => {
     // Generated suites have task ids of 40+ characters; a stable-pass → stable-fail flip over 2 epochs.
     const id = (index: number) => `generated-family-${'x'.repeat(40)}-variant-${index}`;

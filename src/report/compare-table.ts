@@ -8,8 +8,9 @@ export interface TextOptions {
   /** Colour table headers and borders (only for a TTY). */
   color: boolean;
   /**
-   * Widest line (characters); undefined = no limit (`--wide`). To fit it the per-strategy table leaves out MDE, Tasks
-   * and then the Holm-adjusted p (the gate reads the raw p), naming them under the table; prose lines are wrapped.
+   * Widest line (characters); undefined = no limit (`--wide`). To fit it the per-strategy table leaves out MDE, Tasks,
+   * the Holm-adjusted p (the gate reads the raw p) and, last, the raw p (each regression's reason line gives it),
+   * naming them under the table; prose lines are wrapped.
    */
   maxWidth?: number;
 }
@@ -108,7 +109,11 @@ export function renderCompareText(report: ComparisonReport, options: TextOptions
   }
   const decision = decisionLines(report);
   out.push('', `Decision: ${decision.headline}`);
-  for (const reason of groupedReasons(report, decision.reasons)) out.push(...wrap(`  - ${reason}`, '    '));
+  // A regression's reasons stay one whole line per strategy, with its p (grepped in CI logs; the table may have left
+  // p out); an inconclusive verdict's reasons, often the same sentence for each strategy, are grouped and wrapped.
+  if (report.decision.verdict === 'inconclusive') {
+    for (const reason of groupedReasons(report, decision.reasons)) out.push(...wrap(`  - ${reason}`, '    '));
+  } else for (const reason of decision.reasons) out.push(`  - ${reason}`);
   for (const warning of report.decision.warnings) out.push(`  warning: ${warning}`);
   out.push('');
   for (const note of methodNotes(report)) out.push(...wrap(note, '  '));
