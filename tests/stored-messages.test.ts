@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredText, storedTextHash, type EpisodeRecord, type TraceEvent } from '../src/records/index.js';
 import { ScriptedModel } from '../src/models/scripted.js';
-import { EpisodeWriter, openMessageStore, readMessages } from '../src/results-folder/index.js';
+import { EpisodeWriter, openMessageStore, parseMessages, readMessages } from '../src/results-folder/index.js';
 import { records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf, RUN_DEFAULTS } from './support/scripted-over-ollama.js';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from './support/fake-ollama-server.js';
 import { stratbench } from './support/cli.js';
@@ -119,6 +119,36 @@ describe('messages.jsonl on disk', () => {
   });
 });
 
+describe('parseMessages: what is a torn last line, and what is damage', () => {
+  const line = (role: 'user' | 'system', content: string): string => JSON.stringify({ hash: storedTextHash(role, content), role, content });
+  const good = [line('user', 'first'), line('system', 'second')];
+
+  it('a half-written last line with no newline after it (a run killed mid-write) is skipped silently', () => {
+    const torn = good[1]!.slice(0, 20);
+    expect(torn.startsWith('{"hash":"')).toBe(true);
+    const parsed = parseMessages(`${good[0]}\n${torn}`, 'm.jsonl');
+    expect(parsed.ok && [parsed.texts.size, parsed.warnings]).toEqual([1, []]);
+  });
+
+  it('damage is named file:line, last line included: a bad line ending in a newline, bytes not ours, an altered text', () => {
+    const altered = JSON.stringify({ ...JSON.parse(good[1]!), content: 'second, edited' });
+    const cases: Array<[string, string]> = [
+      [`${good[0]}\n${good[1]!.slice(0, 20)}\n`, 'm.jsonl:2: not valid JSON'],
+      [`${good[0]}\n\u0000\u0001garbage with no newline`, 'm.jsonl:2: not valid JSON'],
+      [`${good[0]}\n${altered}\n`, `m.jsonl:2: its hash ${storedTextHash('system', 'second')} is not the hash of its role and content`],
+    ];
+    for (const [text, problem] of cases) {
+      const parsed = parseMessages(text, 'm.jsonl');
+      expect(parsed.ok && parsed.texts.size, problem).toBe(1);
+      expect(parsed.ok && parsed.warnings.join('\n')).toContain(problem);
+      expect(parsed.ok && parsed.damaged.map((entry) => entry.line)).toEqual([2]);
+    }
+    // Control characters reach the terminal escaped.
+    const binary = parseMessages('\u0000\u001b[31m\n', 'm.jsonl');
+    expect(binary.ok && binary.warnings[0]).not.toMatch(/[\u0000-\u001f]/);
+  });
+});
+
 describe('messages.jsonl', () => {
   it('holds every message sent and every thinking text exactly once, under the hash of its role and content', () => {
     const hashes = stored.map((text) => text.hash);
@@ -217,6 +247,7 @@ describe('resume and messages.jsonl', () => {
     expect(explained.status).toBe(0);
     expect(explained.stderr).toContain(`warning: ${where}`);
     expect(explained.stdout).toContain(`[${lostHash} is not in messages.jsonl]`);
+    expect(explained.stderr).toContain(`warning: this episode references messages or thinking that ${copy}/messages.jsonl lacks`);
     const exported = stratbench(['export', copy, '--format', 'atif', '--out', join(scratch(), 'atif')]);
     expect(exported.status).toBe(0);
     expect(exported.stderr).toContain(`warning: ${where}`);
@@ -226,6 +257,9 @@ describe('resume and messages.jsonl', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`warning: ${where}`);
     expect(resumed.stderr).toContain('1 episode(s) whose messages were lost (messages.jsonl lacks them) to run again');
+    // The damaged line is kept aside, not lost, and later readers have nothing to warn about.
+    expect(resumed.stderr).toContain(`moved 1 damaged line(s) of messages.jsonl to messages.damaged.jsonl in ${copy}`);
+    expect(JSON.parse(readFileSync(join(copy, 'messages.damaged.jsonl'), 'utf8'))).toEqual({ line: at + 1, text: lines[at] });
     const after = records(copy);
     const cell = (record: EpisodeRecord) => `${record.task}|${record.strategy}|${record.epoch}`;
     expect(after.map(cell).sort()).toEqual(episodes.map(cell).sort());
@@ -233,6 +267,7 @@ describe('resume and messages.jsonl', () => {
     expect(read.ok && read.texts.has(lostHash)).toBe(true);
     const again = stratbench(['explain', copy, victim.task, victim.strategy, '--epoch', String(victim.epoch)]);
     expect(again.stdout).not.toContain('is not in messages.jsonl]');
+    expect(again.stderr).toBe('');
   });
 
   it('--resume runs again an episode whose referenced texts were lost (a folder killed by an older version), once', async () => {

@@ -7,7 +7,7 @@ import { locateEpisodes } from './episode-file.js';
 import { scanEpisodes } from './episode-stream.js';
 import { MatrixPositions } from './completeness.js';
 import { EpisodeWriter } from './write.js';
-import { readMessages } from './messages.js';
+import { DAMAGED_MESSAGES_FILE, MESSAGES_FILE, moveDamagedMessages, readMessages } from './messages.js';
 
 /** Thrown when a results folder cannot be resumed or merged (a usage error: exit 2). */
 export class ResumeError extends Error {
@@ -83,6 +83,11 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new ResumeError(messages.error);
+  // Damaged lines are moved aside (kept in messages.damaged.jsonl): the episodes that used their texts run again and
+  // store them anew, and later readers do not warn about texts that are back.
+  const moved = messages.damaged.length > 0 ? await moveDamagedMessages(dir) : 0;
+  const messageWarnings =
+    moved > 0 ? [...messages.warnings, `moved ${moved} damaged line(s) of ${MESSAGES_FILE} to ${DAMAGED_MESSAGES_FILE} in ${dir}`] : messages.warnings;
   const dangling = (record: EpisodeRecord): boolean => referencesMissingText(record, messages.texts);
   /** Episodes to run again: infrastructure errors, and episodes whose referenced texts were lost. */
   const rerun = (record: EpisodeRecord): boolean => ours(record) && (record.outcome.status === 'error' || dangling(record));
@@ -129,7 +134,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     rerunErrors: errored,
     rerunDangling: lost,
     // The torn line is reported by droppedTornLine; repeats are named here.
-    warnings: [...messages.warnings, ...scanned.warnings.filter((warning) => warning.includes(' repeats '))],
+    warnings: [...messageWarnings, ...scanned.warnings.filter((warning) => warning.includes(' repeats '))],
     async replay(visit) {
       const replayed = await scanEpisodes(
         path,

@@ -175,8 +175,8 @@ export async function exportCommand(dir: string, options: { format: ExportFormat
   process.stderr.write(`wrote ${files} ATIF trajectory file(s) to ${options.out}\n`);
   if (missingTexts > 0) {
     process.stderr.write(
-      `warning: ${missingTexts} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (a run killed by an ` +
-        `older stratbench); their trajectories lack those texts. \`stratbench run --resume ${dir}\` runs them again\n`,
+      `warning: ${missingTexts} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (a damaged line, ` +
+        `or a run killed by an older stratbench); their trajectories lack those texts. \`stratbench run --resume ${dir}\` runs them again\n`,
     );
   }
   return 0;

@@ -18,6 +18,7 @@ import {
   prepareOutputFolder,
   readMessages,
   readResultsFolder,
+  referencesMissingText,
   ResumeError,
   scanEpisodes,
   writeRunFile,
@@ -237,6 +238,12 @@ export async function explainCommand(dir: string, task: string, strategy: string
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
   for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
+  if (referencesMissingText(found.record, messages.texts)) {
+    process.stderr.write(
+      `warning: this episode references messages or thinking that ${dir}/messages.jsonl lacks (shown as their hashes); ` +
+        `\`stratbench run --resume ${dir}\` runs it again\n`,
+    );
+  }
   const counterfactual = await counterfactualLines(folder.run, found.record);
   process.stdout.write(`${explainEpisode(found.record, { texts: messages.texts, full: options.messages === true, counterfactual })}\n`);
   return 0;

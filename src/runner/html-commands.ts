@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import { SummaryFile as SummaryFileSchema, type RunFile } from '../records/index.js';
-import { readMessages, readResultsFolder, SUMMARY_FILE, type ResultsFolder } from '../results-folder/index.js';
+import { readMessages, readResultsFolder, referencesMissingText, SUMMARY_FILE, type ResultsFolder } from '../results-folder/index.js';
 import { summaryFromRecords, type SummaryFile } from '../report/index.js';
 import { buildReportData, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
 import { renderHtmlReport, type HtmlAssets } from '../report/html/render-html.js';
@@ -92,6 +92,13 @@ export async function reportDataOf(dir: string): Promise<ReportData> {
   const messages = await readMessages(dir);
   if (!messages.ok) throw new UsageError(`cannot read results folder ${dir}: ${messages.error}`);
   for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const missing = folder.records.filter((record) => referencesMissingText(record, messages.texts)).length;
+  if (missing > 0) {
+    process.stderr.write(
+      `warning: ${missing} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (shown as their hashes); ` +
+        `\`stratbench run --resume ${dir}\` runs them again\n`,
+    );
+  }
   return buildReportData(folder.records, await summaryOf(folder), folder.run, messages.texts, {
     counterfactuals: await counterfactualsOf(dir, folder.records),
   });
