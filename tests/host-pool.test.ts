@@ -257,6 +257,16 @@ describe('host lists', () => {
     );
     expect(() => ollamaRunConfig({}, { OLLAMA_HOST: 'gpu1, ,gpu3' })).toThrow('"gpu1, ,gpu3" has an empty entry (2nd of 3)');
     expect(() => ollamaRunConfig({ ollamaHost: 'gpu1,gpu2,' }, {})).toThrow('has an empty entry (3rd of 3)');
+    // A host name left empty by an unset variable would quietly put this machine's server into the pool.
+    expect(() => ollamaRunConfig({ ollamaHost: 'http://gpu1:11434,http://:11434' }, {})).toThrow(
+      new UsageError(
+        '--ollama-host / OLLAMA_HOST "http://gpu1:11434,http://:11434" has no host name in its 2nd entry ("http://:11434"); is a variable unset? e.g. http://gpu1:11434,http://gpu2:11434',
+      ),
+    );
+    expect(() => ollamaRunConfig({}, { OLLAMA_HOST: ':11434,gpu2' })).toThrow('has no host name in its 1st entry (":11434")');
+    expect(ollamaRunConfig({ ollamaHost: ':11434' }, {}).hosts).toEqual(['http://127.0.0.1:11434']);
+    // A base URL of only slashes is empty too.
+    expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,/,http://c:8000/v1' }, {}, {})).toThrow('has an empty entry (2nd of 3)');
     expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,,http://c:8000/v1' }, {}, {})).toThrow(
       new UsageError(
         '--openai-base-url / OPENAI_BASE_URL "http://a:8000/v1,,http://c:8000/v1" has an empty entry (2nd of 3); is a variable unset? List the servers separated by commas, e.g. http://gpu1:8000/v1,http://gpu2:8000/v1',

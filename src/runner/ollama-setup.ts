@@ -141,11 +141,9 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
   const hosts = resolveOllamaHosts(hostFlag, env).map(validHost);
   if (hosts.length === 0)
     throw new UsageError(`--ollama-host / OLLAMA_HOST "${hostFlag ?? env.OLLAMA_HOST}" names no host; e.g. http://gpu1:11434,http://gpu2:11434`);
-  refuseEmptyEntry(
-    '--ollama-host / OLLAMA_HOST',
-    [hostFlag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '') ?? '',
-    'http://gpu1:11434,http://gpu2:11434',
-  );
+  const hostList = [hostFlag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '') ?? '';
+  refuseEmptyEntry('--ollama-host / OLLAMA_HOST', hostList, 'http://gpu1:11434,http://gpu2:11434');
+  refuseHostlessEntry('--ollama-host / OLLAMA_HOST', hostList);
   refuseRepeatedHost('--ollama-host / OLLAMA_HOST', hosts);
   return {
     host: hosts[0]!,
@@ -345,17 +343,34 @@ function validHost(host: string): string {
  * @throws UsageError naming the server.
  */
 /**
- * Throws UsageError (naming `example`, a list as it should be) when the comma-separated `list` has an empty entry among others (`,http://gpu2:11434`,
+ * Throws UsageError (naming `example`, a list as it should be) when the comma-separated `list` has an entry that is
+ * empty once trimmed and `normalise`d (e.g. a base URL of only slashes) among others (`,http://gpu2:11434`,
  * `a,,b`, `a,b,`): what a shell gives for `$GPU1,$GPU2` with one variable unset, which would otherwise run on fewer
  * servers than meant, without a word. A list with no entry at all is the caller's own error.
  */
-export function refuseEmptyEntry(flag: string, list: string, example: string): void {
-  const entries = list.split(',').map((entry) => entry.trim());
+export function refuseEmptyEntry(flag: string, list: string, example: string, normalise: (entry: string) => string = (entry) => entry): void {
+  const entries = list.split(',').map((entry) => normalise(entry.trim()));
   if (entries.every((entry) => entry === '')) return;
   const empty = entries.findIndex((entry) => entry === '');
   if (empty >= 0) {
     throw new UsageError(
       `${flag} "${list}" has an empty entry (${ordinal(empty + 1)} of ${entries.length}); is a variable unset? List the servers separated by commas, e.g. ${example}`,
+    );
+  }
+}
+
+/**
+ * Throws UsageError when a list of several hosts has an entry with a scheme or a port but no host name
+ * (`http://:11434`): what `http://$GPU2:11434` gives with the variable unset. Alone, `:11434` means this machine,
+ * as in Ollama's own OLLAMA_HOST; among other hosts it would quietly put a local server into the pool.
+ */
+export function refuseHostlessEntry(flag: string, list: string): void {
+  const entries = list.split(',').map((entry) => entry.trim());
+  if (entries.length < 2) return;
+  const hostless = entries.findIndex((entry) => /^([a-z][a-z0-9+.-]*:\/\/)?(:\d*)?(\/.*)?$/i.test(entry) && entry !== '');
+  if (hostless >= 0) {
+    throw new UsageError(
+      `${flag} "${list}" has no host name in its ${ordinal(hostless + 1)} entry ("${entries[hostless]}"); is a variable unset? e.g. http://gpu1:11434,http://gpu2:11434`,
     );
   }
 }

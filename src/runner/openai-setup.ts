@@ -50,7 +50,7 @@ export function openaiRunConfig(options: Record<string, unknown>, chatOptions: C
     .filter((part) => part !== '');
   if (baseURLs.length === 0)
     throw new UsageError(`--openai-base-url / OPENAI_BASE_URL "${given}" names no server; e.g. http://gpu1:8000/v1,http://gpu2:8000/v1`);
-  refuseEmptyEntry('--openai-base-url / OPENAI_BASE_URL', given, 'http://gpu1:8000/v1,http://gpu2:8000/v1');
+  refuseEmptyEntry('--openai-base-url / OPENAI_BASE_URL', given, 'http://gpu1:8000/v1,http://gpu2:8000/v1', (entry) => entry.replace(/\/+$/, ''));
   refuseRepeatedHost('--openai-base-url / OPENAI_BASE_URL', baseURLs);
   for (const baseURL of baseURLs) {
     let url: URL;
