@@ -251,6 +251,10 @@ describe('resume and messages.jsonl', () => {
     const exported = stratbench(['export', copy, '--format', 'atif', '--out', join(scratch(), 'atif')]);
     expect(exported.status).toBe(0);
     expect(exported.stderr).toContain(`warning: ${where}`);
+    const merged = stratbench(['merge', copy, '--out', join(scratch(), 'merged-damaged')]);
+    expect(merged.status).toBe(0);
+    expect(merged.stderr).toContain(`warning: ${where}`);
+    expect(merged.stderr).toContain("warning: 1 merged episode(s) reference messages or thinking that no folder's messages.jsonl has");
     expect(exported.stderr).toContain('warning: 1 episode(s) reference messages or thinking');
 
     const resumed = await runInProcess({ resume: copy });

@@ -149,9 +149,11 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     const compress = options.compress === true || compressed;
     const writer = new EpisodeWriter(join(out, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress });
     let episodes = 0;
+    let missingTexts = 0;
     try {
       await forEachKept((record, line) => {
         episodes += 1;
+        if (referencesMissingText(record, messages.texts)) missingTexts += 1;
         const written = writer.writeLine(line);
         builder.add(record);
         positions.add(record);
@@ -182,6 +184,12 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     if (overlap.episodes > 0)
       process.stderr.write(`note: ${overlap.episodes} episode(s) were in several folders; kept the ${overlap.prefer} folder's (--prefer)\n`);
     if (completeness.status !== 'complete') process.stderr.write(`warning: the merged run is incomplete: ${completeness.label}\n`);
+    if (missingTexts > 0) {
+      process.stderr.write(
+        `warning: ${missingTexts} merged episode(s) reference messages or thinking that no folder's messages.jsonl has (shown as their hashes); ` +
+          `\`stratbench run --resume\` of the folder they came from runs them again\n`,
+      );
+    }
     return 0;
   } catch (error) {
     if (error instanceof ResumeError || error instanceof OutputFolderError || error instanceof FolderLockedError) throw new UsageError(error.message);
