@@ -1,13 +1,13 @@
 // `npx tsx scripts/bench-http-floor.ts`: the floor under `bench:ollama --concurrency-only` (issue 15 §5) on this machine.
 // No harness at all: 2,840 POST /api/chat requests (the core suite's calls in that bench) of the bench's size, 64 in
 // flight (FLOOR_CALLS, FLOOR_CONCURRENCY, FLOOR_HOSTS change them), against a bare node:http server in another process that answers each after LATENCY ms with a fixed reply.
-// Clients: node:http with a keep-alive agent (the cheapest Node client), and the ollama npm client over
-// createNodeHttpFetch (stratbench's transport). Prints wall / ideal (calls × latency / 64) and CPU per call of
+// Clients: node:http with a keep-alive agent (the cheapest Node client), the ollama npm client over Node's fetch, and
+// stratbench's transport (`sendChat`: undici's pool directly, decision 0019). Prints wall / ideal (calls × latency / 64) and CPU per call of
 // each side. Medians of RUNS (env BENCH_RUNS, default 3).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { Ollama } from 'ollama';
-import { createNodeHttpFetch } from '../src/models/node-http-fetch.js';
+import { sendChat } from '../src/models/ollama-transport.js';
 
 /** Defaults: issue 15 §5's sweep (2,840 calls, 64 in flight). `FLOOR_CALLS=852 FLOOR_CONCURRENCY=16 FLOOR_HOSTS=2`: issue 14 §5's. */
 const CALLS = Number(process.env.FLOOR_CALLS ?? 2840);
@@ -125,8 +125,12 @@ function bareClient(host: string): () => Promise<unknown> {
 }
 
 function ollamaClient(host: string): () => Promise<unknown> {
-  const client = new Ollama({ host, fetch: createNodeHttpFetch() });
+  const client = new Ollama({ host });
   return () => client.chat({ model: 'qwen3:8b', messages, stream: false, options: { temperature: 0 } });
+}
+
+function stratbench(host: string): () => Promise<unknown> {
+  return () => sendChat({ model: 'qwen3:8b', messages, options: { temperature: 0 } }, { host, timeoutMs: undefined, stream: false });
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -135,6 +139,7 @@ for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(N
   for (const [name, make] of [
     ['node:http', bareClient],
     ['ollama client', ollamaClient],
+    ['stratbench', stratbench],
   ] as const) {
     const runs = [];
     for (let run = 0; run < RUNS; run++) {

@@ -133,8 +133,8 @@ async function measuredServer(latencyMs = LATENCY_MS): Promise<{ url: string; st
 }
 
 /**
- * This process's CPU and main-thread busy time from its first /api/chat request to its last reply (node:http
- * diagnostics channels), so suite loading, preflight, the reference check and the summary are left out.
+ * This process's CPU and main-thread busy time from its first /api/chat request to its last reply (undici's and
+ * node:http's diagnostics channels), so suite loading, preflight, the reference check and the summary are left out.
  */
 function chatWindow(): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: number } } {
   let first: { at: number; cpu: NodeJS.CpuUsage; elu: ReturnType<typeof nodePerformance.eventLoopUtilization> } | undefined;
@@ -152,12 +152,16 @@ function chatWindow(): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: 
     if (last !== undefined && at - last.at < 25) return;
     last = { at, cpu: process.cpuUsage(), elu: nodePerformance.eventLoopUtilization() };
   };
-  diagnostics.subscribe('http.client.request.start', onStart);
-  diagnostics.subscribe('http.client.response.finish', onFinish);
+  const channels = [
+    ['http.client.request.start', onStart],
+    ['http.client.response.finish', onFinish],
+    ['undici:request:create', onStart],
+    ['undici:request:trailers', onFinish],
+  ] as const;
+  for (const [name, listener] of channels) diagnostics.subscribe(name, listener);
   return {
     stop: () => {
-      diagnostics.unsubscribe('http.client.request.start', onStart);
-      diagnostics.unsubscribe('http.client.response.finish', onFinish);
+      for (const [name, listener] of channels) diagnostics.unsubscribe(name, listener);
       if (first === undefined || last === undefined) return { windowMs: 0, cpuMs: 0, mainBusyMs: 0 };
       return {
         windowMs: last.at - first.at,

@@ -1,11 +1,14 @@
-// The lean node:http fetch of the run's Ollama models against Node's own fetch: every fixture classified the same.
+// The run's Ollama transport (a non-streamed chat straight to undici's pool, decision 0019) against the ollama client
+// over Node's own fetch: every fixture read and classified the same, and each failure shaped as Node's fetch shapes it.
 import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createOllamaModel, type OllamaModelConfig } from '../src/models/ollama.js';
-import { createNodeHttpFetch } from '../src/models/node-http-fetch.js';
+import { spawn } from 'node:child_process';
+import { Agent } from 'undici';
+import { postChat } from '../src/models/ollama-undici.js';
 import type { ChatOptions, ChatRequest } from '../src/models/types.js';
 import { ActionReply, ExecutorReply, PlanReply } from '../src/strategies/replies.js';
 import { fixtureReply, okReply, startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
@@ -53,14 +56,22 @@ async function headersThenSilence(): Promise<string> {
   return `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/api/chat`;
 }
 
-/** What a caller can observe of one chat through `fetch`: the reply or the error, and what the server saw. */
-async function observe(fetch: typeof globalThis.fetch, reply: FixtureReply, config: Partial<OllamaModelConfig>, chat: ChatRequest): Promise<unknown> {
+/**
+ * What a caller can observe of one chat, through `fetch` (the ollama client over it) or, with `undefined`, the run's own
+ * transport: the reply or the error, and what the server saw.
+ */
+async function observe(
+  fetch: typeof globalThis.fetch | undefined,
+  reply: FixtureReply,
+  config: Partial<OllamaModelConfig>,
+  chat: ChatRequest,
+): Promise<unknown> {
   const server = await startFakeOllama({ reply: () => reply });
   servers.push(server);
   const model = createOllamaModel({
     model: 'qwen3:8b',
     host: server.url,
-    fetch,
+    ...(fetch ? { fetch } : {}),
     clock: { sleep: async () => undefined, random: () => 0.5, now: () => 0 },
     loadTimeoutMs: 0,
     retry: { attempts: 2 },
@@ -85,37 +96,53 @@ function scenario(id: string): { config: Partial<OllamaModelConfig>; chat: ChatR
   return { config: {}, chat: request('plan', PlanReply, { num_predict: 80 }) };
 }
 
-describe('createNodeHttpFetch against Node fetch (undici), through the real ollama client', () => {
+describe('the run’s Ollama transport against the ollama client over Node fetch (undici)', () => {
   it.each(fixtures.map((item) => [item.id, item] as const))('%s: the same reply or error, the same requests', async (_id, item) => {
     const { config, chat } = scenario(item.id);
-    const lean = await observe(createNodeHttpFetch(), fixtureReply(item), config, chat);
-    const undici = await observe(globalThis.fetch, fixtureReply(item), config, chat);
-    expect(lean).toEqual(undici);
+    const direct = await observe(undefined, fixtureReply(item), config, chat);
+    const viaFetch = await observe(globalThis.fetch, fixtureReply(item), config, chat);
+    expect(direct).toEqual(viaFetch);
   });
 
   it('a socket the server resets before answering: the same classification as Node fetch', async () => {
     const reset: FixtureReply = { destroy: true };
     const chat = request('plan', PlanReply);
-    expect(await observe(createNodeHttpFetch(), reset, {}, chat)).toEqual(await observe(globalThis.fetch, reset, {}, chat));
+    expect(await observe(undefined, reset, {}, chat)).toEqual(await observe(globalThis.fetch, reset, {}, chat));
+  });
+
+  it('HTTP errors read as the ollama client reads them: the JSON error, else the body text, else the status line', async () => {
+    const replies: FixtureReply[] = [
+      { status: 404, body: { error: 'model "qwen3:8b" not found, try pulling it first' } },
+      { status: 502, chunks: ['upstream gone'] },
+      { status: 503, chunks: [] },
+      { status: 500, chunks: ['{"error":'] },
+    ];
+    for (const reply of replies) {
+      const chat = request('plan', PlanReply);
+      const direct = await observe(undefined, reply, {}, chat);
+      expect(direct).toEqual(await observe(globalThis.fetch, reply, {}, chat));
+      expect(direct).toMatchObject({ outcome: { error: { name: expect.any(String) } } });
+    }
   });
 
   it('connection refused: TypeError "fetch failed" with the socket error as cause, like Node fetch', async () => {
     const server = await startFakeOllama();
-    const url = `${server.url}/api/version`;
+    const url = new URL(`${server.url}/api/chat`);
     await server.close();
-    const [lean, undici] = await Promise.all([createNodeHttpFetch()(url), globalThis.fetch(url)].map((promise) => promise.catch((error: unknown) => error)));
-    expect(lean).toBeInstanceOf(TypeError);
-    expect(lean).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
-    expect(lean).toMatchObject({ message: (undici as Error).message, cause: { code: ((undici as Error).cause as { code: string }).code } });
+    const direct = await postChat({ origin: url.origin, path: url.pathname }, '{}', undefined).catch((error: unknown) => error);
+    const viaFetch = await globalThis.fetch(url, { method: 'POST', body: '{}' }).catch((error: unknown) => error);
+    expect(direct).toBeInstanceOf(TypeError);
+    expect(direct).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+    expect(direct).toMatchObject({ message: (viaFetch as Error).message, cause: { code: ((viaFetch as Error).cause as { code: string }).code } });
   });
 
-  it('no headers within headersTimeoutMs: a headers timeout, after which the backend streams', async () => {
+  it('no headers within the pool’s headers timeout: a headers timeout, after which the backend streams', async () => {
     const server = await startFakeOllama({ reply: (_body, { index }) => (index === 0 ? { hang: true } : okReply('{"answer":"ok"}')) });
     servers.push(server);
     const model = createOllamaModel({
       model: 'qwen3:8b',
       host: server.url,
-      fetch: createNodeHttpFetch({ headersTimeoutMs: 50 }),
+      dispatcher: new Agent({ headersTimeout: 50 }),
       clock: { sleep: async () => undefined },
     });
     const reply = await model.chat(request('report', z.object({ answer: z.string() })));
@@ -126,37 +153,34 @@ describe('createNodeHttpFetch against Node fetch (undici), through the real olla
     ]);
   });
 
-  it('a body that stops arriving: the body timeout fails the read as "terminated"', async () => {
-    const url = await headersThenSilence();
-    const response = await createNodeHttpFetch({ bodyTimeoutMs: 50 })(url, { method: 'POST', body: '{}' });
-    const error = await response.text().catch((caught: unknown) => caught);
+  it('a body that stops arriving: the body timeout fails the read as "terminated", as Node fetch does', async () => {
+    const url = new URL(await headersThenSilence());
+    const error = await postChat({ origin: url.origin, path: url.pathname }, '{}', undefined, new Agent({ bodyTimeout: 50 })).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toMatchObject({ name: 'TypeError', message: 'terminated', cause: { code: 'UND_ERR_BODY_TIMEOUT' } });
   });
 
-  it('an aborted signal rejects with its reason, before the headers and while the body is read', async () => {
+  it('the per-call timeout: a TimeoutError before the headers and while the body is read, the socket closed', async () => {
     const server = await startFakeOllama({ reply: () => ({ hang: true }) });
     servers.push(server);
-    const lean = createNodeHttpFetch();
-    const before = await lean(`${server.url}/api/chat`, { method: 'POST', body: '{"model":"qwen3:8b"}', signal: AbortSignal.timeout(30) }).catch(
-      (error: unknown) => error,
-    );
+    const url = new URL(`${server.url}/api/chat`);
+    const before = await postChat({ origin: url.origin, path: url.pathname }, '{"model":"qwen3:8b"}', 30).catch((error: unknown) => error);
     expect(before).toMatchObject({ name: 'TimeoutError' });
-    expect(
-      await lean(`${server.url}/api/chat`, { method: 'POST', body: '{}', signal: AbortSignal.abort(new Error('gone')) }).catch((error: unknown) => error),
-    ).toMatchObject({ message: 'gone' });
+    await vi.waitFor(() => expect(server.chatCalls().map((call) => call.aborted)).toEqual([true]));
 
-    const controller = new AbortController();
-    const response = await lean(await headersThenSilence(), { signal: controller.signal });
-    expect(response.status).toBe(200);
-    const reading = response.text().catch((error: unknown) => error);
-    controller.abort(new DOMException('stop', 'AbortError'));
-    expect(await reading).toMatchObject({ name: 'AbortError', message: 'stop' });
+    const silent = new URL(await headersThenSilence());
+    const during = await postChat({ origin: silent.origin, path: silent.pathname }, '{}', 30).catch((error: unknown) => error);
+    expect(during).toMatchObject({ name: 'TimeoutError' });
   });
 
-  it('a reused keep-alive socket closed by the server before answering: sent again on a new socket', async () => {
+  it('a reused keep-alive socket closed by the server before answering: the call still gets its reply', async () => {
     let connections = 0;
     const sockets: Socket[] = [];
-    const ok = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\n{}';
+    const ok = (content: string): string => {
+      const body = JSON.stringify({ model: 'qwen3:8b', message: { role: 'assistant', content }, done: true, done_reason: 'stop' });
+      return `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: keep-alive\r\n\r\n${body}`;
+    };
     const tcp = createTcpServer((socket) => {
       sockets.push(socket);
       const connection = ++connections;
@@ -165,55 +189,52 @@ describe('createNodeHttpFetch against Node fetch (undici), through the real olla
         requests += 1;
         // The first connection answers once, then drops the next request as a server closing an idle socket would.
         if (connection === 1 && requests === 2) socket.destroy();
-        else socket.write(ok);
+        else socket.write(ok('{"answer":"ok"}'));
       });
     });
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/api/chat`;
     try {
-      const lean = createNodeHttpFetch();
-      expect(await (await lean(url, { method: 'POST', body: '{}' })).json()).toEqual({});
-      expect(await (await lean(url, { method: 'POST', body: '{}' })).json()).toEqual({});
+      const model = createOllamaModel({
+        model: 'qwen3:8b',
+        host: `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`,
+        clock: { sleep: async () => undefined, random: () => 0.5 },
+      });
+      const chat = request('report', z.object({ answer: z.string() }));
+      expect((await model.chat(chat)).text).toBe('{"answer":"ok"}');
+      expect((await model.chat(chat)).text).toBe('{"answer":"ok"}');
       expect(connections).toBe(2);
     } finally {
       for (const socket of sockets) socket.destroy();
       tcp.close();
     }
   });
-});
 
-describe('the lean fetch’s response', () => {
-  it('reads a body whole or as a stream, once, like a WHATWG Response, with the headers and status the server sent', async () => {
+  it('idle keep-alive sockets do not keep the process alive', async () => {
+    // A server that keeps idle sockets for 60 s (and says so in Keep-Alive): a socket that kept the child alive shows as
+    // no exit within 20 s.
     const { createServer } = await import('node:http');
+    const reply = JSON.stringify({ model: 'qwen3:8b', message: { role: 'assistant', content: '{"answer":"ok"}' }, done: true });
     const server = createServer((incoming, outgoing) => {
-      const status = incoming.url === '/missing' ? 404 : 200;
-      outgoing.writeHead(status, { 'content-type': 'application/json', 'x-chunks': '3' });
-      // Three writes: the body arrives in parts, as a streamed reply does.
-      outgoing.write('{"a":');
-      setTimeout(() => {
-        outgoing.write('[1,2,');
-        setTimeout(() => outgoing.end('3]}'), 5);
-      }, 5);
+      incoming.resume();
+      incoming.on('end', () => outgoing.writeHead(200, { 'content-type': 'application/json' }).end(reply));
     });
+    server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    rawServers.push(server);
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const fetch = createNodeHttpFetch();
-
-    const whole = await fetch(`${base}/ok`, { method: 'POST', body: '{}' });
-    expect([whole.ok, whole.status, whole.headers.get('content-type'), whole.headers.get('X-Chunks')]).toEqual([true, 200, 'application/json', '3']);
-    expect(await whole.json()).toEqual({ a: [1, 2, 3] });
-    await expect(whole.text()).rejects.toThrow(TypeError);
-
-    const streamed = await fetch(`${base}/ok`, { method: 'POST', body: '{}' });
-    const reader = streamed.body!.getReader();
-    const parts: string[] = [];
-    for (let part = await reader.read(); !part.done; part = await reader.read()) parts.push(Buffer.from(part.value).toString('utf8'));
-    expect(parts.join('')).toBe('{"a":[1,2,3]}');
-    expect(streamed.bodyUsed).toBe(true);
-
-    const missing = await fetch(`${base}/missing`, { method: 'POST', body: '{}' });
-    expect([missing.ok, missing.status]).toEqual([false, 404]);
-    expect(await missing.text()).toBe('{"a":[1,2,3]}');
-  });
+    rawServers.push({ close: () => server.close() });
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const script = `
+      import { postChat } from ${JSON.stringify(new URL('../src/models/ollama-undici.ts', import.meta.url).href)};
+      const reply = await postChat({ origin: ${JSON.stringify(origin)}, path: '/api/chat' }, JSON.stringify({ model: 'qwen3:8b', messages: [] }), undefined);
+      console.log(reply.message.content);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (data) => (out += String(data)));
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => (child.kill(), resolve(null)), 20_000);
+      child.on('exit', (exitCode) => (clearTimeout(timer), resolve(exitCode)));
+    });
+    expect([code, out.trim()]).toEqual([0, '{"answer":"ok"}']);
+    server.closeAllConnections();
+  }, 30_000);
 });

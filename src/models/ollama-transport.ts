@@ -12,6 +12,8 @@ export function ollamaClient(): Promise<typeof Ollama> {
 }
 let loaded: Promise<typeof Ollama> | undefined;
 import type { RawToolCall } from './tool-calling.js';
+import type { Dispatcher } from 'undici';
+import { postChat, type ChatEndpoint } from './ollama-undici.js';
 
 /** A chat reply with streamed parts joined; timings in nanoseconds as Ollama sends them. */
 export interface OllamaReply {
@@ -45,7 +47,13 @@ export function timeoutFetch(base: typeof fetch, timeoutMs: number | undefined):
 
 export interface SendOptions {
   host: string;
-  fetch: typeof fetch;
+  /**
+   * The fetch the ollama client sends with. Without one, a call that is not streamed goes straight to undici's
+   * connection pool (`postChat`, decision 0019) and a streamed one through the ollama client over Node's fetch.
+   */
+  fetch?: typeof fetch;
+  /** The undici pool of calls sent without `fetch`; default `ollamaDispatcher()` (timeouts of 300 000 ms). */
+  dispatcher?: Dispatcher;
   timeoutMs: number | undefined;
   stream: boolean;
   /** Wall clock in ms (default performance.now). */
@@ -60,6 +68,11 @@ export interface SendOptions {
 export async function sendChat(request: OllamaChatRequest, options: SendOptions): Promise<OllamaReply> {
   const now = options.now ?? (() => performance.now());
   const started = now();
+  if (!options.stream && options.fetch === undefined) {
+    const body = JSON.stringify({ ...request, stream: false });
+    const response = (await postChat(await chatEndpoint(options.host), body, options.timeoutMs, options.dispatcher)) as OllamaChatResponse;
+    return fromParts([response], now() - started);
+  }
   const client = await clientFor(options);
   if (!options.stream) {
     const response = await client.chat({ ...request, stream: false });
@@ -74,17 +87,33 @@ export async function sendChat(request: OllamaChatRequest, options: SendOptions)
 const clients = new WeakMap<typeof fetch, Map<string, Ollama>>();
 
 async function clientFor(options: SendOptions): Promise<Ollama> {
-  let byHost = clients.get(options.fetch);
-  if (byHost === undefined) clients.set(options.fetch, (byHost = new Map()));
+  const fetch = options.fetch ?? globalThis.fetch;
+  let byHost = clients.get(fetch);
+  if (byHost === undefined) clients.set(fetch, (byHost = new Map()));
   const key = `${options.timeoutMs ?? ''}|${options.host}`;
   let client = byHost.get(key);
   if (client === undefined) {
     const OllamaClient = await ollamaClient();
-    client = byHost.get(key) ?? new OllamaClient({ host: options.host, fetch: timeoutFetch(options.fetch, options.timeoutMs) });
+    client = byHost.get(key) ?? new OllamaClient({ host: options.host, fetch: timeoutFetch(fetch, options.timeoutMs) });
     byHost.set(key, client);
   }
   return client;
 }
+
+/** A host's /api/chat, formatted by the ollama client itself (scheme, default port 11434, no trailing slash). */
+async function chatEndpoint(host: string): Promise<ChatEndpoint> {
+  let endpoint = endpoints.get(host);
+  if (endpoint === undefined) {
+    const OllamaClient = await ollamaClient();
+    // The client keeps the formatted host in its config (ollama-js 0.6.4 `formatHost`); it is not exported.
+    const url = new URL(`${(new OllamaClient({ host }) as unknown as { config: { host: string } }).config.host}/api/chat`);
+    endpoint = { origin: url.origin, path: `${url.pathname}${url.search}` };
+    if (endpoints.size >= 256) endpoints.clear();
+    endpoints.set(host, endpoint);
+  }
+  return endpoint;
+}
+const endpoints = new Map<string, ChatEndpoint>();
 
 function fromParts(parts: readonly OllamaChatResponse[], wallMs: number): OllamaReply {
   const reply: OllamaReply = { content: '', thinking: '', tool_calls: [], wall_ms: wallMs };

@@ -5,6 +5,7 @@
 // tool-call parse 500 and `done_reason: "length"` once each, converts native tool calls and never parses
 // the reply; `parseReply` does the safe lenient extraction; the strategy's one repair attempt and
 // `invalid_output` classify the rest; the tool layer rejects unknown tools and bad arguments.
+import type { Dispatcher } from 'undici';
 import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
 import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
@@ -27,7 +28,10 @@ export interface OllamaModelConfig {
   /** Tools offered in native mode (JSON Schema parameters, flat). */
   tools?: ToolSpec[];
   retry?: Partial<RetryPolicy>;
+  /** The fetch the ollama client sends with; default none: undici's pool directly (`sendChat`, decision 0019). */
   fetch?: typeof fetch;
+  /** The undici pool used without `fetch` (tests: short header and body timeouts); default `ollamaDispatcher()`. */
+  dispatcher?: Dispatcher;
   /** Stream replies (NDJSON). Default false; switched on for good after a 300 s headers timeout. */
   stream?: boolean;
   /** Timeout in ms while the model may be loading (first call, after a runner crash); default 300 000. */
@@ -61,7 +65,7 @@ const DEFAULT_LOAD_TIMEOUT_MS = 300_000;
  */
 export function createOllamaModel(config: OllamaModelConfig): ChatModel & { readonly host: string } {
   const host = config.host ?? resolveOllamaHost();
-  const baseFetch = config.fetch ?? globalThis.fetch;
+  const baseFetch = config.fetch;
   const tools = config.tools ?? [];
   const toolCalling = config.toolCalling ?? 'json';
   if (toolCalling === 'native' && tools.length === 0) throw new Error('toolCalling "native" needs the tool definitions (config.tools)');
@@ -85,7 +89,8 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
         const timeout = mayBeLoading && timeoutMs !== undefined ? Math.max(timeoutMs, loadTimeoutMs) : timeoutMs;
         const reply = await sendChat(body, {
           host,
-          fetch: baseFetch,
+          ...(baseFetch ? { fetch: baseFetch } : {}),
+          ...(config.dispatcher ? { dispatcher: config.dispatcher } : {}),
           timeoutMs: timeout,
           stream: preferStream,
           ...(config.clock?.now ? { now: config.clock.now } : {}),

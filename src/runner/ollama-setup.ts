@@ -6,7 +6,6 @@ import { ConfigurationError, preflightOllama, type PreflightModel, type Prefligh
 import { createHostPool, defaultHostConcurrency, httpProbe, type HostPool } from '../models/host-pool.js';
 import { withResponseCache } from '../models/response-cache.js';
 import { modelJsonSchema } from '../models/model-json-schema.js';
-import { createNodeHttpFetch } from '../models/node-http-fetch.js';
 import { parseModelSpec } from '../models/registry.js';
 import type { ToolSpec } from '../models/tool-calling.js';
 import { ROLES, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
@@ -178,7 +177,7 @@ export type HostPools = Map<string, HostPool>;
 
 /**
  * The `ollama` factory for `buildModels`: one backend per model name, with the run's host, mode, tools and
- * options, all sharing one keep-alive connection pool (`createNodeHttpFetch`, unless `deps.fetch` is given).
+ * options, all sharing one keep-alive connection pool (undici's, `ollamaDispatcher`, unless `deps.fetch` is given).
  * With several hosts, one backend per host (no retries of its own) behind `createHostPool`: at most
  * `config.hostConcurrency` (default ceil(`concurrency` / hosts)) calls per host, probed at GET /api/version;
  * each pool is added to `pools` under the model's spec.
@@ -189,16 +188,15 @@ export function ollamaModelFactory(
   pooling: { concurrency: number; pools: HostPools } = { concurrency: 1, pools: new Map() },
 ): (model: string) => ChatModel {
   const tools = config.toolCalling === 'native' ? ollamaToolSpecs() : [];
-  const fetch = deps.fetch ?? createNodeHttpFetch();
   const build = (model: string, host: string, retry: OllamaDependencies['retry']): ChatModel =>
-    createOllamaModel({ model, host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, ...(retry ? { retry } : {}), fetch });
+    createOllamaModel({ model, host, toolCalling: config.toolCalling, tools, options: config.options, ...deps, ...(retry ? { retry } : {}) });
   return (model) => {
     if (config.hosts.length <= 1) return build(model, config.host, deps.retry);
     const pool = createHostPool({
       hosts: config.hosts.map((host) => ({
         url: host,
         model: build(model, host, { ...deps.retry, attempts: 1 }),
-        probe: httpProbe(`${host}/api/version`, fetch),
+        probe: httpProbe(`${host}/api/version`, deps.fetch ?? globalThis.fetch),
       })),
       perHostConcurrency: config.hostConcurrency ?? defaultHostConcurrency(pooling.concurrency, config.hosts.length),
       ...(deps.retry ? { policy: deps.retry } : {}),

@@ -1,0 +1,106 @@
+// A non-streamed Ollama /api/chat over undici's dispatcher API: the ollama client's request and errors, without its
+// fetch layers. Decision 0019 says why (the main thread's time per model call at 64 calls in flight, issue 15 §5).
+import { Agent, type Dispatcher } from 'undici';
+
+/**
+ * An HTTP error reply, as the ollama client (ollama-js 0.6.4) throws it: `name` "ResponseError", `error` the
+ * server's `{"error"}` text (else the body text, else "Error <status>: <reason>"), `status_code` the status.
+ */
+export class OllamaResponseError extends Error {
+  override readonly name = 'ResponseError';
+  constructor(
+    readonly error: string,
+    readonly status_code: number,
+  ) {
+    super(error);
+  }
+}
+
+/**
+ * The keep-alive connection pool of the run's Ollama calls (one per process, created on first use). Its
+ * timeouts are Node fetch's: no response headers, or no body data, within 300 000 ms fails the call with
+ * `UND_ERR_HEADERS_TIMEOUT` / `UND_ERR_BODY_TIMEOUT` (LIBRARIES.md). Idle sockets do not keep the process alive.
+ */
+export function ollamaDispatcher(): Dispatcher {
+  shared ??= new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 });
+  return shared;
+}
+let shared: Agent | undefined;
+
+/** What every chat request carries (the ollama client sends the same content type and accept). */
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'stratbench (ollama-js 0.6.4 protocol)' };
+
+/** `/api/chat` of a host as the ollama client formats it (`http://host:11434`, no trailing slash), split for undici. */
+export interface ChatEndpoint {
+  origin: string;
+  path: string;
+}
+
+/**
+ * POSTs `body` (the request with `stream: false`, as JSON) to `endpoint` and returns the parsed reply. Failures
+ * are those a caller of the ollama client over Node's fetch sees, so `classifyOllamaError` reads them the same:
+ * a non-2xx status → `OllamaResponseError`; no response → `TypeError('fetch failed')` with undici's error (e.g.
+ * `ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`, `UND_ERR_SOCKET`) as `cause`; the body breaking off →
+ * `TypeError('terminated')` with the cause; a reply that is not JSON → `SyntaxError`; past `timeoutMs` ms →
+ * a `TimeoutError` DOMException, as `AbortSignal.timeout` gives (the socket is closed, so the server stops).
+ */
+export async function postChat(
+  endpoint: ChatEndpoint,
+  body: string,
+  timeoutMs: number | undefined,
+  dispatcher: Dispatcher = ollamaDispatcher(),
+): Promise<unknown> {
+  let controller: AbortController | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+    const aborting = new AbortController();
+    controller = aborting;
+    timer = setTimeout(() => aborting.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+    timer.unref();
+  }
+  try {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await dispatcher.request({
+        origin: endpoint.origin,
+        path: endpoint.path,
+        method: 'POST',
+        headers: HEADERS,
+        body,
+        ...(controller ? { signal: controller.signal } : {}),
+      });
+    } catch (error) {
+      if (controller?.signal.aborted) throw controller.signal.reason;
+      throw new TypeError('fetch failed', { cause: error });
+    }
+    const text = await bodyText(response.body, controller);
+    if (response.statusCode < 200 || response.statusCode > 299) throw responseError(response, text);
+    return JSON.parse(text) as unknown;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function bodyText(body: Dispatcher.ResponseData['body'], controller: AbortController | undefined): Promise<string> {
+  try {
+    return await body.text();
+  } catch (error) {
+    if (controller?.signal.aborted) throw controller.signal.reason;
+    throw new TypeError('terminated', { cause: error });
+  }
+}
+
+/** ollama-js's checkOk: the `{"error"}` of a JSON body, else the body text, else "Error <status>: <reason>". */
+function responseError(response: Dispatcher.ResponseData, text: string): OllamaResponseError {
+  let message = `Error ${response.statusCode}: ${response.statusText ?? ''}`;
+  const type = response.headers['content-type'];
+  if ((Array.isArray(type) ? type.join(', ') : (type ?? '')).includes('application/json')) {
+    try {
+      const data = JSON.parse(text) as { error?: unknown };
+      if (data.error) message = String(data.error);
+    } catch {
+      // as ollama-js: an unparsable JSON error body keeps the status line
+    }
+  } else if (text !== '') message = text;
+  return new OllamaResponseError(message, response.statusCode);
+}
