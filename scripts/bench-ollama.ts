@@ -410,6 +410,7 @@ async function benchConcurrency(): Promise<number> {
         calls: figures.calls,
         cpuMsPerCall: (cpu.user + cpu.system) / 1000 / figures.calls,
         serverCpuMsPerCall: figures.cpuMsPerCall,
+        serviceMs: figures.serviceMs,
         windowCpuMsPerCall: inWindow.cpuMs / figures.calls,
         mainBusyMsPerCall: inWindow.mainBusyMs / figures.calls,
         exchangeMs:
@@ -433,8 +434,8 @@ async function benchConcurrency(): Promise<number> {
         `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
       `  while calling    ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms CPU per call, of which the main thread busy ` +
         `${runs.map((run) => run.mainBusyMsPerCall.toFixed(2)).join(', ')} ms (first chat request to last reply; event-loop utilisation)`,
-      `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it; ` +
-        `call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
+      `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it, ` +
+        `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the server from request headers to reply sent; call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
     ];
     process.stdout.write(`${lines.join('\n')}\n\n`);
     if (limit !== undefined && ratio > limit) code = 1;
