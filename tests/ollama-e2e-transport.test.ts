@@ -209,6 +209,30 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     }
   });
 
+  it('hosts as the ollama client reads them: no scheme, a path prefix, credentials as a Basic authorization header', async () => {
+    const { createServer } = await import('node:http');
+    const seen: Array<{ url: string | undefined; authorization: string | undefined }> = [];
+    const reply = JSON.stringify({ model: 'qwen3:8b', message: { role: 'assistant', content: '{"answer":"ok"}' }, done: true });
+    const server = createServer((incoming, outgoing) => {
+      seen.push({ url: incoming.url, authorization: incoming.headers.authorization });
+      incoming.resume();
+      incoming.on('end', () => outgoing.writeHead(200, { 'content-type': 'application/json' }).end(reply));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    rawServers.push({ close: () => (server.closeAllConnections(), server.close()) });
+    const port = (server.address() as AddressInfo).port;
+    const chat = request('report', z.object({ answer: z.string() }));
+    for (const host of [`127.0.0.1:${port}`, `http://127.0.0.1:${port}/ollama/`, `http://ann:p%40ss@127.0.0.1:${port}`]) {
+      const model = createOllamaModel({ model: 'qwen3:8b', host, clock: { sleep: async () => undefined } });
+      expect((await model.chat(chat)).text).toBe('{"answer":"ok"}');
+    }
+    expect(seen).toEqual([
+      { url: '/api/chat', authorization: undefined },
+      { url: '/ollama/api/chat', authorization: undefined },
+      { url: '/api/chat', authorization: `Basic ${Buffer.from('ann:p@ss').toString('base64')}` },
+    ]);
+  });
+
   it('idle keep-alive sockets do not keep the process alive', async () => {
     // A server that keeps idle sockets for 60 s (and says so in Keep-Alive): a socket that kept the child alive shows as
     // no exit within 20 s.

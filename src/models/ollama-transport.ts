@@ -100,14 +100,23 @@ async function clientFor(options: SendOptions): Promise<Ollama> {
   return client;
 }
 
-/** A host's /api/chat, formatted by the ollama client itself (scheme, default port 11434, no trailing slash). */
+/**
+ * A host's /api/chat, formatted by the ollama client itself (scheme, default port 11434, no trailing slash; a path
+ * prefix kept). Credentials in the URL (`http://user:pass@gateway`) become a Basic authorization header, as
+ * node:http sends them.
+ */
 async function chatEndpoint(host: string): Promise<ChatEndpoint> {
   let endpoint = endpoints.get(host);
   if (endpoint === undefined) {
     const OllamaClient = await ollamaClient();
     // The client keeps the formatted host in its config (ollama-js 0.6.4 `formatHost`); it is not exported.
     const url = new URL(`${(new OllamaClient({ host }) as unknown as { config: { host: string } }).config.host}/api/chat`);
-    endpoint = { origin: url.origin, path: `${url.pathname}${url.search}` };
+    const user = url.username === '' ? undefined : `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    endpoint = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      ...(user !== undefined ? { authorization: `Basic ${Buffer.from(user).toString('base64')}` } : {}),
+    };
     if (endpoints.size >= 256) endpoints.clear();
     endpoints.set(host, endpoint);
   }

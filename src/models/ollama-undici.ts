@@ -34,6 +34,8 @@ const HEADERS = { 'content-type': 'application/json', accept: 'application/json'
 export interface ChatEndpoint {
   origin: string;
   path: string;
+  /** Sent as the `authorization` header (credentials given in the host URL). */
+  authorization?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function postChat(
         origin: endpoint.origin,
         path: endpoint.path,
         method: 'POST',
-        headers: HEADERS,
+        headers: endpoint.authorization === undefined ? HEADERS : { ...HEADERS, authorization: endpoint.authorization },
         body,
         ...(controller ? { signal: controller.signal } : {}),
       });
