@@ -1,12 +1,14 @@
 // The run's Ollama transport (a non-streamed chat straight to undici's pool, decision 0019) against the ollama client
 // over Node's own fetch: every fixture read and classified the same, and each failure shaped as Node's fetch shapes it.
-import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createOllamaModel, type OllamaModelConfig } from '../src/models/ollama.js';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent } from 'undici';
 import { postChat } from '../src/models/ollama-undici.js';
 import type { ChatOptions, ChatRequest } from '../src/models/types.js';
@@ -261,4 +263,42 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     expect([code, out.trim()]).toEqual([0, '{"answer":"ok"}']);
     server.closeAllConnections();
   }, 30_000);
+
+  it('undici and the ollama client are loaded only by a run that calls Ollama (undici alone: about 140 ms and 19 MB)', async () => {
+    // A module-resolution hook in the child logs every file it loads from node_modules.
+    const dir = mkdtempSync(join(tmpdir(), 'stratbench-loads-'));
+    const log = join(dir, 'loaded.txt');
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const found = await next(specifier, context);\n  if (found.url.includes('/node_modules/')) appendFileSync(${JSON.stringify(log)}, found.url + '\\n');\n  return found;\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(new URL(`file://${join(dir, 'hooks.mjs')}`).href)});\n`,
+    );
+    const cli = new URL('../dist/cli.js', import.meta.url).pathname;
+    // Spawned without blocking: the fake server answers from this process.
+    const loaded = async (args: string[]): Promise<string[]> => {
+      writeFileSync(log, '');
+      const child = spawn(process.execPath, ['--import', join(dir, 'register.mjs'), cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (data) => (stderr += String(data)));
+      const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(status, stderr).toBe(0);
+      const packages = readFileSync(log, 'utf8')
+        .split('\n')
+        .map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]);
+      return [...new Set(packages.filter((name): name is string => name !== undefined))];
+    };
+    const common = ['run', '--tasks', 'fix-checkout-test', '--strategies', 'direct', '--epochs', '1'];
+    const scripted = await loaded([...common, '--out', join(dir, 'scripted')]);
+    expect(scripted).not.toContain('undici');
+    expect(scripted).not.toContain('ollama');
+
+    const server = await startFakeOllama({ reply: () => okReply('{"action":"finish","answer":"ok"}') });
+    servers.push(server);
+    const served = await loaded([...common, '--model', 'ollama:qwen3:8b', '--ollama-host', server.url, '--out', join(dir, 'served')]);
+    expect(served).toContain('undici');
+    expect(served).toContain('ollama');
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 // A non-streamed Ollama /api/chat over undici's dispatcher API: the ollama client's request and errors, without its
 // fetch layers. Decision 0019 says why (the main thread's time per model call at 64 calls in flight, issue 15 §5).
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 /**
  * An HTTP error reply, as the ollama client (ollama-js 0.6.4) throws it: `name` "ResponseError", `error` the
@@ -20,12 +20,15 @@ export class OllamaResponseError extends Error {
  * The keep-alive connection pool of the run's Ollama calls (one per process, created on first use). Its
  * timeouts are Node fetch's: no response headers, or no body data, within 300 000 ms fails the call with
  * `UND_ERR_HEADERS_TIMEOUT` / `UND_ERR_BODY_TIMEOUT` (LIBRARIES.md). Idle sockets do not keep the process alive.
+ * undici is imported here, on first use: loading it costs about 140 ms and 19 MB, which a run of the scripted
+ * model should not pay (measured with `process.memoryUsage().rss` around the import).
  */
-export function ollamaDispatcher(): Dispatcher {
-  shared ??= new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 });
-  return shared;
+export async function ollamaDispatcher(): Promise<Dispatcher> {
+  loading ??= import('undici').then(({ Agent }) => (shared = new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 })));
+  return loading;
 }
-let shared: Agent | undefined;
+let loading: Promise<Dispatcher> | undefined;
+let shared: Dispatcher | undefined;
 
 /** What every chat request carries (the ollama client sends the same content type and accept). */
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'stratbench (ollama-js 0.6.4 protocol)' };
@@ -46,12 +49,8 @@ export interface ChatEndpoint {
  * `TypeError('terminated')` with the cause; a reply that is not JSON → `SyntaxError`; past `timeoutMs` ms →
  * a `TimeoutError` DOMException, as `AbortSignal.timeout` gives (the socket is closed, so the server stops).
  */
-export async function postChat(
-  endpoint: ChatEndpoint,
-  body: string,
-  timeoutMs: number | undefined,
-  dispatcher: Dispatcher = ollamaDispatcher(),
-): Promise<unknown> {
+export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: number | undefined, dispatcher?: Dispatcher): Promise<unknown> {
+  const pool = dispatcher ?? shared ?? (await ollamaDispatcher());
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
@@ -63,7 +62,7 @@ export async function postChat(
   try {
     let response: Dispatcher.ResponseData;
     try {
-      response = await dispatcher.request({
+      response = await pool.request({
         origin: endpoint.origin,
         path: endpoint.path,
         method: 'POST',
