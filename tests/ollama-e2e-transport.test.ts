@@ -11,6 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { postChat } from '../src/models/ollama-undici.js';
+import { sendChat } from '../src/models/ollama-transport.js';
+import { classifyOllamaError } from '../src/models/retry.js';
+import { gzipSync } from 'node:zlib';
 import type { ChatOptions, ChatRequest } from '../src/models/types.js';
 import { ActionReply, ExecutorReply, PlanReply } from '../src/strategies/replies.js';
 import { fixtureReply, okReply, startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
@@ -301,4 +304,120 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     expect(served).toContain('undici');
     expect(served).toContain('ollama');
   }, 60_000);
+
+  it('the first call’s wall time leaves out loading undici (it stands for the model’s time when the server sends none)', async () => {
+    // A resolve hook in the child holds undici's entry for 800 ms, as a slow disk would.
+    const dir = mkdtempSync(join(tmpdir(), 'stratbench-slow-import-'));
+    writeFileSync(
+      join(dir, 'hooks.mjs'),
+      `export async function resolve(specifier, context, next) {\n  if (specifier === 'undici') await new Promise((done) => setTimeout(done, 800));\n  return next(specifier, context);\n}\n`,
+    );
+    writeFileSync(
+      join(dir, 'register.mjs'),
+      `import { register } from 'node:module';\nregister(${JSON.stringify(new URL(`file://${join(dir, 'hooks.mjs')}`).href)});\n`,
+    );
+    const { createServer } = await import('node:http');
+    // No total_duration in the reply: the wall time is what a run records as the model's time.
+    const reply = JSON.stringify({ model: 'qwen3:8b', message: { role: 'assistant', content: 'ok' }, done: true });
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume();
+      incoming.on('end', () => outgoing.writeHead(200, { 'content-type': 'application/json' }).end(reply));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    rawServers.push({ close: () => (server.closeAllConnections(), server.close()) });
+    const script = `
+      import { sendChat } from ${JSON.stringify(new URL('../src/models/ollama-transport.ts', import.meta.url).href)};
+      const started = performance.now();
+      const reply = await sendChat({ model: 'qwen3:8b', messages: [] }, { host: 'http://127.0.0.1:${(server.address() as AddressInfo).port}', timeoutMs: undefined, stream: false });
+      console.log(JSON.stringify({ wall: reply.wall_ms, total: performance.now() - started }));
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', join(dir, 'register.mjs'), '--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (data) => (out += String(data)));
+    expect(await new Promise<number | null>((resolve) => child.on('exit', resolve))).toBe(0);
+    const { wall, total } = JSON.parse(out) as { wall: number; total: number };
+    expect(total).toBeGreaterThanOrEqual(800);
+    expect(wall).toBeLessThan(400);
+  }, 30_000);
+
+  /** A raw TCP server answering each request with `answer(socket, path)`; its URL. */
+  async function rawServer(answer: (socket: Socket, path: string) => void): Promise<string> {
+    const sockets: Socket[] = [];
+    const tcp = createTcpServer((socket) => {
+      sockets.push(socket);
+      let buffered = '';
+      socket.on('data', (data) => {
+        buffered += String(data);
+        const head = /^[A-Z]+ (\S+) HTTP\/1\.1\r\n[\s\S]*?\r\n\r\n/.exec(buffered);
+        const length = Number(/content-length: (\d+)/i.exec(head?.[0] ?? '')?.[1] ?? 0);
+        if (head && buffered.length >= head[0].length + length) {
+          buffered = '';
+          answer(socket, head[1]!);
+        }
+      });
+    });
+    await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
+    rawServers.push({ close: () => (sockets.forEach((socket) => socket.destroy()), tcp.close()) });
+    return `http://127.0.0.1:${(tcp.address() as AddressInfo).port}`;
+  }
+
+  /** One chat through the run's transport and through the ollama client over Node fetch: reply or classified error. */
+  async function bothWays(host: string, timeoutMs?: number): Promise<[unknown, unknown]> {
+    const outcome = (fetch: typeof globalThis.fetch | undefined) =>
+      sendChat({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] }, { host, timeoutMs, stream: false, ...(fetch ? { fetch } : {}) }).then(
+        (reply) => ({ content: reply.content }),
+        (error: Error & { status_code?: number }) => ({ name: error.name, message: error.message, status: error.status_code, as: classifyOllamaError(error) }),
+      );
+    return [await outcome(undefined), await outcome(globalThis.fetch)];
+  }
+
+  it('an error reply whose body breaks off or times out: the status line, as the ollama client gives it', async () => {
+    const cut = (status: string) =>
+      rawServer((socket) => {
+        socket.write(`HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: 100\r\n\r\n{"error":"model 'qwen3:8b' not fo`);
+        setTimeout(() => socket.destroy(), 20);
+      });
+    for (const status of ['404 Not Found', '500 Internal Server Error']) {
+      const [direct, viaFetch] = await bothWays(await cut(status));
+      expect(direct).toEqual(viaFetch);
+      expect(direct).toMatchObject({ name: 'ResponseError', message: `Error ${status.replace(' ', ': ')}` });
+    }
+    const stalls = await rawServer((socket) => socket.write('HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\ncontent-length: 100\r\n\r\nupstr'));
+    const [direct, viaFetch] = await bothWays(stalls, 100);
+    expect(direct).toEqual(viaFetch);
+    expect(direct).toMatchObject({ name: 'ResponseError', status: 502, as: { kind: 'server_error' } });
+  });
+
+  it('redirects are followed as Node fetch follows them (307 keeps the POST)', async () => {
+    const target = await startFakeOllama({ reply: () => okReply('{"answer":"ok"}') });
+    servers.push(target);
+    const redirector = await rawServer((socket, path) =>
+      socket.write(`HTTP/1.1 307 Temporary Redirect\r\nlocation: ${target.url}${path}\r\ncontent-length: 0\r\n\r\n`),
+    );
+    const [direct, viaFetch] = await bothWays(redirector);
+    expect(direct).toEqual(viaFetch);
+    expect(direct).toEqual({ content: '{"answer":"ok"}' });
+    expect(target.chatCalls()).toHaveLength(2);
+  });
+
+  it('a compressed reply is decoded, and the request carries the ollama client’s headers', async () => {
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const { createServer } = await import('node:http');
+    const reply = gzipSync(JSON.stringify({ model: 'qwen3:8b', message: { role: 'assistant', content: 'zipped' }, done: true }));
+    const server = createServer((incoming, outgoing) => {
+      const { host: _host, connection: _connection, 'content-length': _length, ...headers } = incoming.headers;
+      seen.push(headers);
+      incoming.resume();
+      incoming.on('end', () => outgoing.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(reply));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    rawServers.push({ close: () => (server.closeAllConnections(), server.close()) });
+    const [direct, viaFetch] = await bothWays(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    expect(direct).toEqual(viaFetch);
+    expect(direct).toEqual({ content: 'zipped' });
+    const [ours, theirs] = seen;
+    for (const name of ['content-type', 'accept', 'user-agent', 'accept-encoding']) expect([name, ours![name]]).toEqual([name, theirs![name]]);
+  });
 });

@@ -17,4 +17,13 @@ describe('--role-option', () => {
   it.each(['wizard.num_ctx=1', 'planner.colour=red', 'planner.num_ctx=lots', 'planner.think=maybe', 'planner'])('rejects %s', (value) => {
     expect(() => parseRoleOptions([value])).toThrow(UsageError);
   });
+
+  it('bounds timeout_ms as --timeout-ms: a whole number of ms from 1 to one day (a longer timer would fire at once)', () => {
+    expect(parseRoleOptions(['planner.timeout_ms=86400000'])).toEqual({ planner: { timeout_ms: 86_400_000 } });
+    for (const value of ['0', '86400001', '4294967296', '1.5']) {
+      expect(() => parseRoleOptions([`planner.timeout_ms=${value}`])).toThrow(
+        `--role-option planner.timeout_ms takes a whole number of ms from 1 to 86400000, got "${value}"`,
+      );
+    }
+  });
 });

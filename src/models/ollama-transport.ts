@@ -13,7 +13,7 @@ export function ollamaClient(): Promise<typeof Ollama> {
 let loaded: Promise<typeof Ollama> | undefined;
 import type { RawToolCall } from './tool-calling.js';
 import type { Dispatcher } from 'undici';
-import { postChat, type ChatEndpoint } from './ollama-undici.js';
+import { ollamaDispatcher, postChat, type ChatEndpoint } from './ollama-undici.js';
 
 /** A chat reply with streamed parts joined; timings in nanoseconds as Ollama sends them. */
 export interface OllamaReply {
@@ -67,13 +67,18 @@ export interface SendOptions {
  */
 export async function sendChat(request: OllamaChatRequest, options: SendOptions): Promise<OllamaReply> {
   const now = options.now ?? (() => performance.now());
-  const started = now();
+  // The clock starts once the modules are loaded (the first call imports undici or the ollama client): a reply's
+  // wall time stands for the model's time when the server sends no durations.
   if (!options.stream && options.fetch === undefined) {
+    const endpoint = await chatEndpoint(options.host);
+    const dispatcher = options.dispatcher ?? (await ollamaDispatcher());
+    const started = now();
     const body = JSON.stringify({ ...request, stream: false });
-    const response = (await postChat(await chatEndpoint(options.host), body, options.timeoutMs, options.dispatcher)) as OllamaChatResponse;
+    const response = (await postChat(endpoint, body, options.timeoutMs, dispatcher)) as OllamaChatResponse;
     return fromParts([response], now() - started);
   }
   const client = await clientFor(options);
+  const started = now();
   if (!options.stream) {
     const response = await client.chat({ ...request, stream: false });
     return fromParts([response], now() - started);

@@ -1,18 +1,20 @@
 // A non-streamed Ollama /api/chat over undici's dispatcher API: the ollama client's request and errors, without its
 // fetch layers. Decision 0019 says why (the main thread's time per model call at 64 calls in flight, issue 15 §5).
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 
 /**
  * An HTTP error reply, as the ollama client (ollama-js 0.6.4) throws it: `name` "ResponseError", `error` the
- * server's `{"error"}` text (else the body text, else "Error <status>: <reason>"), `status_code` the status.
+ * server's `{"error"}` value as sent (else the body text, else "Error <status>: <reason>"), the message that as text,
+ * `status_code` the status.
  */
 export class OllamaResponseError extends Error {
   override readonly name = 'ResponseError';
   constructor(
-    readonly error: string,
+    readonly error: unknown,
     readonly status_code: number,
   ) {
-    super(error);
+    super(String(error));
   }
 }
 
@@ -24,14 +26,26 @@ export class OllamaResponseError extends Error {
  * model should not pay (measured with `process.memoryUsage().rss` around the import).
  */
 export async function ollamaDispatcher(): Promise<Dispatcher> {
-  loading ??= import('undici').then(({ Agent }) => (shared = new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 })));
+  loading ??= import('undici').then(
+    // Redirects are followed as Node's fetch follows them (at most 20; a POST answered 301, 302 or 303 becomes a GET).
+    ({ Agent, interceptors }) =>
+      (shared = new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 }).compose(interceptors.redirect({ maxRedirections: 20 }))),
+  );
   return loading;
 }
 let loading: Promise<Dispatcher> | undefined;
 let shared: Dispatcher | undefined;
 
-/** What every chat request carries (the ollama client sends the same content type and accept). */
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'stratbench (ollama-js 0.6.4 protocol)' };
+/**
+ * What every chat request carries: the ollama client's content type, accept and User-Agent (ollama-js 0.6.4
+ * `fetchWithHeaders`), and the encodings Node's fetch accepts (a reply in one of them is decoded).
+ */
+const HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json',
+  'user-agent': `ollama-js/0.6.4 (${process.arch} ${process.platform} Node.js/${process.version})`,
+  'accept-encoding': 'gzip, deflate',
+};
 
 /** `/api/chat` of a host as the ollama client formats it (`http://host:11434`, no trailing slash), split for undici. */
 export interface ChatEndpoint {
@@ -74,34 +88,53 @@ export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: 
       if (controller?.signal.aborted) throw controller.signal.reason;
       throw new TypeError('fetch failed', { cause: error });
     }
-    const text = await bodyText(response.body, controller);
-    if (response.statusCode < 200 || response.statusCode > 299) throw responseError(response, text);
-    return JSON.parse(text) as unknown;
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      // As ollama-js's checkOk: a body that cannot be read (broken off, timed out) leaves the status line.
+      const text = await bodyText(response, controller).catch(() => undefined);
+      throw responseError(response, text);
+    }
+    return JSON.parse(await bodyText(response, controller)) as unknown;
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function bodyText(body: Dispatcher.ResponseData['body'], controller: AbortController | undefined): Promise<string> {
+/** The whole body as text, decoded when the server compressed it (gzip, deflate or br, as Node's fetch decodes). */
+async function bodyText(response: Dispatcher.ResponseData, controller: AbortController | undefined): Promise<string> {
   try {
-    return await body.text();
+    const encoding = response.headers['content-encoding'];
+    if (encoding === undefined || encoding === 'identity') return await response.body.text();
+    let bytes = Buffer.from(await response.body.arrayBuffer());
+    for (const coding of String(encoding)
+      .split(',')
+      .map((part) => part.trim().toLowerCase())
+      .reverse()) {
+      if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes);
+      else if (coding === 'deflate') bytes = inflateSync(bytes);
+      else if (coding === 'br') bytes = brotliDecompressSync(bytes);
+      else if (coding !== 'identity') throw new TypeError(`unsupported content-encoding "${coding}"`);
+    }
+    return bytes.toString('utf8');
   } catch (error) {
     if (controller?.signal.aborted) throw controller.signal.reason;
     throw new TypeError('terminated', { cause: error });
   }
 }
 
-/** ollama-js's checkOk: the `{"error"}` of a JSON body, else the body text, else "Error <status>: <reason>". */
-function responseError(response: Dispatcher.ResponseData, text: string): OllamaResponseError {
-  let message = `Error ${response.statusCode}: ${response.statusText ?? ''}`;
+/**
+ * ollama-js's checkOk: the `{"error"}` of a JSON body, else the body text, else "Error <status>: <reason>" (also when
+ * the body could not be read: `text` undefined).
+ */
+function responseError(response: Dispatcher.ResponseData, text: string | undefined): OllamaResponseError {
+  let message: unknown = `Error ${response.statusCode}: ${response.statusText ?? ''}`;
   const type = response.headers['content-type'];
   if ((Array.isArray(type) ? type.join(', ') : (type ?? '')).includes('application/json')) {
     try {
-      const data = JSON.parse(text) as { error?: unknown };
-      if (data.error) message = String(data.error);
+      const data = JSON.parse(text ?? '') as { error?: unknown };
+      if (data.error) message = data.error;
     } catch {
       // as ollama-js: an unparsable JSON error body keeps the status line
     }
-  } else if (text !== '') message = text;
+  } else if (text) message = text;
   return new OllamaResponseError(message, response.statusCode);
 }

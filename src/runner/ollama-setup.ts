@@ -39,6 +39,9 @@ export const OLLAMA_OPTION_KEYS: readonly string[] = [
   'roleOption',
 ];
 
+/** The most `--role-option ROLE.timeout_ms` may be, ms: one day, as `--timeout-ms`. */
+const MAX_ROLE_TIMEOUT_MS = 86_400_000;
+
 /** Options `--role-option ROLE.KEY=VALUE` may set for one role (the run-wide flags of the same names). */
 const ROLE_OPTION_KEYS = ['temperature', 'num_ctx', 'num_predict', 'think', 'keep_alive', 'timeout_ms'] as const;
 
@@ -66,6 +69,10 @@ export function parseRoleOptions(values: readonly string[]): Partial<Record<Role
     else {
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--role-option ${role}.${key} takes a number ≥ 0, got "${raw}"`);
+      // The bounds of --timeout-ms: a timer cannot wait longer than 2^31 − 1 ms, and fires at once beyond that.
+      if (key === 'timeout_ms' && (!Number.isInteger(n) || n < 1 || n > MAX_ROLE_TIMEOUT_MS)) {
+        throw new UsageError(`--role-option ${role}.timeout_ms takes a whole number of ms from 1 to ${MAX_ROLE_TIMEOUT_MS}, got "${raw}"`);
+      }
       options[key] = n;
     }
   }
