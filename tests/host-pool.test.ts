@@ -265,6 +265,14 @@ describe('host lists', () => {
     );
     expect(() => ollamaRunConfig({}, { OLLAMA_HOST: ':11434,gpu2' })).toThrow('has no host name in its 1st entry (":11434")');
     expect(ollamaRunConfig({ ollamaHost: ':11434' }, {}).hosts).toEqual(['http://127.0.0.1:11434']);
+    // Credentials were misread as part of the host name; the refusal masks the password and never quotes the list.
+    expect(() => ollamaRunConfig({ ollamaHost: 'http://gpu1:11434,http://ann:s3cret@gw:11434' }, {})).toThrow(
+      new UsageError(
+        '--ollama-host / OLLAMA_HOST has credentials in its 2nd entry ("http://ann:***@gw:11434"); a host URL with a user name or password is not supported (the preflight cannot send it, and run.json would record it)',
+      ),
+    );
+    expect(() => ollamaRunConfig({}, { OLLAMA_HOST: 'ann@gw:11434,' })).toThrow('has credentials in its 1st entry ("ann@gw:11434")');
+    expect(() => ollamaRunConfig({}, { OLLAMA_HOST: 'ann@gw:11434,' })).not.toThrow('empty entry');
     // A base URL of only slashes is empty too.
     expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,/,http://c:8000/v1' }, {}, {})).toThrow('has an empty entry (2nd of 3)');
     expect(() => openaiRunConfig({ openaiBaseUrl: 'http://a:8000/v1,,http://c:8000/v1' }, {}, {})).toThrow(

@@ -144,10 +144,12 @@ export function ollamaRunConfig(options: Record<string, unknown>, env: NodeJS.Pr
     if (typeof think === 'boolean') roleOptions[role] = { ...roleOptions[role], think };
   }
   const hostFlag = typeof options['ollamaHost'] === 'string' ? options['ollamaHost'] : undefined;
+  const hostList = [hostFlag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '') ?? '';
+  // First: the other refusals quote the host or the whole list, a password included.
+  refuseCredentials('--ollama-host / OLLAMA_HOST', hostList);
   const hosts = resolveOllamaHosts(hostFlag, env).map(validHost);
   if (hosts.length === 0)
     throw new UsageError(`--ollama-host / OLLAMA_HOST "${hostFlag ?? env.OLLAMA_HOST}" names no host; e.g. http://gpu1:11434,http://gpu2:11434`);
-  const hostList = [hostFlag, env.OLLAMA_HOST].map((value) => value?.trim() ?? '').find((value) => value !== '') ?? '';
   refuseEmptyEntry('--ollama-host / OLLAMA_HOST', hostList, 'http://gpu1:11434,http://gpu2:11434');
   refuseHostlessEntry('--ollama-host / OLLAMA_HOST', hostList);
   refuseRepeatedHost('--ollama-host / OLLAMA_HOST', hosts);
@@ -378,6 +380,21 @@ export function refuseHostlessEntry(flag: string, list: string): void {
       `${flag} "${list}" has no host name in its ${ordinal(hostless + 1)} entry ("${entries[hostless]}"); is a variable unset? e.g. http://gpu1:11434,http://gpu2:11434`,
     );
   }
+}
+
+/**
+ * Throws UsageError when an entry carries credentials (`http://user:pass@gateway:11434`). Ollama has no accounts, the
+ * preflight (Node's fetch) refuses such a URL, and run.json would record the password; without this check the entry
+ * was misread as a host named "user:pass@gateway". The message shows the entry with its password masked.
+ */
+export function refuseCredentials(flag: string, list: string): void {
+  const entries = list.split(',').map((entry) => entry.trim());
+  const index = entries.findIndex((entry) => /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i.test(entry));
+  if (index < 0) return;
+  const masked = entries[index]!.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/:@]*):[^/@]*@/i, '$1:***@');
+  throw new UsageError(
+    `${flag} has credentials in its ${ordinal(index + 1)} entry ("${masked}"); a host URL with a user name or password is not supported (the preflight cannot send it, and run.json would record it)`,
+  );
 }
 
 /** 1st, 2nd, 3rd, 4th… */
