@@ -28,13 +28,11 @@ export class OllamaResponseError extends Error {
 export async function ollamaDispatcher(): Promise<Dispatcher> {
   loading ??= import('undici').then(
     // Redirects are followed as Node's fetch follows them (at most 20; a POST answered 301, 302 or 303 becomes a GET).
-    ({ Agent, interceptors }) =>
-      (shared = new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 }).compose(interceptors.redirect({ maxRedirections: 20 }))),
+    ({ Agent, interceptors }) => new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 }).compose(interceptors.redirect({ maxRedirections: 20 })),
   );
   return loading;
 }
 let loading: Promise<Dispatcher> | undefined;
-let shared: Dispatcher | undefined;
 
 /**
  * What every chat request carries: the ollama client's content type, accept and User-Agent (ollama-js 0.6.4
@@ -64,7 +62,7 @@ export interface ChatEndpoint {
  * a `TimeoutError` DOMException, as `AbortSignal.timeout` gives (the socket is closed, so the server stops).
  */
 export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: number | undefined, dispatcher?: Dispatcher): Promise<unknown> {
-  const pool = dispatcher ?? shared ?? (await ollamaDispatcher());
+  const pool = dispatcher ?? (await ollamaDispatcher());
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
