@@ -74,6 +74,67 @@ describe('matrixCells longest first', () => {
   });
 });
 
+describe('matrixCells final block', () => {
+  // Per epoch 12 calls, the longest 6: with 2 call slots the last 2 epochs (24 ≤ 2 × 2 × 6) are one block.
+  const calls: Record<string, number> = { 'a/direct': 1, 'a/react': 6, 'b/direct': 1, 'b/react': 2, 'c/direct': 1, 'c/react': 1 };
+  const estimate = (t: number, s: number) => calls[`${tasks[t]!.id}/${strategies[s]}`];
+
+  it('orders the last epochs as one block, longest first across them, when their calls are at most 2 × slots × the longest', () => {
+    const cells = [...matrixCells(tasks, strategies, 4, 7, () => true, estimate, 2)].map(label);
+    expect(cells.slice(0, 12)).toEqual([
+      '0:a/react',
+      '0:b/react',
+      '0:a/direct',
+      '0:b/direct',
+      '0:c/direct',
+      '0:c/react',
+      '1:a/react',
+      '1:b/react',
+      '1:a/direct',
+      '1:b/direct',
+      '1:c/direct',
+      '1:c/react',
+    ]);
+    // The last epoch's longest episode starts before the epoch before ends: the wall no longer ends with it.
+    expect(cells.slice(12)).toEqual([
+      '2:a/react',
+      '3:a/react',
+      '2:b/react',
+      '3:b/react',
+      '2:a/direct',
+      '2:b/direct',
+      '2:c/direct',
+      '2:c/react',
+      '3:a/direct',
+      '3:b/direct',
+      '3:c/direct',
+      '3:c/react',
+    ]);
+  });
+
+  it('with one slot only the last epoch is its own block (12 > 2 × 1 × 6 for two epochs), as without slots', () => {
+    expect([...matrixCells(tasks, strategies, 4, 7, () => true, estimate, 1)].map(label)).toEqual(
+      [...matrixCells(tasks, strategies, 4, 7, () => true, estimate)].map(label),
+    );
+  });
+
+  it('starts no block while a cell has no estimate, and keeps every cell once with its seed, for kept positions only', () => {
+    const unknownFirst = (t: number, s: number) => (t === 2 ? undefined : estimate(t, s));
+    const plain = [...matrixCells(tasks, strategies, 4, 7, () => true)];
+    expect([...matrixCells(tasks, strategies, 4, 7, () => true, unknownFirst, 64)].map(label)).toEqual(
+      [...matrixCells(tasks, strategies, 4, 7, () => true, unknownFirst)].map(label),
+    );
+    // A shard keeping every third position keeps a/direct (1 call) and b/react (2) of each epoch. With 64 slots all
+    // 4 epochs are one block (4 × 3 ≤ 2 × 64 × 2), judged on the kept cells only.
+    const kept = (position: number) => position % 3 === 0;
+    const merged = [...matrixCells(tasks, strategies, 4, 7, kept, estimate, 64)];
+    expect(merged.map(label)).toEqual(['0:b/react', '1:b/react', '2:b/react', '3:b/react', '0:a/direct', '1:a/direct', '2:a/direct', '3:a/direct']);
+    const seeds = (cells: typeof plain) => new Map(cells.map((cell) => [label(cell), cell.seed]));
+    expect(seeds(merged)).toEqual(seeds(plain.filter((_, position) => kept(position))));
+    expect(merged).toHaveLength(8);
+  });
+});
+
 describe('LongestFirst', () => {
   it('estimates a cell by its calls in an earlier epoch, else by its strategy’s mean so far, else not at all', () => {
     const longest = new LongestFirst(new Map(tasks.map((t, index) => [t.id, index])), new Map(strategies.map((name, index) => [name, index])));

@@ -461,6 +461,7 @@ async function runLocked(
       strategies,
       epochs,
       concurrency: allInProcess ? concurrency : episodesInFlight(concurrency),
+      modelCallSlots: concurrency,
       seed,
       outDir,
       progress,

@@ -27,6 +27,8 @@ export interface MatrixConfig {
   strategies: StrategyName[];
   epochs: number;
   concurrency: number;
+  /** Model calls in flight (`--concurrency` when episodes wait on a server; default `concurrency`): sizes the final block of the longest-first order (matrixCells). */
+  modelCallSlots?: number;
   seed: number;
   outDir: string;
   /** `tty`: a progress bar on stderr; `plain`: a line every few seconds; `none`: silent. */
@@ -71,6 +73,14 @@ export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], ep
  * size is never held in memory. With `estimate` (model calls expected of task × strategy, or undefined when
  * unknown), each epoch's cells come longest first instead (see `LongestFirst`); positions, seeds and results do
  * not change, only the order episodes start in.
+ *
+ * With `slots` too (model calls in flight), the last epochs form one block, longest first across them. A run's wall
+ * ends with its last long episode, and ordering epoch by epoch starts the last epoch's long episodes late: when only
+ * its own short ones and the episodes in flight are left. Simulated from the episodes of 64 calls × 50 ms, core suite ×
+ * 10 epochs, a harness of no cost would take 1.17× calls × latency / slots epoch by epoch, 1.01× with the block. The
+ * block starts at the first epoch from which the expected remaining calls are at most `FINAL_BLOCK_FACTOR` × slots ×
+ * the longest estimate: enough that the slots stay busy while its longest episode runs. It spans at most
+ * FINAL_BLOCK_FACTOR × slots epochs.
  */
 export function* matrixCells(
   tasks: EpisodeTask[],
@@ -79,10 +89,14 @@ export function* matrixCells(
   seed: number,
   keep: (position: number) => boolean,
   estimate?: (task: number, strategy: number) => number | undefined,
+  slots?: number,
 ): Generator<EpisodeCell> {
   let position = 0;
+  // The cells gathered and not yet given out: one epoch's, or, once the final block has started, all of its epochs'.
+  let cells: Array<{ cell: EpisodeCell; task: number; strategy: number }> = [];
+  let inFinalBlock = false;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const cells: Array<{ cell: EpisodeCell; task: number; strategy: number }> = [];
+    const epochStart = cells.length;
     for (let task = 0; task < tasks.length; task++) {
       for (let strategy = 0; strategy < strategies.length; strategy++) {
         if (keep(position)) {
@@ -94,11 +108,39 @@ export function* matrixCells(
       }
     }
     if (estimate === undefined) continue;
-    // Estimated when the epoch's first cell is asked for: after every cell of the epoch before was started.
+    // Estimated when the epoch's first cell is asked for: after every cell of the epochs before was started.
+    if (!inFinalBlock && slots !== undefined) inFinalBlock = finalBlockStarts(cells.slice(epochStart), epochs - epoch, estimate, slots);
+    if (inFinalBlock && epoch < epochs - 1) continue;
     const expected = cells.map(({ task, strategy }) => estimate(task, strategy) ?? Number.POSITIVE_INFINITY);
     const order = cells.map((_, index) => index).sort((a, b) => expected[b]! - expected[a]! || a - b);
     for (const index of order) yield cells[index]!.cell;
+    cells = [];
   }
+}
+
+/** The final block's work: at most this many times the model-call slots × the longest estimate (see matrixCells). */
+export const FINAL_BLOCK_FACTOR = 2;
+
+/**
+ * Whether the final block starts at this epoch: every kept cell of it has an estimate, and the epochs left (this one
+ * included) × its kept cells' estimated calls ≤ FINAL_BLOCK_FACTOR × slots × the longest of them. As an epoch's
+ * calls are at least its longest cell's, the block spans at most FINAL_BLOCK_FACTOR × slots epochs.
+ */
+function finalBlockStarts(
+  epochCells: ReadonlyArray<{ task: number; strategy: number }>,
+  epochsLeft: number,
+  estimate: (task: number, strategy: number) => number | undefined,
+  slots: number,
+): boolean {
+  let calls = 0;
+  let longest = 0;
+  for (const { task, strategy } of epochCells) {
+    const expected = estimate(task, strategy);
+    if (expected === undefined) return false;
+    calls += expected;
+    longest = Math.max(longest, expected);
+  }
+  return longest > 0 && epochsLeft * calls <= FINAL_BLOCK_FACTOR * slots * longest;
 }
 
 /**
@@ -178,6 +220,7 @@ export async function runMatrix(
     config.seed,
     (position) => inShard(position, config.shard) && !positions.has(position),
     longest?.estimate,
+    config.modelCallSlots ?? config.concurrency,
   );
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const compress = config.existing?.compressed ?? config.compress === true;
