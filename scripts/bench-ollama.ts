@@ -5,6 +5,8 @@
 // CPU per model call as a share of a real model call. Each server serves the scripted model in its own process, as a
 // real Ollama does (`--inline`: the one-host server in this process, to see what sharing the event loop costs;
 // `--hosts-only`: the two-host part only; `--concurrency-only`: issue 15 §5's one host at concurrency 64, 5 and 50 ms).
+// A part's servers serve all its runs, warm-up included, as a model server outlives the runs sent to it: a server
+// started per run compiled its own code during the run (64 × 50 ms: 1.19–1.32 with a fresh server, 1.13–1.16 warm).
 import { spawn } from 'node:child_process';
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
@@ -89,19 +91,20 @@ function finished(out: string, serverCalls: number): Finished {
   };
 }
 
-/** A running fake server: its URL, and a way to stop it that returns its figures. */
+/** A running fake server: its URL, its figures since the last time they were asked for, and a way to stop it. */
 interface BenchServer {
   url: string;
-  stop(): Promise<ServerFigures>;
+  figures(): Promise<ServerFigures>;
+  stop(): Promise<void>;
 }
 
 /**
  * Starts the scripted fake server and times every chat exchange on the server side (node:http diagnostics
  * channels: request headers parsed → response finished).
  */
-async function measuredServer(latencyMs = LATENCY_MS): Promise<{ url: string; stop(): Promise<ServerFigures> }> {
+async function measuredServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
   const started = new WeakMap<object, number>();
-  const service: number[] = [];
+  let service: number[] = [];
   const onStart = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };
     if (request.url === '/api/chat') started.set(request, performance.now());
@@ -114,20 +117,28 @@ async function measuredServer(latencyMs = LATENCY_MS): Promise<{ url: string; st
   diagnostics.subscribe('http.server.response.finish', onFinish);
   // Bodies are not kept (the server's GC would grow with the run), and its CPU is counted from when it listens.
   const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs, keepBodies: false });
-  const cpuBefore = process.cpuUsage();
+  let cpuBefore = process.cpuUsage();
+  let callsBefore = 0;
   return {
     url: server.url,
-    stop: async () => {
+    figures: async () => {
       const cpu = process.cpuUsage(cpuBefore);
-      const calls = server.chatCalls().length;
-      await server.close();
-      diagnostics.unsubscribe('http.server.request.start', onStart);
-      diagnostics.unsubscribe('http.server.response.finish', onFinish);
-      return {
+      const total = server.chatCalls().length;
+      const calls = total - callsBefore;
+      const figures = {
         calls,
         serviceMs: service.reduce((sum, ms) => sum + ms, 0) / Math.max(1, service.length),
         cpuMsPerCall: (cpu.user + cpu.system) / 1000 / Math.max(1, calls),
       };
+      cpuBefore = process.cpuUsage();
+      callsBefore = total;
+      service = [];
+      return figures;
+    },
+    stop: async () => {
+      await server.close();
+      diagnostics.unsubscribe('http.server.request.start', onStart);
+      diagnostics.unsubscribe('http.server.response.finish', onFinish);
     },
   };
 }
@@ -172,7 +183,10 @@ function chatWindow(): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: 
   };
 }
 
-/** This script again with `--serve`, in a child process: it prints its URL, and its chat-call count when stdin ends. */
+/**
+ * This script again with `--serve`, in a child process: it prints its URL; a line `figures` on its stdin gets its
+ * figures since the last such line; the end of stdin stops it.
+ */
 async function processServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', String(latencyMs)], {
     stdio: ['pipe', 'pipe', 'inherit'],
@@ -180,12 +194,18 @@ async function processServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = await lines.next();
   if (first.done) throw new Error('the fake Ollama server process exited before printing its URL');
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url: String(first.value),
+    figures: async () => {
+      child.stdin.write('figures\n');
+      const line = await lines.next();
+      if (line.done) throw new Error('the fake Ollama server process exited before giving its figures');
+      return JSON.parse(String(line.value)) as ServerFigures;
+    },
     stop: async () => {
       child.stdin.end();
-      const last = await lines.next();
-      return JSON.parse(String(last.value)) as ServerFigures;
+      await exited;
     },
   };
 }
@@ -194,38 +214,38 @@ async function processServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
 async function serve(): Promise<void> {
   const server = await measuredServer(Number(process.argv[process.argv.indexOf('--serve') + 1] ?? LATENCY_MS));
   process.stdout.write(`${server.url}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', () => {
-    void server.stop().then((figures) => process.stdout.write(`${JSON.stringify(figures)}\n`));
+  const commands = createInterface({ input: process.stdin });
+  commands.on('line', (line) => {
+    if (line.trim() === 'figures') void server.figures().then((figures) => process.stdout.write(`${JSON.stringify(figures)}\n`));
   });
+  commands.on('close', () => void server.stop());
 }
 
 async function bench(inline: boolean): Promise<number> {
-  // The same warm-up as the other parts: one uncounted run pays JIT compilation (1.19–1.29 cold in every build).
-  for (let index = 0; index < WARMUP_RUNS; index++) {
-    const warm = inline ? await measuredServer() : await processServer();
-    const warmOut = join(scratch(), 'bench-warm-up');
-    try {
-      clearRunCaches();
-      const run = await runInProcess({ out: warmOut, model: 'ollama:qwen3:8b', ollamaHost: warm.url, strategies: 'all', concurrency: CONCURRENCY });
-      if (run.code !== 0) throw new Error(`the warm-up run exited ${run.code}\n${run.stderr}`);
-    } finally {
-      await warm.stop();
-      rmSync(dirname(warmOut), { recursive: true, force: true });
-    }
-  }
   const server = inline ? await measuredServer() : await processServer();
   const out = join(scratch(), 'bench');
-  // Each run pays for its sandbox runs as a fresh `stratbench run` process does: no cached test or lint runs.
-  clearRunCaches();
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
   let run: Awaited<ReturnType<typeof runInProcess>>;
   let figures: ServerFigures;
+  let started: number;
+  let cpuBefore: NodeJS.CpuUsage;
   try {
+    // The same warm-up as the other parts: one uncounted run pays JIT compilation (1.19–1.29 cold in every build).
+    for (let index = 0; index < WARMUP_RUNS; index++) {
+      const warmOut = join(scratch(), 'bench-warm-up');
+      clearRunCaches();
+      const warm = await runInProcess({ out: warmOut, model: 'ollama:qwen3:8b', ollamaHost: server.url, strategies: 'all', concurrency: CONCURRENCY });
+      rmSync(dirname(warmOut), { recursive: true, force: true });
+      if (warm.code !== 0) throw new Error(`the warm-up run exited ${warm.code}\n${warm.stderr}`);
+    }
+    await server.figures();
+    // Each run pays for its sandbox runs as a fresh `stratbench run` process does: no cached test or lint runs.
+    clearRunCaches();
+    started = performance.now();
+    cpuBefore = process.cpuUsage();
     run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: server.url, strategies: 'all', concurrency: CONCURRENCY });
+    figures = await server.figures();
   } finally {
-    figures = await server.stop();
+    await server.stop();
   }
   const calls = figures.calls;
   const totalMs = performance.now() - started;
@@ -262,7 +282,7 @@ async function bench(inline: boolean): Promise<number> {
 }
 
 /** One two-host run: wall (run.json timing.wall_ms), ideal, this process's CPU ms per call, per-host calls. */
-async function hostsRun(): Promise<{
+async function hostsRun(servers: readonly BenchServer[]): Promise<{
   wallMs: number;
   idealMs: number;
   cpuMsPerCall: number;
@@ -276,7 +296,6 @@ async function hostsRun(): Promise<{
   failovers: number;
   markedDown: number;
 }> {
-  const servers = await Promise.all(Array.from({ length: HOSTS }, () => processServer()));
   const out = join(scratch(), 'bench-hosts');
   clearRunCaches();
   // How late the main thread's event loop ran its turns (1 ms resolution): a reply that arrives while the harness
@@ -285,21 +304,16 @@ async function hostsRun(): Promise<{
   loopDelay.enable();
   const cpuBefore = process.cpuUsage();
   const window = chatWindow();
-  let run: Awaited<ReturnType<typeof runInProcess>>;
-  let figures: ServerFigures[];
-  try {
-    run = await runInProcess({
-      out,
-      model: 'ollama:qwen3:8b',
-      ollamaHost: servers.map((server) => server.url).join(','),
-      strategies: 'all',
-      epochs: HOST_EPOCHS,
-      concurrency: HOSTS * PER_HOST,
-      hostConcurrency: PER_HOST,
-    });
-  } finally {
-    figures = await Promise.all(servers.map((server) => server.stop()));
-  }
+  const run = await runInProcess({
+    out,
+    model: 'ollama:qwen3:8b',
+    ollamaHost: servers.map((server) => server.url).join(','),
+    strategies: 'all',
+    epochs: HOST_EPOCHS,
+    concurrency: HOSTS * PER_HOST,
+    hostConcurrency: PER_HOST,
+  });
+  const figures = await Promise.all(servers.map((server) => server.figures()));
   loopDelay.disable();
   const cpu = process.cpuUsage(cpuBefore);
   const inWindow = window.stop();
@@ -334,9 +348,15 @@ const median = (values: readonly number[]): number => {
 async function benchHosts(): Promise<number> {
   const runs = [];
   const warmups = [];
-  for (let index = 0; index < WARMUP_RUNS; index++) warmups.push(await hostsRun());
-  const code = { ...codeAheadStats };
-  for (let index = 0; index < RUNS; index++) runs.push(await hostsRun());
+  const servers = await Promise.all(Array.from({ length: HOSTS }, () => processServer()));
+  let code: typeof codeAheadStats;
+  try {
+    for (let index = 0; index < WARMUP_RUNS; index++) warmups.push(await hostsRun(servers));
+    code = { ...codeAheadStats };
+    for (let index = 0; index < RUNS; index++) runs.push(await hostsRun(servers));
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
   const ratios = runs.map((run) => run.wallMs / run.idealMs);
   const ratio = median(ratios);
   const cpu = median(runs.map((run) => run.cpuMsPerCall));
@@ -380,8 +400,8 @@ async function benchConcurrency(): Promise<number> {
   // BENCH_LATENCIES=50 (comma-separated ms) runs only those latencies.
   for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(Number)) {
     const runs = [];
+    const server = await processServer(latencyMs);
     for (let index = 0; index < WARMUP_RUNS + RUNS; index++) {
-      const server = await processServer(latencyMs);
       const out = join(scratch(), 'bench-sweep');
       clearRunCaches();
       const cpuBefore = process.cpuUsage();
@@ -397,8 +417,10 @@ async function benchConcurrency(): Promise<number> {
           epochs: SWEEP_EPOCHS,
           concurrency: SWEEP_CONCURRENCY,
         });
-      } finally {
-        figures = await server.stop();
+        figures = await server.figures();
+      } catch (error) {
+        await server.stop();
+        throw error;
       }
       const cpu = process.cpuUsage(cpuBefore);
       const inWindow = window.stop();
@@ -417,6 +439,7 @@ async function benchConcurrency(): Promise<number> {
           list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
       });
     }
+    await server.stop();
     const warmups = runs.splice(0, WARMUP_RUNS);
     const ratios = runs.map((run) => run.wallMs / run.idealMs);
     const ratio = median(ratios);
