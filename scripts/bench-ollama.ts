@@ -146,20 +146,35 @@ async function measuredServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
 /**
  * This process's CPU and main-thread busy time from its first /api/chat request to its last reply (undici's and
  * node:http's diagnostics channels), so suite loading, preflight, the reference check and the summary are left out.
+ * Also the tail: from the last moment at least ¾ of `slots` calls were in flight to the last reply, the part of the
+ * wall the schedule (the last episodes' own calls), not the harness, decides.
  */
-function chatWindow(): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: number } } {
+function chatWindow(slots: number): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: number; tailMs: number } } {
   let first: { at: number; cpu: NodeJS.CpuUsage; elu: ReturnType<typeof nodePerformance.eventLoopUtilization> } | undefined;
   let last = first;
+  let inFlight = 0;
+  let lastBusy = 0;
+  let lastReply = 0;
+  const chats = new WeakSet<object>();
   const onStart = (message: unknown): void => {
-    if (first === undefined && (message as { request: { path?: string } }).request.path === '/api/chat') {
-      first = { at: nodePerformance.now(), cpu: process.cpuUsage(), elu: nodePerformance.eventLoopUtilization() };
-    }
+    const { request } = message as { request: { path?: string } };
+    if (request.path !== '/api/chat') return;
+    chats.add(request);
+    inFlight += 1;
+    if (inFlight >= 0.75 * slots) lastBusy = nodePerformance.now();
+    if (first === undefined) first = { at: nodePerformance.now(), cpu: process.cpuUsage(), elu: nodePerformance.eventLoopUtilization() };
   };
   // process.cpuUsage is a system call (~0.07 ms here): taken at most every 25 ms, so the window may end up to 25 ms
   // before the last reply.
-  const onFinish = (): void => {
-    if (first === undefined) return;
+  const onFinish = (message: unknown): void => {
+    const { request } = message as { request: object };
+    if (!chats.has(request)) return;
+    chats.delete(request);
     const at = nodePerformance.now();
+    if (inFlight >= 0.75 * slots) lastBusy = at;
+    inFlight -= 1;
+    lastReply = at;
+    if (first === undefined) return;
     if (last !== undefined && at - last.at < 25) return;
     last = { at, cpu: process.cpuUsage(), elu: nodePerformance.eventLoopUtilization() };
   };
@@ -173,11 +188,12 @@ function chatWindow(): { stop(): { windowMs: number; cpuMs: number; mainBusyMs: 
   return {
     stop: () => {
       for (const [name, listener] of channels) diagnostics.unsubscribe(name, listener);
-      if (first === undefined || last === undefined) return { windowMs: 0, cpuMs: 0, mainBusyMs: 0 };
+      if (first === undefined || last === undefined) return { windowMs: 0, cpuMs: 0, mainBusyMs: 0, tailMs: 0 };
       return {
         windowMs: last.at - first.at,
         cpuMs: (last.cpu.user - first.cpu.user + last.cpu.system - first.cpu.system) / 1000,
         mainBusyMs: nodePerformance.eventLoopUtilization(last.elu, first.elu).active,
+        tailMs: lastReply - lastBusy,
       };
     },
   };
@@ -293,6 +309,7 @@ async function hostsRun(servers: readonly BenchServer[]): Promise<{
   serviceMs: number;
   loopDelayMs: { mean: number; p99: number };
   windowCpuMsPerCall: number;
+  tailMs: number;
   failovers: number;
   markedDown: number;
 }> {
@@ -303,7 +320,7 @@ async function hostsRun(servers: readonly BenchServer[]): Promise<{
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const cpuBefore = process.cpuUsage();
-  const window = chatWindow();
+  const window = chatWindow(HOSTS * PER_HOST);
   const run = await runInProcess({
     out,
     model: 'ollama:qwen3:8b',
@@ -333,6 +350,7 @@ async function hostsRun(servers: readonly BenchServer[]): Promise<{
     // The histogram counts from the timer's 1 ms period: the delay beyond it.
     loopDelayMs: { mean: Math.max(0, loopDelay.mean / 1e6 - 1), p99: Math.max(0, loopDelay.percentile(99) / 1e6 - 1) },
     windowCpuMsPerCall: inWindow.cpuMs / calls,
+    tailMs: inWindow.tailMs,
     failovers,
     markedDown,
   };
@@ -381,6 +399,7 @@ async function benchHosts(): Promise<number> {
       `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the servers from request headers to reply sent (${LATENCY_MS} ms of it latency)`,
     `call slots busy    ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (HOSTS * PER_HOST * run.wallMs)).toFixed(1)).join(', ')} % ` +
       '(model calls × exchange / (concurrency × wall); the rest: a slot waiting on the harness, the start, the tail)',
+    `tail               ${runs.map((run) => run.tailMs.toFixed(0)).join(', ')} ms (the last moment ≥ ¾ of the call slots were busy → the last reply)`,
     `event-loop delay   mean ${runs.map((run) => run.loopDelayMs.mean.toFixed(2)).join(', ')} ms, p99 ${runs.map((run) => run.loopDelayMs.p99.toFixed(1)).join(', ')} ms ` +
       '(how long a reply that arrived waited for the main thread)',
     `sandbox runs       ${codeAheadStats.ahead - code.ahead} made ahead (main thread free), ${codeAheadStats.used - code.used} answers used, ` +
@@ -405,7 +424,7 @@ async function benchConcurrency(): Promise<number> {
       const out = join(scratch(), 'bench-sweep');
       clearRunCaches();
       const cpuBefore = process.cpuUsage();
-      const window = chatWindow();
+      const window = chatWindow(SWEEP_CONCURRENCY);
       let run: Awaited<ReturnType<typeof runInProcess>>;
       let figures: ServerFigures;
       try {
@@ -435,6 +454,7 @@ async function benchConcurrency(): Promise<number> {
         serviceMs: figures.serviceMs,
         windowCpuMsPerCall: inWindow.cpuMs / figures.calls,
         mainBusyMsPerCall: inWindow.mainBusyMs / figures.calls,
+        tailMs: inWindow.tailMs,
         exchangeMs:
           list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
       });
@@ -459,6 +479,7 @@ async function benchConcurrency(): Promise<number> {
         `${runs.map((run) => run.mainBusyMsPerCall.toFixed(2)).join(', ')} ms (first chat request to last reply; event-loop utilisation)`,
       `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it, ` +
         `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the server from request headers to reply sent; call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
+      `tail               ${runs.map((run) => run.tailMs.toFixed(0)).join(', ')} ms (the last moment ≥ ¾ of the call slots were busy → the last reply)`,
     ];
     process.stdout.write(`${lines.join('\n')}\n\n`);
     if (limit !== undefined && ratio > limit) code = 1;
