@@ -13,7 +13,7 @@ export function ollamaClient(): Promise<typeof Ollama> {
 let loaded: Promise<typeof Ollama> | undefined;
 import type { RawToolCall } from './tool-calling.js';
 import type { Dispatcher } from 'undici';
-import { ollamaDispatcher, postChat, type ChatEndpoint } from './ollama-undici.js';
+import { modelDispatcher, postChat, type ChatEndpoint } from './ollama-undici.js';
 
 /** A chat reply with streamed parts joined; timings in nanoseconds as Ollama sends them. */
 export interface OllamaReply {
@@ -52,7 +52,7 @@ export interface SendOptions {
    * connection pool (`postChat`, decision 0019) and a streamed one through the ollama client over Node's fetch.
    */
   fetch?: typeof fetch;
-  /** The undici pool of calls sent without `fetch`; default `ollamaDispatcher()` (timeouts of 300 000 ms). */
+  /** The undici pool of calls sent without `fetch`; default `modelDispatcher()` (timeouts of 300 000 ms). */
   dispatcher?: Dispatcher;
   timeoutMs: number | undefined;
   stream: boolean;
@@ -71,7 +71,7 @@ export async function sendChat(request: OllamaChatRequest, options: SendOptions)
   // wall time stands for the model's time when the server sends no durations.
   if (!options.stream && options.fetch === undefined) {
     const endpoint = await chatEndpoint(options.host);
-    const dispatcher = options.dispatcher ?? (await ollamaDispatcher());
+    const dispatcher = options.dispatcher ?? (await modelDispatcher());
     const started = now();
     const body = JSON.stringify({ ...request, stream: false });
     const response = (await postChat(endpoint, body, options.timeoutMs, dispatcher)) as OllamaChatResponse;

@@ -19,13 +19,14 @@ export class OllamaResponseError extends Error {
 }
 
 /**
- * The keep-alive connection pool of the run's Ollama calls (one per process, created on first use). Its
+ * The keep-alive connection pool of the run's model calls, Ollama's and OpenAI-compatible servers' (one per process,
+ * created on first use; undici's Agent keeps a pool per origin). Its
  * timeouts are Node fetch's: no response headers, or no body data, within 300 000 ms fails the call with
  * `UND_ERR_HEADERS_TIMEOUT` / `UND_ERR_BODY_TIMEOUT` (LIBRARIES.md). Idle sockets do not keep the process alive.
  * undici is imported here, on first use: loading it costs about 140 ms and 19 MB, which a run of the scripted
  * model should not pay (measured with `process.memoryUsage().rss` around the import).
  */
-export async function ollamaDispatcher(): Promise<Dispatcher> {
+export async function modelDispatcher(): Promise<Dispatcher> {
   loading ??= import('undici').then(
     // Redirects are followed as Node's fetch follows them (at most 20; a POST answered 301, 302 or 303 becomes a GET).
     ({ Agent, interceptors }) => new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 }).compose(interceptors.redirect({ maxRedirections: 20 })),
@@ -62,7 +63,7 @@ export interface ChatEndpoint {
  * a `TimeoutError` DOMException, as `AbortSignal.timeout` gives (the socket is closed, so the server stops).
  */
 export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: number | undefined, dispatcher?: Dispatcher): Promise<unknown> {
-  const pool = dispatcher ?? (await ollamaDispatcher());
+  const pool = dispatcher ?? (await modelDispatcher());
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
   if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
@@ -100,23 +101,32 @@ export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: 
 /** The whole body as text, decoded when the server compressed it (gzip, deflate or br, as Node's fetch decodes). */
 async function bodyText(response: Dispatcher.ResponseData, controller: AbortController | undefined): Promise<string> {
   try {
-    const encoding = response.headers['content-encoding'];
-    if (encoding === undefined || encoding === 'identity') return await response.body.text();
-    let bytes = Buffer.from(await response.body.arrayBuffer());
-    for (const coding of String(encoding)
-      .split(',')
-      .map((part) => part.trim().toLowerCase())
-      .reverse()) {
-      if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes);
-      else if (coding === 'deflate') bytes = inflateSync(bytes);
-      else if (coding === 'br') bytes = brotliDecompressSync(bytes);
-      else if (coding !== 'identity') throw new TypeError(`unsupported content-encoding "${coding}"`);
-    }
-    return bytes.toString('utf8');
+    return (await decodedBody(response)).toString('utf8');
   } catch (error) {
     if (controller?.signal.aborted) throw controller.signal.reason;
     throw new TypeError('terminated', { cause: error });
   }
+}
+
+/**
+ * The whole body of `response`, decoded as Node's fetch decodes a `content-encoding` of gzip, deflate or br (several
+ * codings are undone last first). Throws undici's error when the body breaks off or times out, zlib's when it does
+ * not decode, and a TypeError naming an encoding it does not know.
+ */
+export async function decodedBody(response: Dispatcher.ResponseData): Promise<Buffer> {
+  const encoding = response.headers['content-encoding'];
+  let bytes = Buffer.from(await response.body.arrayBuffer());
+  if (encoding === undefined || encoding === 'identity') return bytes;
+  for (const coding of String(encoding)
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes);
+    else if (coding === 'deflate') bytes = inflateSync(bytes);
+    else if (coding === 'br') bytes = brotliDecompressSync(bytes);
+    else if (coding !== 'identity') throw new TypeError(`unsupported content-encoding "${coding}"`);
+  }
+  return bytes;
 }
 
 /**

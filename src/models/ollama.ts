@@ -30,7 +30,7 @@ export interface OllamaModelConfig {
   retry?: Partial<RetryPolicy>;
   /** The fetch the ollama client sends with; default none: undici's pool directly (`sendChat`, decision 0019). */
   fetch?: typeof fetch;
-  /** The undici pool used without `fetch` (tests: short header and body timeouts); default `ollamaDispatcher()`. */
+  /** The undici pool used without `fetch` (tests: short header and body timeouts); default `modelDispatcher()`. */
   dispatcher?: Dispatcher;
   /** Stream replies (NDJSON). Default false; switched on for good after a 300 s headers timeout. */
   stream?: boolean;

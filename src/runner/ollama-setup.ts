@@ -186,7 +186,7 @@ export type HostPools = Map<string, HostPool>;
 
 /**
  * The `ollama` factory for `buildModels`: one backend per model name, with the run's host, mode, tools and
- * options, all sharing one keep-alive connection pool (undici's, `ollamaDispatcher`, unless `deps.fetch` is given).
+ * options, all sharing one keep-alive connection pool (undici's, `modelDispatcher`, unless `deps.fetch` is given).
  * With several hosts, one backend per host (no retries of its own) behind `createHostPool`: at most
  * `config.hostConcurrency` (default ceil(`concurrency` / hosts)) calls per host, probed at GET /api/version;
  * each pool is added to `pools` under the model's spec.
