@@ -68,19 +68,33 @@ export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], ep
   return [...matrixCells(tasks, strategies, epochs, seed, () => true)];
 }
 
+/** How a server-backed run sizes the final block of its longest-first order (see matrixCells). */
+export interface FinalBlock {
+  /** Model calls in flight (`--concurrency`). */
+  slots: number;
+  /** The share of an epoch's positions the run keeps (a shard i/n: 1/n); default 1. */
+  share?: number;
+}
+
+type PendingCell = { cell: EpisodeCell; task: number; strategy: number };
+
 /**
  * The matrix's cells one at a time, in buildMatrix's order, those whose position `keep` accepts: a matrix of any
  * size is never held in memory. With `estimate` (model calls expected of task × strategy, or undefined when
  * unknown), each epoch's cells come longest first instead (see `LongestFirst`); positions, seeds and results do
  * not change, only the order episodes start in.
  *
- * With `slots` too (model calls in flight), the last epochs form one block, longest first across them. A run's wall
- * ends with its last long episode, and ordering epoch by epoch starts the last epoch's long episodes late: when only
- * its own short ones and the episodes in flight are left. Simulated from the episodes of 64 calls × 50 ms, core suite ×
- * 10 epochs, a harness of no cost would take 1.17× calls × latency / slots epoch by epoch, 1.01× with the block. The
- * block starts at the first epoch from which the expected remaining calls are at most `FINAL_BLOCK_FACTOR` × slots ×
- * the longest estimate: enough that the slots stay busy while its longest episode runs. It spans at most
- * FINAL_BLOCK_FACTOR × slots epochs.
+ * With `block` too, the last epochs form one block, longest first across them. A run's wall ends with its last long
+ * episode, and ordering epoch by epoch starts the last epoch's long episodes late: when only its own short ones and
+ * the episodes in flight are left. Simulated from the episodes of 64 calls × 50 ms, core suite × 10 epochs, a harness
+ * of no cost would take 1.17× calls × latency / slots epoch by epoch, 1.01× with the block (decision 0020).
+ *
+ * The block starts at the first epoch whose remaining calls — its kept cells' estimates, plus each later epoch's
+ * whole row × `share` — are at most `FINAL_BLOCK_FACTOR` × slots × the longest estimate: enough to keep the slots busy
+ * while the longest episode runs. Each cell counts at least one call, so the block holds at most that many cells,
+ * whatever the matrix's size (a resumed run's sparse epochs are counted as kept, later ones as whole). Within the
+ * block each next cell is the one whose task × strategy has the longest estimate at that moment: estimates made
+ * while its long episodes of earlier epochs were still running are corrected as they finish.
  */
 export function* matrixCells(
   tasks: EpisodeTask[],
@@ -89,14 +103,12 @@ export function* matrixCells(
   seed: number,
   keep: (position: number) => boolean,
   estimate?: (task: number, strategy: number) => number | undefined,
-  slots?: number,
+  block?: FinalBlock,
 ): Generator<EpisodeCell> {
   let position = 0;
-  // The cells gathered and not yet given out: one epoch's, or, once the final block has started, all of its epochs'.
-  let cells: Array<{ cell: EpisodeCell; task: number; strategy: number }> = [];
-  let inFinalBlock = false;
+  let blockCells: PendingCell[] | undefined;
   for (let epoch = 0; epoch < epochs; epoch++) {
-    const epochStart = cells.length;
+    const cells: PendingCell[] = [];
     for (let task = 0; task < tasks.length; task++) {
       for (let strategy = 0; strategy < strategies.length; strategy++) {
         if (keep(position)) {
@@ -109,12 +121,17 @@ export function* matrixCells(
     }
     if (estimate === undefined) continue;
     // Estimated when the epoch's first cell is asked for: after every cell of the epochs before was started.
-    if (!inFinalBlock && slots !== undefined) inFinalBlock = finalBlockStarts(cells.slice(epochStart), epochs - epoch, estimate, slots);
-    if (inFinalBlock && epoch < epochs - 1) continue;
+    if (blockCells === undefined && block !== undefined && finalBlockStarts(cells, epochs - epoch, tasks.length, strategies.length, estimate, block)) {
+      blockCells = [];
+    }
+    if (blockCells !== undefined) {
+      for (const cell of cells) blockCells.push(cell);
+      if (epoch === epochs - 1) yield* longestNow(blockCells, strategies.length, estimate);
+      continue;
+    }
     const expected = cells.map(({ task, strategy }) => estimate(task, strategy) ?? Number.POSITIVE_INFINITY);
     const order = cells.map((_, index) => index).sort((a, b) => expected[b]! - expected[a]! || a - b);
     for (const index of order) yield cells[index]!.cell;
-    cells = [];
   }
 }
 
@@ -122,25 +139,73 @@ export function* matrixCells(
 export const FINAL_BLOCK_FACTOR = 2;
 
 /**
- * Whether the final block starts at this epoch: every kept cell of it has an estimate, and the epochs left (this one
- * included) × its kept cells' estimated calls ≤ FINAL_BLOCK_FACTOR × slots × the longest of them. As an epoch's
- * calls are at least its longest cell's, the block spans at most FINAL_BLOCK_FACTOR × slots epochs.
+ * Whether the final block starts at this epoch (see matrixCells): every task × strategy has an estimate, and this
+ * epoch's kept calls + the later epochs' rows × share ≤ FINAL_BLOCK_FACTOR × slots × the longest estimate, each cell
+ * counting at least one call.
  */
 function finalBlockStarts(
-  epochCells: ReadonlyArray<{ task: number; strategy: number }>,
+  epochCells: readonly PendingCell[],
   epochsLeft: number,
+  taskCount: number,
+  strategyCount: number,
   estimate: (task: number, strategy: number) => number | undefined,
-  slots: number,
+  block: FinalBlock,
 ): boolean {
-  let calls = 0;
+  let row = 0;
   let longest = 0;
-  for (const { task, strategy } of epochCells) {
-    const expected = estimate(task, strategy);
-    if (expected === undefined) return false;
-    calls += expected;
-    longest = Math.max(longest, expected);
+  for (let task = 0; task < taskCount; task++) {
+    for (let strategy = 0; strategy < strategyCount; strategy++) {
+      const expected = estimate(task, strategy);
+      if (expected === undefined) return false;
+      row += Math.max(1, expected);
+      longest = Math.max(longest, expected);
+    }
   }
-  return longest > 0 && epochsLeft * calls <= FINAL_BLOCK_FACTOR * slots * longest;
+  let remaining = (epochsLeft - 1) * row * (block.share ?? 1);
+  for (const { task, strategy } of epochCells) remaining += Math.max(1, estimate(task, strategy)!);
+  return longest > 0 && remaining <= FINAL_BLOCK_FACTOR * block.slots * longest;
+}
+
+/**
+ * The block's cells, each next one of the task × strategy with the longest estimate when it is asked for (unknown
+ * first; ties: the earlier position). Cells of one task × strategy keep their position order. Each step costs the
+ * number of task × strategy pairs in the block.
+ */
+function* longestNow(
+  cells: readonly PendingCell[],
+  strategyCount: number,
+  estimate: (task: number, strategy: number) => number | undefined,
+): Generator<EpisodeCell> {
+  // One queue per task × strategy, in the order its first cell appears (position order).
+  const queues = new Map<number, { task: number; strategy: number; cells: EpisodeCell[]; next: number }>();
+  for (const { cell, task, strategy } of cells) {
+    const key = task * strategyCount + strategy;
+    let queue = queues.get(key);
+    if (queue === undefined) queues.set(key, (queue = { task, strategy, cells: [], next: 0 }));
+    queue.cells.push(cell);
+  }
+  let open = [...queues.values()];
+  while (open.length > 0) {
+    let best = open[0]!;
+    let bestEstimate = estimate(best.task, best.strategy) ?? Number.POSITIVE_INFINITY;
+    for (let index = 1; index < open.length; index++) {
+      const queue = open[index]!;
+      const expected = estimate(queue.task, queue.strategy) ?? Number.POSITIVE_INFINITY;
+      if (expected > bestEstimate || (expected === bestEstimate && earlier(queue, best, strategyCount))) {
+        best = queue;
+        bestEstimate = expected;
+      }
+    }
+    yield best.cells[best.next++]!;
+    if (best.next === best.cells.length) open = open.filter((queue) => queue !== best);
+  }
+}
+
+/** Whether queue `a`'s next cell comes before `b`'s in the matrix: epoch, then task, then strategy. */
+function earlier(a: { cells: EpisodeCell[]; next: number; task: number; strategy: number }, b: typeof a, strategyCount: number): boolean {
+  const epochA = a.cells[a.next]!.epoch;
+  const epochB = b.cells[b.next]!.epoch;
+  return epochA < epochB || (epochA === epochB && a.task * strategyCount + a.strategy < b.task * strategyCount + b.strategy);
 }
 
 /**
@@ -163,8 +228,12 @@ export class LongestFirst {
     this.strategyCount = new Float64Array(strategyIndex.size);
   }
 
-  /** Notes the model calls of a finished episode (errored ones too: they waited as long). */
+  /**
+   * Notes the model calls of a finished episode. An episode ended by an infrastructure error is left out: it stopped
+   * early (often before its first recorded call), so its count says nothing of the episode's length.
+   */
   add(record: EpisodeRecord): void {
+    if (record.outcome.status === 'error') return;
     const task = this.taskIndex.get(record.task);
     const strategy = this.strategyIndex.get(record.strategy);
     if (task === undefined || strategy === undefined) return;
@@ -220,7 +289,7 @@ export async function runMatrix(
     config.seed,
     (position) => inShard(position, config.shard) && !positions.has(position),
     longest?.estimate,
-    config.modelCallSlots ?? config.concurrency,
+    { slots: config.modelCallSlots ?? config.concurrency, share: config.shard ? 1 / config.shard.count : 1 },
   );
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const compress = config.existing?.compressed ?? config.compress === true;
