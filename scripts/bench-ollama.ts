@@ -4,7 +4,8 @@
 // --host-concurrency 8; issue 14 §5), RUNS times, medians reported (exit 1 above 1.1× the ideal), with the harness's own
 // CPU per model call as a share of a real model call. Each server serves the scripted model in its own process, as a
 // real Ollama does (`--inline`: the one-host server in this process, to see what sharing the event loop costs;
-// `--hosts-only`: the two-host part only; `--concurrency-only`: issue 15 §5's one host at concurrency 64, 5 and 50 ms).
+// `--hosts-only`: the two-host part only; `--concurrency-only`: issue 15 §5's one host at concurrency 64, 5 and 50 ms,
+// for Ollama's protocol and then the OpenAI-compatible one vLLM serves: `BENCH_PROTOCOLS=ollama` or `openai` for one).
 // A part's servers serve all its runs, warm-up included, as a model server outlives the runs sent to it: a server
 // started per run compiled its own code during the run (64 × 50 ms: 1.19–1.32 with a fresh server, 1.13–1.16 warm).
 import { spawn } from 'node:child_process';
@@ -19,7 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { clearRunCaches, codeAheadStats } from '../src/sim-repo/index.js';
 import type { EpisodeRecord } from '../src/records/index.js';
 import { DEFAULT_STRATEGIES } from '../src/strategies/index.js';
-import { records, runInProcess, scratch, startScriptedOllama, RUN_DEFAULTS } from '../tests/support/scripted-over-ollama.js';
+import { records, runInProcess, scratch, scriptedTasksOf, startScriptedOllama, RUN_DEFAULTS } from '../tests/support/scripted-over-ollama.js';
+import { scriptedOpenAIReply, startFakeOpenAI } from '../tests/support/fake-openai-server.js';
+import { ScriptedModel } from '../src/models/scripted.js';
 
 /** Server-side latency of every /api/chat reply, ms (issue 3 §7). */
 const LATENCY_MS = 50;
@@ -98,16 +101,24 @@ interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** The protocol a fake server speaks: Ollama's /api/chat, or the OpenAI-compatible /v1/chat/completions (vLLM's). */
+type Protocol = 'ollama' | 'openai';
+const CHAT_PATHS = new Set(['/api/chat', '/v1/chat/completions']);
+
+/** The `run` options that send the model's calls to `url`, a fake server of `protocol`. */
+const modelAt = (protocol: Protocol, url: string): Record<string, unknown> =>
+  protocol === 'openai' ? { model: 'openai:Qwen/Qwen3-8B', openaiBaseUrl: url } : { model: 'ollama:qwen3:8b', ollamaHost: url };
+
 /**
  * Starts the scripted fake server and times every chat exchange on the server side (node:http diagnostics
  * channels: request headers parsed → response finished).
  */
-async function measuredServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
+async function measuredServer(latencyMs = LATENCY_MS, protocol: Protocol = 'ollama'): Promise<BenchServer> {
   const started = new WeakMap<object, number>();
   let service: number[] = [];
   const onStart = (message: unknown): void => {
     const { request } = message as { request: IncomingMessage };
-    if (request.url === '/api/chat') started.set(request, performance.now());
+    if (CHAT_PATHS.has(request.url ?? '')) started.set(request, performance.now());
   };
   const onFinish = (message: unknown): void => {
     const begun = started.get((message as { request: object }).request);
@@ -116,7 +127,17 @@ async function measuredServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
   diagnostics.subscribe('http.server.request.start', onStart);
   diagnostics.subscribe('http.server.response.finish', onFinish);
   // Bodies are not kept (the server's GC would grow with the run), and its CPU is counted from when it listens.
-  const server = await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs, keepBodies: false });
+  const server =
+    protocol === 'openai'
+      ? await (async () => {
+          const fake = await startFakeOpenAI({
+            latencyMs,
+            keepBodies: false,
+            reply: scriptedOpenAIReply(new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS.suite)))),
+          });
+          return { url: fake.url, chatCalls: fake.completionCalls, close: fake.close };
+        })()
+      : await startScriptedOllama({ suitePath: String(RUN_DEFAULTS.suite), latencyMs, keepBodies: false });
   let cpuBefore = process.cpuUsage();
   let callsBefore = 0;
   return {
@@ -158,7 +179,7 @@ function chatWindow(slots: number): { stop(): { windowMs: number; cpuMs: number;
   const chats = new WeakSet<object>();
   const onStart = (message: unknown): void => {
     const { request } = message as { request: { path?: string } };
-    if (request.path !== '/api/chat') return;
+    if (!CHAT_PATHS.has(request.path ?? '')) return;
     chats.add(request);
     inFlight += 1;
     if (inFlight >= 0.75 * slots) lastBusy = nodePerformance.now();
@@ -203,8 +224,8 @@ function chatWindow(slots: number): { stop(): { windowMs: number; cpuMs: number;
  * This script again with `--serve`, in a child process: it prints its URL; a line `figures` on its stdin gets its
  * figures since the last such line; the end of stdin stops it.
  */
-async function processServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', String(latencyMs)], {
+async function processServer(latencyMs = LATENCY_MS, protocol: Protocol = 'ollama'): Promise<BenchServer> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve', String(latencyMs), protocol], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
@@ -228,7 +249,8 @@ async function processServer(latencyMs = LATENCY_MS): Promise<BenchServer> {
 
 /** `--serve`: the fake server for `processServer`. */
 async function serve(): Promise<void> {
-  const server = await measuredServer(Number(process.argv[process.argv.indexOf('--serve') + 1] ?? LATENCY_MS));
+  const at = process.argv.indexOf('--serve');
+  const server = await measuredServer(Number(process.argv[at + 1] ?? LATENCY_MS), process.argv[at + 2] === 'openai' ? 'openai' : 'ollama');
   process.stdout.write(`${server.url}\n`);
   const commands = createInterface({ input: process.stdin });
   commands.on('line', (line) => {
@@ -416,74 +438,77 @@ const SWEEP_LIMITS: Record<number, number> = { 5: 2, 50: 1.2 };
 
 async function benchConcurrency(): Promise<number> {
   let code = 0;
-  // BENCH_LATENCIES=50 (comma-separated ms) runs only those latencies.
-  for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(Number)) {
-    const runs = [];
-    const server = await processServer(latencyMs);
-    for (let index = 0; index < WARMUP_RUNS + RUNS; index++) {
-      const out = join(scratch(), 'bench-sweep');
-      clearRunCaches();
-      const cpuBefore = process.cpuUsage();
-      const window = chatWindow(SWEEP_CONCURRENCY);
-      let run: Awaited<ReturnType<typeof runInProcess>>;
-      let figures: ServerFigures;
-      try {
-        run = await runInProcess({
-          out,
-          model: 'ollama:qwen3:8b',
-          ollamaHost: server.url,
-          strategies: 'all',
-          epochs: SWEEP_EPOCHS,
-          concurrency: SWEEP_CONCURRENCY,
+  // BENCH_PROTOCOLS=openai (comma-separated) runs only those protocols; BENCH_LATENCIES=50 (ms) only those latencies.
+  const protocols = (process.env.BENCH_PROTOCOLS ?? 'ollama,openai').split(',').map((name) => name.trim());
+  for (const protocol of protocols)
+    if (protocol !== 'ollama' && protocol !== 'openai') throw new Error(`BENCH_PROTOCOLS: unknown protocol "${protocol}" (ollama, openai)`);
+  for (const protocol of protocols as Protocol[])
+    for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(Number)) {
+      const runs = [];
+      const server = await processServer(latencyMs, protocol);
+      for (let index = 0; index < WARMUP_RUNS + RUNS; index++) {
+        const out = join(scratch(), 'bench-sweep');
+        clearRunCaches();
+        const cpuBefore = process.cpuUsage();
+        const window = chatWindow(SWEEP_CONCURRENCY);
+        let run: Awaited<ReturnType<typeof runInProcess>>;
+        let figures: ServerFigures;
+        try {
+          run = await runInProcess({
+            out,
+            ...modelAt(protocol, server.url),
+            strategies: 'all',
+            epochs: SWEEP_EPOCHS,
+            concurrency: SWEEP_CONCURRENCY,
+          });
+          figures = await server.figures();
+        } catch (error) {
+          await server.stop();
+          throw error;
+        }
+        const cpu = process.cpuUsage(cpuBefore);
+        const inWindow = window.stop();
+        if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
+        const { list, wallMs } = finished(out, figures.calls);
+        runs.push({
+          wallMs,
+          idealMs: (figures.calls * latencyMs) / SWEEP_CONCURRENCY,
+          calls: figures.calls,
+          cpuMsPerCall: (cpu.user + cpu.system) / 1000 / figures.calls,
+          serverCpuMsPerCall: figures.cpuMsPerCall,
+          serviceMs: figures.serviceMs,
+          windowCpuMsPerCall: inWindow.cpuMs / figures.calls,
+          mainBusyMsPerCall: inWindow.mainBusyMs / figures.calls,
+          tailMs: inWindow.tailMs,
+          exchangeMs:
+            list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
         });
-        figures = await server.figures();
-      } catch (error) {
-        await server.stop();
-        throw error;
       }
-      const cpu = process.cpuUsage(cpuBefore);
-      const inWindow = window.stop();
-      if (run.code !== 0) throw new Error(`run exited ${run.code}\n${run.stderr}`);
-      const { list, wallMs } = finished(out, figures.calls);
-      runs.push({
-        wallMs,
-        idealMs: (figures.calls * latencyMs) / SWEEP_CONCURRENCY,
-        calls: figures.calls,
-        cpuMsPerCall: (cpu.user + cpu.system) / 1000 / figures.calls,
-        serverCpuMsPerCall: figures.cpuMsPerCall,
-        serviceMs: figures.serviceMs,
-        windowCpuMsPerCall: inWindow.cpuMs / figures.calls,
-        mainBusyMsPerCall: inWindow.mainBusyMs / figures.calls,
-        tailMs: inWindow.tailMs,
-        exchangeMs:
-          list.flatMap((record) => record.trace).reduce((sum, event) => sum + (event.type === 'model_call' ? event.duration_ms : 0), 0) / figures.calls,
-      });
+      await server.stop();
+      const warmups = runs.splice(0, WARMUP_RUNS);
+      const ratios = runs.map((run) => run.wallMs / run.idealMs);
+      const ratio = median(ratios);
+      // Issue 15 §5 sets limits at 5 and 50 ms; another latency (BENCH_LATENCIES) is measured without one.
+      const limit = SWEEP_LIMITS[latencyMs];
+      const lines = [
+        `bench:ollama concurrency — 1 fake ${protocol === 'openai' ? 'OpenAI-compatible server (/v1/chat/completions, as vLLM)' : 'Ollama host'} (own process), --concurrency ${SWEEP_CONCURRENCY}, ${latencyMs} ms per call, core suite × ${DEFAULT_STRATEGIES.length} strategies × ${SWEEP_EPOCHS} epochs; ` +
+          `${RUNS} runs after ${WARMUP_RUNS} warm-up, medians; load average ${loadavg()[0]!.toFixed(2)}`,
+        `warm-up            ratio ${warmups.map((run) => (run.wallMs / run.idealMs).toFixed(3)).join(', ') || 'none'} (not counted)`,
+        `model calls        ${runs.map((run) => run.calls).join(', ')}`,
+        `wall               ${runs.map((run) => run.wallMs).join(', ')} ms; ideal ${median(runs.map((run) => run.idealMs)).toFixed(0)} ms (calls × ${latencyMs} ms / ${SWEEP_CONCURRENCY})`,
+        `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  ` +
+          `${limit === undefined ? '(no limit at this latency)' : `(limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`}`,
+        `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call (setup and summary included); ` +
+          `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
+        `  while calling    ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms CPU per call, of which the main thread busy ` +
+          `${runs.map((run) => run.mainBusyMsPerCall.toFixed(2)).join(', ')} ms (first chat request to last reply; event-loop utilisation)`,
+        `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it, ` +
+          `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the server from request headers to reply sent; call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
+        `tail               ${runs.map((run) => run.tailMs.toFixed(0)).join(', ')} ms (the last moment ≥ ¾ of the call slots were busy → the last reply)`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n\n`);
+      if (limit !== undefined && ratio > limit) code = 1;
     }
-    await server.stop();
-    const warmups = runs.splice(0, WARMUP_RUNS);
-    const ratios = runs.map((run) => run.wallMs / run.idealMs);
-    const ratio = median(ratios);
-    // Issue 15 §5 sets limits at 5 and 50 ms; another latency (BENCH_LATENCIES) is measured without one.
-    const limit = SWEEP_LIMITS[latencyMs];
-    const lines = [
-      `bench:ollama concurrency — 1 fake host (own process), --concurrency ${SWEEP_CONCURRENCY}, ${latencyMs} ms per call, core suite × ${DEFAULT_STRATEGIES.length} strategies × ${SWEEP_EPOCHS} epochs; ` +
-        `${RUNS} runs after ${WARMUP_RUNS} warm-up, medians; load average ${loadavg()[0]!.toFixed(2)}`,
-      `warm-up            ratio ${warmups.map((run) => (run.wallMs / run.idealMs).toFixed(3)).join(', ') || 'none'} (not counted)`,
-      `model calls        ${runs.map((run) => run.calls).join(', ')}`,
-      `wall               ${runs.map((run) => run.wallMs).join(', ')} ms; ideal ${median(runs.map((run) => run.idealMs)).toFixed(0)} ms (calls × ${latencyMs} ms / ${SWEEP_CONCURRENCY})`,
-      `ratio              ${ratios.map((value) => value.toFixed(3)).join(', ')}; median ${ratio.toFixed(3)}  ` +
-        `${limit === undefined ? '(no limit at this latency)' : `(limit ${limit})  ${ratio <= limit ? 'ok' : 'TOO SLOW'}`}`,
-      `harness CPU        ${runs.map((run) => run.cpuMsPerCall.toFixed(2)).join(', ')} ms per model call (setup and summary included); ` +
-        `server ${median(runs.map((run) => run.serverCpuMsPerCall)).toFixed(2)} ms per call`,
-      `  while calling    ${runs.map((run) => run.windowCpuMsPerCall.toFixed(2)).join(', ')} ms CPU per call, of which the main thread busy ` +
-        `${runs.map((run) => run.mainBusyMsPerCall.toFixed(2)).join(', ')} ms (first chat request to last reply; event-loop utilisation)`,
-      `per call           ${runs.map((run) => run.exchangeMs.toFixed(1)).join(', ')} ms HTTP exchange as the client saw it, ` +
-        `${runs.map((run) => run.serviceMs.toFixed(1)).join(', ')} ms at the server from request headers to reply sent; call slots busy ${runs.map((run) => ((100 * run.calls * run.exchangeMs) / (SWEEP_CONCURRENCY * run.wallMs)).toFixed(1)).join(', ')} %`,
-      `tail               ${runs.map((run) => run.tailMs.toFixed(0)).join(', ')} ms (the last moment ≥ ¾ of the call slots were busy → the last reply)`,
-    ];
-    process.stdout.write(`${lines.join('\n')}\n\n`);
-    if (limit !== undefined && ratio > limit) code = 1;
-  }
   return code;
 }
 

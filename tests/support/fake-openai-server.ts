@@ -25,7 +25,10 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
+  /** Delay of each /v1/chat/completions reply, ms, counted from the request's arrival (reading it and computing the reply are part of it). */
   latencyMs?: number;
+  /** Keep each request's body in `calls` (default true; false for long benchmarks, whose server would grow with the run). */
+  keepBodies?: boolean;
   /** `root` listed for a model id in /v1/models (default: the id itself, as vLLM does for a local checkpoint). */
   roots?: Record<string, string>;
   reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
@@ -74,6 +77,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const calls: FakeOpenAI['calls'] = [];
   let index = 0;
   const server = createServer((request, response) => {
+    const arrived = performance.now();
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -81,7 +85,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       const body = text === '' ? undefined : (JSON.parse(text) as unknown);
       const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
       const authorization = request.headers.authorization;
-      calls.push({ method: request.method ?? 'GET', path, body, ...(authorization ? { authorization } : {}) });
+      calls.push({ method: request.method ?? 'GET', path, body: options.keepBodies === false ? undefined : body, ...(authorization ? { authorization } : {}) });
       if (options.apiKey !== undefined && authorization !== `Bearer ${options.apiKey}`) {
         return sendJson(response, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
       }
@@ -97,7 +101,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
           return sendJson(response, 404, { error: { message: `The model \`${completionRequest.model}\` does not exist.`, type: 'NotFoundError', code: 404 } });
         }
         const reply = options.reply ? await options.reply(completionRequest, { index: index++ }) : completion('{"action":"finish","answer":"ok"}');
-        if (options.latencyMs) await pause(options.latencyMs);
+        if (options.latencyMs) await pause(Math.max(0, arrived + options.latencyMs - performance.now()));
         if ('hang' in reply) return;
         if ('destroy' in reply) return request.socket.destroy();
         return sendJson(response, reply.status ?? 200, reply.body);
