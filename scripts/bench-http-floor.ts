@@ -1,12 +1,15 @@
 // `npx tsx scripts/bench-http-floor.ts`: the floor under `bench:ollama --concurrency-only` (issue 15 §5) on this machine.
 // No harness at all: 2,840 POST /api/chat requests (the core suite's calls in that bench) of the bench's size, 64 in
 // flight (FLOOR_CALLS, FLOOR_CONCURRENCY, FLOOR_HOSTS change them), against a bare node:http server in another process that answers each after LATENCY ms with a fixed reply.
-// Clients: node:http with a keep-alive agent (the cheapest Node client), the ollama npm client over Node's fetch, and
-// stratbench's transport (`sendChat`: undici's pool directly, decision 0019). Prints wall / ideal (calls × latency / 64) and CPU per call of
+// Clients: node:http with a keep-alive agent (the cheapest Node client), the ollama npm client over Node's fetch,
+// stratbench's transport (`sendChat`: undici's pool directly, decision 0019), the openai client over Node's fetch and
+// stratbench's OpenAI-compatible transport (`postCompletion`, decision 0021); FLOOR_CLIENTS names some of them. Prints wall / ideal (calls × latency / 64) and CPU per call of
 // each side. Medians of RUNS (env BENCH_RUNS, default 3).
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { Ollama } from 'ollama';
+import OpenAI from 'openai';
+import { postCompletion } from '../src/models/openai-undici.js';
 import { sendChat } from '../src/models/ollama-transport.js';
 
 /** Defaults: issue 15 §5's sweep (2,840 calls, 64 in flight). `FLOOR_CALLS=852 FLOOR_CONCURRENCY=16 FLOOR_HOSTS=2`: issue 14 §5's. */
@@ -133,6 +136,24 @@ function stratbench(host: string): () => Promise<unknown> {
   return () => sendChat({ model: 'qwen3:8b', messages, options: { temperature: 0 } }, { host, timeoutMs: undefined, stream: false });
 }
 
+/** The openai client (over Node's fetch) posting a chat completion. */
+function openaiClient(host: string): () => Promise<unknown> {
+  const client = new OpenAI({ baseURL: `${host}/v1`, apiKey: 'sk-local', maxRetries: 0 });
+  return () => client.chat.completions.create({ model: 'Qwen/Qwen3-8B', messages: messages as OpenAI.Chat.ChatCompletionMessageParam[], temperature: 0 });
+}
+
+/** stratbench's OpenAI-compatible transport (`postCompletion`: undici's pool directly, decision 0021). */
+function stratbenchOpenAI(host: string): () => Promise<unknown> {
+  const sdk = { default: OpenAI } as unknown as typeof import('openai');
+  return () =>
+    postCompletion(
+      sdk,
+      { baseURL: `${host}/v1`, apiKey: 'sk-local' },
+      { model: 'Qwen/Qwen3-8B', messages: messages as OpenAI.Chat.ChatCompletionMessageParam[], temperature: 0 },
+      undefined,
+    );
+}
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(Number)) {
@@ -140,7 +161,11 @@ for (const latencyMs of (process.env.BENCH_LATENCIES ?? '50,5').split(',').map(N
     ['node:http', bareClient],
     ['ollama client', ollamaClient],
     ['stratbench', stratbench],
+    ['openai client', openaiClient],
+    ['stratbench oai', stratbenchOpenAI],
   ] as const) {
+    // FLOOR_CLIENTS="openai client,stratbench oai" measures only those.
+    if (process.env.FLOOR_CLIENTS && !process.env.FLOOR_CLIENTS.split(',').includes(name)) continue;
     const runs = [];
     for (let run = 0; run < RUNS; run++) {
       const { result, serverCpuMs } = await withServers(latencyMs, (hosts) => drive(roundRobin(hosts.map(make))));

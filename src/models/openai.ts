@@ -1,6 +1,6 @@
 // The `openai:<model>` backend: a ChatRequest as an OpenAI-compatible /v1/chat/completions call (vLLM, llama.cpp
-// server, LM Studio, LiteLLM), through the official `openai` client over undici's pool (decision 0021), with the
-// Ollama backend's fault handling.
+// server, LM Studio, LiteLLM): the official `openai` client's request, reply and errors, posted straight to undici's
+// pool (decision 0021), with the Ollama backend's fault handling.
 import type OpenAI from 'openai';
 import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
@@ -10,7 +10,7 @@ import { ConfigurationError } from './preflight.js';
 import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
 import type { Dispatcher } from 'undici';
 import { modelDispatcher } from './ollama-undici.js';
-import { undiciFetch } from './undici-fetch.js';
+import { postCompletion } from './openai-undici.js';
 
 /** The `openai` package, loaded on first use (≈ 200 ms): a run without openai: models never pays for it. */
 type Sdk = typeof import('openai');
@@ -46,7 +46,7 @@ export interface OpenAIModelConfig {
    */
   structuredOutput?: StructuredOutputMode;
   retry?: Partial<RetryPolicy>;
-  /** The client's fetch; default `undiciFetch` over `dispatcher` (decision 0021). */
+  /** Send through the openai client over this fetch (tests); without it a completion goes straight to undici's pool (decision 0021). */
   fetch?: typeof fetch;
   /** The undici pool of calls sent without `fetch` (tests: short header and body timeouts); default `modelDispatcher()`. */
   dispatcher?: Dispatcher;
@@ -123,18 +123,19 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
   const defaults: ChatOptions = { ...OPENAI_DEFAULT_OPTIONS, ...definedOnly(config.options ?? {}) };
   let structured: StructuredOutputMode = config.structuredOutput ?? 'auto';
   let client: Promise<OpenAI> | undefined;
-  // The client and its fetch are made on the first call, before its clock starts: the imports (openai ≈ 200 ms,
-  // undici ≈ 140 ms) are not the model's time.
+  // Without an injected fetch, a completion is posted straight to undici's pool (postCompletion, decision 0021); the
+  // client (over `config.fetch`) serves tests that inject one.
   const getClient = (): Promise<OpenAI> =>
-    (client ??= Promise.all([loadSdk(), config.fetch ?? (config.dispatcher ? undiciFetch(config.dispatcher) : modelDispatcher().then(undiciFetch))]).then(
-      ([loaded, fetch]) =>
+    (client ??= loadSdk().then(
+      (loaded) =>
         new loaded.default({
           baseURL,
-          apiKey: config.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
+          apiKey,
           maxRetries: 0, // retries are ours: bounded, classified, with the same policy as Ollama's
-          fetch,
+          ...(config.fetch ? { fetch: config.fetch } : {}),
         }),
     ));
+  const apiKey = config.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local';
   const retryOptions: RetryOptions = {
     ...config.clock,
     classify: classifyOpenAIError,
@@ -147,6 +148,13 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
     return withRetry(
       `OpenAI-compatible chat with ${config.model} at ${baseURL}`,
       async () => {
+        if (config.fetch === undefined) {
+          // The imports (openai ≈ 200 ms, undici ≈ 140 ms) come before the clock: they are not the model's time.
+          const [loaded, dispatcher] = await Promise.all([loadSdk(), config.dispatcher ?? modelDispatcher()]);
+          const started = now();
+          const completion = await postCompletion(loaded, { baseURL, apiKey }, body, timeoutMs, dispatcher);
+          return { completion, wall_ms: now() - started };
+        }
         const openai = await getClient();
         const started = now();
         const completion = await openai.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {});

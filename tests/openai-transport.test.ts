@@ -1,5 +1,6 @@
-// The openai client over `undiciFetch` (undici's pool, decision 0021) against the same client over Node's own fetch:
-// for each way a server answers, the same completion or the same error, classified the same, and the same request.
+// A chat completion posted straight to undici's pool (`postCompletion`, decision 0021) against the openai client over
+// Node's own fetch: for each way a server answers, the same completion or the same error, classified the same, and
+// the same request at the server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
@@ -7,7 +8,7 @@ import OpenAI from 'openai';
 import { Agent, interceptors } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyOpenAIError, createOpenAIModel } from '../src/models/openai.js';
-import { undiciFetch } from '../src/models/undici-fetch.js';
+import { postCompletion } from '../src/models/openai-undici.js';
 import type { ChatRequest } from '../src/models/types.js';
 import { PlanReply } from '../src/strategies/replies.js';
 
@@ -86,36 +87,46 @@ function request(seen: Seen): unknown {
       'user-agent': headers['user-agent'],
       'x-stainless-retry-count': headers['x-stainless-retry-count'],
       'x-stainless-timeout': headers['x-stainless-timeout'],
+      platform: ['lang', 'package-version', 'os', 'arch', 'runtime', 'runtime-version'].map((name) => headers[`x-stainless-${name}`]),
     },
   };
 }
 
-/** One chat completion through the openai client over `fetch`: the completion or the error as a caller sees it, and the requests. */
-async function observe(fetch: typeof globalThis.fetch, handler: Handler, timeoutMs = 10_000): Promise<unknown> {
+/** Sends one chat completion to `baseURL` and returns it (or throws): one of the two ways compared. */
+type Sender = (baseURL: string, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, timeoutMs: number | undefined) => Promise<unknown>;
+const viaClient: Sender = (baseURL, body, timeoutMs) =>
+  new OpenAI({ baseURL, apiKey: 'sk-local', maxRetries: 0, fetch: globalThis.fetch }).chat.completions.create(
+    body,
+    timeoutMs === undefined ? {} : { timeout: timeoutMs },
+  );
+const direct =
+  (timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}): Sender =>
+  (baseURL, body, timeoutMs) =>
+    postCompletion({ default: OpenAI } as unknown as typeof import('openai'), { baseURL, apiKey: 'sk-local' }, body, timeoutMs, pool(timeouts));
+
+/** One chat completion sent by `send`: the completion or the error as a caller sees it, and the requests. */
+async function observe(send: Sender, handler: Handler, timeoutMs?: number): Promise<unknown> {
   const { baseURL, seen } = await serve(handler);
-  const client = new OpenAI({ baseURL, apiKey: 'sk-local', maxRetries: 0, fetch });
-  const outcome = await client.chat.completions
-    .create({ model: 'Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'Plan it.' }], temperature: 0 }, { timeout: timeoutMs })
-    .then(
-      (completion) => ({ completion: JSON.parse(JSON.stringify(completion)) as unknown, requestId: completion._request_id }),
-      (error: Error & { status?: number; cause?: { code?: string; name?: string } }) => ({
-        error: {
-          class: error.constructor.name,
-          message: error.message,
-          status: error.status,
-          cause: error.cause === undefined ? undefined : { name: error.cause.name, code: error.cause.code },
-          classified: classifyOpenAIError(error),
-        },
-      }),
-    );
+  const outcome = await send(baseURL, { model: 'Qwen/Qwen3-8B', messages: [{ role: 'user', content: 'Plan it.' }], temperature: 0 }, timeoutMs).then(
+    (completion) => ({ completion: JSON.parse(JSON.stringify(completion ?? null)) as unknown }),
+    (error: Error & { status?: number; cause?: { name?: string; cause?: { code?: string } } }) => ({
+      error: {
+        class: error.constructor.name,
+        message: error.message,
+        status: error.status,
+        cause: error.cause === undefined ? undefined : { name: error.cause.name, code: error.cause.cause?.code },
+        classified: classifyOpenAIError(error),
+      },
+    }),
+  );
   return { outcome, requests: seen.map(request) };
 }
 
 async function same(handler: Handler, timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}, timeoutMs?: number): Promise<unknown> {
-  const viaUndici = await observe(undiciFetch(pool(timeouts)), handler, timeoutMs);
-  const viaFetch = await observe(globalThis.fetch, handler, timeoutMs);
-  expect(viaUndici).toEqual(viaFetch);
-  return viaUndici;
+  const straight = await observe(direct(timeouts), handler, timeoutMs);
+  const client = await observe(viaClient, handler, timeoutMs);
+  expect(straight).toEqual(client);
+  return straight;
 }
 
 /** A planner request of the backend. */
@@ -129,19 +140,20 @@ const planRequest = (): ChatRequest => ({
   epoch: 0,
 });
 
-describe('undiciFetch under the openai client, against Node fetch', () => {
+describe('postCompletion against the openai client over Node fetch', () => {
   // classifyOpenAIError knows the client's error classes once the backend has loaded the package: one call does.
   beforeAll(async () => {
     const { baseURL } = await serve((_q, r) => json(r, 200, COMPLETION));
     await createOpenAIModel({ model: 'Qwen/Qwen3-8B', baseURL, dispatcher: pool() }).chat(planRequest());
   });
 
-  it('a completion: the same value, request id, and request (body, content type, length, auth, user agent)', async () => {
+  it('a completion: the same value and request (body, content type, length, auth, user agent, stainless headers)', async () => {
     const seen = (await same((_request, response) => json(response, 200, COMPLETION, { 'x-request-id': 'req-7' }))) as {
-      outcome: { completion: unknown; requestId: string };
+      outcome: { completion: unknown };
       requests: Array<{ headers: Record<string, string> }>;
     };
-    expect(seen.outcome).toEqual({ completion: COMPLETION, requestId: 'req-7' });
+    expect(seen.outcome).toEqual({ completion: COMPLETION });
+    expect(seen.requests[0]!.headers).toMatchObject({ 'x-stainless-timeout': undefined });
     expect(seen.requests[0]!.headers).toMatchObject({ authorization: 'Bearer sk-local', 'accept-encoding': 'gzip, deflate' });
   });
 
@@ -150,6 +162,8 @@ describe('undiciFetch under the openai client, against Node fetch', () => {
       (_q, r) => json(r, 400, { error: { message: 'response_format json_schema is not supported', type: 'BadRequestError', code: 400 } }),
       (_q, r) => json(r, 404, { error: { message: 'The model `x` does not exist.', type: 'NotFoundError', code: 404 } }),
       (_q, r) => json(r, 429, { error: { message: 'rate limited' } }),
+      // FastAPI's shape (vLLM is served by FastAPI): no `error` field.
+      (_q, r) => json(r, 422, { detail: [{ loc: ['body', 'messages'], msg: 'field required', type: 'missing' }] }),
       (_q, r) => json(r, 500, { error: { message: 'Error parsing tool call: unexpected token' } }),
       (_q, r) => {
         r.writeHead(502, { 'content-type': 'text/html' });
@@ -169,6 +183,7 @@ describe('undiciFetch under the openai client, against Node fetch', () => {
       'BadRequestError fail other',
       'NotFoundError fail model_missing',
       'RateLimitError retry busy',
+      'UnprocessableEntityError fail other',
       'InternalServerError model_output',
       'InternalServerError retry server_error',
       'InternalServerError retry busy',
@@ -211,16 +226,25 @@ describe('undiciFetch under the openai client, against Node fetch', () => {
     const { baseURL } = await serve(() => undefined);
     const closed = servers.pop()!;
     await new Promise((resolve) => closed.close(resolve));
-    const refused = async (fetch: typeof globalThis.fetch) =>
-      new OpenAI({ baseURL, apiKey: 'k', maxRetries: 0, fetch }).chat.completions
-        .create({ model: 'm', messages: [{ role: 'user', content: 'x' }] })
-        .catch((error: Error & { cause?: { cause?: { code?: string } } }) => ({
+    const refused = async (send: Sender) =>
+      send(baseURL, { model: 'm', messages: [{ role: 'user', content: 'x' }] }, 10_000).catch(
+        (error: Error & { cause?: { message?: string; cause?: { code?: string } } }) => ({
           class: error.constructor.name,
           message: error.message,
+          cause: error.cause?.message,
           code: error.cause?.cause?.code,
-        }));
-    expect(await refused(undiciFetch(pool()))).toEqual(await refused(globalThis.fetch));
-    expect(await refused(undiciFetch(pool()))).toEqual({ class: 'APIConnectionError', message: 'Connection error.', code: 'ECONNREFUSED' });
+        }),
+      );
+    expect(await refused(direct())).toEqual(await refused(viaClient));
+    expect(await refused(direct())).toEqual({ class: 'APIConnectionError', message: 'Connection error.', cause: 'fetch failed', code: 'ECONNREFUSED' });
+  });
+
+  it('a timeout that is not a whole number ≥ 0 is refused before anything is sent, as the client refuses it', async () => {
+    for (const timeout of [1.5, -1]) {
+      const outcome = async (send: Sender) =>
+        send('http://127.0.0.1:9/v1', { model: 'm', messages: [] }, timeout).catch((error: Error) => `${error.constructor.name}: ${error.message}`);
+      expect(await outcome(direct())).toEqual(await outcome(viaClient));
+    }
   });
 
   it('a redirect (307) is followed with the same method and body, as fetch follows it', async () => {
