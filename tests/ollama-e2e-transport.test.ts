@@ -1,6 +1,7 @@
 // The run's Ollama transport (a non-streamed chat straight to undici's pool, decision 0019) against the ollama client
 // over Node's own fetch: every fixture read and classified the same, and each failure shaped as Node's fetch shapes it.
 import { createServer as createTcpServer, type Socket } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import { Agent } from 'undici';
 import { postChat } from '../src/models/ollama-undici.js';
 import { sendChat } from '../src/models/ollama-transport.js';
 import { classifyOllamaError } from '../src/models/retry.js';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import type { ChatOptions, ChatRequest } from '../src/models/types.js';
 import { ActionReply, ExecutorReply, PlanReply } from '../src/strategies/replies.js';
 import { fixtureReply, okReply, startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
@@ -419,5 +420,49 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     expect(direct).toEqual({ content: 'zipped' });
     const [ours, theirs] = seen;
     for (const name of ['content-type', 'accept', 'user-agent', 'accept-encoding']) expect([name, ours![name]]).toEqual([name, theirs![name]]);
+  });
+});
+
+describe('bodies and redirects as Node fetch reads them, under the ollama client', () => {
+  it('a byte order mark, raw deflate, a gzip without its end, an unknown coding, a 300 and a redirect loop: the same as over fetch', async () => {
+    const chat = Buffer.from(JSON.stringify({ model: 'qwen3:8b', message: { role: 'assistant', content: 'read' }, done: true }));
+    const replies: Array<(incoming: IncomingMessage, outgoing: ServerResponse) => void> = [
+      (_i, o) => o.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), chat])),
+      (_i, o) => o.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateRawSync(chat)),
+      (_i, o) => o.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(chat).subarray(0, -8)),
+      (_i, o) => o.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'zstd' }).end('{"error":"model not found"}'),
+      (i, o) => o.writeHead(300, { location: i.url!.replace('/api/', '/v9/') }).end(),
+      (_i, o) => o.writeHead(308, { location: '' }).end(),
+    ];
+    const outcomes: unknown[] = [];
+    for (const reply of replies) {
+      const server = createHttpServer((incoming, outgoing) => {
+        incoming.resume();
+        incoming.on('end', () => reply(incoming, outgoing));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      rawServers.push({ close: () => (server.closeAllConnections(), server.close()) });
+      const host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const outcome = (fetch: typeof globalThis.fetch | undefined) =>
+        sendChat(
+          { model: 'qwen3:8b', messages: [{ role: 'user', content: 'hi' }] },
+          { host, timeoutMs: undefined, stream: false, ...(fetch ? { fetch } : {}) },
+        ).then(
+          (answer) => ({ content: answer.content }),
+          (error: Error & { status_code?: number; cause?: Error }) => ({
+            name: error.name,
+            message: error.message,
+            status: error.status_code,
+            as: classifyOllamaError(error),
+          }),
+        );
+      const direct = await outcome(undefined);
+      expect(direct).toEqual(await outcome(globalThis.fetch));
+      outcomes.push(direct);
+    }
+    expect(outcomes.slice(0, 3)).toEqual([{ content: 'read' }, { content: 'read' }, { content: 'read' }]);
+    expect(outcomes[3]).toMatchObject({ name: 'ResponseError', message: 'model not found', status: 404 });
+    expect(outcomes[4]).toMatchObject({ name: 'ResponseError', status: 300 });
+    expect(outcomes[5]).toMatchObject({ name: 'TypeError', message: 'fetch failed' });
   });
 });

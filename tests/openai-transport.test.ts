@@ -3,9 +3,9 @@
 // the same request at the server.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
-import { Agent, interceptors } from 'undici';
+import { Agent } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { classifyOpenAIError, createOpenAIModel } from '../src/models/openai.js';
 import { postCompletion } from '../src/models/openai-undici.js';
@@ -64,11 +64,11 @@ const pools: Agent[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
-/** A pool like modelDispatcher's (redirects followed), with short timeouts when a test needs them. */
+/** A pool like modelDispatcher's, with short timeouts when a test needs them. */
 function pool(timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}) {
   const agent = new Agent(timeouts);
   pools.push(agent);
-  return agent.compose(interceptors.redirect({ maxRedirections: 20 }));
+  return agent;
 }
 
 /** The parts of a request a server reads (the openai client's per-call ids and platform headers left out). */
@@ -94,15 +94,18 @@ function request(seen: Seen): unknown {
 
 /** Sends one chat completion to `baseURL` and returns it (or throws): one of the two ways compared. */
 type Sender = (baseURL: string, body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, timeoutMs: number | undefined) => Promise<unknown>;
-const viaClient: Sender = (baseURL, body, timeoutMs) =>
-  new OpenAI({ baseURL, apiKey: 'sk-local', maxRetries: 0, fetch: globalThis.fetch }).chat.completions.create(
-    body,
-    timeoutMs === undefined ? {} : { timeout: timeoutMs },
-  );
-const direct =
-  (timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}): Sender =>
+const clientWith =
+  (apiKey: string): Sender =>
   (baseURL, body, timeoutMs) =>
-    postCompletion({ default: OpenAI } as unknown as typeof import('openai'), { baseURL, apiKey: 'sk-local' }, body, timeoutMs, pool(timeouts));
+    new OpenAI({ baseURL, apiKey, maxRetries: 0, fetch: globalThis.fetch }).chat.completions.create(
+      body,
+      timeoutMs === undefined ? {} : { timeout: timeoutMs },
+    );
+const viaClient = clientWith('sk-local');
+const direct =
+  (timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}, apiKey = 'sk-local'): Sender =>
+  (baseURL, body, timeoutMs) =>
+    postCompletion({ default: OpenAI } as unknown as typeof import('openai'), { baseURL, apiKey }, body, timeoutMs, pool(timeouts));
 
 /** One chat completion sent by `send`: the completion or the error as a caller sees it, and the requests. */
 async function observe(send: Sender, handler: Handler, timeoutMs?: number): Promise<unknown> {
@@ -122,9 +125,14 @@ async function observe(send: Sender, handler: Handler, timeoutMs?: number): Prom
   return { outcome, requests: seen.map(request) };
 }
 
-async function same(handler: Handler, timeouts: { headersTimeout?: number; bodyTimeout?: number } = {}, timeoutMs?: number): Promise<unknown> {
-  const straight = await observe(direct(timeouts), handler, timeoutMs);
-  const client = await observe(viaClient, handler, timeoutMs);
+async function same(
+  handler: Handler,
+  timeouts: { headersTimeout?: number; bodyTimeout?: number } = {},
+  timeoutMs?: number,
+  apiKey = 'sk-local',
+): Promise<unknown> {
+  const straight = await observe(direct(timeouts, apiKey), handler, timeoutMs);
+  const client = await observe(clientWith(apiKey), handler, timeoutMs);
   expect(straight).toEqual(client);
   return straight;
 }
@@ -248,14 +256,102 @@ describe('postCompletion against the openai client over Node fetch', () => {
   });
 
   it('a redirect (307) is followed with the same method and body, as fetch follows it', async () => {
-    let hops = 0;
     const seen = (await same((request, response) => {
-      if (hops++ % 2 === 0) {
+      if (request.url!.startsWith('/v1/')) {
         response.writeHead(307, { location: request.url!.replace('/v1/', '/v2/') });
         response.end();
       } else json(response, 200, COMPLETION);
     })) as { requests: Array<{ method: string; url: string }> };
     expect(seen.requests.map((item) => `${item.method} ${item.url}`)).toEqual(['POST /v1/chat/completions', 'POST /v2/chat/completions']);
+  });
+
+  it('bodies as fetch reads them: a byte order mark, raw deflate, a gzip without its end, an empty gzip body, unknown codings, a 205', async () => {
+    const send =
+      (status: number, body: Buffer, headers: Record<string, string>): Handler =>
+      (_q, r) => {
+        r.writeHead(status, { 'content-length': body.length, ...headers });
+        r.end(body);
+      };
+    const jsonType = { 'content-type': 'application/json' };
+    const completion = Buffer.from(JSON.stringify(COMPLETION));
+    const cases: Handler[] = [
+      send(200, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), completion]), jsonType),
+      send(404, Buffer.from('\ufeff{"error":{"message":"no such model"}}'), jsonType),
+      send(200, deflateRawSync(completion), { ...jsonType, 'content-encoding': 'deflate' }),
+      send(200, gzipSync(completion).subarray(0, -8), { ...jsonType, 'content-encoding': 'gzip' }),
+      send(503, Buffer.alloc(0), { 'content-encoding': 'gzip' }),
+      send(200, Buffer.from('not compressed at all'), { 'content-type': 'text/plain', 'content-encoding': 'zstd' }),
+      send(400, Buffer.from('{"error":{"message":"response_format is not supported"}}'), { ...jsonType, 'content-encoding': 'x-custom' }),
+      send(200, gzipSync(completion), { ...jsonType, 'content-encoding': 'identity, gzip' }),
+      send(205, completion, jsonType),
+    ];
+    const outcomes: unknown[] = [];
+    for (const handler of cases) outcomes.push(((await same(handler)) as { outcome: unknown }).outcome);
+    expect(outcomes[0]).toEqual({ completion: COMPLETION });
+    expect(outcomes[1]).toMatchObject({ error: { class: 'NotFoundError', message: '404 no such model' } });
+    expect(outcomes[2]).toEqual({ completion: COMPLETION });
+    expect(outcomes[6]).toMatchObject({ error: { message: '400 response_format is not supported' } });
+  });
+
+  it('redirects as fetch follows them: not a 300, at most 20, an empty Location loops, a 303 drops the body and its type', async () => {
+    const redirect =
+      (status: number, location: (url: string) => string | undefined): Handler =>
+      (request, response) => {
+        const to = location(request.url!);
+        response.writeHead(status, to === undefined ? {} : { location: to });
+        response.end();
+      };
+    const cases: Handler[] = [
+      redirect(300, (url) => url.replace('/v1/', '/v2/')),
+      (request, response) => {
+        const hop = Number(new URL(request.url!, 'http://x').searchParams.get('hop') ?? 0);
+        if (hop < 25) redirect(307, () => `/v1/chat/completions?hop=${hop + 1}`)(request, response, '');
+        else json(response, 200, COMPLETION);
+      },
+      redirect(307, () => ''),
+      (request, response) => (request.url!.startsWith('/v1/') ? redirect(303, () => '/done')(request, response, '') : json(response, 200, COMPLETION)),
+      redirect(302, () => undefined),
+    ];
+    const outcomes: Array<{ outcome: { error?: { class: string; message: string } }; requests: Array<{ method: string; headers: Record<string, unknown> }> }> =
+      [];
+    for (const handler of cases) outcomes.push((await same(handler)) as (typeof outcomes)[number]);
+    expect(outcomes[0]!.outcome.error).toMatchObject({ class: 'APIError', message: '300 status code (no body)' });
+    expect(outcomes[1]!.outcome.error).toMatchObject({ class: 'APIConnectionError' });
+    expect(outcomes[1]!.requests).toHaveLength(21);
+    expect(outcomes[2]!.outcome.error).toMatchObject({ class: 'APIConnectionError' });
+    expect(outcomes[3]!.requests.map((item) => `${item.method} ${String(item.headers['content-type'])}`)).toEqual(['POST application/json', 'GET undefined']);
+  });
+
+  it('the request as fetch builds it: an API key with a trailing newline, OPENAI_ORG_ID and OPENAI_PROJECT_ID, a key fetch refuses, credentials in the URL', async () => {
+    const ok: Handler = (_q, r) => json(r, 200, COMPLETION);
+    const keyed = (await same(ok, {}, undefined, 'sk-secret\n')) as { outcome: unknown; requests: Array<{ headers: Record<string, unknown> }> };
+    expect(keyed.outcome).toEqual({ completion: COMPLETION });
+    expect(keyed.requests[0]!.headers['authorization']).toBe('Bearer sk-secret');
+    const refused = (await same(ok, {}, undefined, 'sk-\u0000x')) as { outcome: { error: { class: string } }; requests: unknown[] };
+    expect(refused.outcome.error.class).toBe('TypeError');
+    expect(refused.requests).toEqual([]);
+    process.env['OPENAI_ORG_ID'] = 'org-7';
+    process.env['OPENAI_PROJECT_ID'] = 'proj-9';
+    try {
+      const { baseURL, seen } = await serve(ok);
+      await direct()(baseURL, { model: 'm', messages: [] }, undefined);
+      await viaClient(baseURL, { model: 'm', messages: [] }, undefined);
+      expect(seen.map((item) => [item.headers['openai-organization'], item.headers['openai-project']])).toEqual([
+        ['org-7', 'proj-9'],
+        ['org-7', 'proj-9'],
+      ]);
+    } finally {
+      delete process.env['OPENAI_ORG_ID'];
+      delete process.env['OPENAI_PROJECT_ID'];
+    }
+    const { baseURL, seen } = await serve(ok);
+    const withCredentials = baseURL.replace('http://', 'http://user:pass@');
+    const outcome = async (send: Sender) =>
+      send(withCredentials, { model: 'm', messages: [] }, undefined).catch(
+        (error: Error & { cause?: Error }) => `${error.constructor.name}: ${error.cause?.message}`,
+      );
+    expect(await outcome(direct())).toEqual(await outcome(viaClient));
+    expect(seen).toEqual([]);
   });
 
   it('the backend sends through it when given no fetch: a reply, and a dead server ends as unreachable after its retries', async () => {

@@ -1,6 +1,6 @@
 // A non-streamed Ollama /api/chat over undici's dispatcher API: the ollama client's request and errors, without its
 // fetch layers. Decision 0019 says why (the main thread's time per model call at 64 calls in flight, issue 15 §5).
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -20,17 +20,14 @@ export class OllamaResponseError extends Error {
 
 /**
  * The keep-alive connection pool of the run's model calls, Ollama's and OpenAI-compatible servers' (one per process,
- * created on first use; undici's Agent keeps a pool per origin). Its
- * timeouts are Node fetch's: no response headers, or no body data, within 300 000 ms fails the call with
- * `UND_ERR_HEADERS_TIMEOUT` / `UND_ERR_BODY_TIMEOUT` (LIBRARIES.md). Idle sockets do not keep the process alive.
- * undici is imported here, on first use: loading it costs about 140 ms and 19 MB, which a run of the scripted
- * model should not pay (measured with `process.memoryUsage().rss` around the import).
+ * created on first use; undici's Agent keeps a pool per origin). Its timeouts are Node fetch's: no response headers,
+ * or no body data, within 300 000 ms fails the call with `UND_ERR_HEADERS_TIMEOUT` / `UND_ERR_BODY_TIMEOUT`
+ * (LIBRARIES.md). Idle sockets do not keep the process alive. Redirects are followed by `requestFollowing`, as fetch
+ * follows them. undici is imported here, on first use: loading it costs about 140 ms and 19 MB, which a run of the
+ * scripted model should not pay (measured with `process.memoryUsage().rss` around the import).
  */
 export async function modelDispatcher(): Promise<Dispatcher> {
-  loading ??= import('undici').then(
-    // Redirects are followed as Node's fetch follows them (at most 20; a POST answered 301, 302 or 303 becomes a GET).
-    ({ Agent, interceptors }) => new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 }).compose(interceptors.redirect({ maxRedirections: 20 })),
-  );
+  loading ??= import('undici').then(({ Agent }) => new Agent({ headersTimeout: 300_000, bodyTimeout: 300_000 }));
   return loading;
 }
 let loading: Promise<Dispatcher> | undefined;
@@ -75,9 +72,7 @@ export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: 
   try {
     let response: Dispatcher.ResponseData;
     try {
-      response = await pool.request({
-        origin: endpoint.origin,
-        path: endpoint.path,
+      response = await requestFollowing(pool, new URL(endpoint.path, endpoint.origin), {
         method: 'POST',
         headers: endpoint.authorization === undefined ? HEADERS : { ...HEADERS, authorization: endpoint.authorization },
         body,
@@ -98,35 +93,106 @@ export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: 
   }
 }
 
-/** The whole body as text, decoded when the server compressed it (gzip, deflate or br, as Node's fetch decodes). */
+/** The whole body as text, as fetch's `text()` gives it (see decodedText). */
 async function bodyText(response: Dispatcher.ResponseData, controller: AbortController | undefined): Promise<string> {
   try {
-    return (await decodedBody(response)).toString('utf8');
+    return await decodedText(response);
   } catch (error) {
     if (controller?.signal.aborted) throw controller.signal.reason;
     throw new TypeError('terminated', { cause: error });
   }
 }
 
+/** Statuses whose response has no body for fetch (the Fetch standard's null body statuses). */
+export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
+
 /**
- * The whole body of `response`, decoded as Node's fetch decodes a `content-encoding` of gzip, deflate or br (several
- * codings are undone last first). Throws undici's error when the body breaks off or times out, zlib's when it does
- * not decode, and a TypeError naming an encoding it does not know.
+ * The whole body of `response`, decoded as Node's fetch (undici) decodes it: for a `content-encoding` list, the codings
+ * last first, gzip / x-gzip, deflate (zlib or raw, told by the first byte) and br, each forgiving a missing end as
+ * curl is (`Z_SYNC_FLUSH`); a coding it does not know (identity, zstd, an empty entry) leaves the whole body as sent.
+ * A null body status (204, 205, 304, …) has no body. Throws undici's error when the body breaks off or times out,
+ * and zlib's when it does not decode.
  */
 export async function decodedBody(response: Dispatcher.ResponseData): Promise<Buffer> {
-  const encoding = response.headers['content-encoding'];
-  let bytes = Buffer.from(await response.body.arrayBuffer());
-  if (encoding === undefined || encoding === 'identity') return bytes;
-  for (const coding of String(encoding)
-    .split(',')
-    .map((part) => part.trim().toLowerCase())
-    .reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') bytes = gunzipSync(bytes);
-    else if (coding === 'deflate') bytes = inflateSync(bytes);
-    else if (coding === 'br') bytes = brotliDecompressSync(bytes);
-    else if (coding !== 'identity') throw new TypeError(`unsupported content-encoding "${coding}"`);
+  if (NULL_BODY_STATUSES.has(response.statusCode)) {
+    await response.body.dump();
+    return Buffer.alloc(0);
   }
-  return bytes;
+  const raw: Buffer = Buffer.from(await response.body.arrayBuffer());
+  const encoding = response.headers['content-encoding'];
+  if (encoding === undefined || raw.length === 0) return raw;
+  const codings = (Array.isArray(encoding) ? encoding.join(', ') : encoding).toLowerCase().split(',');
+  const steps: Array<(bytes: Buffer) => Buffer> = [];
+  for (let index = codings.length - 1; index >= 0; index--) {
+    const coding = codings[index]!.trim();
+    const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+    if (coding === 'gzip' || coding === 'x-gzip') steps.push((bytes) => gunzipSync(bytes, flush));
+    else if (coding === 'deflate')
+      steps.push((bytes) => (bytes.length > 0 && (bytes[0]! & 0x0f) === 0x08 ? inflateSync(bytes, flush) : inflateRawSync(bytes, flush)));
+    else if (coding === 'br') {
+      const brotli = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH };
+      steps.push((bytes) => brotliDecompressSync(bytes, brotli));
+    } else return raw;
+  }
+  return steps.reduce<Buffer>((bytes, step) => step(bytes), raw);
+}
+
+/** The whole body as text, as fetch's `text()` gives it: decoded (decodedBody), UTF-8, a leading byte order mark dropped. */
+export async function decodedText(response: Dispatcher.ResponseData): Promise<string> {
+  const text = (await decodedBody(response)).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Request headers fetch drops when a redirect turns the request into a GET without a body (Fetch standard). */
+const BODY_HEADERS = ['content-encoding', 'content-language', 'content-location', 'content-type', 'content-length'];
+/** Headers fetch drops when a redirect leaves the origin. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'host'];
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * `dispatcher.request` to `url`, following redirects as Node's fetch follows them (the Fetch standard's HTTP-redirect
+ * fetch): 301, 302, 303, 307 and 308 with a Location, at most 20; 303 (and 301 or 302 for a POST) becomes a GET
+ * without body or body headers; leaving the origin drops the authorization. A 3xx without Location, or another 3xx,
+ * is the response. Throws undici's error for no response; for a Location that is not an http(s) URL, or a 21st
+ * redirect, a TypeError naming it (as fetch's network errors are its cause).
+ */
+export async function requestFollowing(
+  dispatcher: Dispatcher,
+  url: URL,
+  options: { method: Dispatcher.HttpMethod; headers: Record<string, string>; body?: string; signal?: AbortSignal },
+): Promise<Dispatcher.ResponseData> {
+  let current = url;
+  let { method, headers, body } = options;
+  for (let redirects = 0; ; redirects++) {
+    const response = await dispatcher.request({
+      origin: current.origin,
+      path: `${current.pathname}${current.search}`,
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const location = response.headers['location'];
+    if (!REDIRECT_STATUSES.has(response.statusCode) || location === undefined) return response;
+    await response.body.dump();
+    let next: URL;
+    try {
+      next = new URL(Array.isArray(location) ? location[0]! : location, current);
+    } catch (error) {
+      throw new TypeError('invalid redirect location', { cause: error });
+    }
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new TypeError('URL scheme must be a HTTP(S) scheme');
+    if (redirects >= 20) throw new TypeError('redirect count exceeded');
+    const status = response.statusCode;
+    if ((status === 303 && method !== 'GET' && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST')) {
+      method = 'GET';
+      body = undefined;
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !BODY_HEADERS.includes(name)));
+    }
+    if (next.origin !== current.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)));
+    next.hash = '';
+    current = next;
+  }
 }
 
 /**

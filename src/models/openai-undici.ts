@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { VERSION } from 'openai/version';
 import type { Dispatcher } from 'undici';
-import { decodedBody, modelDispatcher } from './ollama-undici.js';
+import { decodedText, modelDispatcher, requestFollowing } from './ollama-undici.js';
 
 type Sdk = typeof import('openai');
 
@@ -17,20 +17,28 @@ export interface CompletionEndpoint {
   apiKey: string;
 }
 
+/** What an HTTP header value may hold once trimmed (Fetch: no NUL, CR or LF, and bytes only). */
+const VALID_HEADER_VALUE = /^[^\0\r\n\u0100-\uffff]*$/;
+
 /**
- * The headers openai-node 6.30 sends with a chat completion (`buildHeaders`: accept, content type, its User-Agent and
- * `X-Stainless-*` platform headers, the bearer token), and the `accept-encoding` Node's fetch adds under it.
+ * `value` as fetch's Headers stores it: leading and trailing whitespace (tab, LF, CR, space) dropped. Throws fetch's
+ * TypeError for a value it refuses (a NUL, a line break inside, a character above U+00FF).
  */
-function headersFor(endpoint: CompletionEndpoint, timeoutMs: number | undefined): Record<string, string> {
+function headerValue(value: string): string {
+  const trimmed = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (!VALID_HEADER_VALUE.test(trimmed)) throw new TypeError(`Headers.append: "${value}" is an invalid header value.`);
+  return trimmed;
+}
+
+/**
+ * The headers openai-node 6.30 sends with a chat completion (`buildHeaders`: accept, content type, its User-Agent,
+ * the `X-Stainless-*` platform and retry headers, `OpenAI-Organization` / `OpenAI-Project` from OPENAI_ORG_ID /
+ * OPENAI_PROJECT_ID, the bearer token), and the `accept-encoding` Node's fetch adds (with br over https).
+ */
+function headersFor(endpoint: CompletionEndpoint, timeoutMs: number | undefined, https: boolean): Record<string, string> {
   const os: Record<string, string> = { linux: 'Linux', darwin: 'MacOS', win32: 'Windows', freebsd: 'FreeBSD', openbsd: 'OpenBSD', android: 'Android' };
-  const platform: Record<string, string> = {
-    'x-stainless-lang': 'js',
-    'x-stainless-package-version': VERSION,
-    'x-stainless-os': os[process.platform] ?? `Other:${process.platform}`,
-    'x-stainless-arch': ['x64', 'arm64', 'arm'].includes(process.arch) ? process.arch : `other:${process.arch}`,
-    'x-stainless-runtime': 'node',
-    'x-stainless-runtime-version': process.version,
-  };
+  const organization = process.env['OPENAI_ORG_ID']?.trim();
+  const project = process.env['OPENAI_PROJECT_ID']?.trim();
   return {
     accept: 'application/json',
     'content-type': 'application/json',
@@ -38,9 +46,16 @@ function headersFor(endpoint: CompletionEndpoint, timeoutMs: number | undefined)
     'x-stainless-retry-count': '0',
     // Sent only for a timeout given with the call (not the client's default), as the client does.
     ...(timeoutMs ? { 'x-stainless-timeout': String(Math.trunc(timeoutMs / 1000)) } : {}),
-    ...platform,
-    authorization: `Bearer ${endpoint.apiKey}`,
-    'accept-encoding': 'gzip, deflate',
+    'x-stainless-lang': 'js',
+    'x-stainless-package-version': VERSION,
+    'x-stainless-os': os[process.platform] ?? `Other:${process.platform}`,
+    'x-stainless-arch': ['x64', 'arm64', 'arm'].includes(process.arch) ? process.arch : `other:${process.arch}`,
+    'x-stainless-runtime': 'node',
+    'x-stainless-runtime-version': process.version,
+    ...(organization ? { 'openai-organization': headerValue(organization) } : {}),
+    ...(project ? { 'openai-project': headerValue(project) } : {}),
+    authorization: headerValue(`Bearer ${endpoint.apiKey}`),
+    'accept-encoding': https ? 'br, gzip, deflate' : 'gzip, deflate',
   };
 }
 
@@ -55,8 +70,12 @@ function headersFor(endpoint: CompletionEndpoint, timeoutMs: number | undefined)
  *   for another reason → `APIConnectionError` with `TypeError('fetch failed')` (undici's error its cause) as
  *   `cause`, or `APIConnectionTimeoutError` when that error says it timed out (as the client tells them apart);
  * - a 2xx body that breaks off → `TypeError('terminated')`; one that is not the JSON it claims → `SyntaxError`;
- * - a `timeoutMs` that is not a whole number ≥ 0 → `OpenAIError`, before anything is sent.
+ * - a `timeoutMs` that is not a whole number ≥ 0 → `OpenAIError`, before anything is sent; an API key fetch's
+ *   Headers refuse → its `TypeError`; a base URL with credentials → `APIConnectionError`, as fetch refuses it.
  * The timeout covers the wait for the response headers, as the client's does; the body then has undici's 300 s.
+ * Bodies are decoded and redirects followed as Node's fetch does (`decodedText`, `requestFollowing`).
+ * Known differences from the client over fetch: fetch's blocked ports (e.g. 6000) are not refused, and a completion
+ * has no non-enumerable `_request_id` (nothing here reads it).
  */
 export async function postCompletion(
   sdk: Sdk,
@@ -69,20 +88,17 @@ export async function postCompletion(
   const timeout = timeoutMs ?? SDK_DEFAULT_TIMEOUT_MS;
   if (typeof timeout !== 'number' || !Number.isInteger(timeout)) throw new OpenAIError('timeout must be an integer');
   if (timeout < 0) throw new OpenAIError('timeout must be a positive integer');
-  const pool = dispatcher ?? (await modelDispatcher());
   const url = new URL(`${endpoint.baseURL.replace(/\/+$/, '')}/chat/completions`);
+  const headers = headersFor(endpoint, timeoutMs, url.protocol === 'https:');
+  if (url.username !== '' || url.password !== '') {
+    throw new APIConnectionError({ cause: new TypeError(`Request cannot be constructed from a URL that includes credentials: ${url.href}`) });
+  }
+  const pool = dispatcher ?? (await modelDispatcher());
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
   let response: Dispatcher.ResponseData;
   try {
-    response = await pool.request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: headersFor(endpoint, timeoutMs),
-      body: JSON.stringify(body),
-      signal: controller.signal,
-    });
+    response = await requestFollowing(pool, url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
   } catch (error) {
     if (controller.signal.aborted) throw new APIConnectionTimeoutError();
     const failed = new TypeError('fetch failed', { cause: error });
@@ -110,10 +126,10 @@ export async function postCompletion(
   return (await bodyText(response)) as unknown as OpenAI.Chat.Completions.ChatCompletion;
 }
 
-/** The whole body as text (decoded as fetch decodes it); a body that breaks off → `TypeError('terminated')`, as fetch. */
+/** The whole body as fetch's `text()` gives it (decodedText); a body that breaks off → `TypeError('terminated')`, as fetch. */
 async function bodyText(response: Dispatcher.ResponseData): Promise<string> {
   try {
-    return (await decodedBody(response)).toString('utf8');
+    return await decodedText(response);
   } catch (error) {
     throw new TypeError('terminated', { cause: error });
   }
