@@ -373,3 +373,38 @@ describe('postCompletion against the openai client over Node fetch', () => {
     await expect(dead.chat(planRequest())).rejects.toMatchObject({ name: 'InfrastructureError', kind: 'unreachable' });
   });
 });
+
+describe('a 2xx reply that is not a chat completion', () => {
+  it('is a server error, retried and then an InfrastructureError, on both paths (it was a TypeError nothing caught)', async () => {
+    const replies: Handler[] = [
+      (_q, r) => {
+        r.writeHead(200, { 'content-type': 'text/html' });
+        r.end('<html>proxy login</html>');
+      },
+      (_q, r) => json(r, 200, { object: 'list', data: [] }),
+      (_q, r) => {
+        r.writeHead(204);
+        r.end();
+      },
+    ];
+    for (const reply of replies) {
+      const { baseURL, seen } = await serve(reply);
+      const outcome = (fetch?: typeof globalThis.fetch) =>
+        createOpenAIModel({
+          model: 'm',
+          baseURL,
+          dispatcher: pool(),
+          retry: { attempts: 2 },
+          clock: { sleep: async () => undefined },
+          ...(fetch ? { fetch } : {}),
+        })
+          .chat(planRequest())
+          .catch((error: Error & { kind?: string }) => ({ name: error.name, kind: error.kind, message: error.message.replace(/ in \d+ ms/, '') }));
+      const direct = await outcome();
+      expect(direct).toEqual(await outcome(globalThis.fetch));
+      expect(direct).toMatchObject({ name: 'InfrastructureError', kind: 'server_error' });
+      expect((direct as { message: string }).message).toContain('not a chat completion');
+      expect(seen).toHaveLength(4);
+    }
+  });
+});

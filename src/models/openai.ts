@@ -72,6 +72,7 @@ export function resolveOpenAIBaseUrl(flag?: string, env: NodeJS.ProcessEnv = pro
  * call (vLLM, llama.cpp) is the model's output, not the server's fault.
  */
 export function classifyOpenAIError(error: unknown): ErrorClassification {
+  if (error instanceof NotACompletionError) return { action: 'retry', kind: 'server_error', reason: error.message };
   // The client's errors can only exist once the package is loaded.
   const OpenAI = sdk?.default;
   if (OpenAI === undefined) return classifyOllamaError(error);
@@ -94,6 +95,23 @@ export function classifyOpenAIError(error: unknown): ErrorClassification {
     return { action: 'fail', kind: 'other', reason: `HTTP ${status}: ${message}` };
   }
   return classifyOllamaError(error);
+}
+
+/**
+ * A 2xx reply that is not a chat completion (no `choices` list): text, an empty body, other JSON. The server's fault
+ * (a proxy's page, a half-started server), retried as a server error; before, the backend read `choices[0]` of it and
+ * threw a TypeError that no retry or host failover saw.
+ */
+export class NotACompletionError extends Error {
+  override readonly name = 'NotACompletionError';
+}
+
+/** `value` as a completion, or NotACompletionError naming what came instead. */
+function asCompletion(value: unknown): OpenAI.Chat.Completions.ChatCompletion {
+  if (value !== null && typeof value === 'object' && Array.isArray((value as { choices?: unknown }).choices))
+    return value as OpenAI.Chat.Completions.ChatCompletion;
+  const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 200)) : value === undefined ? 'an empty body' : JSON.stringify(value)?.slice(0, 200);
+  throw new NotACompletionError(`the server answered 2xx with ${shown}, not a chat completion (no "choices")`);
 }
 
 /** A 400 that says the server does not take `response_format` (json_schema) as asked. */
@@ -152,12 +170,12 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
           // The imports (openai ≈ 200 ms, undici ≈ 140 ms) come before the clock: they are not the model's time.
           const [loaded, dispatcher] = await Promise.all([loadSdk(), config.dispatcher ?? modelDispatcher()]);
           const started = now();
-          const completion = await postCompletion(loaded, { baseURL, apiKey }, body, timeoutMs, dispatcher);
+          const completion = asCompletion(await postCompletion(loaded, { baseURL, apiKey }, body, timeoutMs, dispatcher));
           return { completion, wall_ms: now() - started };
         }
         const openai = await getClient();
         const started = now();
-        const completion = await openai.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {});
+        const completion = asCompletion(await openai.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {}));
         return { completion, wall_ms: now() - started };
       },
       retryOptions,
