@@ -93,8 +93,11 @@ export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: 
   }
 }
 
-/** The whole body as text, as fetch's `text()` gives it (see decodedText). */
-async function bodyText(response: Dispatcher.ResponseData, controller: AbortController | undefined): Promise<string> {
+/**
+ * The whole body as text, as fetch's `text()` gives it (see decodedText). A body that breaks off or does not decode →
+ * `TypeError('terminated')` with the cause, as fetch; after `controller` aborted, its reason.
+ */
+export async function bodyText(response: Dispatcher.ResponseData, controller?: AbortController): Promise<string> {
   try {
     return await decodedText(response);
   } catch (error) {

@@ -3,7 +3,7 @@
 import type OpenAI from 'openai';
 import { VERSION } from 'openai/version';
 import type { Dispatcher } from 'undici';
-import { decodedText, modelDispatcher, requestFollowing } from './ollama-undici.js';
+import { bodyText, modelDispatcher, requestFollowing } from './ollama-undici.js';
 
 type Sdk = typeof import('openai');
 
@@ -124,15 +124,6 @@ export async function postCompletion(
     return JSON.parse(await bodyText(response)) as OpenAI.Chat.Completions.ChatCompletion;
   }
   return (await bodyText(response)) as unknown as OpenAI.Chat.Completions.ChatCompletion;
-}
-
-/** The whole body as fetch's `text()` gives it (decodedText); a body that breaks off → `TypeError('terminated')`, as fetch. */
-async function bodyText(response: Dispatcher.ResponseData): Promise<string> {
-  try {
-    return await decodedText(response);
-  } catch (error) {
-    throw new TypeError('terminated', { cause: error });
-  }
 }
 
 function header(response: Dispatcher.ResponseData, name: string): string | undefined {
