@@ -12,6 +12,7 @@ import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
 import { classifyOllamaError, withRetry, type RetryOptions, type RetryPolicy } from './retry.js';
 import { resolveOllamaHost } from './ollama-host.js';
 import { sendChat, type OllamaReply } from './ollama-transport.js';
+import { ContextExceededError, ollamaContextOverflow, ollamaTruncation } from './context-limit.js';
 import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, ollamaTools, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
 
 export { resolveOllamaHost } from './ollama-host.js';
@@ -38,6 +39,11 @@ export interface OllamaModelConfig {
   loadTimeoutMs?: number;
   /** Append a line with the JSON Schema to the system prompt (the server does not add it). Default true. */
   schemaInPrompt?: boolean;
+  /**
+   * The context window in tokens when a request sends no num_ctx (the model's default: `num_ctx` in /api/show
+   * `parameters`); a reply whose prompt_eval_count reaches the window was truncated (`ollamaTruncation`).
+   */
+  contextLength?: number;
   /** Injected timing for tests: backoff sleep, jitter source, clock in ms. */
   clock?: Pick<RetryOptions, 'sleep' | 'random' | 'now'>;
   /** Called before each infrastructure retry (e.g. log it, or lower concurrency on `busy`). */
@@ -61,7 +67,9 @@ const DEFAULT_LOAD_TIMEOUT_MS = 300_000;
  * `load_ms` = load_duration and `duration_ms` = total_duration − load_duration (ns → ms; a cold load is
  * not charged), summed over the backend's own output-fault retries.
  * Throws `InfrastructureError` (unreachable | server_error | busy | timeout after bounded retries;
- * model_missing | other at once); throws a plain Error when native mode has no tools.
+ * model_missing | other at once); `ContextExceededError` at once when the prompt did not fit num_ctx (an error
+ * reply saying so, or a 200 whose prompt_eval_count reached num_ctx: Ollama's silent truncation); a plain Error
+ * when native mode has no tools.
  */
 export function createOllamaModel(config: OllamaModelConfig): ChatModel & { readonly host: string } {
   const host = config.host ?? resolveOllamaHost();
@@ -130,6 +138,8 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
         try {
           reply = await send(body, options.timeout_ms);
         } catch (error) {
+          const overflow = ollamaContextOverflow(error instanceof Error && error.cause !== undefined ? error.cause : error);
+          if (overflow) throw new ContextExceededError(overflow, sentOf(body));
           const classification = classifyOllamaError(error);
           if (classification.action !== 'model_output') throw error;
           totals.attempts += 1;
@@ -142,6 +152,8 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
           return { text: classification.reason, ...totals, model: `ollama:${config.model}`, output_fault: fault, sent: sentOf(body) };
         }
         totals.attempts += 1;
+        const truncated = ollamaTruncation(reply.prompt_eval_count, body.options?.num_ctx ?? config.contextLength);
+        if (truncated) throw new ContextExceededError(truncated, sentOf(body));
         const usage = accounting(reply);
         totals.tokens_in += usage.tokens_in;
         totals.tokens_out += usage.tokens_out;

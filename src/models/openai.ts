@@ -11,6 +11,7 @@ import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, toolCallToReplyText, type T
 import type { Dispatcher } from 'undici';
 import { modelDispatcher } from './ollama-undici.js';
 import { postCompletion } from './openai-undici.js';
+import { ContextExceededError, openAIContextOverflow } from './context-limit.js';
 
 /** The `openai` package, loaded on first use (≈ 200 ms): a run without openai: models never pays for it. */
 type Sdk = typeof import('openai');
@@ -131,7 +132,8 @@ type Body = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming & Rec
  * separate reasoning (`reasoning_content` or `reasoning`) for the trace. `finish_reason: "length"` is retried
  * once with twice the max_tokens (or thinking off) and otherwise reported as `output_budget_exhausted`.
  * Throws `InfrastructureError` (unreachable | server_error | busy | timeout after bounded retries; model_missing
- * | other at once); throws a plain Error when native mode has no tools.
+ * | other at once); `ContextExceededError` at once when the server says the prompt does not fit the context window
+ * (vLLM, llama.cpp server: `openAIContextOverflow`); a plain Error when native mode has no tools.
  */
 export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { readonly host: string } {
   const baseURL = config.baseURL ?? resolveOpenAIBaseUrl();
@@ -218,6 +220,8 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
           sent = await send(body, options.timeout_ms);
         } catch (error) {
           const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+          const overflow = openAIContextOverflow(cause);
+          if (overflow) throw new ContextExceededError(overflow, sentOf(body));
           if (structured === 'auto' && 'response_format' in body && rejectsResponseFormat(cause)) {
             structured = 'prompt'; // for good: this server does not take json_schema
             body = build();
