@@ -4,6 +4,7 @@ import type { TraceEvent } from '../records/index.js';
 import { earliest, failingChecks, type AttributionState, type AttributionTask, type Rule, type RuleInput } from './finding.js';
 import { indexTrace } from './trace-index.js';
 import { invalidOutput } from './rules/invalid-output.js';
+import { contextExceeded } from './rules/context-exceeded.js';
 import { misroute } from './rules/misroute.js';
 import { guessedTarget } from './rules/guessed-target.js';
 import { wrongCheck } from './rules/wrong-check.js';
@@ -60,7 +61,8 @@ export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
  * event, or null for an episode that succeeded (ending matches `expect`, every check passes) or ended in `error`
  * (infrastructure, never a strategy's failure). Pure: reads the trace (with the episode's final `check` events),
  * the task, the final repository state and the check results; never throws for a well-formed trace.
- * A failed episode that no rule explains gets a last-resort verdict (premature_finish for direct/ReAct,
+ * An episode ended by a prompt past the context window is blamed on the role that sent it (`context_exceeded`) before
+ * any other rule runs. A failed episode that no rule explains gets a last-resort verdict (premature_finish for direct/ReAct,
  * missing_step for plan strategies), so every failure is counted somewhere.
  */
 export function attribute(
@@ -76,6 +78,9 @@ export function attribute(
   if (endingMatches && state.length === 0 && words.length === 0) return null;
   const index = indexTrace(trace);
   const input: RuleInput = { task, index, final: finalState, checks: checkResults };
+  // A prompt past the context window ended the episode at a definite call: that role, before any other rule.
+  const limit = contextExceeded(input);
+  if (limit) return limit;
   const act = earliest(ACT_RULES.map(([, rule]) => rule(input)));
   const verdict = act ?? ENDING_RULES.map(([, rule]) => rule).reduce<ReturnType<Rule>>((found, rule) => found ?? rule(input), undefined);
   if (verdict) return verdict;

@@ -3,14 +3,25 @@
 /**
  * Failure modes per component. The issue's list (issue 4 §1) plus a few the rules need to cover every failed
  * episode: `executor.wrong_answer` (the reporter, which only writes up the executor's results, states what the
- * results do not say), `replanner.missing_step`, `invalid_output` for every model role, and `budget.exhausted`.
+ * results do not say), `replanner.missing_step`, `invalid_output` for every model role, `budget.exhausted`, and
+ * `context_exceeded` for every model role (its prompt outgrew the model's context window, issue 25 §5).
  */
 export const MODES = {
-  planner: ['invalid_plan', 'guessed_target', 'wrong_check', 'coarse_step', 'missing_step'],
-  executor: ['invalid_output', 'bad_edit', 'drift', 'overreach', 'wrong_answer'],
-  replanner: ['invalid_output', 'guessed_target', 'repeated_call', 'repeated_assumption', 'no_progress', 'weakened_check', 'vague_stop', 'missing_step'],
-  gate: ['invalid_output', 'misroute'],
-  agent: ['invalid_output', 'guessed_target', 'tampered_test', 'overreach', 'no_stop', 'premature_finish', 'wrong_answer'],
+  planner: ['invalid_plan', 'guessed_target', 'wrong_check', 'coarse_step', 'missing_step', 'context_exceeded'],
+  executor: ['invalid_output', 'bad_edit', 'drift', 'overreach', 'wrong_answer', 'context_exceeded'],
+  replanner: [
+    'invalid_output',
+    'guessed_target',
+    'repeated_call',
+    'repeated_assumption',
+    'no_progress',
+    'weakened_check',
+    'vague_stop',
+    'missing_step',
+    'context_exceeded',
+  ],
+  gate: ['invalid_output', 'misroute', 'context_exceeded'],
+  agent: ['invalid_output', 'guessed_target', 'tampered_test', 'overreach', 'no_stop', 'premature_finish', 'wrong_answer', 'context_exceeded'],
   budget: ['exhausted'],
 } as const;
 
@@ -27,6 +38,7 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
       'a done_when check that cannot pass in this repository (no such command or file, or it fails although the task is done), e.g. copied from the request',
     coarse_step: 'one step names several targets (files or commands) but is one call, so the others are never touched',
     missing_step: 'the plan ran as written and still cannot meet the task: a needed step is not in it',
+    context_exceeded: "the planner's prompt did not fit the model's context window (the server refused it, or Ollama truncated it at num_ctx)",
   },
   executor: {
     invalid_output: 'an executor (or reporter) reply failed to parse or validate twice',
@@ -34,6 +46,7 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     drift: 'the executor call does not do what the step says: another tool, other args than the plan gave, or an edit that changes nothing',
     overreach: 'the executor filled a step the plan declared side-effect free with a call that has a side effect the request did not ask for',
     wrong_answer: "every step and check went through but the final report (the reporter writing up the executor's results) misstates them",
+    context_exceeded: "an executor's (or reporter's) prompt, with the results so far, did not fit the model's context window",
   },
   replanner: {
     invalid_output: 'a replanner reply failed to parse or validate twice',
@@ -45,11 +58,13 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     weakened_check: 'a revision drops done_when checks without replacing them, so the loop declares done while the task is not',
     vague_stop: 'the replanner stopped with a message that names none of the blockers the failure made observable',
     missing_step: 'the revised plan ran as written and still cannot meet the task',
+    context_exceeded: "the replanner's prompt, with the history so far, did not fit the model's context window",
   },
   gate: {
     invalid_output: 'a gate reply failed to parse or validate twice',
     misroute:
       'the gate sent a task that needs more than one action (its reference has several calls, or its first approach fails) to direct, or a task one action settles (its reference is one call) to the planner',
+    context_exceeded: "the gate's prompt did not fit the model's context window",
   },
   agent: {
     invalid_output: 'an agent reply failed to parse or validate twice',
@@ -61,6 +76,7 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     premature_finish:
       "the agent ended before the task was done: state checks fail, its last observation was an unresolved failure, or it answered after fewer calls than the task's reference takes",
     wrong_answer: 'the state is right and the work was done, but the answer (or stop message) misses what the checks ask for',
+    context_exceeded: "the agent's prompt, with its history of calls and results, outgrew the model's context window",
   },
   budget: {
     exhausted: 'a tool-call or replan budget ended a run that was still making progress, with nothing else wrong',

@@ -6,7 +6,7 @@ import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
 import { attribute, costFindings } from '../attribution/index.js';
-import { STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
+import { ContextExceededEnding, STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
 
 /** The parts of a loaded task an episode needs. */
@@ -56,7 +56,8 @@ export function episodeKey(task: string, strategy: string, epoch: number, config
 /**
  * Runs one episode end to end. Never throws: an InfrastructureError ends it as `error` (reason
  * `infrastructure:<kind>`), any other exception (a strategy or model bug) as `error` (reason
- * `harness_error`) with the message; neither is scored as a strategy failure.
+ * `harness_error`) with the message; neither is scored as a strategy failure. A prompt past the model's context
+ * window (`ContextExceededEnding`) ends it as `budget_exhausted` / `context_exceeded`: a failure of the strategy.
  */
 export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promise<EpisodeRecord> {
   const started = performance.now();
@@ -79,13 +80,12 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
       options: env.options,
     });
   } catch (error) {
-    const infrastructure = error instanceof InfrastructureError;
-    outcome = {
-      status: 'error',
-      reason: infrastructure ? `infrastructure:${error.kind}` : 'harness_error',
-      message: error instanceof Error ? error.message : String(error),
-    };
-    trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });
+    if (error instanceof ContextExceededEnding) {
+      outcome = contextExceeded(trace, error);
+    } else {
+      outcome = errorOutcome(error);
+      trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });
+    }
   }
   const toolMs = repo.clock.now_ms;
   const scoreOn = (state: SimRepo) => score(task, outcome, { repo: state, answer: outcome.answer, message: outcome.message });
@@ -137,6 +137,31 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
     trace: trace.events,
   };
+}
+
+/** An InfrastructureError as `error` / `infrastructure:<kind>`, anything else as `error` / `harness_error`, with its message. */
+function errorOutcome(error: unknown): Outcome {
+  return {
+    status: 'error',
+    reason: error instanceof InfrastructureError ? `infrastructure:${error.kind}` : 'harness_error',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/**
+ * A role's prompt did not fit the model's context window: the strategy's failure, not infrastructure (issue 25 §5).
+ * The role's model_call events go into the trace (the last is the call that overflowed), then a `budget` event
+ * (limit `context_exceeded`, the server's words) and the end: `budget_exhausted` / `context_exceeded`, scored and
+ * attributed like any failure, kept by `--resume`. No report is asked for: the history that overflowed is what a
+ * reporter would be sent (decision 0022).
+ */
+function contextExceeded(trace: Trace, ending: ContextExceededEnding): Outcome {
+  for (const event of ending.events) trace.emit(event);
+  const detail = `the ${ending.role}'s prompt does not fit the model's context window: ${ending.cause.overflow.detail}`;
+  trace.emit({ type: 'budget', limit: 'context_exceeded', detail });
+  const outcome: Outcome = { status: 'budget_exhausted', reason: 'context_exceeded' };
+  trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason });
+  return outcome;
 }
 
 /** Cost metrics derived from the trace (model calls by role, tokens, model/load time) and the simulated clock. */

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Role, RoleView } from '../models/types.js';
 import { parseReply } from '../models/parse-reply.js';
+import { ContextExceededError } from '../models/context-limit.js';
 import { renderMessages } from './prompts.js';
 import type { TraceEventInput } from '../records/index.js';
 import type { StrategyContext } from './context.js';
@@ -31,6 +32,57 @@ function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
   Object.freeze(value);
   for (const child of Object.values(value)) deepFreeze(child);
+}
+
+/**
+ * A role's prompt did not fit the model's context window (the backend threw `ContextExceededError`): the episode
+ * ends at once as `budget_exhausted` with reason `context_exceeded` (the runner turns this into the outcome), a
+ * failure of `role`. `events` are the role's model_call events of this ask, not yet in the trace; the last one is
+ * the call that overflowed (outcome `invalid`, output_fault `context_exceeded`).
+ */
+export class ContextExceededEnding extends Error {
+  override readonly name = 'ContextExceededEnding';
+  constructor(
+    readonly role: Role,
+    readonly events: Array<Extract<TraceEventInput, { type: 'model_call' }>>,
+    override readonly cause: ContextExceededError,
+  ) {
+    super(`the ${role}'s prompt does not fit the model's context window: ${cause.overflow.detail}`);
+  }
+}
+
+/** The model_call event of a call whose prompt did not fit: no reply, the server's words as the output fault. */
+function overflowEvent(
+  ctx: StrategyContext,
+  role: Role,
+  schemaName: string,
+  attempt: number,
+  model: string,
+  promptSha256: string,
+  error: ContextExceededError,
+): Extract<TraceEventInput, { type: 'model_call' }> {
+  const event: Extract<TraceEventInput, { type: 'model_call' }> = {
+    type: 'model_call',
+    role,
+    model,
+    schema: schemaName,
+    attempt,
+    outcome: 'invalid',
+    text: '',
+    error: error.message,
+    format_warnings: [],
+    tokens_in: error.overflow.prompt_tokens ?? 0,
+    tokens_out: 0,
+    duration_ms: 0,
+    load_ms: 0,
+    prompt_sha256: promptSha256,
+    output_fault: { kind: 'context_exceeded', detail: error.overflow.detail },
+  };
+  if (error.sent) {
+    const messages = error.sent.messages.map((message) => ctx.trace.storeText(message.role, message.content));
+    event.sent = { messages, options: error.sent.options };
+  }
+  return event;
 }
 
 export type RoleReply<T> = { ok: true; value: T; eventId: number } | { ok: false; error: string; eventId: number };
@@ -94,7 +146,14 @@ export async function askRole<T>(
       epoch: ctx.epoch,
       ...(currentRepair ? { repair: currentRepair } : {}),
     };
-    const response = await model.chat(request);
+    let response: Awaited<ReturnType<typeof model.chat>>;
+    try {
+      response = await model.chat(request);
+    } catch (error) {
+      if (!(error instanceof ContextExceededError)) throw error;
+      events.push(overflowEvent(ctx, role, schemaName, attempt, model.name, template.sha256, error));
+      throw new ContextExceededEnding(role, events, error);
+    }
     const parsed = parseCached(response.text, schema, response.done_reason);
     let error: string | undefined;
     if (!parsed.ok) error = `${parsed.failure}: ${parsed.error}`;

@@ -27,3 +27,4 @@ export * from './context.js';
 export * from './replies.js';
 export * from './plan.js';
 export type { PromptSet } from './prompts.js';
+export { ContextExceededEnding } from './call-role.js';

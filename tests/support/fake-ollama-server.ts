@@ -8,6 +8,8 @@ export interface FakeModel {
   digest: string;
   /** Reported by /api/show (default ["completion", "tools"]). */
   capabilities?: string[];
+  /** The model's trained context length, reported in /api/show `model_info` as `<family>.context_length` (default 40960). */
+  contextLength?: number;
 }
 
 /** The body of POST /api/chat exactly as the client sent it (model, messages, format, tools, options, …). */
@@ -51,6 +53,14 @@ export interface FakeOllamaOptions {
   reply?: (request: FakeChatRequest, context: { index: number }) => FixtureReply | Promise<FixtureReply>;
   /** While this returns false, every request's connection is reset at once (a host that is down, then back). */
   available?: () => boolean;
+  /**
+   * What the server does with a prompt longer than the num_ctx in effect (the request's `options.num_ctx`, else 4096),
+   * its tokens counted as one per 4 characters of the messages: `truncate` answers as usual with `prompt_eval_count`
+   * = num_ctx (Ollama's llama runner keeps num_ctx tokens and says nothing: "truncating input prompt" limit=2048
+   * prompt=3940 keep=5 new=2048, ollama/ollama#3839); `error` answers HTTP 400 "the input length exceeds the context
+   * length" (the runner's errorInputTooLong). Absent: prompts are never measured.
+   */
+  overflow?: 'truncate' | 'error';
   /**
    * Keep each request's parsed body in `calls` (default true). Benchmarks say false: thousands of kept bodies (about
    * 11 KB of JSON each) made the server's garbage collection a share of the CPU it takes from the harness.
@@ -105,6 +115,11 @@ export function fixtureReply(fixture: { status: number | null; body: unknown }):
   return { status: fixture.status, body: fixture.body };
 }
 
+/** The fake's token count of a chat request's prompt: one token per 4 characters of the messages, rounded up. */
+export function fakePromptTokens(body: FakeChatRequest): number {
+  return Math.ceil((body.messages ?? []).reduce((sum, message) => sum + message.content.length, 0) / 4);
+}
+
 const withDefaultTag = (name: string): string => (name.slice(name.lastIndexOf('/') + 1).includes(':') ? name : `${name}:latest`);
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -149,12 +164,18 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
 
   const chat = async (body: FakeChatRequest, response: ServerResponse, request: IncomingMessage, arrived: number): Promise<void> => {
     const index = chatIndex++;
+    const numCtx = typeof body.options?.['num_ctx'] === 'number' ? body.options['num_ctx'] : 4096;
+    const over = options.overflow !== undefined && fakePromptTokens(body) > numCtx;
+    if (over && options.overflow === 'error') return sendJson(response, 400, { error: 'the input length exceeds the context length' });
     let reply: FixtureReply;
     try {
       reply = options.reply ? await options.reply(body, { index }) : okReply('{"action":"finish","answer":"ok"}');
     } catch (error) {
       sendJson(response, 500, { error: error instanceof Error ? error.message : String(error) });
       return;
+    }
+    if (over && 'body' in reply && reply.body !== null && typeof reply.body === 'object') {
+      reply = { ...reply, body: { ...(reply.body as Record<string, unknown>), prompt_eval_count: numCtx } };
     }
     // The latency is the model's time to answer, counted from the request's arrival: the time spent reading the
     // body and computing the reply is part of it, not added on top.
@@ -223,7 +244,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
           parameters: '',
           template: '',
           details: { format: 'gguf', family: model.name.split(':')[0], parameter_size: '8.2B', quantization_level: 'Q4_K_M' },
-          model_info: {},
+          model_info: { [`${model.name.split(':')[0]}.context_length`]: model.contextLength ?? 40960 },
           capabilities: model.capabilities ?? ['completion', 'tools'],
           modified_at: '2026-05-01T12:00:00Z',
         });

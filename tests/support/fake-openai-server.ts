@@ -32,6 +32,58 @@ export interface FakeOpenAIOptions {
   /** `root` listed for a model id in /v1/models (default: the id itself, as vLLM does for a local checkpoint). */
   roots?: Record<string, string>;
   reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
+  /**
+   * The context window in tokens (listed as `max_model_len`, default 32768). With `overflow`, a request whose prompt
+   * (one token per 4 characters of the messages) plus `max_tokens` is past it gets the HTTP 400 that server sends:
+   * `vllm` its "This model's maximum context length is …" error, `llama.cpp` its `exceed_context_size_error`
+   * (`vllmContextError`, `llamaCppContextError`).
+   */
+  maxModelLen?: number;
+  overflow?: 'vllm' | 'llama.cpp';
+  /**
+   * false: a vLLM started without `--enable-auto-tool-choice`: a request with `tools` (tool_choice absent or "auto")
+   * gets HTTP 400 `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`
+   * (`AUTO_TOOL_CHOICE_ERROR`). Default true.
+   */
+  autoToolChoice?: boolean;
+}
+
+/**
+ * vLLM's refusal of tool calls when it was started without a tool parser (vllm/entrypoints/openai/serving_chat.py
+ * `create_chat_completion`, vllm-project/vllm@003fe593; vLLM makes tool_choice "auto" when a request has tools and no
+ * tool_choice).
+ */
+export const AUTO_TOOL_CHOICE_ERROR = '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set';
+
+/**
+ * vLLM's 400 for a prompt past max_model_len, as vllm/entrypoints/openai/serving_engine.py words it
+ * (`_validate_prompt_and_tokenize`, vllm-project/vllm@0030b9ff), in the `{"error": {...}}` body of current releases.
+ */
+export function vllmContextError(maxModelLen: number, promptTokens: number, maxTokens: number): OpenAIReply {
+  return apiError(
+    400,
+    `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${promptTokens + maxTokens} tokens ` +
+      `(${promptTokens} in the messages, ${maxTokens} in the completion). Please reduce the length of the messages or completion.`,
+  );
+}
+
+/**
+ * llama.cpp server's 400 for a prompt past n_ctx (ggml-org/llama.cpp tools/server: server-context.cpp sends
+ * ERROR_TYPE_EXCEED_CONTEXT_SIZE, server-common.cpp `format_error_response` names it, server-task.cpp adds the counts).
+ */
+export function llamaCppContextError(nCtx: number, promptTokens: number): OpenAIReply {
+  return {
+    status: 400,
+    body: {
+      error: {
+        code: 400,
+        message: `request (${promptTokens} tokens) exceeds the available context size (${nCtx} tokens), try increasing it`,
+        type: 'exceed_context_size_error',
+        n_prompt_tokens: promptTokens,
+        n_ctx: nCtx,
+      },
+    },
+  };
 }
 
 export interface FakeOpenAI {
@@ -92,13 +144,32 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (request.method === 'GET' && path === '/v1/models') {
         return sendJson(response, 200, {
           object: 'list',
-          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'vllm', root: options.roots?.[id] ?? id, max_model_len: 32768 })),
+          data: models.map((id) => ({
+            id,
+            object: 'model',
+            created: 1_780_000_000,
+            owned_by: 'vllm',
+            root: options.roots?.[id] ?? id,
+            max_model_len: options.maxModelLen ?? 32768,
+          })),
         });
       }
       if (request.method === 'POST' && path === '/v1/chat/completions') {
         const completionRequest = body as FakeCompletionRequest;
         if (!models.includes(completionRequest.model)) {
           return sendJson(response, 404, { error: { message: `The model \`${completionRequest.model}\` does not exist.`, type: 'NotFoundError', code: 404 } });
+        }
+        if (options.autoToolChoice === false && Array.isArray(completionRequest.tools) && (completionRequest['tool_choice'] ?? 'auto') === 'auto') {
+          return sendJson(response, 400, { error: { message: AUTO_TOOL_CHOICE_ERROR, type: 'BadRequestError', param: null, code: 400 } });
+        }
+        const promptTokens = Math.ceil(completionRequest.messages.reduce((sum, message) => sum + String(message.content ?? '').length, 0) / 4);
+        const window = options.maxModelLen ?? 32768;
+        if (options.overflow !== undefined && promptTokens + (completionRequest.max_tokens ?? 0) > window) {
+          const refusal =
+            options.overflow === 'vllm'
+              ? vllmContextError(window, promptTokens, completionRequest.max_tokens ?? 0)
+              : llamaCppContextError(window, promptTokens);
+          return sendJson(response, (refusal as { status: number }).status, (refusal as { body: unknown }).body);
         }
         const reply = options.reply ? await options.reply(completionRequest, { index: index++ }) : completion('{"action":"finish","answer":"ok"}');
         if (options.latencyMs) await pause(Math.max(0, arrived + options.latencyMs - performance.now()));
