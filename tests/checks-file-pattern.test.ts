@@ -33,6 +33,6 @@ describe('file_contains with pattern', () => {
     expect(messages({ check: 'file_contains', path: 'a', text: 'x', pattern: 'x' })).toEqual(['file_contains takes exactly one of `text` or `pattern`']);
     expect(messages({ check: 'file_contains', path: 'a' })).toEqual(['file_contains takes exactly one of `text` or `pattern`']);
     expect(messages({ check: 'file_contains', path: 'a', text: 'x', flags: 'i' })).toEqual(['`flags` needs a `pattern`']);
-    expect(messages({ check: 'file_contains', path: 'a', pattern: '(' })[0]).toMatch(/^invalid pattern: /);
+    expect(messages({ check: 'file_contains', path: 'a', pattern: '(' })[0]).toMatch(/^invalid regular expression: /);
   });
 });

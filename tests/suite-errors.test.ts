@@ -282,7 +282,7 @@ describe('word checks (answer_contains, message_mentions)', () => {
 
   it('rejects flags that do not apply: g and y, and flags without a pattern', () => {
     expect(errorsOf(withWords('        pattern: hello\n        flags: gi\n')).map(formatSuiteError)).toEqual([
-      'tiny.yaml:16:9  tasks[0].checks[0].flags  flags are some of i, m, s, u, v (g and y do not apply: a check looks anywhere)',
+      'tiny.yaml:16:9  tasks[0].checks[0].flags  flags are some of i, m, s, u (g and y do not apply: a check looks anywhere; v is not supported)',
     ]);
     expect(errorsOf(withWords('        text: hello\n        flags: m\n')).map(formatSuiteError)).toEqual([
       'tiny.yaml:16:9  tasks[0].checks[0].flags  `flags` applies only to `pattern`',

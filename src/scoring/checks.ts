@@ -74,6 +74,7 @@ const handlers = {
     if (content === undefined) return { pass: false, detail: `${check.path} does not exist` };
     if (check.pattern !== undefined) {
       const compiled = compilePattern(check.pattern, check.flags ?? '');
+      // Linear time in the file's size whatever the pattern (compilePattern: RE2's automata, issue 25 §3).
       const pass = compiled.ok && compiled.regex.test(content);
       return { pass, detail: `${check.path} ${pass ? 'matches' : 'does not match'} /${check.pattern}/${check.flags ?? ''}` };
     }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, TestSpec, Commit, filesInsideRepo } from '../sim-repo/spec.js';
 import { ToolName } from '../tools/types.js';
 import { Template } from './templates/template-schema.js';
-import { compilePattern, DEFAULT_PATTERN_FLAGS, normaliseText } from './text-match.js';
+import { compilePattern, DEFAULT_PATTERN_FLAGS, normaliseText, patternIssue } from './text-match.js';
 
 /** Checks the harness can run on a final state (closed list; seed 001, "Write the goal as checks"). */
 export const CHECK_KINDS = [
@@ -19,6 +19,10 @@ export const CHECK_KINDS = [
 
 /** Checks a plan's done_when may use: those that read the repository state, not the answer. */
 export const STATE_CHECK_KINDS = ['command_passes', 'file_unchanged', 'file_contains', 'text_absent'] as const;
+
+/** Flags a `pattern` takes (see compileLinear): g and y do not apply to a check; v's set notation has no linear-time engine. */
+const PATTERN_FLAGS = /^[imsu]*$/;
+const PATTERN_FLAGS_MESSAGE = 'flags are some of i, m, s, u (g and y do not apply: a check looks anywhere; v is not supported)';
 
 const CommandPasses = z.strictObject({
   check: z.literal('command_passes'),
@@ -37,17 +41,19 @@ const FileContains = z
       .string()
       .min(1)
       .optional()
-      .describe('Regular expression matched against the whole file content (^ and $ anchor the whole file unless flags has m)'),
-    flags: z.string().optional().describe('Flags of pattern (default none; e.g. "i", "m")'),
+      .describe(
+        'JavaScript regular expression matched against the whole file content (^ and $ anchor the whole file unless flags has m), in linear time: no lookaround or backreferences',
+      ),
+    flags: z.string().regex(PATTERN_FLAGS, PATTERN_FLAGS_MESSAGE).optional().describe('Flags of pattern (default none; some of i, m, s, u)'),
   })
   .superRefine((value, ctx) => {
     if ((value.text === undefined) === (value.pattern === undefined)) {
       ctx.addIssue({ code: 'custom', message: 'file_contains takes exactly one of `text` or `pattern`', path: value.text === undefined ? [] : ['pattern'] });
     }
     if (value.flags !== undefined && value.pattern === undefined) ctx.addIssue({ code: 'custom', message: '`flags` needs a `pattern`', path: ['flags'] });
-    if (value.pattern !== undefined) {
+    if (value.pattern !== undefined && (value.flags === undefined || PATTERN_FLAGS.test(value.flags))) {
       const compiled = compilePattern(value.pattern, value.flags ?? '');
-      if (!compiled.ok) ctx.addIssue({ code: 'custom', message: `invalid pattern: ${compiled.reason}`, path: ['pattern'] });
+      if (!compiled.ok) ctx.addIssue({ code: 'custom', message: patternIssue(compiled), path: ['pattern'] });
     }
   });
 const TextAbsent = z.strictObject({
@@ -74,10 +80,12 @@ const wordCheckShape = {
     .string()
     .min(1)
     .optional()
-    .describe('JavaScript regular expression run on the normalised text (quotes and backticks removed, whitespace runs one space, NFKC)'),
+    .describe(
+      'JavaScript regular expression run on the normalised text (quotes and backticks removed, whitespace runs one space, NFKC), in linear time: no lookaround or backreferences',
+    ),
   flags: z
     .string()
-    .regex(/^[imsuv]*$/, 'flags are some of i, m, s, u, v (g and y do not apply: a check looks anywhere)')
+    .regex(PATTERN_FLAGS, PATTERN_FLAGS_MESSAGE)
     .optional()
     .describe(`Flags of \`pattern\` (default "${DEFAULT_PATTERN_FLAGS}": case-insensitive)`),
   exact_token: z
@@ -116,9 +124,9 @@ function wordCheckIssues(
   if (value.flags !== undefined && value.pattern === undefined) {
     ctx.addIssue({ code: 'custom', path: ['flags'], message: '`flags` applies only to `pattern`' });
   }
-  if (value.pattern !== undefined && (value.flags === undefined || /^[imsuv]*$/.test(value.flags))) {
+  if (value.pattern !== undefined && (value.flags === undefined || PATTERN_FLAGS.test(value.flags))) {
     const compiled = compilePattern(value.pattern, value.flags);
-    if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['pattern'], message: `invalid regular expression: ${compiled.reason}` });
+    if (!compiled.ok) ctx.addIssue({ code: 'custom', path: ['pattern'], message: patternIssue(compiled) });
   }
   if (value.text !== undefined && isBlankOnceNormalised(value.text)) {
     ctx.addIssue({ code: 'custom', path: ['text'], message: '`text` holds only quotes and spaces, which matching ignores' });

@@ -1,4 +1,5 @@
 // How answer and stop-message checks match words: normalisation, alternatives, patterns and whole tokens.
+import { compileLinear, type LinearCompiled, type LinearRegex } from '../sim-repo/linear-regex.js';
 
 /** Straight and typographic quotes and backticks: removed before matching, so `x`, "x", ‘x’ and x read alike. */
 const QUOTES = /['"`\u2018-\u201F\u00AB\u00BB\u2039\u203A]/g;
@@ -60,12 +61,8 @@ function* substringOccurrences(text: string, needle: string): Generator<{ start:
   for (let start = text.indexOf(needle); start !== -1; start = text.indexOf(needle, start + 1)) yield { start, end: start + needle.length };
 }
 
-function* patternOccurrences(text: string, pattern: RegExp): Generator<{ start: number; end: number }> {
-  const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-  for (const match of text.matchAll(global)) {
-    if (match[0] === '') continue;
-    yield { start: match.index, end: match.index + match[0].length };
-  }
+function* patternOccurrences(text: string, pattern: LinearRegex): Generator<{ start: number; end: number }> {
+  for (const match of pattern.matches(text)) if (match.end > match.start) yield match;
 }
 
 /** Case-insensitive search of `needle` in `text`, both normalised (see normaliseText); `exactToken` as in isWholeToken. */
@@ -74,8 +71,8 @@ export function findText(text: string, needle: string, exactToken: boolean): Tok
   return searchOccurrences(haystack, substringOccurrences(haystack, normaliseText(needle).toLowerCase()), exactToken);
 }
 
-/** Search of `pattern` in the normalised `text` (case as the pattern's flags say); empty matches are skipped. */
-export function findPattern(text: string, pattern: RegExp, exactToken: boolean): TokenSearch {
+/** Search of `pattern` in the normalised `text` (case as the pattern's flags say); empty matches are skipped. Linear time. */
+export function findPattern(text: string, pattern: LinearRegex, exactToken: boolean): TokenSearch {
   const haystack = normaliseText(text);
   return searchOccurrences(haystack, patternOccurrences(haystack, pattern), exactToken);
 }
@@ -83,14 +80,22 @@ export function findPattern(text: string, pattern: RegExp, exactToken: boolean):
 /** Default flags of a `pattern` check: case-insensitive, like `text`. */
 export const DEFAULT_PATTERN_FLAGS = 'i';
 
-/** The RegExp of a `pattern` with its `flags`, or the engine's reason it is invalid (e.g. `/a(/i: Unterminated group`). */
-export function compilePattern(pattern: string, flags = DEFAULT_PATTERN_FLAGS): { ok: true; regex: RegExp } | { ok: false; reason: string } {
-  try {
-    return { ok: true, regex: new RegExp(pattern, flags) };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, reason: reason.replace(/^Invalid regular expression: /, '') };
-  }
+/**
+ * A suite's `pattern` with its `flags` (some of i, m, s, u), compiled for linear-time matching (compileLinear: JavaScript
+ * syntax, run by RE2's automata, so no pattern and no text can keep a check busy: issue 25 §3), or why it cannot be:
+ * invalid (`/a(/i: Unterminated group`), a flag other than i, m, s, u, or lookaround / a backreference (named, with its
+ * offset in the pattern). The suite loader reports the reason at the pattern's file:line:col.
+ */
+export function compilePattern(pattern: string, flags = DEFAULT_PATTERN_FLAGS): LinearCompiled {
+  const compiled = compileLinear(pattern, flags);
+  if (compiled.ok || compiled.kind === 'syntax') return compiled;
+  // RegExp's own messages name the pattern and its flags (`/a(/i: …`); the others get the same prefix.
+  return { ...compiled, reason: `/${pattern}/${flags}: ${compiled.reason}` };
+}
+
+/** The loader's message for a pattern compilePattern refused: `invalid regular expression: …` or `pattern refused: …`. */
+export function patternIssue(failure: Extract<LinearCompiled, { ok: false }>): string {
+  return failure.kind === 'syntax' ? `invalid regular expression: ${failure.reason}` : `pattern refused: ${failure.reason}`;
 }
 
 /** What a word check asks for: exactly one of text, any_of, pattern (the schema enforces it), and whether whole tokens only. */
