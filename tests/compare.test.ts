@@ -111,7 +111,7 @@ describe('runCompare', () => {
     expect(wide.report).toEqual(fitted.report);
   });
 
-  it('six strategies, one named plan-replan-lookup: p is left out too, and the same reason for each is one wrapped line', async () => {
+  it('six strategies, one named plan-replan-lookup: the table fits 120 columns, and the same reason for each is one wrapped line', async () => {
     const strategies = ['direct', 'react', 'plan-up-front', 'plan-replan', 'gated', 'plan-replan-lookup'];
     const table: Table = Object.fromEntries(strategies.map((strategy, rank) => [strategy, tasks(14, 3, (index) => index < 14 - 2 * rank)]));
     const [base, head] = [await folder(table), await folder(table)];
@@ -119,7 +119,9 @@ describe('runCompare', () => {
     const result = await runCompare(base, head, { failOnRegression: true, color: false });
     const lines = result.stdout.split('\n');
     for (const line of lines.filter((line) => !/^(Decision: | {2}base | {2}head )/.test(line))) expect(line.length, line).toBeLessThanOrEqual(120);
-    expect(result.stdout).toContain('(left out to fit 120 columns: MDE, Tasks, p (Holm), p; --wide shows them');
+    // Verdict "inconclusive" is narrower than "no significant change" (which left p out too).
+    expect(result.stdout).toContain('(left out to fit 120 columns: MDE, Tasks, p (Holm); --wide shows them');
+    expect(result.report?.strategies.map((entry) => entry.verdict)).toEqual(strategies.map(() => 'inconclusive'));
     const reasons = result.stdout.slice(result.stdout.indexOf('Decision: INCONCLUSIVE'), result.stdout.indexOf('Change = head'));
     expect(reasons.replace(/\s+/g, ' ')).toContain(
       `- ${strategies.join(', ')}: with 14 shared tasks the smallest detectable drop is 47.2 pp, above --min-effect 20.0 pp (more tasks lower it)`,
@@ -188,8 +190,12 @@ describe('runCompare', () => {
     const result = await runCompare(base, head, options);
     expect(result.exitCode).toBe(0);
     expect(result.report?.strategies[0]?.change.test.pValue).toBeCloseTo(0.5, 12);
-    expect(result.report?.tasks.filter((task) => task.flip === 'regressed')).toHaveLength(2);
+    // Two tasks flipped for the worse, but no regression was found: "worse", never "regressed".
+    expect(result.report?.tasks.filter((task) => task.flip === 'worse')).toHaveLength(2);
+    expect(result.report?.tasks.filter((task) => task.flip === 'regressed')).toHaveLength(0);
     expect(result.report?.tasks.some((task) => task.gating)).toBe(false);
+    expect(result.stdout).toMatch(/│ worse +│/);
+    expect(result.stdout).not.toMatch(/│ regressed/);
   });
 
   it('exits 1 when a stable-pass task becomes stable-fail over several epochs', async () => {
@@ -197,14 +203,16 @@ describe('runCompare', () => {
     const head = await folder({ 'plan-replan': tasks(14, 3, (index) => index !== 13 && index !== 4) });
     const result = await runCompare(base, head, options);
     expect(result.exitCode).toBe(1);
-    expect(result.report?.strategies[0]?.verdict).toBe('no significant change');
+    // The strategy's paired test found nothing (p = 1), but the gate found it regressed on t4: its verdict says so.
+    expect(result.report?.strategies[0]?.change.test.pValue).toBe(1);
+    expect(result.report?.strategies[0]?.verdict).toBe('regressed');
     expect(result.report?.decision.reasons).toEqual(['plan-replan / t4: stable-pass (3/3) became stable-fail (0/3)']);
     expect(result.report?.tasks.find((task) => task.task === 't4')).toEqual({
       strategy: 'plan-replan',
       task: 't4',
       group: 'single-action',
-      base: { label: 'stable-pass', successes: 3, epochs: 3, errors: 0 },
-      head: { label: 'stable-fail', successes: 0, epochs: 3, errors: 0 },
+      base: { label: 'stable-pass', successes: 3, epochs: 3, errors: 0, wallMs: 9 },
+      head: { label: 'stable-fail', successes: 0, epochs: 3, errors: 0, wallMs: 9 },
       flip: 'regressed',
       gating: true,
     });
@@ -274,28 +282,36 @@ describe('runCompare', () => {
     const markdown = await readFile(markdownFile, 'utf8');
     expect(markdown).toContain('## stratbench compare: **INCONCLUSIVE**');
     expect(markdown).toContain('| Strategy | Tasks | Base | Head | Change (head − base) | Test | p | p (Holm) | MDE | Verdict |');
+    // 4 tasks cannot give p < 0.05 (2/2⁴ = 0.125): the strategy is inconclusive, not "no significant change".
     expect(markdown).toMatch(
-      /\| direct \| 4 \| 100\.0% \[51\.0–100\.0\] \| 75\.0% \[30\.1–95\.4\] \| -25\.0 pp \[[^\]]+\] \| McNemar exact \| 1\.000 \| 1\.000 \| [0-9.]+ pp \| no significant change \|/,
+      /\| direct \| 4 \| 100\.0% \[51\.0–100\.0\] \| 75\.0% \[30\.1–95\.4\] \| -25\.0 pp \[[^\]]+\] \| McNemar exact \| 1\.000 \| 1\.000 \| [0-9.]+ pp \| inconclusive \|/,
     );
-    expect(markdown).toContain('| direct | t1 | multi-step | 1/1 stable-pass | 0/1 stable-fail | regressed |');
-    expect(markdown).toContain('| react | x&lt;&"y | single-action | 1/1 stable-pass | 0/1 stable-fail | regressed |');
+    expect(markdown).toContain(
+      '- direct: the paired test has 4 shared tasks, so its p cannot fall below 2/2^4 = 0.125 ≥ α = 0.05: not even a 100 pp drop could be significant (at least 6 tasks are needed)',
+    );
+    // No regression was found: the flips are "worse", never "regressed".
+    expect(markdown).toContain('| direct | t1 | multi-step | 1/1 stable-pass | 0/1 stable-fail | worse |');
+    expect(markdown).toContain('| react | x&lt;&"y | single-action | 1/1 stable-pass | 0/1 stable-fail | worse |');
 
     const junit = await readFile(junitFile, 'utf8');
+    // A failure is a regression and nothing else: an inconclusive gate is a skipped decision, the worse flips pass.
     expect(
-      junit.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stratbench compare" tests="5" failures="2" errors="0" skipped="0">'),
+      junit.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="stratbench compare" tests="6" failures="0" errors="0" time="0.015">'),
     ).toBe(true);
-    const cases = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)].map((match) => [match[1], match[2]]);
+    const cases = [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]*)" time="([^"]*)"/g)].map((match) => [match[1], match[2], match[3]]);
     expect(cases).toEqual([
-      ['stratbench.direct.single-action', 't0'],
-      ['stratbench.direct.multi-step', 't1'],
-      ['stratbench.direct.single-action', 't2'],
-      ['stratbench.direct.multi-step', 't3'],
-      ['stratbench.react.single-action', 'x&lt;&amp;&quot;y'],
+      ['stratbench.gate', 'decision', '0.000'],
+      ['stratbench.direct.single-action', 't0', '0.003'],
+      ['stratbench.direct.multi-step', 't1', '0.003'],
+      ['stratbench.direct.single-action', 't2', '0.003'],
+      ['stratbench.direct.multi-step', 't3', '0.003'],
+      ['stratbench.react.single-action', 'x&lt;&amp;&quot;y', '0.003'],
     ]);
     expect(junit).toContain(
-      '<failure message="regressed: base 1/1 stable-pass → head 0/1 stable-fail" type="regressed">strategy: direct\ntask: t1\ngroup: multi-step\nbase: 1/1 stable-pass\nhead: 0/1 stable-fail</failure>',
+      '<testcase classname="stratbench.direct.multi-step" name="t1" time="0.003">\n      <system-out>strategy: direct\ntask: t1\ngroup: multi-step\nbase: 1/1 stable-pass\nhead: 0/1 stable-fail\nflip: worse (not a regression the gate found)</system-out>',
     );
-    expect(junit).toContain('<testsuite name="react" tests="1" failures="1" errors="0" skipped="0">');
+    expect(junit).toContain('<skipped message="inconclusive: direct: the paired test has 4 shared tasks');
+    expect(junit).toContain('<testsuite name="react" tests="1" failures="0" errors="0" skipped="0" time="0.003">');
     // every opened element is closed
     expect(junit.match(/<testsuite /g)?.length).toBe(junit.match(/<\/testsuite>/g)?.length);
   });
@@ -311,16 +327,21 @@ describe('renderers', () => {
     expect(escapeMarkdownCell('a|b\\c\n<d>')).toBe('a\\|b\\\\c &lt;d&gt;');
   });
 
-  it('mark tasks only in base as skipped and new head tasks as plain cases', async () => {
+  it('mark tasks only in base, and all-error head tasks, as skipped and new head tasks as passed cases', async () => {
     const base = await folder({ direct: { t0: [true], t1: [true], t3: [true] } });
     const head = await folder({ direct: { t1: [true], t2: [false], t3: ['error'] } });
     const junitFile = join(root, 'only', 'junit.xml');
     const result = await runCompare(base, head, { ...options, junitFile, allowPartial: true, maxErrorRate: 0.5 });
     expect(result.exitCode).toBe(3);
     const junit = await readFile(junitFile, 'utf8');
-    expect(junit).toContain('<testsuites name="stratbench compare" tests="4" failures="1" errors="1" skipped="1">');
+    // The gate's decision (skipped: inconclusive) and the 4 tasks of direct.
+    expect(junit).toContain('<testsuites name="stratbench compare" tests="5" failures="0" errors="0" time="0.009">');
+    expect(junit).toContain('<testsuite name="direct" tests="4" failures="0" errors="0" skipped="2" time="0.009">');
+    expect(junit).toContain('<property name="independent units" value="1 task"/>');
     expect(junit).toContain('<skipped message="not in head (base 1/1 stable-pass)"/>');
-    expect(junit).toContain('<failure message="failing (new in head): head 0/1 stable-fail" type="failed">');
-    expect(junit).toContain('<error message="every head episode was an infrastructure error (1)" type="infrastructure">');
+    expect(junit).toContain('<testcase classname="stratbench.direct.single-action" name="t2" time="0.003">\n      <system-out>');
+    expect(junit).toContain('<skipped message="every head episode was an infrastructure error (1), left out of the rates" type="infrastructure"/>');
+    expect(junit).not.toContain('<failure');
+    expect(junit).not.toContain('<error');
   });
 });

@@ -165,9 +165,15 @@ describe('incomplete merges and partial folders are labelled everywhere', () => 
     expect(report.status).toBe(0);
     expect(report.stdout.split('\n')[1]).toBe(label);
     expect(stratbench(['report', merged, '--json']).stdout).toContain(`"label": "${label}"`);
-    // As a base it is partial by design (it holds every episode of its shards): compared, and labelled.
+    // As a base it lacks a shard its run.json lists (issue 25): refused naming the shard, compared and labelled with --allow-partial.
     expect(stratbench(['run', ...args, '--out', join(root, 'whole')]).status).toBe(0);
-    const compared = stratbench(['compare', merged, join(root, 'whole')]);
+    const refused = stratbench(['compare', merged, join(root, 'whole')]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      `stratbench compare: base ${merged} lacks 70 of 140 episodes its run.json lists (a merge of 1 of 2 shards, missing shard 2): `,
+    );
+    expect(refused.stderr).toContain('(run --shard 2/2, or resume the interrupted shard folders, and merge again, or pass --allow-partial');
+    const compared = stratbench(['compare', merged, join(root, 'whole'), '--allow-partial']);
     expect(compared.status).toBe(0);
     expect(compared.stdout).toMatch(new RegExp(`\\n {2}base {2}${merged}: 70 episodes, 14 tasks, 2 epochs, strategies [a-z, -]+ — ${label}\\n`));
     // As a head it lacks base episodes: refused without --allow-partial, labelled with it.

@@ -1,5 +1,7 @@
 // The CI gate of `compare`: does the head cover the base's episodes, how many errored, and the three-way verdict.
-import { mcnemarExact } from './statistics-paired-tests.js';
+import { mcnemarExact, minimumDetectableEffect } from './statistics-paired-tests.js';
+import type { PairedComparison } from './statistics-comparison.js';
+import { familyDesignEffectBound } from './statistics-power.js';
 import type { EpisodeResult } from './statistics-tasks.js';
 import { cellOf, HEAD_ERROR, matchRows, NOT_IN_HEAD, selectRows } from './compare-input.js';
 import { ERROR_STATUS, type ResultColumns } from './result-columns.js';
@@ -166,5 +168,53 @@ export function errorGate(base: ResultColumns, head: ResultColumns, maxRate: num
     rise: { baseOnly, headOnly, pValue },
     exceeded: headCount.rate > maxRate,
     roseSignificantly: headOnly > baseOnly && pValue < alpha,
+  };
+}
+
+/**
+ * What the gate's paired test can show for one strategy, given its design: the tasks it compared and the families
+ * they belong to (generated variants of one template are one cluster; a task without a family is its own).
+ */
+export interface GateDesign {
+  /** What the test flips one sign for: `families` when shared tasks share families, else `tasks`. */
+  unit: 'families' | 'tasks';
+  /** Independent units: families among the shared tasks (each task its own when none share one). */
+  units: number;
+  /**
+   * Kish's design effect the minimum detectable effect takes: the larger of the one observed on the differences
+   * (PairedComparison.clustering) and Σ m_f² / Σ m_f over the families' sizes among the shared tasks — the bound
+   * `power --suite` uses (every family one unit, familyDesignEffectBound). 1 for independent tasks.
+   */
+  designEffect: number;
+  /** Smallest drop (fraction) detectable with 80% power at α (Connor 1987) at tasks / designEffect pairs; null: not even 1.0. */
+  minimumDetectableEffect: number | null;
+  /**
+   * The smallest p the test can give with this many units, whatever the data: 2 / 2^units for McNemar's exact test
+   * and the exact sign-flip test (the observed signs and their mirror image), 1 / (B + 1) for the sampled sign-flip
+   * test (Davison & Hinkley 1997, eq. 4.11).
+   */
+  smallestPValue: number;
+  /** smallestPValue < α: some drop could be significant. False with ≤ 5 units at α = 0.05 (2 / 2⁵ = 0.0625). */
+  canReachSignificance: boolean;
+}
+
+/**
+ * The gate's view of one strategy's paired comparison (see GateDesign): `families` holds the family of each shared
+ * task, in any order. `resamples` is the sign-flip test's B (exact enumeration when 2^units ≤ B). Pure.
+ */
+export function gateDesign(change: PairedComparison, families: readonly string[], options: { alpha: number; resamples: number }): GateDesign {
+  const sizes = new Map<string, number>();
+  for (const family of families) sizes.set(family, (sizes.get(family) ?? 0) + 1);
+  const units = sizes.size;
+  const designEffect = Math.max(change.clustering?.designEffect ?? 1, familyDesignEffectBound([...sizes.values()]));
+  const exact = change.test.method === 'mcnemar-exact' || 2 ** units <= options.resamples;
+  const smallestPValue = exact ? Math.min(1, 2 / 2 ** units) : 1 / (options.resamples + 1);
+  return {
+    unit: units < families.length ? 'families' : 'tasks',
+    units,
+    designEffect,
+    minimumDetectableEffect: minimumDetectableEffect({ n: change.tasks / designEffect, discordance: change.discordance, alpha: options.alpha }),
+    smallestPValue,
+    canReachSignificance: smallestPValue < options.alpha,
   };
 }

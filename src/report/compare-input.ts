@@ -16,13 +16,24 @@ export interface CompareFolder {
   columns: ResultColumns;
   models?: Record<string, string>;
   warnings: string[];
+  /** Wall time (ms) of each strategy × task's episodes, errors included, keyed by wallTimeKey (absent: unknown, 0). */
+  wallMs?: ReadonlyMap<string, number>;
+}
+
+/** The key of a strategy × task in CompareFolder.wallMs. */
+export const wallTimeKey = (strategy: string, task: string): string => `${strategy}\u0000${task}`;
+
+/** Adds one episode's wall time (ms; a record without one adds 0) to its strategy × task in `totals`. */
+function addWallTime(totals: Map<string, number>, record: { strategy: string; task: string; wall_ms?: number }): void {
+  const key = wallTimeKey(record.strategy, record.task);
+  totals.set(key, (totals.get(key) ?? 0) + (typeof record.wall_ms === 'number' && Number.isFinite(record.wall_ms) ? record.wall_ms : 0));
 }
 
 /** A folder read whole (records in memory: the HTML report's path), which compareResults also takes. */
 export interface RecordsFolder {
   dir: string;
   run: RunFile | null;
-  records: readonly (EpisodeResult & { models?: Record<string, string> })[];
+  records: readonly (EpisodeResult & { models?: Record<string, string>; wall_ms?: number })[];
   models?: Record<string, string>;
   warnings: string[];
 }
@@ -31,12 +42,14 @@ export interface RecordsFolder {
 export function toCompareFolder(folder: CompareFolder | RecordsFolder): CompareFolder {
   if ('columns' in folder) return folder;
   const models = folder.models ?? folder.records[0]?.models;
-  return { dir: folder.dir, run: folder.run, columns: fromEpisodes(folder.records), ...(models ? { models } : {}), warnings: folder.warnings };
+  const wallMs = new Map<string, number>();
+  for (const record of folder.records) addWallTime(wallMs, record);
+  return { dir: folder.dir, run: folder.run, columns: fromEpisodes(folder.records), ...(models ? { models } : {}), warnings: folder.warnings, wallMs };
 }
 
 /**
  * Reads a results folder for compare one episode line at a time into result columns: memory 12 bytes an episode
- * (12 MB for a million) plus a line, never a record list. Never throws for bad input: `{ ok: false, error }` names
+ * (12 MB for a million) plus a line and a wall-time total per strategy × task, never a record list. Never throws for bad input: `{ ok: false, error }` names
  * the file (and line) and the problem, as openResultsFolder and scanEpisodes do.
  */
 export async function readCompareFolder(dir: string): Promise<ReadResult<CompareFolder>> {
@@ -44,13 +57,16 @@ export async function readCompareFolder(dir: string): Promise<ReadResult<Compare
   if (!folder.ok) return folder;
   let builder = new ResultColumnsBuilder();
   let models: Record<string, string> | undefined;
+  let wallMs = new Map<string, number>();
   const scanned = await scanEpisodes(
     folder.episodesPath,
     () => {
       builder = new ResultColumnsBuilder();
+      wallMs = new Map();
       return (record) => {
         models ??= record.models;
         builder.add(record);
+        addWallTime(wallMs, record);
       };
     },
     folder.run?.config,
@@ -63,6 +79,7 @@ export async function readCompareFolder(dir: string): Promise<ReadResult<Compare
     columns: builder.finish(),
     ...(models ? { models } : {}),
     warnings: [...scanned.warnings, ...folder.warnings],
+    wallMs,
   };
 }
 

@@ -6,8 +6,8 @@ import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
 import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
 import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
 import type { RunCompleteness } from '../records/index.js';
-import { describeCompleteness, sliceCells } from '../results-folder/index.js';
-import { matchRows, positionsOf, toCompareFolder, type CompareFolder, type RecordsFolder } from './compare-input.js';
+import { describeCompleteness, matrixCells, sliceCells } from '../results-folder/index.js';
+import { matchRows, positionsOf, toCompareFolder, wallTimeKey, type CompareFolder, type RecordsFolder } from './compare-input.js';
 import type { ResultColumns } from './result-columns.js';
 import { compareConfiguration, type ConfigurationComparison } from './compare-configuration.js';
 import {
@@ -16,12 +16,15 @@ import {
   describeMissing,
   errorGate,
   coverageOf,
+  gateDesign,
   headCoverage,
   sharedEpisodes,
   type Coverage,
   type ErrorGate,
+  type GateDesign,
   type Verdict,
 } from './compare-gate.js';
+import { decide } from './compare-decision.js';
 
 /** Significance level of the regression gate (issue 5: α = 0.05). */
 export const REGRESSION_ALPHA = 0.05;
@@ -46,9 +49,18 @@ export interface StrategyChange {
   strategy: string;
   base: RateSummary;
   head: RateSummary;
-  /** change.adjustedPValue is Holm-adjusted across strategies (shown; the gate uses change.test.pValue). */
+  /**
+   * change.adjustedPValue is Holm-adjusted across strategies (shown; the gate uses change.test.pValue);
+   * change.minimumDetectableEffect is the gate's, design.minimumDetectableEffect (families as clusters).
+   */
   change: PairedComparison;
-  verdict: 'regressed' | 'improved' | 'no significant change';
+  /** What the gate's test can show with these tasks and families (see gateDesign). */
+  design: GateDesign;
+  /**
+   * regressed: a significant drop or a gating flip; improved: a significant rise; inconclusive: the design cannot
+   * rule out a drop of --min-effect (too few families or tasks); else no significant change (see decide).
+   */
+  verdict: 'regressed' | 'improved' | 'inconclusive' | 'no significant change';
 }
 
 export interface GroupChange {
@@ -63,16 +75,22 @@ export interface TaskSide {
   successes: number;
   epochs: number;
   errors: number;
+  /** Wall time of the side's episodes of this task × strategy (errors included), ms; 0 when unknown. */
+  wallMs: number;
 }
 
-/** One task × strategy from either folder. `flip` is set when both sides are scored and their labels differ. */
+/**
+ * One task × strategy from either folder. `flip` is set when both sides are scored and their labels differ: by the
+ * success rates, `worse`, `better` or `changed` (same rate); a worse flip that is part of the regression the gate
+ * found (a gating flip, or in a strategy with a significant drop) is `regressed` — never under another verdict.
+ */
 export interface TaskComparison {
   strategy: string;
   task: string;
   group: string;
   base: TaskSide | null;
   head: TaskSide | null;
-  flip: 'regressed' | 'improved' | 'changed' | null;
+  flip: 'regressed' | 'worse' | 'better' | 'changed' | null;
   /** A stable-pass → stable-fail flip with ≥ MIN_EPOCHS_FOR_STABLE_FLIP scored epochs on both sides. */
   gating: boolean;
 }
@@ -83,7 +101,10 @@ export interface Decision {
   regression: boolean;
   /** Why it regressed: one line per strategy drop, gating flip or error-rate failure. */
   reasons: string[];
-  /** Why it is inconclusive (when not regressed): detectable effects above --min-effect, prompts no model reads. */
+  /**
+   * Why it is inconclusive (when not regressed): a test that cannot reach p < 0.05 with so few families or tasks,
+   * detectable effects above --min-effect, prompts no model reads.
+   */
   inconclusive: string[];
   /** Things a reader of the verdict must know: a partial comparison, changed prompts no model reads. */
   warnings: string[];
@@ -130,20 +151,28 @@ function overview(folder: CompareFolder, outcomes: Map<string, TaskOutcome[]>): 
   };
 }
 
-function side(outcome: TaskOutcome | undefined): TaskSide | null {
+function side(outcome: TaskOutcome | undefined, folder: CompareFolder): TaskSide | null {
   if (!outcome) return null;
-  return { label: stabilityLabel(outcome), successes: outcome.successes, epochs: outcome.epochs, errors: outcome.errors };
+  const wallMs = folder.wallMs?.get(wallTimeKey(outcome.strategy, outcome.task)) ?? 0;
+  return { label: stabilityLabel(outcome), successes: outcome.successes, epochs: outcome.epochs, errors: outcome.errors, wallMs };
 }
 
-function compareTask(strategy: string, task: string, group: string, base?: TaskOutcome, head?: TaskOutcome): TaskComparison {
-  const baseSide = side(base);
-  const headSide = side(head);
+function compareTask(
+  strategy: string,
+  task: string,
+  group: string,
+  folders: { base: CompareFolder; head: CompareFolder },
+  base?: TaskOutcome,
+  head?: TaskOutcome,
+): TaskComparison {
+  const baseSide = side(base, folders.base);
+  const headSide = side(head, folders.head);
   let flip: TaskComparison['flip'] = null;
   let gating = false;
   if (baseSide && headSide && baseSide.epochs > 0 && headSide.epochs > 0 && baseSide.label !== headSide.label) {
     const baseRate = baseSide.successes / baseSide.epochs;
     const headRate = headSide.successes / headSide.epochs;
-    flip = headRate < baseRate ? 'regressed' : headRate > baseRate ? 'improved' : 'changed';
+    flip = headRate < baseRate ? 'worse' : headRate > baseRate ? 'better' : 'changed';
     gating =
       baseSide.label === 'stable-pass' &&
       headSide.label === 'stable-fail' &&
@@ -155,24 +184,41 @@ function compareTask(strategy: string, task: string, group: string, base?: TaskO
 
 /**
  * What a base lacks of the episodes its run.json says it ran — a run that ended `interrupted` or `running` (killed),
- * or fewer records than run.json's `episodes` (episodes.jsonl cut short) — named per strategy × task against the
- * matrix it set out to run (its shard's). Null when nothing is lacking or there is no run.json.
+ * fewer records than run.json's `episodes` (episodes.jsonl cut short), or a merge missing shards or episodes of a
+ * shard — named per strategy × task against the matrix it set out to run (its shard's; a merge's: the whole matrix,
+ * every shard). Null when nothing is lacking or there is no run.json.
  */
 function baseShortfall(base: CompareFolder): string | null {
   const run = base.run;
   if (run === null) return null;
   const episodes = base.columns.length;
   const short = run.episodes !== undefined && episodes < run.episodes;
-  if (!short && run.status !== 'interrupted' && run.status !== 'running') return null;
+  const merged = run.merged_from !== undefined;
+  if (!short && !merged && run.status !== 'interrupted' && run.status !== 'running') return null;
   const present = positionsOf(run, base.columns);
-  const shortfall = coverageOf(sliceCells(run), (cell) => present.has(present.positionOf(cell)));
-  const wording = { lacks: `base ${base.dir} lacks`, of: `episodes its run.json lists (status ${run.status})` };
+  const expected = merged ? matrixCells(run.config) : sliceCells(run);
+  const shortfall = coverageOf(expected, (cell) => present.has(present.positionOf(cell)));
+  const missingShards = run.missing_shards ?? [];
+  const status =
+    merged && missingShards.length > 0
+      ? `a merge of ${(run.shard_count ?? missingShards.length) - missingShards.length} of ${run.shard_count ?? '?'} shards, missing shard${missingShards.length === 1 ? '' : 's'} ${missingShards.join(', ')}`
+      : merged
+        ? `a merge, status ${run.status}`
+        : `status ${run.status}`;
+  const wording = { lacks: `base ${base.dir} lacks`, of: `episodes its run.json lists (${status})` };
   if (shortfall.missing.length > 0) return describeMissing(shortfall, 8, wording);
   const listed = run.episodes ?? 0;
   return short ? `${wording.lacks} ${listed - episodes} of the ${listed} ${wording.of}` : null;
 }
 
-const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
+/** How to complete a base: merge the missing shards in (a merge), or resume it (a run). */
+function finishAdvice(base: CompareFolder): string {
+  const missing = base.run?.missing_shards ?? [];
+  if (base.run?.merged_from === undefined) return `finish it with \`stratbench run --resume ${base.dir}\``;
+  const count = base.run.shard_count ?? '?';
+  const shards = missing.length > 0 ? missing.map((index) => `--shard ${index}/${count}`).join(', ') : 'the shards it lacks';
+  return `run ${shards}, or resume the interrupted shard folders, and merge again`;
+}
 
 /**
  * Compares two results folders strategy by strategy on their shared tasks (a task shared = scored at least once on
@@ -182,13 +228,15 @@ const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
  * Coverage: the head must have an episode (scored or errored) for every strategy × task × epoch of the base, else
  * `{ ok: false }` naming what it lacks — with `allowPartial`, only the base episodes the head has are compared and the
  * report says so.
- * Verdict: `regressed` when some strategy's difference is negative with an unadjusted paired-test p < 0.05 (one test
- * per strategy, no multiplicity correction — the Holm-adjusted p is reported alongside), when some task goes
+ * Verdict (decide): `regressed` when some strategy's difference is negative with an unadjusted paired-test p < 0.05 (one
+ * test per strategy, no multiplicity correction — the Holm-adjusted p is reported alongside), when some task goes
  * stable-pass → stable-fail with ≥ 2 scored epochs on both sides (with one epoch a single pass → fail is listed as a
  * flip but left to the paired test), or when the head's infrastructure errors exceed `maxErrorRate` or rose
- * significantly over the base's (errorGate); else `inconclusive` when some strategy's minimum detectable effect is
- * above `minEffect`, or when prompts changed that no model of either run reads; else `no regression`.
- * The base must hold every episode its own run.json lists (its shard's, or the whole matrix), else `{ ok: false }`
+ * significantly over the base's (errorGate); else `inconclusive` when some strategy's design cannot rule out a drop
+ * of `minEffect` — its test cannot reach p < 0.05 with so few families or tasks (≤ 5: 2/2⁵ = 0.0625), or its minimum
+ * detectable effect, families counted as clusters as `power --suite` counts them (gateDesign), is above it — or
+ * when prompts changed that no model of either run reads; else `no regression`.
+ * The base must hold every episode its own run.json lists (its shard's; the whole matrix, a merge's included), else `{ ok: false }`
  * naming what it lacks — with `allowPartial`, what it has is compared and a warning says so.
  * Returns `{ ok: false, error }` when the head lacks base episodes or the base its own (without allowPartial), or no
  * strategy or task is shared.
@@ -207,7 +255,7 @@ export function compareResults(
       ok: false,
       error:
         `${baseLacks}; an incomplete base would hide regressions on what it lacks ` +
-        `(finish it with \`stratbench run --resume ${base.dir}\`, or pass --allow-partial to compare only the episodes both have)`,
+        `(${finishAdvice(base)}, or pass --allow-partial to compare only the episodes both have)`,
     };
   }
   const matches = matchRows(base.columns, head.columns);
@@ -245,7 +293,7 @@ export function compareResults(
       error: `no strategy in common: base ${base.dir} has [${baseOverview.strategies.join(', ')}], head ${head.dir} has [${headOverview.strategies.join(', ')}]`,
     };
   }
-  let strategies: StrategyChange[] = [];
+  const strategies: StrategyChange[] = [];
   const groups: GroupChange[] = [];
   const tasks: TaskComparison[] = [];
   // In a partial comparison, a base task the head lacks entirely is still listed (from all the base's episodes).
@@ -257,18 +305,24 @@ export function compareResults(
     for (const task of new Set([...listedByTask.keys(), ...headByTask.keys()])) {
       const baseTask = baseByTask.get(task) ?? (headByTask.has(task) ? undefined : listedByTask.get(task));
       const headTask = headByTask.get(task);
-      tasks.push(compareTask(strategy, task, (headTask ?? (baseTask as TaskOutcome)).group, baseTask, headTask));
+      tasks.push(compareTask(strategy, task, (headTask ?? (baseTask as TaskOutcome)).group, { base, head }, baseTask, headTask));
     }
     const sharedTasks = [...baseByTask.keys()].filter((task) => (baseByTask.get(task)?.epochs ?? 0) > 0 && (headByTask.get(task)?.epochs ?? 0) > 0);
     if (sharedTasks.length === 0) continue;
     const baseShared = sharedTasks.map((task) => baseByTask.get(task) as TaskOutcome);
     const headShared = sharedTasks.map((task) => headByTask.get(task) as TaskOutcome);
     const change = comparePaired(baseShared, headShared, { ...options, firstLabel: 'base', secondLabel: 'head' }) as PairedComparison;
+    const design = gateDesign(
+      change,
+      baseShared.map((outcome) => outcome.family),
+      { alpha: REGRESSION_ALPHA, resamples: options.resamples ?? DEFAULT_RESAMPLES },
+    );
     strategies.push({
       strategy,
       base: summariseOutcomes(strategy, null, baseShared, options),
       head: summariseOutcomes(strategy, null, headShared, options),
-      change,
+      change: { ...change, minimumDetectableEffect: design.minimumDetectableEffect },
+      design,
       verdict: 'no significant change',
     });
     const groupNames = [...new Set(headShared.map((outcome) => outcome.group))];
@@ -289,74 +343,29 @@ export function compareResults(
     };
   }
   const adjusted = withHolm(strategies.map((entry) => entry.change));
-  strategies = strategies.map((entry, index) => {
-    const change = adjusted[index] as PairedComparison;
-    const significant = change.test.pValue < REGRESSION_ALPHA;
-    const verdict: StrategyChange['verdict'] =
-      significant && change.difference.estimate < 0 ? 'regressed' : significant && change.difference.estimate > 0 ? 'improved' : 'no significant change';
-    return { ...entry, change, verdict };
-  });
-  const reasons: string[] = [];
-  for (const entry of strategies.filter((candidate) => candidate.verdict === 'regressed')) {
-    const { change } = entry;
-    reasons.push(
-      `${entry.strategy}: success fell from ${percent(change.firstRate)} to ${percent(change.secondRate)} on ${change.tasks} shared tasks ` +
-        `(${change.test.method}, p = ${change.test.pValue.toPrecision(3)} < ${REGRESSION_ALPHA})`,
-    );
-  }
-  for (const task of tasks.filter((candidate) => candidate.gating)) {
-    reasons.push(
-      `${task.strategy} / ${task.task}: stable-pass (${task.base?.successes}/${task.base?.epochs}) became stable-fail (${task.head?.successes}/${task.head?.epochs})`,
-    );
-  }
-  const errorShare = (count: { errors: number; episodes: number; rate: number }): string => `${count.errors} of ${count.episodes} (${percent(count.rate)})`;
-  if (errors.exceeded) {
-    reasons.push(
-      `head errors: ${errorShare(errors.head)} episodes ended in an infrastructure error, above --max-error-rate ${percent(maxErrorRate)}; ` +
-        `its success rates stand on too few episodes (once the model server is back, \`stratbench run --resume ${head.dir}\` runs them again)`,
-    );
-  } else if (errors.roseSignificantly) {
-    reasons.push(
-      `head errors rose: ${errorShare(errors.base)} in the base, ${errorShare(errors.head)} in the head ` +
-        `(McNemar exact on the same episodes, p = ${errors.rise.pValue.toPrecision(3)} < ${alpha})`,
-    );
-  }
   const configuration = compareConfiguration(base, head);
   const warnings: string[] = [];
-  const inconclusive: string[] = [];
   if (coverage.partial) warnings.push(`partial comparison (--allow-partial): ${describeMissing(coverage)}; only the episodes both have are compared`);
   if (baseLacks !== null) warnings.push(`partial comparison (--allow-partial): ${baseLacks}; only the episodes both have are compared`);
-  if (configuration.promptRolesChanged.length > 0 && configuration.promptRolesRead.length === 0) {
-    const message =
-      `prompts differ (${configuration.promptRolesChanged.join(', ')}) but no role whose prompt changed is served by a model that reads prompts ` +
-      '(the scripted stand-in replays recorded trajectories): this comparison says nothing about the prompt change; run both sides with a real model, e.g. --model ollama:qwen3:8b';
-    warnings.push(message);
-    inconclusive.push(message);
-  }
-  for (const entry of strategies) {
-    const detectable = entry.change.minimumDetectableEffect;
-    if (detectable === null || detectable > minEffect) {
-      inconclusive.push(
-        `${entry.strategy}: with ${entry.change.tasks} shared tasks the smallest detectable drop is ${detectable === null ? 'over 100 pp' : `${(detectable * 100).toFixed(1)} pp`}, ` +
-          `above --min-effect ${(minEffect * 100).toFixed(1)} pp (more tasks lower it)`,
-      );
-    }
-  }
-  const verdict: Verdict = reasons.length > 0 ? 'regressed' : inconclusive.length > 0 ? 'inconclusive' : 'no regression';
+  const decided = decide(
+    strategies.map((entry, index) => ({ ...entry, change: adjusted[index] as PairedComparison })),
+    tasks,
+    { errors, configuration, warnings, alpha, minEffect, headDir: head.dir },
+  );
   return {
     ok: true,
     report: {
       base: baseOverview,
       head: headOverview,
       configuration,
-      strategies,
+      strategies: decided.strategies,
       groups,
-      tasks,
+      tasks: decided.tasks,
       onlyInBase: baseOverview.strategies.filter((strategy) => !headOutcomes.has(strategy)),
       onlyInHead: headOverview.strategies.filter((strategy) => !baseOutcomes.has(strategy)),
       coverage,
       errors,
-      decision: { verdict, regression: verdict === 'regressed', reasons, inconclusive, warnings },
+      decision: decided.decision,
       settings: {
         confidence: options.confidence ?? DEFAULT_CONFIDENCE,
         resamples: options.resamples ?? DEFAULT_RESAMPLES,
