@@ -121,9 +121,7 @@ describe('runInSandbox', () => {
     const vandal = {
       'a.js': [
         'globalThis.leaked = 1;',
-        'Array.prototype.sum = function () { return 42; };',
         'Math.random = () => 0.5;',
-        'JSON.stringify = () => "hijacked";',
         'process.env.SECRET = "left behind";',
         'globalThis.console = undefined; globalThis.process = undefined; globalThis.Date = undefined;',
         'let junk = []; for (let i = 0; i < 20000; i++) junk.push({ i, s: "x".repeat(20) });',
@@ -134,8 +132,29 @@ describe('runInSandbox', () => {
     };
     const clean = run(probe, 'b.js', { date: '2026-03-01T10:00:00.000Z', seed: 7 });
     expect(clean.stdout[0]).toMatch(/^undefined undefined \{"a":1\} 0\.\d+ undefined 2026-03-01T10:00:00\.000Z$/);
+    // The intrinsics the test runner computes with are locked (issue 25): rewriting them is refused and reported.
+    const tamperer = {
+      'c.js': [
+        'try { Array.prototype.sum = function () { return 42; }; } catch (error) { console.log(error.constructor.name); }',
+        'try { JSON.stringify = () => "hijacked"; } catch (error) { console.log(error.constructor.name); }',
+        'try { Object.prototype.toString = () => "x"; } catch (error) { console.log(error.message); }',
+        'class ConfigError extends Error { constructor(m) { super(m); this.name = "ConfigError"; } }',
+        'const plain = {}; plain.toString = () => "own"; console.log(String(plain), new ConfigError("m").name);',
+      ].join('\n'),
+    };
+    const refused = run(tamperer, 'c.js');
+    expect(refused.stdout).toEqual([
+      'TypeError',
+      'TypeError',
+      "Cannot assign to read only property toString of Object.prototype.toString (the sandbox's intrinsics are locked)",
+      'own ConfigError',
+    ]);
+    expect(refused.status).toBe('ok');
+    // A native refusal (non-writable, non-extensible) throws; an assignment on a tamed intrinsic is also reported.
+    expect(runInSandbox({ files: tree(tamperer), entry: { path: 'c.js' } }).tampered).toEqual(['assigned Object.prototype.toString (at c.js:3)']);
     for (let round = 0; round < 3; round++) {
       expect(run(vandal, 'a.js').status).toBe('ok');
+      expect(run(tamperer, 'c.js')).toEqual(refused);
       // Same seed, same date: the very same output, and the host bridges (console) still work after the vandal freed them.
       expect(run(probe, 'b.js', { date: '2026-03-01T10:00:00.000Z', seed: 7 })).toEqual(clean);
     }

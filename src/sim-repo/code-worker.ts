@@ -1,7 +1,7 @@
 // Owns the worker thread that executes repository code (sandbox runs, ESLint) for the main thread, one request at a time.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
-import { VITEST_MODULE_SOURCE } from './sandbox/vitest-api.js';
+import { VITEST_MODULE_SOURCE, VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE } from './sandbox/vitest-api.js';
 import type { CodeAnswer, CodeEnvelope, CodeHint, CodeResponse, TreeEnvelope } from './code-host.js';
 
 const { port, signal, preloadEslint } = workerData as { port: MessagePort; signal: SharedArrayBuffer; preloadEslint?: boolean };
@@ -59,7 +59,8 @@ async function handle(request: CodeEnvelope): Promise<CodeAnswer> {
     if (request.kind === 'sandbox') {
       const { vitest, ...rest } = request.options;
       const options: SandboxRunOptions & RunInternals = { ...rest, files: lookup };
-      if (vitest === true) options.syntheticModules = { ...rest.syntheticModules, vitest: VITEST_MODULE_SOURCE };
+      if (vitest === true)
+        options.syntheticModules = { ...rest.syntheticModules, vitest: VITEST_MODULE_SOURCE, [VITEST_SOURCE_MODULE_NAME]: VITEST_SOURCE_MODULE_SOURCE };
       return { ok: true, value: runInSandbox(options) };
     }
     const { runEslint } = await loadEslint();

@@ -112,3 +112,19 @@ function findFile(path: string, files: FileLookup, mode: ResolutionMode): string
   }
   return undefined;
 }
+
+/** Folder names vitest projects keep tests and their helpers in. */
+const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', '__mocks__', 'spec']);
+/** vitest 4's default include glob, as a regular expression on the file name: `*.{test,spec}.?(c|m)[jt]s?(x)`. */
+const TEST_FILE_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * Whether a repo-relative path is test code rather than source: a file vitest's default include glob collects, or
+ * any file under a `test`, `tests`, `__tests__`, `__mocks__` or `spec` folder (helpers and fixtures tests import).
+ * Only test code may register tests, hooks and matchers in the sandbox; when grading, it is read as it was before
+ * the episode (issue 25: the grader out of the agent's reach).
+ */
+export function isTestModulePath(path: string): boolean {
+  const parts = path.split('/');
+  return TEST_FILE_NAME.test(parts[parts.length - 1]!) || parts.slice(0, -1).some((part) => TEST_FOLDERS.has(part));
+}

@@ -1,10 +1,11 @@
 // Owns sandboxed runs of repository JavaScript: QuickJS engines restored from a snapshot, limits, module loading, host bridges.
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
-import { resolveSpecifier, type ResolutionMode } from './module-resolve.js';
+import { isTestModulePath, resolveSpecifier, type ResolutionMode } from './module-resolve.js';
+import { LOCKDOWN_SOURCE } from './lockdown.js';
 import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
 import { quickJS } from './quickjs.js';
 import { viteImports } from './vite-imports.js';
-import { VITEST_MODULE_SOURCE } from './vitest-api.js';
+import { VITEST_MODULE_SOURCE, VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE } from './vitest-api.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
 import { DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS } from './limits.js';
@@ -26,7 +27,16 @@ export interface RunInternals {
   date?: string;
   /** Seed of Math.random. */
   seed?: number;
+  /**
+   * Runs the registered tests after the entry module loads, through the vitest API's runner captured before any
+   * repository module loaded (never looked up on the global object), with this options JSON; its string result
+   * is returned as `value`. Only with the `vitest` synthetic module.
+   */
+  runTests?: string;
 }
+
+/** Most tamper reports kept per run (a loop of refused writes must not exhaust the host). */
+const MAX_TAMPER_REPORTS = 20;
 
 class ExitRequested {
   constructor(readonly code: number) {}
@@ -45,6 +55,8 @@ interface RunScope {
   /** The specifier each resolved module was first imported as, for Node-style link error messages. */
   requestedAs: Map<string, string>;
   failedResolutions: Map<string, string>;
+  /** What repository code tried to change of the locked realm or the test API (LOCKDOWN_SOURCE, the vitest API). */
+  tampered: string[];
 }
 
 /** One QuickJS runtime and context with the prelude evaluated (and, for `vitest`, the vitest API loaded). */
@@ -53,6 +65,10 @@ interface Engine {
   ctx: QuickJSContext;
   /** Host functions, held so no run can free them (their ids live on the host side, outside the snapshot). */
   hostFunctions: QuickJSHandle[];
+  /** The prelude's virtual-timer step, captured before the snapshot (the global name is deleted). */
+  nextTimer: QuickJSHandle;
+  /** The vitest API's runner `(optionsJson) => Promise<string>`, captured before the snapshot; vitest engine only. */
+  runner?: QuickJSHandle;
 }
 
 /**
@@ -176,6 +192,10 @@ function normalizeModule(base: string, requested: string): string {
     run.failedResolutions.set(marker, resolved.message);
     return marker;
   }
+  // A module that is not a test file gets the restricted test API (no registration, no expect.extend): see vitest-api.ts.
+  if (resolved.name === 'vitest' && importer !== '' && run.synthetic.has(VITEST_SOURCE_MODULE_NAME) && !isTestModulePath(importer)) {
+    return VITEST_SOURCE_MODULE_NAME;
+  }
   if (!run.requestedAs.has(resolved.name)) run.requestedAs.set(resolved.name, requested);
   return resolved.name;
 }
@@ -210,7 +230,22 @@ function createEngine(preload: string | undefined): Engine {
     const jobs = runtime.executePendingJobs();
     if (jobs.error) throw new Error(`sandbox preload failed: ${JSON.stringify(ctx.dump(jobs.error))}`);
   }
-  return { runtime, ctx, hostFunctions };
+  const engine: Engine = { runtime, ctx, hostFunctions, nextTimer: takeGlobal(ctx, '__stratbench_next_timer__') };
+  if (preload !== undefined) engine.runner = takeGlobal(ctx, '__vitest_run__');
+  const locked = ctx.evalCode(LOCKDOWN_SOURCE, '[lockdown]');
+  if (locked.error) throw new Error(`sandbox lockdown failed: ${JSON.stringify(ctx.dump(locked.error))}`);
+  locked.value.dispose();
+  return engine;
+}
+
+/** A global the harness itself calls: its handle is kept and the name deleted, so repository code can neither reach nor replace it. */
+function takeGlobal(ctx: QuickJSContext, name: string): QuickJSHandle {
+  const handle = ctx.getProp(ctx.global, name);
+  if (ctx.typeof(handle) !== 'function') throw new Error(`sandbox: ${name} is not defined`);
+  const deleted = ctx.evalCode(`delete globalThis[${JSON.stringify(name)}]`, '[harness]');
+  if (deleted.error) throw new Error(`sandbox: cannot delete ${name}`);
+  deleted.value.dispose();
+  return handle;
 }
 
 /**
@@ -218,6 +253,7 @@ function createEngine(preload: string | undefined): Engine {
  * object formatting) is in the snapshot too; the module's state is reset by the test runner at every collect.
  */
 const VITEST_PRELOAD = `import { expect } from 'vitest';
+import ${JSON.stringify(VITEST_SOURCE_MODULE_NAME)};
 try { expect({ a: [1] }).toEqual({ a: [2] }); } catch (error) { String(error && error.message); }`;
 
 /** Builds both engines and snapshots the memory (once per process or worker thread, ~20 ms). */
@@ -229,10 +265,14 @@ function readyEngines(): Engines {
     deadline: Number.POSITIVE_INFINITY,
     interrupts: 0,
     operationBudget: Number.POSITIVE_INFINITY,
-    synthetic: new Map([['vitest', VITEST_MODULE_SOURCE]]),
-    resolveOptions: { mode: 'vite', synthetic: new Set(['vitest']), packages: new Set() },
+    synthetic: new Map([
+      ['vitest', VITEST_MODULE_SOURCE],
+      [VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE],
+    ]),
+    resolveOptions: { mode: 'vite', synthetic: new Set(['vitest', VITEST_SOURCE_MODULE_NAME]), packages: new Set() },
     requestedAs: new Map(),
     failedResolutions: new Map(),
+    tampered: [],
   };
   try {
     const plain = createEngine(undefined);
@@ -269,7 +309,8 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   };
   const synthetic = new Map(Object.entries(options.syntheticModules ?? {}));
   const useVitest = synthetic.get('vitest') === VITEST_MODULE_SOURCE;
-  const { runtime, ctx } = useVitest ? ready.vitest : ready.plain;
+  const engine = useVitest ? ready.vitest : ready.plain;
+  const { runtime, ctx } = engine;
   const stdout: string[] = [];
   const stderr: string[] = [];
   let written = 0;
@@ -292,10 +333,13 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     resolveOptions: { mode: options.resolution ?? 'node', synthetic: new Set(synthetic.keys()), packages: new Set(options.packages ?? []) },
     requestedAs,
     failedResolutions: new Map(),
+    tampered: [],
   };
+  const tampered = scope.tampered;
   const resolution = scope.resolveOptions.mode;
   const finish = (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError, value?: string): SandboxRunResult => {
     const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
+    if (tampered.length > 0) result.tampered = [...tampered];
     if (error !== undefined) result.error = error;
     if (value !== undefined) result.value = value;
     return result;
@@ -310,15 +354,25 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
       return finish('error', 1, { name: 'Error', message: `Cannot find module '/repo/${entryName}'`, stack: '' });
     }
     const entryCode = resolution === 'vite' ? viteImports(entrySource) : entrySource;
-    const loaded = settle(ctx, runtime, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
+    const loaded = settle(engine, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
     if (loaded.kind !== 'fulfilled') return failure(ctx, loaded, requestedAs, options, finish);
     loaded.handle?.dispose();
+    if (options.runTests !== undefined) {
+      if (engine.runner === undefined) throw new Error('runTests needs the vitest engine');
+      const argument = ctx.newString(options.runTests);
+      const called = settle(engine, ctx.callFunction(engine.runner, ctx.undefined, argument), deadline);
+      argument.dispose();
+      if (called.kind !== 'fulfilled') return failure(ctx, called, requestedAs, options, finish);
+      const value = called.handle === undefined ? undefined : ctx.typeof(called.handle) === 'string' ? ctx.getString(called.handle) : undefined;
+      called.handle?.dispose();
+      return finish('ok', exitCodeOf(ctx), undefined, value);
+    }
     if (options.after === undefined) {
-      const drained = drain(ctx, runtime, deadline);
+      const drained = drain(engine, deadline);
       if (drained !== undefined) return failure(ctx, drained, requestedAs, options, finish);
       return finish('ok', exitCodeOf(ctx));
     }
-    const after = settle(ctx, runtime, ctx.evalCode(options.after, '[harness]'), deadline);
+    const after = settle(engine, ctx.evalCode(options.after, '[harness]'), deadline);
     if (after.kind !== 'fulfilled') return failure(ctx, after, requestedAs, options, finish);
     const value = after.handle === undefined ? undefined : ctx.typeof(after.handle) === 'string' ? ctx.getString(after.handle) : undefined;
     after.handle?.dispose();
@@ -338,7 +392,8 @@ type Failed = { kind: 'rejected'; handle: QuickJSHandle } | { kind: 'timeout' } 
 type Settled = { kind: 'fulfilled'; handle?: QuickJSHandle } | Failed;
 
 /** Evaluates a result handle to completion: runs jobs and virtual timers until its promise settles or the deadline passes. */
-function settle(ctx: QuickJSContext, runtime: QuickJSRuntime, result: ReturnType<QuickJSContext['evalCode']>, deadline: number): Settled {
+function settle(engine: Engine, result: ReturnType<QuickJSContext['evalCode']>, deadline: number): Settled {
+  const { ctx } = engine;
   if (result.error) return classify(ctx, result.error);
   const handle = result.value;
   for (;;) {
@@ -352,7 +407,7 @@ function settle(ctx: QuickJSContext, runtime: QuickJSRuntime, result: ReturnType
       handle.dispose();
       return classify(ctx, state.error);
     }
-    const stuck = step(ctx, runtime, deadline);
+    const stuck = step(engine, deadline);
     if (stuck !== undefined) {
       handle.dispose();
       return stuck;
@@ -361,27 +416,28 @@ function settle(ctx: QuickJSContext, runtime: QuickJSRuntime, result: ReturnType
 }
 
 /** Runs queued jobs, then timers, until nothing is left; a thrown job error (uncaught) ends the run. */
-function drain(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): Failed | undefined {
+function drain(engine: Engine, deadline: number): Failed | undefined {
   for (;;) {
-    const advanced = advance(ctx, runtime, deadline);
+    const advanced = advance(engine, deadline);
     if (advanced !== 'progress') return advanced === 'idle' ? undefined : advanced;
   }
 }
 
 /** One step of the event loop for a pending promise; undefined when progress was made. */
-function step(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): Failed | undefined {
-  const advanced = advance(ctx, runtime, deadline);
+function step(engine: Engine, deadline: number): Failed | undefined {
+  const advanced = advance(engine, deadline);
   // Nothing queued and no timer: the promise can never settle (awaiting something that never resolves).
   return advanced === 'progress' ? undefined : advanced === 'idle' ? { kind: 'timeout' } : advanced;
 }
 
 /** Runs the pending jobs, or else the next virtual timer: `progress`, `idle` (nothing left to run) or how it failed. */
-function advance(ctx: QuickJSContext, runtime: QuickJSRuntime, deadline: number): 'progress' | 'idle' | Failed {
+function advance(engine: Engine, deadline: number): 'progress' | 'idle' | Failed {
+  const { ctx, runtime } = engine;
   if (Date.now() > deadline) return { kind: 'timeout' };
   const jobs = runtime.executePendingJobs();
   if (jobs.error) return classify(ctx, jobs.error);
   if (jobs.value > 0) return 'progress';
-  const timer = ctx.evalCode('__stratbench_next_timer__()', '[timers]');
+  const timer = ctx.callFunction(engine.nextTimer, ctx.undefined);
   if (timer.error) return classify(ctx, timer.error);
   const ran = ctx.dump(timer.value) === true;
   timer.value.dispose();
@@ -537,7 +593,15 @@ function installHost(ctx: QuickJSContext): QuickJSHandle[] {
     }
   });
   ctx.setProp(ctx.global, '__host_intl', intlFn);
-  return [writeFn, intlFn];
+  const tamperFn = ctx.newFunction('__host_tamper', (what, stack) => {
+    const run = activeScope();
+    if (run.tampered.length >= MAX_TAMPER_REPORTS) return;
+    const text = ctx.typeof(what) === 'string' ? ctx.getString(what).slice(0, 200) : 'tampering';
+    const where = stack !== undefined && ctx.typeof(stack) === 'string' ? firstLocation(ctx.getString(stack)) : undefined;
+    run.tampered.push(where === undefined ? text : `${text} (at ${where.file}:${where.line})`);
+  });
+  ctx.setProp(ctx.global, '__host_tamper', tamperFn);
+  return [writeFn, intlFn, tamperFn];
 }
 
 /** Formatters by kind, locale and options: creating one costs far more than formatting with it. */

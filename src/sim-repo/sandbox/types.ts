@@ -59,6 +59,11 @@ export interface SandboxRunResult {
   /** console.error/warn output. */
   stderr: string[];
   error?: SandboxError;
+  /**
+   * What repository code tried to change of what grades it (a locked intrinsic assigned, a built-in matcher
+   * replaced, tests or hooks registered by a source module); each attempt was refused. Absent when none.
+   */
+  tampered?: string[];
   /** The resolved value of `after`, when given and it resolved to a string. */
   value?: string;
   /** Every working-tree path looked up (module resolution included), with the content seen (undefined = absent). */

@@ -710,6 +710,8 @@ return { asymmetric, createMock, spyOn, spies, mockMatchers, inspect, objDisplay
 `;
 
 const HOT_SOURCE = String.raw`
+// The host's tamper channel, taken before the realm is locked (the lockdown deletes the global).
+const reportTamper = globalThis.__host_tamper;
 // As vitest's worker does: process.exit inside a test file throws instead of ending the run.
 if (globalThis.process) globalThis.process.exit = function (code) {
   throw new Error('process.exit unexpectedly called with "' + (code === undefined ? (globalThis.process.exitCode || 0) : code) + '"');
@@ -1215,7 +1217,12 @@ Object.assign(expect, {
   /** Custom matchers: fn(received, ...args) returns { pass, message() } (or a promise of it), as in jest. */
   extend(matchers) {
     for (const name of Object.keys(matchers)) {
-      Assertion.prototype[name] = function (...args) {
+      // Built-in matchers are read-only: a matcher that grades cannot be replaced (vitest allows it; a grader must not).
+      if (Object.prototype.hasOwnProperty.call(Assertion.prototype, name)) {
+        reportTamper('expect.extend replaced the built-in matcher ' + name, new Error('tamper').stack);
+        throw new TypeError('expect.extend cannot replace the built-in matcher ' + name + ' in the stratbench sandbox (its matchers grade the run)');
+      }
+      defineMatcher(name, function (...args) {
         const show = (value) => cold().stringify(value);
         const context = { isNot: this._negate, promise: this._promise || '', equals, utils: { stringify: show, printReceived: show, printExpected: show, matcherHint: () => '' } };
         const check = (result) => {
@@ -1227,10 +1234,14 @@ Object.assign(expect, {
         };
         const result = matchers[name].call(context, this._obj, ...args);
         return result && typeof result.then === 'function' ? result.then(check) : check(result);
-      };
+      });
     }
   },
 });
+/** A matcher on Assertion.prototype, read-only and not configurable once defined. */
+function defineMatcher(name, fn) {
+  Object.defineProperty(Assertion.prototype, name, { value: fn, writable: false, enumerable: false, configurable: false });
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // vi: mock functions and spies (a small part of @vitest/spy).
@@ -1460,6 +1471,53 @@ function report(suiteTask, path, tests, errors) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Hardening (issue 25): what repository code can reach of this module cannot change what it grades. Every member of
+// Assertion.prototype is read-only (extend adds new names only), expect and vi are frozen, and a module that is not
+// a test file gets the source API below instead of this module (the module loader decides by the importer's path).
+for (const key of Reflect.ownKeys(Assertion.prototype)) {
+  const desc = Object.getOwnPropertyDescriptor(Assertion.prototype, key);
+  if ('value' in desc) desc.writable = false;
+  desc.configurable = false;
+  Object.defineProperty(Assertion.prototype, key, desc);
+}
+Object.freeze(Assertion);
+Object.freeze(AssertionError);
+Object.freeze(AssertionError.prototype);
+Object.freeze(expect.not);
+Object.freeze(expect);
+Object.freeze(vi);
+function refusedFromSource(name) {
+  return function () {
+    reportTamper(name + ' called from a module that is not a test file', new Error('tamper').stack);
+    throw new TypeError('vitest.' + name + ' can only be called from a test file (a source module imported vitest; in the stratbench sandbox only test files register tests, hooks and matchers)');
+  };
+}
+function chainRefused(name) {
+  const refuse = refusedFromSource(name);
+  return new Proxy(refuse, { get: (target, key) => (key === 'prototype' ? undefined : refusedFromSource(name + '.' + String(key))), apply: () => refuse() });
+}
+function sourceExpect(value, message) { return expect(value, message); }
+for (const key of Object.keys(expect)) if (key !== 'extend' && key !== 'getState') sourceExpect[key] = expect[key];
+sourceExpect.extend = refusedFromSource('expect.extend');
+sourceExpect.getState = () => Object.freeze(Object.assign({}, expectState));
+Object.freeze(sourceExpect);
+/** What a non-test module sees as 'vitest': expect (without extend), vi, and registration functions that refuse. */
+export const __stratbench_source_api = Object.freeze({
+  expect: sourceExpect,
+  vi,
+  test: chainRefused('test'),
+  it: chainRefused('it'),
+  describe: chainRefused('describe'),
+  suite: chainRefused('suite'),
+  beforeAll: refusedFromSource('beforeAll'),
+  afterAll: refusedFromSource('afterAll'),
+  beforeEach: refusedFromSource('beforeEach'),
+  afterEach: refusedFromSource('afterEach'),
+  onTestFinished: refusedFromSource('onTestFinished'),
+  onTestFailed: refusedFromSource('onTestFailed'),
+});
+
 /**
  * Runs the registered tests. optionsJson: { testNamePattern: regex source or null (vitest -t), filepath?: the test
  * file's path for vitest's "No test suite found in file" message }. Resolves with the JSON result described at the
@@ -1481,6 +1539,15 @@ globalThis.__vitest_run__ = async function (optionsJson) {
   report(file, [], tests, errors);
   return JSON.stringify({ tests, errors });
 };
+`;
+
+/**
+ * What a module that is not a test file gets when it imports `vitest` (the module loader routes it here by the
+ * importer's path): expect without `extend`, `vi`, and test/hook registration that refuses and reports tampering.
+ */
+export const VITEST_SOURCE_MODULE_NAME = 'vitest [imported by a source module]';
+export const VITEST_SOURCE_MODULE_SOURCE = `import { __stratbench_source_api as api } from 'vitest';
+export const { expect, vi, test, it, describe, suite, beforeAll, afterAll, beforeEach, afterEach, onTestFinished, onTestFailed } = api;
 `;
 
 /** The `vitest` module's source (ES module); COLD_SOURCE is spliced in as a string literal. */
