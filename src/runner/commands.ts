@@ -312,7 +312,8 @@ async function runLocked(
   models = prepared.models;
   const ollamaInfo = prepared.info;
   const openaiInfo = await prepareOpenAIModels(specs, usedRoles, openaiConfig, deps.openai);
-  // A broken reference would make every strategy's failure on its task look like the agent's (exit 2, no folder).
+  // A broken reference would make every strategy's failure on its task look like the agent's, and a task an untouched
+  // repository passes would count a do-nothing agent's success (exit 2, no folder).
   if (options['validate'] !== false) checkReferences(tasks, suitePath);
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
   let shard: Shard | undefined;

@@ -81,6 +81,11 @@ export function untouchedTrajectory(expect: 'finish' | 'stop'): Trajectory {
   return expect === 'finish' ? { steps: [], finish: '' } : { steps: [], stop: '' };
 }
 
+/** What `validate` (and `run` before its first episode) says of a task whose untouched repository scores success. */
+export function untouchedSuccessDetail(expect: 'finish' | 'stop'): string {
+  return `scores success: an agent that does nothing and ${expect === 'finish' ? 'finishes' : 'stops'} with nothing to say passes, so the checks are theatre here`;
+}
+
 function validation(
   kind: TrajectoryKind,
   expected: 'success' | 'failure',
@@ -117,9 +122,7 @@ export function validateTrajectories(tasks: readonly ValidatedTask[]): TaskValid
       trajectories.push(validation('naive', 'failure', naive, true, detail));
     }
     const untouched = replayTrajectory(task, untouchedTrajectory(task.expect));
-    const untouchedDetail = untouched.success
-      ? `scores success: an agent that does nothing and ${task.expect === 'finish' ? 'finishes' : 'stops'} with nothing to say passes, so the checks are theatre here`
-      : `rejected: ${failureDetail(untouched)}`;
+    const untouchedDetail = untouched.success ? untouchedSuccessDetail(task.expect) : `rejected: ${failureDetail(untouched)}`;
     trajectories.push(validation('untouched', 'failure', untouched, !untouched.success, untouchedDetail));
     for (const counterexample of task.counterexamples) {
       const replayed = replayTrajectory(task, counterexample);

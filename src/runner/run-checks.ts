@@ -2,7 +2,7 @@
 import type { LoadedTask } from '../suite/load-suite.js';
 import { PLAN_REPLAN_BUDGETS, PLAN_UP_FRONT_BUDGETS, REACT_BUDGETS } from '../strategies/context.js';
 import type { StrategyName } from '../strategies/index.js';
-import { replayTrajectory } from './replay.js';
+import { replayTrajectory, untouchedSuccessDetail, untouchedTrajectory } from './replay.js';
 import { UsageError } from './usage-error.js';
 
 /** The most episodes one run may hold (tasks × strategies × epochs); beyond it, shard the run (`--shard i/n`). */
@@ -13,26 +13,41 @@ export const ERRORED_RUN_EXIT_CODE = 4;
 const count = (n: number): string => n.toLocaleString('en-US');
 
 /**
- * Replays the reference trajectory of each task on a fresh repository and scores it (what `validate` does first): a
- * reference that does not score success means the suite is broken, and every strategy's failure on that task would be
- * blamed on the agent. Throws UsageError (exit 2) naming each broken task and the failing checks.
+ * Replays, on a fresh repository, the reference trajectory of each task and the do-nothing agent (what `validate`
+ * does): a reference that does not score success means the suite is broken, and every strategy's failure on that
+ * task would be blamed on the agent; an untouched repository that scores success means the task's checks are theatre
+ * (an agent that makes no tool call passes), and every strategy's success on it would be counted. Throws UsageError
+ * (exit 2) naming each such task, the failing checks or validate's line for the untouched repository.
  */
 export function checkReferences(tasks: readonly LoadedTask[], suitePath: string): void {
   const broken: string[] = [];
+  const theatre: string[] = [];
   for (const task of tasks) {
     const result = replayTrajectory(task, task.reference);
-    if (result.success) continue;
-    const why = result.endingMatches
-      ? result.checks
-          .filter((check) => !check.pass)
-          .map((check) => `${String(check.check['check'])}: ${check.detail}`)
-          .join('; ')
-      : `ending ${result.outcome.status} does not match expect ${task.expect}`;
-    broken.push(`  ${task.id}: ${why}`);
+    if (!result.success) {
+      const why = result.endingMatches
+        ? result.checks
+            .filter((check) => !check.pass)
+            .map((check) => `${String(check.check['check'])}: ${check.detail}`)
+            .join('; ')
+        : `ending ${result.outcome.status} does not match expect ${task.expect}`;
+      broken.push(`  ${task.id}: ${why}`);
+    }
+    if (replayTrajectory(task, untouchedTrajectory(task.expect)).success) theatre.push(`  ${task.id}: untouched — ${untouchedSuccessDetail(task.expect)}`);
   }
-  if (broken.length === 0) return;
+  if (broken.length === 0 && theatre.length === 0) return;
+  const problems = [
+    ...(broken.length > 0
+      ? [`the reference of ${broken.length} task(s) does not score success, so the suite cannot tell a good agent from a bad one:\n${broken.join('\n')}`]
+      : []),
+    ...(theatre.length > 0
+      ? [
+          `the untouched repository of ${theatre.length} task(s) scores success, so an agent that does nothing would be counted a success:\n${theatre.join('\n')}`,
+        ]
+      : []),
+  ];
   throw new UsageError(
-    `${suitePath}: the reference of ${broken.length} task(s) does not score success, so the suite cannot tell a good agent from a bad one:\n${broken.join('\n')}\n` +
+    `${suitePath}: ${problems.join(`\n${suitePath}: `)}\n` +
       `fix the suite (\`stratbench validate ${suitePath}\` replays every trajectory), or run anyway with --no-validate`,
   );
 }
