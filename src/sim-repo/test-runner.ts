@@ -6,6 +6,7 @@ import { RunCache } from './run-cache.js';
 import { runSandboxed, type WorkingTree } from './code-host.js';
 import type { SandboxError, SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
+import { isTestModulePath } from './sandbox/module-resolve.js';
 import { addedPaths, overlayTree, pathSetKey, workingFile, type RepoBase, type RepoState } from './state.js';
 import { renderTestRun } from './test-output.js';
 import { parseVitestArgs } from './vitest-cli.js';
@@ -31,6 +32,8 @@ export interface FileResult {
   file: string;
   tests: TestResult[];
   error?: SandboxError;
+  /** Set when the file's run was tampered with (see TAMPERED_GRADER): what was refused or could not be read. */
+  tampered?: string;
 }
 
 /** A finished test run: exit code and output as vitest prints them, plus the structured results. */
@@ -161,6 +164,9 @@ function collectAndRun(
   const pattern = parsed.testNamePattern;
   let snapshot: WorkingTree | undefined;
   const tree = () => (snapshot ??= overlayTree(state, options.hidden === true ? state.spec.hidden_files : {}));
+  let pristine: WorkingTree | undefined;
+  const gradingTree = () => (pristine ??= hiddenGradingTree(state));
+  const grading = gradingLookup(state);
   let executedFiles = 0;
   const files = selected.map((file) => {
     const declared = state.spec.tests.filter((test) => test.file === file);
@@ -168,9 +174,11 @@ function collectAndRun(
       lookup(file);
       return declaredFile(state, env, file, declared, pattern);
     }
-    const executed = executeFile(state, lookup, tree, file, pattern, testEnv);
+    // A hidden test runs against the pristine test code (SWE-bench resets the test files before grading).
+    const isHidden = hidden && Object.hasOwn(state.spec.hidden_files, file);
+    const executed = isHidden ? executeFile(state, grading, gradingTree, file, pattern, testEnv) : executeFile(state, lookup, tree, file, pattern, testEnv);
     executedFiles++;
-    for (const [path, content] of executed.reads) reads.set(path, content);
+    for (const [path, content] of executed.reads) reads.set(isHidden ? GRADING_PREFIX + path : path, content);
     return executed.result;
   });
   const failed = files.some((file) => file.error !== undefined || file.tests.some((test) => test.state === 'failed'));
@@ -186,10 +194,30 @@ function baseTestFiles(base: RepoBase): readonly string[] {
   return files;
 }
 
-/** The working tree, with the spec's hidden files on top when scoring. */
+/** The working tree, with the spec's hidden files on top when scoring; GRADING_PREFIX paths read as a hidden test's run does. */
 function fileLookup(state: RepoState, hidden: boolean): (path: string) => string | undefined {
   if (!hidden) return (path) => workingFile(state, path);
-  return (path) => state.spec.hidden_files[path] ?? workingFile(state, path);
+  const grading = gradingLookup(state);
+  return (path) => (path.startsWith(GRADING_PREFIX) ? grading(path.slice(GRADING_PREFIX.length)) : (state.spec.hidden_files[path] ?? workingFile(state, path)));
+}
+
+/** Marks, in a whole run's reads, the paths a hidden test's run read (through gradingLookup, not the working tree). */
+const GRADING_PREFIX = '\u0000grading:';
+
+/**
+ * What a hidden test file sees: the spec's hidden files, test code (isTestModulePath) as it was before the episode —
+ * an edited helper reads as the original, an added one is absent — and the working tree for everything else.
+ */
+function gradingLookup(state: RepoState): (path: string) => string | undefined {
+  return (path) => state.spec.hidden_files[path] ?? (isTestModulePath(path) ? state.base.initial.get(path) : workingFile(state, path));
+}
+
+/** gradingLookup as a tree for the code worker: the written files minus test code, the hidden files on top. */
+function hiddenGradingTree(state: RepoState): WorkingTree {
+  const tree = overlayTree(state, {});
+  const overlay: Record<string, string> = {};
+  for (const [path, content] of Object.entries(tree.overlay)) if (!isTestModulePath(path)) overlay[path] = content;
+  return { base: tree.base, overlay: Object.assign(overlay, state.spec.hidden_files) };
 }
 
 function ancestorsAndSelf(path: string): string[] {
@@ -230,7 +258,7 @@ function executeFile(
       env,
       vitest: true,
       packages,
-      after: `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: pattern }))})`,
+      runTests: JSON.stringify({ testNamePattern: pattern }),
       timeoutMs: DEFAULT_TIMEOUT_MS,
       resolution: 'vite',
       date: state.spec.date,
@@ -250,12 +278,61 @@ interface ShimTest {
 
 const SHIM_STATE: Record<ShimTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
 
-function toFileResult(file: string, run: SandboxRunResult): FileResult {
-  if (run.status !== 'ok' || run.value === undefined) {
-    const error = run.error ?? { name: 'Error', message: `${file} did not finish (${run.status})`, stack: '' };
-    return { file, tests: [], error: run.status === 'ok' ? { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' } : error };
+/**
+ * The marker of a test file whose result the host could not read, or whose code tried to change what grades it: the
+ * agent's failure (issue 25), never a crash or an infrastructure error. Scoring and attribution read it.
+ */
+export const TAMPERED_GRADER = 'tampered_grader';
+
+/** A file whose run was tampered with: no test of it counts as passed. */
+function tamperedFile(file: string, what: string): FileResult {
+  return { file, tests: [], error: { name: 'TamperedGraderError', message: `${TAMPERED_GRADER}: ${what}`, stack: '' }, tampered: what };
+}
+
+const SHIM_STATES = new Set(Object.keys(SHIM_STATE));
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isShimError = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.values(value).every((field) => field === undefined || isText(field) || (Array.isArray(field) && field.every(isText)));
+
+/** The runner's JSON result, checked field by field; undefined when it is not exactly the shape the runner builds. */
+function readReport(value: string): { tests: ShimTest[]; errors: Array<{ name?: string; message?: string; stack?: string }> } | undefined {
+  let report: unknown;
+  try {
+    report = JSON.parse(value);
+  } catch {
+    return undefined;
   }
-  const report = JSON.parse(run.value) as { tests: ShimTest[]; errors: Array<{ name?: string; message?: string; stack?: string }> };
+  if (
+    typeof report !== 'object' ||
+    report === null ||
+    !Array.isArray((report as { tests?: unknown }).tests) ||
+    !Array.isArray((report as { errors?: unknown }).errors)
+  ) {
+    return undefined;
+  }
+  const { tests, errors } = report as { tests: unknown[]; errors: unknown[] };
+  const testsValid = tests.every((test) => {
+    if (typeof test !== 'object' || test === null) return false;
+    const { path, state, error } = test as { path?: unknown; state?: unknown; error?: unknown };
+    return Array.isArray(path) && path.every(isText) && isText(state) && SHIM_STATES.has(state) && (error === undefined || isShimError(error));
+  });
+  if (!testsValid || !errors.every(isShimError)) return undefined;
+  return report as { tests: ShimTest[]; errors: Array<{ name?: string; message?: string; stack?: string }> };
+}
+
+function toFileResult(file: string, run: SandboxRunResult): FileResult {
+  if (run.tampered !== undefined && run.tampered.length > 0) return tamperedFile(file, `refused: ${run.tampered.join('; ')}`);
+  if (run.status !== 'ok') {
+    const error = run.error ?? { name: 'Error', message: `${file} did not finish (${run.status})`, stack: '' };
+    return { file, tests: [], error };
+  }
+  if (run.value === undefined)
+    return tamperedFile(file, 'the test run ended without a result (repository code ended the run: process.exit or a thrown exit signal)');
+  const report = readReport(run.value);
+  if (report === undefined) return tamperedFile(file, `the test run's result could not be read (${JSON.stringify(run.value.slice(0, 80))})`);
   const tests = report.tests.map((test): TestResult => {
     const result: TestResult = { id: [file, ...test.path].join(' > '), file, path: test.path, state: SHIM_STATE[test.state] };
     if (test.error !== undefined) result.error = shimError(test.error);
