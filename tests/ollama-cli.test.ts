@@ -80,7 +80,9 @@ describe.concurrent('stratbench run with Ollama models', () => {
     const args = ['run', '--model', 'ollama:qwen3:8b', '--strategies', 'react', '--tool-calling', 'native', '--ollama-host', server.url];
     const result = await stratbench([...args, '--out', join(scratch(), 'out')]);
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('model "qwen3:8b" does not support tools (it reports: completion)');
+    expect(result.stderr).toContain(
+      `model "qwen3:8b" on Ollama at ${server.url} does not support tools (it reports: completion): --tool-calling native sends it tools`,
+    );
   });
 
   it('serves roles from different models with per-role options, and records server, digests, mode and options', async () => {
@@ -144,8 +146,11 @@ describe.concurrent('stratbench run with Ollama models', () => {
     for (const body of executor) {
       expect({ think: body.think, format: body.format, tools: (body.tools ?? []).length }).toEqual({ think: false, format: undefined, tools: 10 });
     }
-    // Preflight asked /api/show for the model of the tool-calling role only.
-    expect(server.calls.filter((call) => call.path === '/api/show').map((call) => (call.body as { model: string }).model)).toEqual(['qwen3:8b']);
+    // Preflight asked /api/show for the model of the tool-calling role ("tools") and of the thinking planner ("thinking") only.
+    expect(server.calls.filter((call) => call.path === '/api/show').map((call) => (call.body as { model: string }).model)).toEqual([
+      'qwen3:8b',
+      'qwen3:32b',
+    ]);
 
     const episodes = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
       .trim()
@@ -168,7 +173,7 @@ describe.concurrent('stratbench run with Ollama models', () => {
       role_options: { planner: { think: true } },
       cache: null,
     });
-    expect(run.ollama.models['qwen3:8b'].capabilities).toEqual(['completion', 'tools']);
+    expect(run.ollama.models['qwen3:8b'].capabilities).toEqual(['completion', 'tools', 'thinking']);
   });
 
   it.each([

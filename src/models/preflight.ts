@@ -32,8 +32,10 @@ export interface PreflightResult {
 export interface PreflightOptions {
   /** Timeout of each preflight request in ms (default 10 000). */
   timeoutMs?: number;
-  /** Capabilities every model must report in /api/show (e.g. "tools" for native tool calling). */
+  /** Capabilities every model must report in /api/show (e.g. "tools" for native tool calling, "thinking" for think). */
   capabilities?: string[];
+  /** What asked for `capabilities` (e.g. "--think asks for it"): said in the refusal, with the host. */
+  because?: string;
 }
 
 /** "qwen3" and "qwen3:latest" name the same model; a tag is the `:` after the last `/` (a registry may have a port). */
@@ -113,7 +115,12 @@ export async function preflightOllama(
       model.capabilities = capabilities;
       const lacking = needed.filter((capability) => !capabilities.includes(capability));
       if (lacking.length > 0) {
-        throw new ConfigurationError(`model "${wanted}" does not support ${lacking.join(', ')} (it reports: ${capabilities.join(', ') || 'nothing'})`);
+        const reported = `(it reports: ${capabilities.join(', ') || 'nothing'})`;
+        throw new ConfigurationError(
+          options.because === undefined
+            ? `model "${wanted}" does not support ${lacking.join(', ')} ${reported}`
+            : `model "${wanted}" on Ollama at ${host} does not support ${lacking.join(', ')} ${reported}: ${options.because}`,
+        );
       }
     }
   }

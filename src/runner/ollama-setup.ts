@@ -17,7 +17,7 @@ export type ToolCallingMode = 'json' | 'native';
 import { DEFAULT_CACHE_DIR } from '../models/response-cache.js';
 
 /** Roles whose reply is a tool call: with `--tool-calling native` their models must report the "tools" capability. */
-const TOOL_ROLES: ReadonlySet<Role> = new Set(['direct', 'agent', 'executor']);
+export const TOOL_ROLES: ReadonlySet<Role> = new Set(['direct', 'agent', 'executor']);
 
 /**
  * The commander option names of the Ollama flags (`--ollama-host` → `ollamaHost`, `--planner-think` →
@@ -225,10 +225,11 @@ export function ollamaModelNames(specs: Record<Role, string>, roles: readonly Ro
 /**
  * Preflight, then the response cache. When any of `roles` is served by Ollama: checks the server answers
  * and lists every model (with `native` tool calling, that the models of tool-calling roles report the
- * "tools" capability), then with a cache folder wraps each Ollama model in `withResponseCache` keyed by
+ * "tools" capability; for roles whose options ask for `think`, that their models report "thinking"), then with a cache folder wraps each Ollama model in `withResponseCache` keyed by
  * its digest. Returns the models (scripted ones untouched) and what run.json records, `info` undefined
  * when no role uses Ollama (nothing is contacted). Throws `ConfigurationError` (the CLI exits 2):
- * "cannot reach Ollama at HOST", or a missing model with `ollama pull <model>`.
+ * "cannot reach Ollama at HOST", a missing model with `ollama pull <model>`, or a model lacking a capability asked
+ * for, naming the model, the host, the capability and the flag that asked for it.
  */
 export async function prepareOllamaModels(
   models: Record<Role, ChatModel>,
@@ -249,8 +250,21 @@ export async function prepareOllamaModels(
       roles.filter((role) => TOOL_ROLES.has(role)),
     );
     if (toolModels.length > 0) {
-      const shown = await preflightOllama(config.host, toolModels, fetch, { capabilities: ['tools'] });
-      for (const host of config.hosts.slice(1)) await preflightOllama(host, toolModels, fetch, { capabilities: ['tools'] });
+      const asked = { capabilities: ['tools'], because: '--tool-calling native sends it tools; use --tool-calling json, or a model with tool support' };
+      const shown = await preflightOllama(config.host, toolModels, fetch, asked);
+      for (const host of config.hosts.slice(1)) await preflightOllama(host, toolModels, fetch, asked);
+      for (const [name, model] of Object.entries(shown.models)) if (model.capabilities) preflight.models[name]!.capabilities = model.capabilities;
+    }
+  }
+  // `think: true` on a model without the "thinking" capability fails every call (Ollama: HTTP 400 "… does not support
+  // thinking"): refused here, before any episode.
+  const thinkingRoles = roles.filter((role) => roleChatOptions(config, role).think === true);
+  const thinkingModels = ollamaModelNames(specs, thinkingRoles);
+  if (thinkingModels.length > 0) {
+    const flags = [...new Set(thinkingRoles.map((role) => (config.roleOptions[role]?.think === true ? `--${role}-think` : '--think')))].join(', ');
+    const asked = { capabilities: ['thinking'], because: `${flags} asks for thinking (${thinkingRoles.join(', ')}); leave it off, or use a thinking model` };
+    for (const host of config.hosts) {
+      const shown = await preflightOllama(host, thinkingModels, fetch, asked);
       for (const [name, model] of Object.entries(shown.models)) if (model.capabilities) preflight.models[name]!.capabilities = model.capabilities;
     }
   }

@@ -4,7 +4,8 @@ import { parseModelSpec } from '../models/registry.js';
 import { ConfigurationError } from '../models/preflight.js';
 import { createHostPool, defaultHostConcurrency, httpProbe } from '../models/host-pool.js';
 import type { ChatModel, ChatOptions, Role } from '../models/types.js';
-import { ollamaToolSpecs, refuseEmptyEntry, refuseRepeatedHost, type HostPools, type ToolCallingMode } from './ollama-setup.js';
+import { ollamaToolSpecs, refuseEmptyEntry, refuseRepeatedHost, TOOL_ROLES, type HostPools, type ToolCallingMode } from './ollama-setup.js';
+import { probeToolCalls } from '../models/openai-tool-probe.js';
 import { UsageError } from './usage-error.js';
 
 /** Commander names of the OpenAI-compatible flags, saved in run.json so `--resume` continues with the same ones. */
@@ -123,9 +124,10 @@ export function openaiModelNames(specs: Record<Role, string>, roles: readonly Ro
  * Preflight when any of `roles` is served by an `openai:` model: GET /v1/models of every server must list every one.
  * With several servers, each model's entry must match the first server's in `root` (vLLM: the checkpoint served) and
  * `max_model_len` wherever both report them — these servers publish no weights digest, so the id, the checkpoint and
- * the context length are what can be compared. Returns what run.json records, or undefined when no role uses the
- * backend (nothing is contacted). Throws ConfigurationError (exit 2) naming the base URL, the missing model or the
- * server whose entry differs.
+ * the context length are what can be compared. With `--tool-calling native`, each server gets one 1-token request with
+ * tools per model of a tool-calling role (`probeToolCalls`). Returns what run.json records, or undefined when no role
+ * uses the backend (nothing is contacted). Throws ConfigurationError (exit 2) naming the base URL, the missing model,
+ * the server whose entry differs, or the server that refuses tool calls.
  */
 export async function prepareOpenAIModels(
   specs: Record<Role, string>,
@@ -153,6 +155,23 @@ export async function prepareOpenAIModels(
           );
         }
       }
+    }
+  }
+  // Native tool calls: one cheap probe per server and model of a tool-calling role (a vLLM without a tool parser
+  // refuses them all), so a configuration mistake exits 2 here instead of erroring every episode.
+  const toolModels =
+    config.toolCalling === 'native'
+      ? openaiModelNames(
+          specs,
+          roles.filter((role) => TOOL_ROLES.has(role)),
+        )
+      : [];
+  for (const baseURL of toolModels.length > 0 ? config.baseURLs : []) {
+    for (const model of toolModels) {
+      await probeToolCalls(baseURL, model, ollamaToolSpecs(), {
+        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      });
     }
   }
   return {

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 export interface FakeModel {
   name: string;
   digest: string;
-  /** Reported by /api/show (default ["completion", "tools"]). */
+  /** Reported by /api/show (default ["completion", "tools", "thinking"], what Ollama reports for qwen3). */
   capabilities?: string[];
   /** The model's trained context length, reported in /api/show `model_info` as `<family>.context_length` (default 40960). */
   contextLength?: number;
@@ -245,7 +245,7 @@ export async function startFakeOllama(options: FakeOllamaOptions = {}): Promise<
           template: '',
           details: { format: 'gguf', family: model.name.split(':')[0], parameter_size: '8.2B', quantization_level: 'Q4_K_M' },
           model_info: { [`${model.name.split(':')[0]}.context_length`]: model.contextLength ?? 40960 },
-          capabilities: model.capabilities ?? ['completion', 'tools'],
+          capabilities: model.capabilities ?? ['completion', 'tools', 'thinking'],
           modified_at: '2026-05-01T12:00:00Z',
         });
       }

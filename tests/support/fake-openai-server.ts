@@ -209,7 +209,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
 export function scriptedOpenAIReply(model: ScriptedModel): (request: FakeCompletionRequest) => OpenAIReply {
   return (request) => {
     const view = extractView(request.messages as Parameters<typeof extractView>[0]);
-    if (view === undefined) return apiError(400, 'no ```json state block in the messages');
+    // A request without a state block that offers tools is the tool-call preflight probe: answered as a model would.
+    if (view === undefined) return Array.isArray(request.tools) ? completion('OK') : apiError(400, 'no ```json state block in the messages');
     const value = model.decide(view) as Record<string, unknown> | string;
     const zero = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     const isCall = typeof value === 'object' && value !== null && typeof value.tool === 'string' && (!('action' in value) || value.action === 'tool');
