@@ -36,7 +36,8 @@ export interface RunCompareOptions {
 export interface RunCompareResult {
   /**
    * 0: no regression (or not gating); 1: regressed, 3: inconclusive (with failOnRegression); 2: unusable input
-   * (unreadable folder, a head lacking base episodes without allowPartial, nothing shared) or unwritable output.
+   * (unreadable folder, a head lacking base episodes or a base lacking its own — a merge missing a shard — without
+   * allowPartial, nothing shared) or unwritable output.
    */
   exitCode: 0 | 1 | 2 | 3;
   /** The text report (tables). */
