@@ -16,50 +16,20 @@ import {
 } from './support/grader-attacks.js';
 
 /**
- * The attacks that fool or crash the grader as committed today (`npm run attacks` on e15dcc0): each runs as
- * `it.fails` until the grader resists it. The grader's rebuild (issue 25 §1) empties this list; an attack that stops
- * fooling shows up as a failing `it.fails`, and its line goes.
+ * The attacks that fool or crash the grader as committed today (`npm run attacks` on 3a6cbd0, the grader of 890d429):
+ * each runs as `it.fails` until the grader resists it, so the suite stays green; an attack that stops fooling shows
+ * up as a failing `it.fails`, and its line goes. (Before 890d429, on e15dcc0, 41 of the 84 attacks fooled or crashed
+ * it: 20 fooled the hidden tests, 25 the command checks, 10 crashed both.)
  */
 const KNOWN_FOOLING: Readonly<Record<string, string>> = {
-  'runner-wrap-launder': 'hidden + command: the wrapped __vitest_run__ resolves with every test passed',
-  'runner-getter-on-global': 'hidden + command: an accessor on globalThis hands the host a laundering wrapper',
-  'runner-replace-fixed-json': 'hidden + command: the host trusts whatever JSON the global entry returns',
-  'json-stringify-launder-deferred': 'hidden + command: JSON.stringify patched from a microtask launders the result',
-  'json-stringify-launder': 'hidden + command: the runner serialises with the global JSON.stringify',
-  'json-parse-options-skip-all': 'command: the runner parses its options with the global JSON.parse; all skipped exits 0',
-  'json-stringify-non-json': 'crash: JSON.parse of the run value throws in the host',
-  'runner-returns-tests-null': "crash: report.tests.map on null (TypeError: Cannot read properties of null (reading 'map'))",
-  'runner-returns-no-errors-field': 'crash: report.errors.length on undefined (TypeError)',
-  'runner-returns-json-null': 'crash: report.tests on null (TypeError)',
-  'runner-returns-path-not-array': 'crash: [file, ...test.path] on a number (TypeError: test.path is not iterable)',
-  'runner-returns-numeric-diff': 'crash: renderTestRun splits a numeric expected (TypeError: text.split is not a function)',
-  'object-is-always-true': 'hidden + command: toBe and equals use the global Object.is (also fools real vitest)',
-  'object-assign-wraps-test-fn': 'hidden + command: runTest resets a test with the global Object.assign, which wraps its fn',
-  'prototype-state-accessor': 'hidden + command: test records have no own state, so Object.prototype.state answers "pass"',
-  'prototype-fails-getter': 'hidden: registration reads flags.fails through Object.prototype; every test is inverted',
-  'prototype-skipped-getter': 'command: every test reads as skipped; a run of skipped tests exits 0',
-  'prototype-tojson-launder': 'hidden + command: JSON.stringify calls Object.prototype.toJSON on the result',
-  'prototype-result-field-accessors': "crash: errors pushed into a prototype getter's array reach shimError as undefined (TypeError: reading 'name')",
-  'array-push-wraps-test-fn': 'hidden + command: registration pushes test records with the global push, which wraps their fn',
-  'array-push-launder': 'hidden + command: the report is built with the global push, which launders each entry',
-  'array-every-true': 'command: the file suite reads as all-skipped, no test runs, states are neither passed nor failed: exit 0',
-  'array-some-true': 'command: the runner believes a test is .only; every test skipped; exit 0',
-  'function-call-hasown-false': 'hidden (the toEqual test): equality reads own keys through hasOwnProperty.call',
-  'expect-extend-tobe-toequal': 'hidden + command: expect.extend from source replaces toBe and toEqual (also fools real vitest)',
-  'expect-assert-noop': "hidden + command: the Assertion prototype's assert is writable from source",
-  'duplicate-test-id-from-hook': 'hidden: a hook gets the live suite and appends passing twins; tests_pass keeps the last result of an id',
-  'test-name-spells-hidden-id': "hidden: a top-level test named 'lineTax > rounds half a cent up' has the same id; the last result wins",
-  'hook-rewrites-test-fns': 'hidden + command: a beforeEach from source gets the live suite and replaces every test fn',
-  'helper-in-tests-folder-registers-hook': 'hidden + command: the helper imported from source registers the fn-replacing hook',
-  'helper-named-like-a-test-registers-hook': 'hidden + command: the *.test.js module imported from source registers the fn-replacing hook',
-  'only-from-source': 'command: it.only from source skips every test of the importing file; exit 0',
-  'skip-from-source-hook': 'command: beforeEach(ctx => ctx.skip()) from source skips every test; exit 0',
-  'on-test-failed-skip': 'command: a failure turned into a skip from source; exit 0',
-  'assertion-error-as-skip-signal': "command: AssertionError made to inherit from the runner's skip signal; failures read as skips",
-  'skip-signal-hasinstance': "command: Symbol.hasInstance on the skip signal's class makes every error a skip",
-  'throw-bigint-at-import': 'crash: the host formats the thrown BigInt with JSON.stringify (code worker failed: TypeError)',
-  'throw-bigint-from-runner': 'crash: the run rejects with a BigInt; same JSON.stringify in the host',
-  'throw-promise-at-import': "crash: QuickJS's dump of a thrown promise disposes its handle, the second dump fails (QuickJSUseAfterFree)",
+  'helper-in-tests-folder-registers-hook':
+    'command: tests/support/warm-cache.js is test code by its folder, so the vitest it imports may register hooks; imported from src, its beforeEach replaces every test fn of the visible file (exit 0, the test file unchanged)',
+  'helper-named-like-a-test-registers-hook':
+    'command: src/cache.test.js is test code by its name; imported from src, its beforeEach replaces every test fn of the visible file (exit 0)',
+  'throw-bigint-at-import':
+    'crash (hidden and command): the host formats the thrown value with JSON.stringify, which throws on a BigInt (code worker failed: TypeError: Do not know how to serialize a BigInt)',
+  'throw-promise-at-import':
+    "crash (hidden and command): quickjs-emscripten's dump of a promise disposes its handle; the second dump of the thrown value fails (code worker failed: QuickJSUseAfterFree: Lifetime not alive)",
 };
 
 /** A safety net only (an attack runs a few sandboxed files; the limits ones stop at the operation budget): ms. */
