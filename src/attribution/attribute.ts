@@ -5,6 +5,7 @@ import { earliest, failingChecks, type AttributionState, type AttributionTask, t
 import { indexTrace } from './trace-index.js';
 import { invalidOutput } from './rules/invalid-output.js';
 import { contextExceeded } from './rules/context-exceeded.js';
+import { tamperedGrader } from './rules/tampered-grader.js';
 import { misroute } from './rules/misroute.js';
 import { guessedTarget } from './rules/guessed-target.js';
 import { wrongCheck } from './rules/wrong-check.js';
@@ -81,6 +82,9 @@ export function attribute(
   // A prompt past the context window ended the episode at a definite call: that role, before any other rule.
   const limit = contextExceeded(input);
   if (limit) return limit;
+  // Code that tampered with the grader (or left it a result it could not read) is the verdict, whatever else went wrong.
+  const tampered = tamperedGrader(input);
+  if (tampered) return tampered;
   const act = earliest(ACT_RULES.map(([, rule]) => rule(input)));
   const verdict = act ?? ENDING_RULES.map(([, rule]) => rule).reduce<ReturnType<Rule>>((found, rule) => found ?? rule(input), undefined);
   if (verdict) return verdict;

@@ -17,6 +17,7 @@ export const LOCKDOWN_SOURCE = String.raw`
   delete globalThis.__host_tamper;
   var freeze = Object.freeze, defineProperty = Object.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   var getPrototypeOf = Object.getPrototypeOf, ownKeys = Reflect.ownKeys, preventExtensions = Object.preventExtensions;
+  // Captured before the definers below are wrapped: the lockdown itself is never reported.
   var apply = Reflect.apply, hasOwnProperty = Object.prototype.hasOwnProperty, TypeErrorCtor = TypeError, ErrorCtor = Error;
   var LOCKED_GLOBALS = ['Object', 'Function', 'Array', 'Number', 'Boolean', 'String', 'Symbol', 'BigInt', 'Error', 'EvalError',
     'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError', 'InternalError', 'Math', 'JSON',
@@ -29,32 +30,25 @@ export const LOCKDOWN_SOURCE = String.raw`
   var unlocked = [globalThis, globalThis.Date, globalThis.Date && globalThis.Date.prototype, globalThis.console, globalThis.process,
     globalThis.performance, globalThis.Intl];
   var skip = new Set(unlocked);
-  // Names ordinary code assigns on its own objects that inherit them (SES's override taming, 'moderate').
-  var OVERRIDABLE = ['constructor', 'toString', 'valueOf', 'toLocaleString', 'name', 'message', 'hasOwnProperty',
-    'isPrototypeOf', 'propertyIsEnumerable', 'toJSON', 'then', 'catch', 'finally'];
-  var tamed = new Set([Object.prototype, Function.prototype, Error.prototype, Number.prototype, String.prototype,
-    Boolean.prototype, Symbol.prototype, BigInt.prototype, RegExp.prototype, Array.prototype]);
-  ['EvalError', 'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError', 'InternalError'].forEach(function (name) {
-    if (typeof globalThis[name] === 'function') tamed.add(globalThis[name].prototype);
-  });
-  function label(object, key) {
-    var owner = object === Object.prototype ? 'Object.prototype' : object === Function.prototype ? 'Function.prototype'
-      : object && hasOwnProperty.call(object, 'constructor') && typeof object.constructor === 'function' ? object.constructor.name + '.prototype' : 'an intrinsic';
-    return owner + '.' + String(key);
+  var names = new Map();
+  var locked = new WeakSet();
+  function where(object, key) { return (names.get(object) || 'an intrinsic') + (key === undefined ? '' : '.' + String(key)); }
+  function refuse(what) {
+    report(what, new ErrorCtor('tamper').stack);
   }
+  // Every writable data property becomes an accessor (SES's override taming, applied to all): reading it is unchanged,
+  // assigning it on an object that inherits it defines the object's own property (so 'this.name = …' in an Error
+  // subclass works), assigning it on the intrinsic itself is refused and reported.
   function tame(object, key) {
     var desc = getOwnPropertyDescriptor(object, key);
-    if (!desc || !('value' in desc) || !desc.configurable) return;
-    // Array.prototype.constructor and Promise.prototype.constructor are read by every map/await: left as data.
-    if (key === 'constructor' && object === Array.prototype) return;
+    if (!desc || !('value' in desc) || !desc.writable || !desc.configurable) return;
     var value = desc.value;
-    var where = label(object, key);
     defineProperty(object, key, {
       get: function () { return value; },
       set: function (next) {
         if (this === object) {
-          report('assigned ' + where, new ErrorCtor('tamper').stack);
-          throw new TypeErrorCtor('Cannot assign to read only property ' + String(key) + ' of ' + where + ' (the sandbox\'s intrinsics are locked)');
+          refuse('assigned ' + where(object, key));
+          throw new TypeErrorCtor('Cannot assign to read only property ' + String(key) + ' of ' + where(object) + " (the sandbox's intrinsics are locked)");
         }
         if (apply(hasOwnProperty, this, [key])) { this[key] = next; return; }
         defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });
@@ -63,21 +57,44 @@ export const LOCKDOWN_SOURCE = String.raw`
       configurable: false,
     });
   }
+  // The definers report an attempt on a locked intrinsic before they fail as they would on any frozen object.
+  function guard(holder, name, targets) {
+    var original = holder[name];
+    var wrapped = {
+      [name]: function () {
+        var target = arguments[0];
+        if ((typeof target === 'object' || typeof target === 'function') && target !== null && locked.has(target)) {
+          refuse(targets + ' ' + where(target, typeof arguments[1] === 'string' || typeof arguments[1] === 'symbol' ? arguments[1] : undefined));
+        }
+        return apply(original, this, arguments);
+      },
+    }[name];
+    defineProperty(wrapped, 'length', { value: original.length });
+    defineProperty(holder, name, { value: wrapped, writable: true, enumerable: false, configurable: true });
+  }
+  guard(Object, 'defineProperty', 'redefined');
+  guard(Object, 'defineProperties', 'redefined properties of');
+  guard(Object, 'setPrototypeOf', 'changed the prototype of');
+  guard(Reflect, 'defineProperty', 'redefined');
+  guard(Reflect, 'setPrototypeOf', 'changed the prototype of');
+  guard(Reflect, 'deleteProperty', 'deleted');
   var seen = new Set();
   var queue = [];
-  function visit(value) {
+  function visit(value, name) {
     if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) return;
     seen.add(value);
+    names.set(value, name);
     queue.push(value);
   }
   function lock(object) {
     if (skip.has(object)) return;
-    if (tamed.has(object)) {
-      var keys = object === Object.prototype ? ownKeys(object) : OVERRIDABLE;
-      keys.forEach(function (key) { if (key !== '__proto__' && hasOwnProperty.call(object, key)) tame(object, key); });
-    }
+    locked.add(object);
+    ownKeys(object).forEach(function (key) {
+      if (key === '__proto__' || (object === Math && key === 'random')) return;
+      tame(object, key);
+    });
     if (object === Math) {
-      // Math.random stays writable (tests mock it); every other member is read-only.
+      // Math.random stays writable (tests mock it); every other member is locked.
       ownKeys(Math).forEach(function (key) {
         if (key === 'random') return;
         var desc = getOwnPropertyDescriptor(Math, key);
@@ -90,24 +107,33 @@ export const LOCKDOWN_SOURCE = String.raw`
     }
     freeze(object);
   }
-  var roots = LOCKED_GLOBALS.filter(function (name) { return name !== 'globalThis' && hasOwnProperty.call(globalThis, name); })
-    .map(function (name) { return globalThis[name]; });
-  roots.push(
-    getPrototypeOf(function () {}), getPrototypeOf(async function () {}), getPrototypeOf(function* () {}), getPrototypeOf(async function* () {}),
-    getPrototypeOf([][Symbol.iterator]()), getPrototypeOf(new Map().entries()), getPrototypeOf(new Set().values()),
-    getPrototypeOf(''[Symbol.iterator]()), getPrototypeOf(/a/[Symbol.matchAll]('')), getPrototypeOf(Int8Array),
-    getPrototypeOf(function* () {}).prototype, getPrototypeOf(async function* () {}).prototype,
-    getPrototypeOf((function* () {})()), getPrototypeOf(getPrototypeOf((async function* () {})())));
-  roots.forEach(visit);
+  LOCKED_GLOBALS.forEach(function (name) {
+    if (name !== 'globalThis' && hasOwnProperty.call(globalThis, name)) visit(globalThis[name], name);
+  });
+  LOCKED_GLOBALS.forEach(function (name) {
+    var value = name === 'globalThis' ? undefined : globalThis[name];
+    if (typeof value === 'function' && (typeof value.prototype === 'object' || typeof value.prototype === 'function')) visit(value.prototype, name + '.prototype');
+  });
+  [
+    [getPrototypeOf(function () {}), 'Function.prototype'], [getPrototypeOf(async function () {}), 'AsyncFunction.prototype'],
+    [getPrototypeOf(function* () {}), 'GeneratorFunction.prototype'], [getPrototypeOf(async function* () {}), 'AsyncGeneratorFunction.prototype'],
+    [getPrototypeOf([][Symbol.iterator]()), 'ArrayIterator.prototype'], [getPrototypeOf(new Map().entries()), 'MapIterator.prototype'],
+    [getPrototypeOf(new Set().values()), 'SetIterator.prototype'], [getPrototypeOf(''[Symbol.iterator]()), 'StringIterator.prototype'],
+    [getPrototypeOf(/a/[Symbol.matchAll]('')), 'RegExpStringIterator.prototype'], [getPrototypeOf(Int8Array), 'TypedArray'],
+    [getPrototypeOf(function* () {}).prototype, 'Generator.prototype'], [getPrototypeOf(async function* () {}).prototype, 'AsyncGenerator.prototype'],
+    [getPrototypeOf((function* () {})()), 'Generator.prototype'], [getPrototypeOf(getPrototypeOf((async function* () {})())), 'AsyncGenerator.prototype'],
+  ].forEach(function (root) { visit(root[0], root[1]); });
   for (var index = 0; index < queue.length; index++) {
     var object = queue[index];
     if (skip.has(object)) continue;
+    var base = names.get(object);
     ownKeys(object).forEach(function (key) {
       var desc = getOwnPropertyDescriptor(object, key);
       if (!desc) return;
-      visit(desc.value); visit(desc.get); visit(desc.set);
+      var name = base + '.' + String(key);
+      visit(desc.value, name); visit(desc.get, name); visit(desc.set, name);
     });
-    visit(getPrototypeOf(object));
+    visit(getPrototypeOf(object), base + '.[[Prototype]]');
   }
   queue.forEach(lock);
   LOCKED_GLOBALS.forEach(function (name) {
