@@ -54,8 +54,11 @@ export interface SendOptions {
   fetch?: typeof fetch;
   /** The undici pool of calls sent without `fetch`; default `modelDispatcher()` (timeouts of 300 000 ms). */
   dispatcher?: Dispatcher;
+  /** Overall deadline of the call (headers and body), ms; none when undefined. */
   timeoutMs: number | undefined;
   stream: boolean;
+  /** Aborts the call (the run was interrupted); honoured by the undici path (the ollama client paths time out instead). */
+  signal?: AbortSignal;
   /** Wall clock in ms (default performance.now). */
   now?: () => number;
 }
@@ -74,7 +77,7 @@ export async function sendChat(request: OllamaChatRequest, options: SendOptions)
     const dispatcher = options.dispatcher ?? (await modelDispatcher());
     const started = now();
     const body = JSON.stringify({ ...request, stream: false });
-    const response = (await postChat(endpoint, body, options.timeoutMs, dispatcher)) as OllamaChatResponse;
+    const response = (await postChat(endpoint, body, options.timeoutMs, dispatcher, options.signal)) as OllamaChatResponse;
     return fromParts([response], now() - started);
   }
   const client = await clientFor(options);

@@ -58,16 +58,30 @@ export interface ChatEndpoint {
  * `ECONNREFUSED`, `UND_ERR_HEADERS_TIMEOUT`, `UND_ERR_SOCKET`) as `cause`; the body breaking off →
  * `TypeError('terminated')` with the cause; a reply that is not JSON → `SyntaxError`; past `timeoutMs` ms →
  * a `TimeoutError` DOMException, as `AbortSignal.timeout` gives (the socket is closed, so the server stops).
+ * `timeoutMs` is an overall deadline: it covers the response headers and the whole body (a server trickling its body
+ * never trips undici's idle body timeout). Once `signal` aborts (the run was interrupted) the socket is closed and its
+ * reason is thrown.
  */
-export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: number | undefined, dispatcher?: Dispatcher): Promise<unknown> {
+export async function postChat(
+  endpoint: ChatEndpoint,
+  body: string,
+  timeoutMs: number | undefined,
+  dispatcher?: Dispatcher,
+  signal?: AbortSignal,
+): Promise<unknown> {
   const pool = dispatcher ?? (await modelDispatcher());
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
-  if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+  const stop = (): void => controller?.abort(signal?.reason);
+  if ((timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) || signal !== undefined) {
     const aborting = new AbortController();
     controller = aborting;
-    timer = setTimeout(() => aborting.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
-    timer.unref();
+    if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      timer = setTimeout(() => aborting.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), timeoutMs);
+      timer.unref();
+    }
+    if (signal?.aborted) aborting.abort(signal.reason);
+    else signal?.addEventListener('abort', stop, { once: true });
   }
   try {
     let response: Dispatcher.ResponseData;
@@ -90,6 +104,7 @@ export async function postChat(endpoint: ChatEndpoint, body: string, timeoutMs: 
     return JSON.parse(await bodyText(response, controller)) as unknown;
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
   }
 }
 

@@ -9,7 +9,7 @@ import type { Dispatcher } from 'undici';
 import type { ChatRequest as OllamaChatRequest, Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
 import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
-import { classifyOllamaError, withRetry, type RetryOptions, type RetryPolicy } from './retry.js';
+import { classifyOllamaError, DEFAULT_CALL_DEADLINE_MS, withRetry, type RetryOptions, type RetryPolicy } from './retry.js';
 import { resolveOllamaHost } from './ollama-host.js';
 import { sendChat, type OllamaReply } from './ollama-transport.js';
 import { ContextExceededError, ollamaContextOverflow, ollamaTruncation } from './context-limit.js';
@@ -37,6 +37,8 @@ export interface OllamaModelConfig {
   stream?: boolean;
   /** Timeout in ms while the model may be loading (first call, after a runner crash); default 300 000. */
   loadTimeoutMs?: number;
+  /** Overall deadline of a call without `timeout_ms`, ms (headers and whole body); default DEFAULT_CALL_DEADLINE_MS (600 000). */
+  deadlineMs?: number;
   /** Append a line with the JSON Schema to the system prompt (the server does not add it). Default true. */
   schemaInPrompt?: boolean;
   /**
@@ -62,7 +64,9 @@ const DEFAULT_LOAD_TIMEOUT_MS = 300_000;
  * Creates the `ollama:<model>` backend. Each `chat` sends one /api/chat request (more on retries):
  * `format` = the flat JSON Schema of `request.schema` (or, with `toolCalling: 'native'` for the action
  * schemas "action" / "executor_call", the `tools` field), options temperature/seed/num_ctx/num_predict,
- * `think` and `keep_alive` on every call, a per-call timeout of `options.timeout_ms` ms.
+ * `think` and `keep_alive` on every call, an overall deadline per call (headers and whole body) of `options.timeout_ms`
+ * ms, else `config.deadlineMs`, else DEFAULT_CALL_DEADLINE_MS (600 000 ms; at least `loadTimeoutMs` while the model may
+ * be loading). `request.signal` aborting ends the call and its retries (its reason is thrown).
  * Returns the raw reply text (never parsed here), tokens from prompt_eval_count / eval_count,
  * `load_ms` = load_duration and `duration_ms` = total_duration − load_duration (ns → ms; a cold load is
  * not charged), summed over the backend's own output-fault retries.
@@ -88,13 +92,14 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
   let mayBeLoading = true; // until one call succeeds, and again after a runner crash
 
   /** One request with infrastructure retries; a headers timeout switches to streaming for good. */
-  async function send(body: OllamaChatRequest, timeoutMs: number | undefined): Promise<OllamaReply> {
+  async function send(body: OllamaChatRequest, timeoutMs: number | undefined, signal: AbortSignal | undefined): Promise<OllamaReply> {
+    const deadline = timeoutMs ?? config.deadlineMs ?? DEFAULT_CALL_DEADLINE_MS;
     return withRetry(
       `Ollama chat with ${config.model} at ${host}`,
       async (_attempt, previous) => {
         if (previous?.action === 'retry' && previous.code === 'UND_ERR_HEADERS_TIMEOUT') preferStream = true;
         if (previous?.action === 'retry' && previous.kind === 'server_error') mayBeLoading = true;
-        const timeout = mayBeLoading && timeoutMs !== undefined ? Math.max(timeoutMs, loadTimeoutMs) : timeoutMs;
+        const timeout = mayBeLoading ? Math.max(deadline, loadTimeoutMs) : deadline;
         const reply = await sendChat(body, {
           host,
           ...(baseFetch ? { fetch: baseFetch } : {}),
@@ -102,11 +107,12 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
           timeoutMs: timeout,
           stream: preferStream,
           ...(config.clock?.now ? { now: config.clock.now } : {}),
+          ...(signal ? { signal } : {}),
         });
         mayBeLoading = false;
         return reply;
       },
-      retryOptions,
+      signal ? { ...retryOptions, signal } : retryOptions,
     );
   }
 
@@ -136,7 +142,7 @@ export function createOllamaModel(config: OllamaModelConfig): ChatModel & { read
       for (;;) {
         let reply: OllamaReply;
         try {
-          reply = await send(body, options.timeout_ms);
+          reply = await send(body, options.timeout_ms, request.signal);
         } catch (error) {
           const overflow = ollamaContextOverflow(error instanceof Error && error.cause !== undefined ? error.cause : error);
           if (overflow) throw new ContextExceededError(overflow, sentOf(body));

@@ -4,11 +4,12 @@ import type OpenAI from 'openai';
 import { VERSION } from 'openai/version';
 import type { Dispatcher } from 'undici';
 import { bodyText, modelDispatcher, requestFollowing } from './ollama-undici.js';
+import { DEFAULT_CALL_DEADLINE_MS } from './retry.js';
 
 type Sdk = typeof import('openai');
 
-/** openai-node's default request timeout, ms (`new OpenAI()` without `timeout`: 10 minutes). */
-const SDK_DEFAULT_TIMEOUT_MS = 600_000;
+/** openai-node's default request timeout, ms (`new OpenAI()` without `timeout`: 10 minutes); here the call's overall deadline. */
+const SDK_DEFAULT_TIMEOUT_MS = DEFAULT_CALL_DEADLINE_MS;
 
 /** Where and how a model's completions are posted. */
 export interface CompletionEndpoint {
@@ -72,7 +73,10 @@ function headersFor(endpoint: CompletionEndpoint, timeoutMs: number | undefined,
  * - a 2xx body that breaks off → `TypeError('terminated')`; one that is not the JSON it claims → `SyntaxError`;
  * - a `timeoutMs` that is not a whole number ≥ 0 → `OpenAIError`, before anything is sent; an API key fetch's
  *   Headers refuse → its `TypeError`; a base URL with credentials → `APIConnectionError`, as fetch refuses it.
- * The timeout covers the wait for the response headers, as the client's does; the body then has undici's 300 s.
+ * The timeout is an overall deadline: it covers the response headers and the whole body (the client's covers the
+ * headers only, and undici's 300 s body timeout is an idle one: a server trickling a byte a second never trips it), so
+ * a body still arriving at the deadline → `APIConnectionTimeoutError`. Once `signal` aborts (the run was interrupted)
+ * the socket is closed and its reason is thrown.
  * Bodies are decoded and redirects followed as Node's fetch does (`decodedText`, `requestFollowing`).
  * Known differences from the client over fetch: fetch's blocked ports (e.g. 6000) are not refused, and a completion
  * has no non-enumerable `_request_id` (nothing here reads it).
@@ -83,8 +87,9 @@ export async function postCompletion(
   body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
   timeoutMs: number | undefined,
   dispatcher?: Dispatcher,
+  signal?: AbortSignal,
 ): Promise<OpenAI.Chat.Completions.ChatCompletion> {
-  const { APIConnectionError, APIConnectionTimeoutError, APIError, OpenAIError } = sdk.default;
+  const { APIConnectionError, APIConnectionTimeoutError, OpenAIError } = sdk.default;
   const timeout = timeoutMs ?? SDK_DEFAULT_TIMEOUT_MS;
   if (typeof timeout !== 'number' || !Number.isInteger(timeout)) throw new OpenAIError('timeout must be an integer');
   if (timeout < 0) throw new OpenAIError('timeout must be a positive integer');
@@ -96,20 +101,38 @@ export async function postCompletion(
   const pool = dispatcher ?? (await modelDispatcher());
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeout);
-  let response: Dispatcher.ResponseData;
+  const stop = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
   try {
-    response = await requestFollowing(pool, url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+    return await completionOf(sdk, await sent(), controller);
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     if (controller.signal.aborted) throw new APIConnectionTimeoutError();
-    const failed = new TypeError('fetch failed', { cause: error });
-    if (/timed? ?out/i.test(`${String(failed)}${String(error)}`)) throw new APIConnectionTimeoutError();
-    throw new APIConnectionError({ cause: failed });
+    throw error;
   } finally {
     clearTimeout(timer);
+    signal?.removeEventListener('abort', stop);
   }
+
+  async function sent(): Promise<Dispatcher.ResponseData> {
+    try {
+      return await requestFollowing(pool, url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) throw new APIConnectionTimeoutError();
+      const failed = new TypeError('fetch failed', { cause: error });
+      if (/timed? ?out/i.test(`${String(failed)}${String(error)}`)) throw new APIConnectionTimeoutError();
+      throw new APIConnectionError({ cause: failed });
+    }
+  }
+}
+
+/** The completion a response carries (see postCompletion), its body read while `controller` has not aborted. */
+async function completionOf(sdk: Sdk, response: Dispatcher.ResponseData, controller: AbortController): Promise<OpenAI.Chat.Completions.ChatCompletion> {
+  const { APIError } = sdk.default;
   const status = response.statusCode;
   if (status < 200 || status > 299) {
-    const text = await bodyText(response).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+    const text = await bodyText(response, controller).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
     const json = safeJSON(text);
     throw APIError.generate(status, json as object, json ? undefined : text, headersOf(response));
   }
@@ -121,9 +144,9 @@ export async function postCompletion(
       await response.body.dump();
       return undefined as unknown as OpenAI.Chat.Completions.ChatCompletion;
     }
-    return JSON.parse(await bodyText(response)) as OpenAI.Chat.Completions.ChatCompletion;
+    return JSON.parse(await bodyText(response, controller)) as OpenAI.Chat.Completions.ChatCompletion;
   }
-  return (await bodyText(response)) as unknown as OpenAI.Chat.Completions.ChatCompletion;
+  return (await bodyText(response, controller)) as unknown as OpenAI.Chat.Completions.ChatCompletion;
 }
 
 function header(response: Dispatcher.ResponseData, name: string): string | undefined {

@@ -51,6 +51,11 @@ export interface OpenAIModelConfig {
   fetch?: typeof fetch;
   /** The undici pool of calls sent without `fetch` (tests: short header and body timeouts); default `modelDispatcher()`. */
   dispatcher?: Dispatcher;
+  /**
+   * Overall deadline of a call without `timeout_ms`, ms (headers and whole body, over undici's pool); default
+   * DEFAULT_CALL_DEADLINE_MS (600 000, openai-node's default timeout).
+   */
+  deadlineMs?: number;
   /** Injected timing for tests: backoff sleep, jitter source, clock in ms. */
   clock?: Pick<RetryOptions, 'sleep' | 'random' | 'now'>;
   onRetry?: RetryOptions['onRetry'];
@@ -164,7 +169,11 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
   };
   const now = config.clock?.now ?? (() => performance.now());
 
-  async function send(body: Body, timeoutMs: number | undefined): Promise<{ completion: OpenAI.Chat.Completions.ChatCompletion; wall_ms: number }> {
+  async function send(
+    body: Body,
+    timeoutMs: number | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ completion: OpenAI.Chat.Completions.ChatCompletion; wall_ms: number }> {
     return withRetry(
       `OpenAI-compatible chat with ${config.model} at ${baseURL}`,
       async () => {
@@ -172,15 +181,18 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
           // The imports (openai ≈ 200 ms, undici ≈ 140 ms) come before the clock: they are not the model's time.
           const [loaded, dispatcher] = await Promise.all([loadSdk(), config.dispatcher ?? modelDispatcher()]);
           const started = now();
-          const completion = asCompletion(await postCompletion(loaded, { baseURL, apiKey }, body, timeoutMs, dispatcher));
+          const deadline = timeoutMs ?? config.deadlineMs; // undefined: postCompletion's DEFAULT_CALL_DEADLINE_MS
+          const completion = asCompletion(await postCompletion(loaded, { baseURL, apiKey }, body, deadline, dispatcher, signal));
           return { completion, wall_ms: now() - started };
         }
         const openai = await getClient();
         const started = now();
-        const completion = asCompletion(await openai.chat.completions.create(body, timeoutMs !== undefined ? { timeout: timeoutMs } : {}));
+        const completion = asCompletion(
+          await openai.chat.completions.create(body, { ...(timeoutMs !== undefined ? { timeout: timeoutMs } : {}), ...(signal ? { signal } : {}) }),
+        );
         return { completion, wall_ms: now() - started };
       },
-      retryOptions,
+      signal ? { ...retryOptions, signal } : retryOptions,
     );
   }
 
@@ -217,7 +229,7 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
       for (;;) {
         let sent: { completion: OpenAI.Chat.Completions.ChatCompletion; wall_ms: number };
         try {
-          sent = await send(body, options.timeout_ms);
+          sent = await send(body, options.timeout_ms, request.signal);
         } catch (error) {
           const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
           const overflow = openAIContextOverflow(cause);

@@ -13,6 +13,14 @@ export interface RetryPolicy {
   totalMs: number;
 }
 
+/**
+ * The overall deadline of one model call (request sent → whole body read) when neither `--timeout-ms` nor a role's
+ * `timeout_ms` gives one: 600 000 ms, openai-node's default request timeout (10 minutes), here covering the body too.
+ * undici's 300 s header and body timeouts are idle timeouts: a server that trickles a byte a second never trips them.
+ * Passing it is a `timeout` infrastructure error, retried as the policy below says.
+ */
+export const DEFAULT_CALL_DEADLINE_MS = 600_000;
+
 /** 4 calls, 500 ms base, 8 s cap, 60 s in all: a runner crash reloads the model, which takes seconds. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseMs: 500, maxMs: 8_000, totalMs: 60_000 };
 
@@ -114,6 +122,8 @@ export interface RetryOptions {
   classify?: (error: unknown) => ErrorClassification;
   /** Called before each backoff sleep (e.g. to log, or to lower concurrency on `busy`). */
   onRetry?: (info: { retry: number; delayMs: number; classification: ErrorClassification }) => void;
+  /** The run was interrupted: no attempt starts and no backoff is waited out after it aborts (its reason is thrown). */
+  signal?: AbortSignal;
 }
 
 const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -138,9 +148,11 @@ export async function withRetry<T>(
   const started = now();
   let previous: ErrorClassification | undefined;
   for (let attempt = 1; ; attempt++) {
+    options.signal?.throwIfAborted();
     try {
       return await call(attempt, previous);
     } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
       const classification = classify(error);
       if (classification.action === 'fail') {
         throw new InfrastructureError(`${what}: ${classification.reason}`, classification.kind, { cause: error });
@@ -156,7 +168,17 @@ export async function withRetry<T>(
       }
       options.onRetry?.({ retry: attempt, delayMs, classification });
       previous = classification;
-      await sleep(delayMs);
+      await (options.signal ? abortable(sleep(delayMs), options.signal) : sleep(delayMs));
     }
   }
+}
+
+/** `promise`, or a rejection with `signal`'s reason as soon as it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

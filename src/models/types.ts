@@ -39,6 +39,11 @@ export interface ChatRequest<T = unknown> {
   epoch: number;
   /** Set on the one repair attempt: the previous reply and why it was rejected. */
   repair?: { text: string; error: string };
+  /**
+   * Aborts the call (the run was interrupted: SIGINT/SIGTERM): a backend stops waiting, closes its connection and
+   * throws `CallInterrupted`. Set by `interruptModelCalls`; strategies leave it out.
+   */
+  signal?: AbortSignal;
 }
 
 /** Why lenient extraction had to touch a reply before it parsed (recorded on the model-call event). */
@@ -115,6 +120,17 @@ export interface ChatModel {
   /** True when this is a deterministic stand-in, not an LLM (shown in run.json and the table header). */
   readonly deterministic: boolean;
   chat(request: ChatRequest): Promise<ChatResponse>;
+}
+
+/**
+ * The call was abandoned because the run was interrupted (Ctrl-C / SIGTERM): neither the strategy's failure nor an
+ * infrastructure error. The episode it belongs to is not written (`run --resume` runs it again).
+ */
+export class CallInterrupted extends Error {
+  override readonly name = 'CallInterrupted';
+  constructor(reason: string) {
+    super(`model call abandoned: ${reason}`);
+  }
 }
 
 /** Infrastructure failure: never a strategy's failure; the episode ends as `error`. */

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
-import { ROLES, type ChatModel, type Role } from '../models/types.js';
+import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
 import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
@@ -48,7 +48,7 @@ import {
   type OllamaDependencies,
 } from './ollama-setup.js';
 import type { HostStats } from '../models/host-pool.js';
-import { limitModelCalls } from '../models/call-limit.js';
+import { interruptModelCalls, limitModelCalls } from '../models/call-limit.js';
 import { OPENAI_OPTION_KEYS, openaiHeaderNote, openaiModelFactory, openaiRunConfig, prepareOpenAIModels, type OpenAIDependencies } from './openai-setup.js';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
@@ -429,12 +429,13 @@ async function runLocked(
       scripted: allInProcess,
     })}\n`,
   );
-  // Ctrl-C or SIGTERM: stop starting episodes, let running ones finish, write what finished (a second signal kills).
+  // Ctrl-C or SIGTERM: stop starting episodes, abort the model calls in flight (their episodes are not written; --resume
+  // runs them), write what finished and the summary (a second signal kills).
   const controller = new AbortController();
   let stoppedBy: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     process.stderr.write(
-      `\ninterrupted (${signal}): finishing running episodes, then writing the summary (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to kill)\n`,
+      `\ninterrupted (${signal}): model calls in flight abandoned, their episodes left for --resume; writing the summary (${signal === 'SIGINT' ? 'Ctrl-C' : signal} again to kill)\n`,
     );
     stoppedBy = signal;
     process.off('SIGINT', onSignal);
@@ -442,13 +443,14 @@ async function runLocked(
     // Calls waiting for a model server to come back give up now (their episodes end as infrastructure errors, which
     // --resume runs again) instead of waiting up to 60 s each.
     for (const pool of pooling.pools.values()) pool.stopWaiting(`interrupted by ${signal}`);
-    controller.abort();
+    controller.abort(new CallInterrupted(`interrupted by ${signal}`));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const env = {
     // At most `concurrency` model calls in flight: a plan wave's executor calls go out together (LLMCompiler-style).
-    models: limitModelCalls(models, concurrency),
+    // A signal aborts every call: queued, sent (the connection is closed) or between retries (interruptModelCalls).
+    models: interruptModelCalls(limitModelCalls(models, concurrency), controller.signal),
     prompts,
     toolDescriptions: toolDescriptionsForPrompt(),
     chatOptions: (role: Role) => roleChatOptions(ollamaConfig, role),

@@ -2,7 +2,7 @@
 import { codeAheadPure, SimRepo } from '../sim-repo/index.js';
 import type { RepoSpec } from '../sim-repo/spec.js';
 import type { Check, Trajectory } from '../suite/schema.js';
-import { InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
+import { CallInterrupted, InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
 import { attribute, costFindings } from '../attribution/index.js';
@@ -54,7 +54,8 @@ export function episodeKey(task: string, strategy: string, epoch: number, config
 }
 
 /**
- * Runs one episode end to end. Never throws: an InfrastructureError ends it as `error` (reason
+ * Runs one episode end to end. Throws only `CallInterrupted` (the run was interrupted while a model call was in
+ * flight: the episode has no ending to record, and `--resume` runs it). An InfrastructureError ends it as `error` (reason
  * `infrastructure:<kind>`), any other exception (a strategy or model bug) as `error` (reason
  * `harness_error`) with the message; neither is scored as a strategy failure. A prompt past the model's context
  * window (`ContextExceededEnding`) ends it as `budget_exhausted` / `context_exceeded`: a failure of the strategy.
@@ -80,6 +81,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
       options: env.options,
     });
   } catch (error) {
+    if (error instanceof CallInterrupted) throw error;
     if (error instanceof ContextExceededEnding) {
       outcome = contextExceeded(trace, error);
     } else {

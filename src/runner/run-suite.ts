@@ -6,6 +6,7 @@ import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
 import type { StrategyName } from '../strategies/index.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
+import { CallInterrupted } from '../models/types.js';
 import {
   describeCompleteness,
   EPISODES_FILE,
@@ -304,7 +305,14 @@ export async function runMatrix(
   let ran = 0;
   try {
     await streamCells(cells, config, async (cell) => {
-      const finished = await runEpisode(cell, withTexts);
+      let finished: EpisodeRecord;
+      try {
+        finished = await runEpisode(cell, withTexts);
+      } catch (error) {
+        // Interrupted mid-call: not an ending (neither the strategy's failure nor infrastructure); --resume runs it.
+        if (error instanceof CallInterrupted) return;
+        throw error;
+      }
       const record = config.complete ? await config.complete(finished, cell) : finished;
       summary.add(record);
       positions.add(record);
