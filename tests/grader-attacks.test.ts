@@ -15,22 +15,13 @@ import {
   freshFixture,
 } from './support/grader-attacks.js';
 
-/**
- * The attacks that fool or crash the grader as committed today (`npm run attacks` on 3a6cbd0, the grader of 890d429):
- * each runs as `it.fails` until the grader resists it, so the suite stays green; an attack that stops fooling shows
- * up as a failing `it.fails`, and its line goes. (Before 890d429, on e15dcc0, 41 of the 84 attacks fooled or crashed
- * it: 20 fooled the hidden tests, 25 the command checks, 10 crashed both.)
+/*
+ * Every attack is expected to be rejected without a crash. History, from `npm run attacks`: on e15dcc0 (before the
+ * grader was taken out of reach) 41 of the 84 attacks fooled or crashed it — 20 fooled the hidden tests, 25 the command
+ * checks, 10 crashed both; on 890d429 (the realm locked) 4 still did: two source-imported helpers that counted as test
+ * code by their path (tests/support/*.js, src/*.test.js) registered hooks, and a thrown BigInt and a thrown promise
+ * crashed the host. Test code reached through source now gets the restricted API, and thrown values are read safely.
  */
-const KNOWN_FOOLING: Readonly<Record<string, string>> = {
-  'helper-in-tests-folder-registers-hook':
-    'command: tests/support/warm-cache.js is test code by its folder, so the vitest it imports may register hooks; imported from src, its beforeEach replaces every test fn of the visible file (exit 0, the test file unchanged)',
-  'helper-named-like-a-test-registers-hook':
-    'command: src/cache.test.js is test code by its name; imported from src, its beforeEach replaces every test fn of the visible file (exit 0)',
-  'throw-bigint-at-import':
-    'crash (hidden and command): the host formats the thrown value with JSON.stringify, which throws on a BigInt (code worker failed: TypeError: Do not know how to serialize a BigInt)',
-  'throw-promise-at-import':
-    "crash (hidden and command): quickjs-emscripten's dump of a promise disposes its handle; the second dump of the thrown value fails (code worker failed: QuickJSUseAfterFree: Lifetime not alive)",
-};
 
 /** A safety net only (an attack runs a few sandboxed files; the limits ones stop at the operation budget): ms. */
 const TIMEOUT_MS = 120_000;
@@ -55,8 +46,7 @@ function expectRejected(attack: GraderAttack): void {
 }
 
 describe('grader attacks (the bug kept): rejected, no crash', () => {
-  it.each(attacks.filter((attack) => !(attack.id in KNOWN_FOOLING)))('$id', expectRejected, TIMEOUT_MS);
-  it.fails.each(attacks.filter((attack) => attack.id in KNOWN_FOOLING))('$id (KNOWN_FOOLING: fools or crashes the grader today)', expectRejected, TIMEOUT_MS);
+  it.each(attacks)('$id', expectRejected, TIMEOUT_MS);
 });
 
 describe('controls (the bug fixed honestly): every check passes', () => {
@@ -109,9 +99,5 @@ describe('the catalogue', () => {
     const kept = (attack: GraderAttack) => applyAttack(freshFixture(), attack).fileAt(SOURCE_PATH)?.includes(BUGGY_LINE);
     expect(attacks.filter((attack) => !kept(attack)).map((attack) => attack.id)).toEqual([]);
     expect(CONTROLS.filter(kept).map((control) => control.id)).toEqual([]);
-  });
-
-  it('names in KNOWN_FOOLING only attacks of the catalogue', () => {
-    expect(Object.keys(KNOWN_FOOLING).filter((id) => !attacks.some((attack) => attack.id === id))).toEqual([]);
   });
 });

@@ -57,6 +57,8 @@ interface RunScope {
   failedResolutions: Map<string, string>;
   /** What repository code tried to change of the locked realm or the test API (LOCKDOWN_SOURCE, the vitest API). */
   tampered: string[];
+  /** Modules reached through a module that is not test code: even test code among them gets the restricted vitest API. */
+  viaSource: Set<string>;
 }
 
 /** One QuickJS runtime and context with the prelude evaluated (and, for `vitest`, the vitest API loaded). */
@@ -192,10 +194,11 @@ function normalizeModule(base: string, requested: string): string {
     run.failedResolutions.set(marker, resolved.message);
     return marker;
   }
-  // A module that is not a test file gets the restricted test API (no registration, no expect.extend): see vitest-api.ts.
-  if (resolved.name === 'vitest' && importer !== '' && run.synthetic.has(VITEST_SOURCE_MODULE_NAME) && !isTestModulePath(importer)) {
-    return VITEST_SOURCE_MODULE_NAME;
-  }
+  // Source code, and test code that source code imported (a helper the agent added under tests/), get the restricted
+  // test API (no registration, no expect.extend): see vitest-api.ts. The module loader sees every importer's path.
+  const throughSource = importer !== '' && (!isTestModulePath(importer) || run.viaSource.has(importer));
+  if (throughSource && !run.synthetic.has(resolved.name)) run.viaSource.add(resolved.name);
+  if (resolved.name === 'vitest' && throughSource && run.synthetic.has(VITEST_SOURCE_MODULE_NAME)) return VITEST_SOURCE_MODULE_NAME;
   if (!run.requestedAs.has(resolved.name)) run.requestedAs.set(resolved.name, requested);
   return resolved.name;
 }
@@ -273,6 +276,7 @@ function readyEngines(): Engines {
     requestedAs: new Map(),
     failedResolutions: new Map(),
     tampered: [],
+    viaSource: new Set(),
   };
   try {
     const plain = createEngine(undefined);
@@ -334,6 +338,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     requestedAs,
     failedResolutions: new Map(),
     tampered: [],
+    viaSource: new Set(),
   };
   const tampered = scope.tampered;
   const resolution = scope.resolveOptions.mode;
@@ -444,24 +449,40 @@ function advance(engine: Engine, deadline: number): 'progress' | 'idle' | Failed
   return ran ? 'progress' : 'idle';
 }
 
+/**
+ * A thrown value as plain data. quickjs-emscripten's dump of a promise consumes its handle (a thrown promise), so a
+ * thrown value that is not a plain object or primitive is dumped through a copy; never throws.
+ */
+function dumpThrown(ctx: QuickJSContext, handle: QuickJSHandle): unknown {
+  if (!handle.alive) return { name: 'Error', message: 'a thrown value the sandbox could not read', stack: '' };
+  const copy = handle.dup();
+  try {
+    return ctx.dump(copy);
+  } catch {
+    return { name: 'Error', message: 'a thrown value the sandbox could not read', stack: '' };
+  } finally {
+    if (copy.alive) copy.dispose();
+  }
+}
+
 function classify(ctx: QuickJSContext, errorHandle: QuickJSHandle): Failed {
   let dumped: unknown;
   try {
-    dumped = ctx.dump(errorHandle);
+    dumped = dumpThrown(ctx, errorHandle);
   } catch {
     dumped = { name: 'InternalError', message: 'out of memory' };
   }
   if (isExit(dumped)) {
-    errorHandle.dispose();
+    if (errorHandle.alive) errorHandle.dispose();
     throw new ExitRequested(Number((dumped as { __stratbench_exit__: number }).__stratbench_exit__) || 0);
   }
   const error = dumped as { name?: string; message?: string };
   if (error?.name === 'InternalError' && error.message === 'interrupted') {
-    errorHandle.dispose();
+    if (errorHandle.alive) errorHandle.dispose();
     return { kind: 'timeout' };
   }
   if (error?.name === 'InternalError' && /out of memory/.test(error.message ?? '')) {
-    errorHandle.dispose();
+    if (errorHandle.alive) errorHandle.dispose();
     return { kind: 'out_of_memory' };
   }
   return { kind: 'rejected', handle: errorHandle };
@@ -479,8 +500,8 @@ function failure(
   finish: (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError) => SandboxRunResult,
 ): SandboxRunResult {
   if (settled.kind === 'timeout' || settled.kind === 'out_of_memory') return finish(settled.kind, 1, limitError(settled.kind, options));
-  const error = toSandboxError(ctx.dump(settled.handle), requestedAs);
-  settled.handle.dispose();
+  const error = toSandboxError(dumpThrown(ctx, settled.handle), requestedAs);
+  if (settled.handle.alive) settled.handle.dispose();
   return finish('error', 1, error);
 }
 
@@ -508,7 +529,7 @@ function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: n
 /** Converts a dumped QuickJS error into Node's wording where the two differ (missing exports, non-Error throws). */
 export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string, string> = new Map()): SandboxError {
   if (typeof dumped !== 'object' || dumped === null || !('message' in dumped)) {
-    return { name: 'Error', message: `Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : (JSON.stringify(dumped) ?? String(dumped))}`, stack: '' };
+    return { name: 'Error', message: `Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : showThrown(dumped)}`, stack: '' };
   }
   const raw = dumped as { name?: unknown; message?: unknown; stack?: unknown; fileName?: unknown; lineNumber?: unknown };
   let name = typeof raw.name === 'string' ? raw.name : 'Error';
@@ -525,6 +546,16 @@ export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string,
     (typeof raw.fileName === 'string' && typeof raw.lineNumber === 'number' ? { file: raw.fileName, line: raw.lineNumber, column: 1 } : undefined);
   if (location !== undefined) error.location = location;
   return error;
+}
+
+/** A thrown non-error value as Node prints it after `Uncaught` (a BigInt as `10n`); never throws. */
+function showThrown(value: unknown): string {
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? `${item}n` : item)) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /** The first `file:line:col` stack frame that points into the repository (not the harness's own modules). */
