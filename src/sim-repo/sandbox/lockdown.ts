@@ -11,7 +11,7 @@
  * Left writable on purpose, as test code mocks them (vi.spyOn, fake timers, stubbed globals) and the runner does not
  * compute results with them: `Date`, `Math.random`, `console`, `process`, timers, `performance`, `Intl`, `fetch`.
  */
-export const LOCKDOWN_SOURCE = String.raw`
+export const LOCKDOWN_SOURCE = `
 (function () {
   var report = globalThis.__host_tamper;
   delete globalThis.__host_tamper;
