@@ -168,6 +168,16 @@ describe('runInSandbox', () => {
     expect(other.stdout[0]).not.toBe(clean.stdout[0]);
   });
 
+  it('ends a flood of host calls (console output, Intl) by the operation budget, whatever the machine speed', () => {
+    for (const code of ['for (let i = 0; i < 1e7; i++) console.log("x");', 'for (let i = 0; i < 1e7; i++) Intl.NumberFormat("en").format(i);']) {
+      // A host-time limit far away: only the operation budget can end these runs, so the verdict cannot depend on the load.
+      const result = runInSandbox({ files: () => undefined, entry: { code, filename: '[eval]' }, timeoutMs: 600_000 });
+      expect(result.status).toBe('timeout');
+      expect(result.error?.message).toBe('run stopped after about 50 million operations (an infinite loop, or a promise that never settles)');
+    }
+    expect(run({ 'a.js': 'for (let i = 0; i < 2e4; i++) console.log(i);\n' }, 'a.js', { timeoutMs: 600_000 }).stdout.at(-1)).toBe('19999');
+  }, 120_000);
+
   it('records every file it read, absent ones included', () => {
     const result = runInSandbox({ files: tree({ 'a.js': 'import "./b.js";\n' }), entry: { path: 'a.js' } });
     expect(result.reads).toEqual([

@@ -35,6 +35,21 @@ export interface RunInternals {
   runTests?: string;
 }
 
+/**
+ * What one host callback (console output, Intl formatting) costs of the operation budget, in interrupt checks: 0.02
+ * (about 200 operations). Host work is invisible to QuickJS's operation count, so without it a loop of a million
+ * `console.log` calls ended only at the host-time limit — a verdict that depended on the machine's speed. At this
+ * charge the default budget allows 250,000 host calls per run, far more than any test prints or formats.
+ */
+const HOST_CALL_CHARGE = 0.02;
+
+/** The current run's scope, with one host call charged to its operation budget. */
+function chargeHostCall(): RunScope {
+  const run = activeScope();
+  run.interrupts += HOST_CALL_CHARGE;
+  return run;
+}
+
 /** Most tamper reports kept per run (a loop of refused writes must not exhaust the host). */
 const MAX_TAMPER_REPORTS = 20;
 
@@ -610,11 +625,12 @@ function installHost(ctx: QuickJSContext): QuickJSHandle[] {
   ctx.setProp(ctx.global, '__stratbench_settings__', settingsHandle);
   settingsHandle.dispose();
   const writeFn = ctx.newFunction('__host_write', (stream, text) => {
-    activeScope().write(ctx.getString(stream), ctx.getString(text));
+    const run = chargeHostCall();
+    run.write(ctx.getString(stream), ctx.getString(text));
   });
   ctx.setProp(ctx.global, '__host_write', writeFn);
   const intlFn = ctx.newFunction('__host_intl', (kindHandle, localeHandle, optionsHandle, valueHandle) => {
-    if (Date.now() > activeScope().deadline) return ctx.newString('');
+    if (Date.now() > chargeHostCall().deadline) return ctx.newString('');
     try {
       return ctx.newString(
         hostIntl(ctx.getString(kindHandle), JSON.parse(ctx.getString(localeHandle)), JSON.parse(ctx.getString(optionsHandle)), ctx.dump(valueHandle)),
