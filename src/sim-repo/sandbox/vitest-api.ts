@@ -1484,6 +1484,14 @@ for (const key of Reflect.ownKeys(Assertion.prototype)) {
 Object.freeze(Assertion);
 Object.freeze(AssertionError);
 Object.freeze(AssertionError.prototype);
+// The asymmetric matchers' classes (compiled now, before the snapshot): a source module reaches them through
+// expect.any(…) and must not rewrite asymmetricMatch for the test's matchers.
+for (const sample of [expect.anything(), expect.any(Number), expect.stringContaining(''), expect.stringMatching(''), expect.objectContaining({}), expect.arrayContaining([]), expect.closeTo(0)]) {
+  for (let proto = Object.getPrototypeOf(sample); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    Object.freeze(proto);
+    if (typeof proto.constructor === 'function') Object.freeze(proto.constructor);
+  }
+}
 Object.freeze(expect.not);
 Object.freeze(expect);
 Object.freeze(vi);
@@ -1503,9 +1511,19 @@ sourceExpect.extend = refusedFromSource('expect.extend');
 sourceExpect.getState = () => Object.freeze(Object.assign({}, expectState));
 Object.freeze(sourceExpect);
 /** What a non-test module sees as 'vitest': expect (without extend), vi, and registration functions that refuse. */
+// Source may create mocks and spies, not clear, reset or restore the test's (a cleared spy passes not.toHaveBeenCalled).
+const sourceVi = Object.freeze({
+  fn: vi.fn,
+  spyOn: vi.spyOn,
+  isMockFunction: vi.isMockFunction,
+  mocked: vi.mocked,
+  clearAllMocks: refusedFromSource('vi.clearAllMocks'),
+  resetAllMocks: refusedFromSource('vi.resetAllMocks'),
+  restoreAllMocks: refusedFromSource('vi.restoreAllMocks'),
+});
 export const __stratbench_source_api = Object.freeze({
   expect: sourceExpect,
-  vi,
+  vi: sourceVi,
   test: chainRefused('test'),
   it: chainRefused('it'),
   describe: chainRefused('describe'),
