@@ -33,4 +33,17 @@ describe('declared tests under -t', () => {
     expect(sim.run('pnpm test -t "db (?=a)"').output).toContain(' ✓ tests/db.test.js (2 tests)\n');
     expect(sim.run('pnpm test -t "db ("').output).toContain(' ✓ tests/db.test.js (2 tests)\n');
   });
+
+  it('matches an --exclude glob that backtracks for hours in picomatch’s RegExp (10 stars, a 60-character file name) in linear time', () => {
+    const long = `tests/${'a'.repeat(60)}.test.js`;
+    const sim = SimRepo.fromSpec(
+      RepoSpec.parse({
+        files: { 'package.json': JSON.stringify({ name: 'names', type: 'module', scripts: { test: 'vitest run' } }), [long]: '// declared\n' },
+        scripts: { test: { kind: 'test' } },
+        tests: [{ name: 'db > connects', file: long, needs: 'database', passes_when: { kind: 'installed' }, failure: 'Error: no database' }],
+      }),
+    );
+    expect(sim.run('pnpm test --exclude "**/*a*a*a*a*a*a*a*a*a*a*c"').output).toContain(` ✓ ${long} (1 test)`);
+    expect(sim.run('pnpm test --exclude "**/*a*a*a*a*a*a*a*a*a*a*.test.js"').output).toContain('No test files found');
+  });
 });
