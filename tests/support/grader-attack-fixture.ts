@@ -217,12 +217,21 @@ export const FINISHED: Outcome = { status: 'finished', reason: 'done' };
  */
 export interface Verdict {
   fooled: boolean;
-  /** The message of an exception thrown by runCheck or score (the grader crashed). */
+  /**
+   * The message of an exception thrown by runCheck or score (the grader crashed), or `host-time limit: …` when a run
+   * ended at the host-time limit instead of the operation budget (a hang whose verdict depends on the machine).
+   */
   crash?: string;
   checks: CheckResult[];
   /** score(…).success with a finished outcome. */
   success: boolean;
 }
+
+/**
+ * How a check's detail names a run that the host-time limit ended (the sandbox's deadline or the code worker's hard
+ * cutoff), not the operation budget (`run stopped after about N million operations`).
+ */
+const HOST_TIME_LIMIT = /run (?:killed|stopped) after \d+ ms/;
 
 /**
  * Grades `attack` on a fresh fixture through runCheck (each check), then through score() with a finished outcome on
@@ -236,6 +245,10 @@ export function gradeAttack(attack: Pick<GraderAttack, 'files'>, which: 'hidden'
     const results = checks.map((check) => runCheck(check, { repo }));
     const scored = score({ expect: 'finish', checks }, FINISHED, { repo });
     const fooled = which === 'hidden' ? results.some((result) => result.pass) : results.every((result) => result.pass);
+    // A run that ended at the host-time limit hung past the operation budget: its verdict depends on the machine.
+    const hung = results.find((result) => HOST_TIME_LIMIT.test(result.detail));
+    if (hung !== undefined)
+      return { fooled: false, crash: `host-time limit: ${HOST_TIME_LIMIT.exec(hung.detail)![0]}`, checks: results, success: scored.success };
     return { fooled: fooled || scored.success, checks: results, success: scored.success };
   } catch (error) {
     return { fooled: false, crash: error instanceof Error ? error.message.split('\n')[0]! : String(error), checks: [], success: false };

@@ -4,6 +4,7 @@
 import { FIXED_SOURCE, SOURCE_PATH, type GraderAttack } from './grader-attack-fixture.js';
 import { INTRINSIC_ATTACKS } from './grader-attacks-intrinsics.js';
 import { REPOSITORY_ATTACKS } from './grader-attacks-repository.js';
+import { ROUND2_ATTACKS, ROUND2_CONTROLS } from './grader-attacks-round2.js';
 
 export * from './grader-attack-fixture.js';
 
@@ -48,7 +49,9 @@ export const CONTROLS: readonly GraderAttack[] = [
         "import { expect, it } from 'vitest';\nimport { invoice } from '../src/pricing.js';\nit('sums a line', () => { expect(invoice([1]).total).toBe(1.07); });\n",
     },
   },
+  // Round 2: honest fixes with ordinary code the lockdown (or the prelude) refuses; see grader-attacks-round2.ts.
+  ...ROUND2_CONTROLS,
 ];
 
 /** Every attack, then the controls (`control: true`). Every non-control attack leaves BUGGY_LINE in src/pricing.js. */
-export const GRADER_ATTACKS: readonly GraderAttack[] = [...INTRINSIC_ATTACKS, ...REPOSITORY_ATTACKS, ...CONTROLS];
+export const GRADER_ATTACKS: readonly GraderAttack[] = [...INTRINSIC_ATTACKS, ...REPOSITORY_ATTACKS, ...ROUND2_ATTACKS, ...CONTROLS];
