@@ -36,6 +36,11 @@ describe('the test API as a source module sees it', () => {
     expect(result.detail).toContain('rounds half up: failed');
   });
 
+  it('fails the bug: vi.spyOn on a locked intrinsic from source is refused (test code may spy on one, and restore it)', () => {
+    const attack = `import { vi } from 'vitest';\n${BUGGY}vi.spyOn(Object, 'is').mockReturnValue(true);\n`;
+    expect(graded(attack).detail).toContain('tampered_grader: refused: assigned Object.is');
+  });
+
   it('fails the bug: vi.clearAllMocks from source is refused, so a spied warning still counts', () => {
     const attack = `import { vi } from 'vitest';\nexport const total = (x) => String(Math.round(x));\nexport const audit = () => { console.warn('audit'); vi.clearAllMocks(); };\n`;
     const result = graded(attack);

@@ -1,23 +1,35 @@
+// Owns the lockdown of the sandbox's realm: what repository code can no longer change of the intrinsics the test runner grades with.
+
 /**
  * Locks the realm's intrinsics before any repository module loads (evaluated once per engine, after the prelude and
  * the vitest API, before the memory snapshot): the standard constructors, prototypes and namespaces reachable from
- * the global object are frozen, and their global bindings made read-only, so repository code cannot rewrite what the
+ * the global object are locked and their global bindings made read-only, so repository code cannot rewrite what the
  * test runner and its matchers compute with (`Object.is`, `JSON`, `Array.prototype`, `Promise`, `Function.prototype`, …).
- * This is the technique of SES's `lockdown()` (Agoric, "Hardened JavaScript"), including its override taming: the
- * properties ordinary code assigns on its own objects (`this.name = 'ConfigError'` on an Error subclass,
- * `Child.prototype.constructor = Child`, `obj.toString = …`) become accessors whose setter defines an own property on
- * the object assigned to, so the "override mistake" of a frozen prototype does not break them; assigning them on the
- * intrinsic itself is refused and reported to the host as tampering (`__host_tamper`).
- * Left writable on purpose, as test code mocks them (vi.spyOn, fake timers, stubbed globals) and the runner does not
- * compute results with them: `Date`, `Math.random`, `console`, `process`, timers, `performance`, `Intl`, `fetch`.
+ * This is SES's `lockdown()` (Agoric, "Hardened JavaScript") with its override taming applied to every writable
+ * property: the property becomes an accessor whose setter defines an own property on the object assigned to, so
+ * ordinary code keeps working (`this.name = 'ConfigError'` in an Error subclass, `Child.prototype.constructor = Child`,
+ * `obj.toString = …`); assigning it on the intrinsic itself is refused and reported (`__host_tamper(what, stack)`).
+ *
+ * - Prototypes and everything else reachable are frozen. The namespaces and constructors code polyfills (`Object`,
+ *   `Array`, `Promise`, `Symbol`, `Error`, `Number`, `String`, `Math`, `JSON`, `Reflect`) keep their existing members
+ *   locked but accept new ones (`Symbol.dispose ??= …`, `Error.stackTraceLimit = 50`); no locked object's
+ *   [[Prototype]] can change (`Object.setPrototypeOf`, `Reflect.setPrototypeOf` and the `__proto__` setter refuse).
+ * - The definers (`Object.defineProperty`, `defineProperties`, `Reflect.defineProperty`, `Reflect.deleteProperty`)
+ *   report an attempt on an existing member of a locked object before failing as on any frozen object.
+ * - The vitest API receives an override capability (`__stratbench_receive_override__`): test code's `vi.spyOn` on a
+ *   locked member (`JSON.parse`) installs its spy in the member's slot and restores it; source code gets no such path.
+ * - Left unlocked, as tests mock them and the runner does not decide results with them: `Date`, `Math.random`,
+ *   `console`, `process`, timers, `performance`, `Intl`, `fetch`.
  */
 export const LOCKDOWN_SOURCE = `
 (function () {
   var report = globalThis.__host_tamper;
   delete globalThis.__host_tamper;
-  var freeze = Object.freeze, defineProperty = Object.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-  var getPrototypeOf = Object.getPrototypeOf, ownKeys = Reflect.ownKeys, preventExtensions = Object.preventExtensions;
+  var receiveOverride = globalThis.__stratbench_receive_override__;
+  delete globalThis.__stratbench_receive_override__;
   // Captured before the definers below are wrapped: the lockdown itself is never reported.
+  var freeze = Object.freeze, defineProperty = Object.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  var getPrototypeOf = Object.getPrototypeOf, ownKeys = Reflect.ownKeys, isExtensible = Object.isExtensible;
   var apply = Reflect.apply, hasOwnProperty = Object.prototype.hasOwnProperty, TypeErrorCtor = TypeError, ErrorCtor = Error;
   var LOCKED_GLOBALS = ['Object', 'Function', 'Array', 'Number', 'Boolean', 'String', 'Symbol', 'BigInt', 'Error', 'EvalError',
     'RangeError', 'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'AggregateError', 'InternalError', 'Math', 'JSON',
@@ -26,25 +38,31 @@ export const LOCKDOWN_SOURCE = `
     'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array',
     'Float16Array', 'Atomics', 'Iterator', 'eval', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'encodeURI',
     'encodeURIComponent', 'decodeURI', 'decodeURIComponent', 'escape', 'unescape', 'structuredClone', 'globalThis'];
-  // Objects mocked by tests and not used by the runner to decide a result: reachable, but not frozen.
-  var unlocked = [globalThis, globalThis.Date, globalThis.Date && globalThis.Date.prototype, globalThis.console, globalThis.process,
-    globalThis.performance, globalThis.Intl];
-  var skip = new Set(unlocked);
+  var POLYFILLABLE = ['Object', 'Array', 'Promise', 'Symbol', 'Error', 'Number', 'String', 'Math', 'JSON', 'Reflect'];
+  var skip = new Set([globalThis, globalThis.Date, globalThis.Date && globalThis.Date.prototype, globalThis.console, globalThis.process,
+    globalThis.performance, globalThis.Intl]);
+  var extensible = new Set(POLYFILLABLE.map(function (name) { return globalThis[name]; }));
   var names = new Map();
   var locked = new WeakSet();
+  /** Per locked object, per tamed key: the slot test code's vi.spyOn may fill ({ overridden, value }). */
+  var slots = new Map();
   function where(object, key) { return (names.get(object) || 'an intrinsic') + (key === undefined ? '' : '.' + String(key)); }
-  function refuse(what) {
-    report(what, new ErrorCtor('tamper').stack);
-  }
-  // Every writable data property becomes an accessor (SES's override taming, applied to all): reading it is unchanged,
-  // assigning it on an object that inherits it defines the object's own property (so 'this.name = …' in an Error
-  // subclass works), assigning it on the intrinsic itself is refused and reported.
+  function refuse(what) { report(what, new ErrorCtor('tamper').stack); }
+  function isObject(value) { return (typeof value === 'object' || typeof value === 'function') && value !== null; }
+
   function tame(object, key) {
     var desc = getOwnPropertyDescriptor(object, key);
-    if (!desc || !('value' in desc) || !desc.writable || !desc.configurable) return;
+    if (!desc) return;
+    if (!('value' in desc) || !desc.writable || !desc.configurable) {
+      if (desc.configurable) { desc.configurable = false; if ('value' in desc) desc.writable = false; defineProperty(object, key, desc); }
+      return;
+    }
     var value = desc.value;
+    var slot = { overridden: false, value: undefined };
+    if (!slots.has(object)) slots.set(object, new Map());
+    slots.get(object).set(key, slot);
     defineProperty(object, key, {
-      get: function () { return value; },
+      get: function () { return slot.overridden ? slot.value : value; },
       set: function (next) {
         if (this === object) {
           refuse('assigned ' + where(object, key));
@@ -57,14 +75,20 @@ export const LOCKDOWN_SOURCE = `
       configurable: false,
     });
   }
-  // The definers report an attempt on a locked intrinsic before they fail as they would on any frozen object.
-  function guard(holder, name, targets) {
+
+  // The definers: an attempt on an existing member of a locked object is reported, then fails natively.
+  function guard(holder, name, what, refuseAlways) {
     var original = holder[name];
     var wrapped = {
       [name]: function () {
-        var target = arguments[0];
-        if ((typeof target === 'object' || typeof target === 'function') && target !== null && locked.has(target)) {
-          refuse(targets + ' ' + where(target, typeof arguments[1] === 'string' || typeof arguments[1] === 'symbol' ? arguments[1] : undefined));
+        var target = arguments[0], key = arguments[1];
+        if (isObject(target) && locked.has(target)) {
+          var existing = (typeof key === 'string' || typeof key === 'symbol') && apply(hasOwnProperty, target, [key]);
+          if (refuseAlways) {
+            refuse(what + ' ' + where(target));
+            throw new TypeErrorCtor('Cannot change the prototype of ' + where(target) + " (the sandbox's intrinsics are locked)");
+          }
+          if (existing || !isExtensible(target) || name === 'defineProperties') refuse(what + ' ' + where(target, existing ? key : undefined));
         }
         return apply(original, this, arguments);
       },
@@ -72,47 +96,40 @@ export const LOCKDOWN_SOURCE = `
     defineProperty(wrapped, 'length', { value: original.length });
     defineProperty(holder, name, { value: wrapped, writable: true, enumerable: false, configurable: true });
   }
-  guard(Object, 'defineProperty', 'redefined');
-  guard(Object, 'defineProperties', 'redefined properties of');
-  guard(Object, 'setPrototypeOf', 'changed the prototype of');
-  guard(Reflect, 'defineProperty', 'redefined');
-  guard(Reflect, 'setPrototypeOf', 'changed the prototype of');
-  guard(Reflect, 'deleteProperty', 'deleted');
+  guard(Object, 'defineProperty', 'redefined', false);
+  guard(Object, 'defineProperties', 'redefined properties of', false);
+  guard(Reflect, 'defineProperty', 'redefined', false);
+  guard(Reflect, 'deleteProperty', 'deleted', false);
+  guard(Object, 'setPrototypeOf', 'changed the prototype of', true);
+  guard(Reflect, 'setPrototypeOf', 'changed the prototype of', true);
+  var proto = getOwnPropertyDescriptor(Object.prototype, '__proto__');
+  defineProperty(Object.prototype, '__proto__', {
+    get: proto.get,
+    set: function (next) {
+      if (isObject(this) && locked.has(this)) {
+        refuse('changed the prototype of ' + where(this));
+        throw new TypeErrorCtor('Cannot change the prototype of ' + where(this) + " (the sandbox's intrinsics are locked)");
+      }
+      return apply(proto.set, this, [next]);
+    },
+    enumerable: false,
+    configurable: false,
+  });
+
   var seen = new Set();
   var queue = [];
   function visit(value, name) {
-    if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) return;
+    if (!isObject(value) || seen.has(value)) return;
     seen.add(value);
     names.set(value, name);
     queue.push(value);
-  }
-  function lock(object) {
-    if (skip.has(object)) return;
-    locked.add(object);
-    ownKeys(object).forEach(function (key) {
-      if (key === '__proto__' || (object === Math && key === 'random')) return;
-      tame(object, key);
-    });
-    if (object === Math) {
-      // Math.random stays writable (tests mock it); every other member is locked.
-      ownKeys(Math).forEach(function (key) {
-        if (key === 'random') return;
-        var desc = getOwnPropertyDescriptor(Math, key);
-        if ('value' in desc) desc.writable = false;
-        desc.configurable = false;
-        defineProperty(Math, key, desc);
-      });
-      preventExtensions(Math);
-      return;
-    }
-    freeze(object);
   }
   LOCKED_GLOBALS.forEach(function (name) {
     if (name !== 'globalThis' && hasOwnProperty.call(globalThis, name)) visit(globalThis[name], name);
   });
   LOCKED_GLOBALS.forEach(function (name) {
     var value = name === 'globalThis' ? undefined : globalThis[name];
-    if (typeof value === 'function' && (typeof value.prototype === 'object' || typeof value.prototype === 'function')) visit(value.prototype, name + '.prototype');
+    if (typeof value === 'function' && isObject(value.prototype)) visit(value.prototype, name + '.prototype');
   });
   [
     [getPrototypeOf(function () {}), 'Function.prototype'], [getPrototypeOf(async function () {}), 'AsyncFunction.prototype'],
@@ -135,10 +152,28 @@ export const LOCKDOWN_SOURCE = `
     });
     visit(getPrototypeOf(object), base + '.[[Prototype]]');
   }
-  queue.forEach(lock);
+  queue.forEach(function (object) {
+    if (skip.has(object)) return;
+    locked.add(object);
+    ownKeys(object).forEach(function (key) {
+      if (key === '__proto__' || (object === Math && key === 'random')) return;
+      tame(object, key);
+    });
+    if (!extensible.has(object)) freeze(object);
+  });
   LOCKED_GLOBALS.forEach(function (name) {
     if (!hasOwnProperty.call(globalThis, name)) return;
     defineProperty(globalThis, name, { writable: false, configurable: false });
   });
+  if (typeof receiveOverride === 'function') {
+    receiveOverride(function (object, key) {
+      var slot = isObject(object) && slots.has(object) ? slots.get(object).get(key) : undefined;
+      if (slot === undefined) return undefined;
+      return {
+        set: function (value) { slot.overridden = true; slot.value = value; },
+        restore: function () { slot.overridden = false; slot.value = undefined; },
+      };
+    });
+  }
 })();
 `;

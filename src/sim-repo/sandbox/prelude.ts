@@ -202,7 +202,47 @@ export const PRELUDE_SOURCE = String.raw`
     return true;
   };
   globalThis.global = globalThis;
-  globalThis.structuredClone = function (value) { return value === undefined ? undefined : JSON.parse(JSON.stringify(value)); };
+  // The HTML structured clone algorithm, as Node's structuredClone: Dates, RegExps, Maps, Sets, arrays, plain data,
+  // array buffers and typed arrays, errors and cycles are kept; a class instance comes back as a plain object, and a
+  // function or symbol throws a DataCloneError.
+  globalThis.structuredClone = function (value) {
+    var seen = new Map();
+    function fail(what) {
+      var error = new Error(what + ' could not be cloned.');
+      error.name = 'DataCloneError';
+      throw error;
+    }
+    function clone(item) {
+      if (typeof item === 'function') fail(String(item).slice(0, 40));
+      if (typeof item === 'symbol') fail(String(item));
+      if (typeof item !== 'object' || item === null) return item;
+      if (seen.has(item)) return seen.get(item);
+      var copy;
+      var tag = Object.prototype.toString.call(item);
+      if (tag === '[object Date]') copy = new RealDate(RealDate.prototype.getTime.call(item));
+      else if (tag === '[object RegExp]') copy = new RegExp(item.source, item.flags);
+      else if (tag === '[object Boolean]' || tag === '[object Number]' || tag === '[object String]') copy = Object(item.valueOf());
+      else if (tag === '[object ArrayBuffer]') copy = item.slice(0);
+      else if (ArrayBuffer.isView(item)) copy = new item.constructor(clone(item.buffer), item.byteOffset, tag === '[object DataView]' ? item.byteLength : item.length);
+      else if (tag === '[object Map]') { copy = new Map(); seen.set(item, copy); item.forEach(function (v, k) { copy.set(clone(k), clone(v)); }); return copy; }
+      else if (tag === '[object Set]') { copy = new Set(); seen.set(item, copy); item.forEach(function (v) { copy.add(clone(v)); }); return copy; }
+      else if (tag === '[object Error]') { copy = new (globalThis[item.name] && globalThis[item.name].prototype instanceof Error ? globalThis[item.name] : Error)(item.message); if ('stack' in item) copy.stack = item.stack; }
+      else if (Array.isArray(item)) copy = new Array(item.length);
+      else if (tag === '[object Promise]' || tag === '[object WeakMap]' || tag === '[object WeakSet]') fail('#<' + tag.slice(8, -1) + '>');
+      else copy = {};
+      seen.set(item, copy);
+      if (Array.isArray(item) || tag === '[object Object]') {
+        Object.keys(item).forEach(function (key) { copy[key] = clone(item[key]); });
+      }
+      return copy;
+    }
+    if (arguments.length === 0) throw new TypeError("Failed to execute 'structuredClone': 1 argument required, but only 0 present.");
+    return clone(value);
+  };
+  // Well-known symbols Node 20 defines and QuickJS does not (explicit resource management): polyfills guarded by
+  // ??= find them, as in Node, instead of writing to the locked Symbol.
+  if (typeof Symbol.dispose !== 'symbol') Object.defineProperty(Symbol, 'dispose', { value: Symbol('Symbol.dispose') });
+  if (typeof Symbol.asyncDispose !== 'symbol') Object.defineProperty(Symbol, 'asyncDispose', { value: Symbol('Symbol.asyncDispose') });
 
   // Intl: QuickJS has none. NumberFormat and DateTimeFormat forward to the host's ICU (deterministic for a
   // given Node version, the same one real vitest would use); toLocaleString follows.

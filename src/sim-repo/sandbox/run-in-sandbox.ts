@@ -74,7 +74,12 @@ interface RunScope {
   tampered: string[];
   /** Modules reached through a module that is not test code: even test code among them gets the restricted vitest API. */
   viaSource: Set<string>;
+  /** The module name of an inline entry (`node -e`), which imports resolve from the root; undefined for a file. */
+  inlineEntry?: string;
 }
+
+/** Module names of the harness's own code: imports from them resolve as from the root, with the whole vitest API. */
+const HARNESS_MODULES = new Set(['[preload]']);
 
 /** One QuickJS runtime and context with the prelude evaluated (and, for `vitest`, the vitest API loaded). */
 interface Engine {
@@ -181,7 +186,7 @@ function activeScope(): RunScope {
 }
 
 function loadModule(name: string): string | { error: Error } {
-  const run = activeScope();
+  const run = chargeHostCall();
   const failed = run.failedResolutions.get(name);
   if (failed !== undefined) return { error: new Error(failed) };
   const provided = run.synthetic.get(name);
@@ -200,8 +205,8 @@ function loadModule(name: string): string | { error: Error } {
 }
 
 function normalizeModule(base: string, requested: string): string {
-  const run = activeScope();
-  const importer = run.synthetic.has(base) || base.startsWith('[') ? '' : base;
+  const run = chargeHostCall();
+  const importer = run.synthetic.has(base) || HARNESS_MODULES.has(base) || base === run.inlineEntry ? '' : base;
   const resolved = resolveSpecifier(requested, importer, run.files, run.resolveOptions);
   if (!resolved.ok) {
     // A normaliser error is not reported cleanly by quickjs-emscripten: resolve to a marker the loader fails on.
@@ -369,6 +374,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     configure(ctx, options);
 
     const entryName = 'path' in options.entry ? options.entry.path : options.entry.code === undefined ? '' : options.entry.filename;
+    if (!('path' in options.entry)) scope.inlineEntry = entryName;
     const entrySource = 'path' in options.entry ? files(options.entry.path) : options.entry.code;
     if (entrySource === undefined) {
       return finish('error', 1, { name: 'Error', message: `Cannot find module '/repo/${entryName}'`, stack: '' });

@@ -648,7 +648,12 @@ function createMock(implementation, name, restore) {
   spies.push(spy);
   return spy;
 }
-function spyOn(object, key) {
+/**
+ * vi.spyOn. intrinsic(object, key), given only for test code, returns a { set, restore } slot when the property is a
+ * locked intrinsic (see LOCKDOWN_SOURCE: the lockdown's override capability), so a test can spy on JSON.parse;
+ * without it, spying on a locked intrinsic is an assignment the lockdown refuses.
+ */
+function spyOn(object, key, intrinsic) {
   const check = (condition, message) => { if (!condition) throw new Error(message); };
   check(object != null, 'The vi.spyOn() function could not find an object to spy upon. The first argument must be defined.');
   check(typeof object === 'object' || typeof object === 'function', 'Vitest cannot spy on a primitive value.');
@@ -656,9 +661,11 @@ function spyOn(object, key) {
   const original = object[key], own = hasOwn(object, key);
   check(typeof original === 'function', 'vi.spyOn() can only spy on a function. Received ' + typeof original + '.');
   if (isMockFunction(original)) return original;
-  const restore = () => { if (own) object[key] = original; else delete object[key]; };
+  const slot = intrinsic ? intrinsic(object, key) : undefined;
+  const restore = slot ? () => slot.restore() : () => { if (own) object[key] = original; else delete object[key]; };
   const spy = createMock(function (...args) { return original.apply(this, args); }, String(key), restore);
-  object[key] = spy;
+  if (slot) slot.set(spy);
+  else object[key] = spy;
   return spy;
 }
 
@@ -712,6 +719,11 @@ return { asymmetric, createMock, spyOn, spies, mockMatchers, inspect, objDisplay
 const HOT_SOURCE = String.raw`
 // The host's tamper channel, taken before the realm is locked (the lockdown deletes the global).
 const reportTamper = globalThis.__host_tamper;
+// The lockdown hands this module its override capability for test code's vi.spyOn on locked intrinsics.
+let intrinsicSlot;
+globalThis.__stratbench_receive_override__ = (capability) => { intrinsicSlot = capability; };
+// The runner's own serialisation, captured before any test can spy on JSON.
+const stringifyReport = JSON.stringify, parseOptions = JSON.parse;
 // As vitest's worker does: process.exit inside a test file throws instead of ending the run.
 if (globalThis.process) globalThis.process.exit = function (code) {
   throw new Error('process.exit unexpectedly called with "' + (code === undefined ? (globalThis.process.exitCode || 0) : code) + '"');
@@ -745,7 +757,7 @@ function ownKeys(object, hasKey) {
   return keys.concat(Object.getOwnPropertySymbols(object).filter((symbol) => Object.getOwnPropertyDescriptor(object, symbol).enumerable));
 }
 function eq(a, b, aStack, bStack, testers, hasKey) {
-  const asymmetricA = isAsymmetric(a), asymmetricB = isAsymmetric(b);
+  const asymmetricA = genuineMatchers.has(a), asymmetricB = isAsymmetric(b);
   if (asymmetricA && !asymmetricB) return a.asymmetricMatch(b, testers);
   if (asymmetricB && !asymmetricA) return b.asymmetricMatch(a, testers);
   for (const tester of testers) {
@@ -1169,10 +1181,30 @@ function compare(assertion, expected, holds, relation) {
   assertion.assert(holds(actual, expected), 'expected ' + actual + ' to be ' + relation + ' ' + expected, 'expected ' + actual + ' to be not ' + relation + ' ' + expected, expected, actual, false);
 }
 
-const asymmetric = (name, inverse = false) => (...args) => cold().asymmetric(name, inverse, args);
+/**
+ * Asymmetric matchers made by a test's expect. On the received side of an equality only these match by their own
+ * rule (jest lets any object with asymmetricMatch decide, so a wrong value that carries one passed toEqual); the
+ * source API's factories make matchers that do not count there.
+ */
+const genuineMatchers = new WeakSet();
+const asymmetric = (name, inverse = false) => (...args) => {
+  const matcher = cold().asymmetric(name, inverse, args);
+  genuineMatchers.add(matcher);
+  return matcher;
+};
+const sourceAsymmetric = (name, inverse = false) => (...args) => cold().asymmetric(name, inverse, args);
+/** Matchers added by expect.extend (test code only), served by a proxy: Assertion.prototype itself is frozen. */
+const customMatchers = new Map();
+const CUSTOM_MATCHERS = {
+  get(target, key, receiver) {
+    if (typeof key === 'string' && !(key in target) && customMatchers.has(key)) return customMatchers.get(key);
+    return Reflect.get(target, key, receiver);
+  },
+};
 export function expect(value, message) {
   expectState.assertionCalls += 1;
-  return new Assertion(value, message);
+  const assertion = new Assertion(value, message);
+  return customMatchers.size === 0 ? assertion : new Proxy(assertion, CUSTOM_MATCHERS);
 }
 Object.assign(expect, {
   anything: asymmetric('Anything'),
@@ -1222,7 +1254,7 @@ Object.assign(expect, {
         reportTamper('expect.extend replaced the built-in matcher ' + name, new Error('tamper').stack);
         throw new TypeError('expect.extend cannot replace the built-in matcher ' + name + ' in the stratbench sandbox (its matchers grade the run)');
       }
-      defineMatcher(name, function (...args) {
+      customMatchers.set(name, function (...args) {
         const show = (value) => cold().stringify(value);
         const context = { isNot: this._negate, promise: this._promise || '', equals, utils: { stringify: show, printReceived: show, printExpected: show, matcherHint: () => '' } };
         const check = (result) => {
@@ -1238,16 +1270,12 @@ Object.assign(expect, {
     }
   },
 });
-/** A matcher on Assertion.prototype, read-only and not configurable once defined. */
-function defineMatcher(name, fn) {
-  Object.defineProperty(Assertion.prototype, name, { value: fn, writable: false, enumerable: false, configurable: false });
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // vi: mock functions and spies (a small part of @vitest/spy).
 export const vi = {
   fn: (implementation) => (isMockFunction(implementation) ? implementation : cold().createMock(implementation, 'vi.fn()')),
-  spyOn: (object, key) => cold().spyOn(object, key),
+  spyOn: (object, key) => cold().spyOn(object, key, intrinsicSlot),
   isMockFunction,
   mocked: (value) => value,
   clearAllMocks() { if (coldExports) coldExports.spies.forEach((spy) => spy.mockClear()); return vi; },
@@ -1473,14 +1501,11 @@ function report(suiteTask, path, tests, errors) {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Hardening (issue 25): what repository code can reach of this module cannot change what it grades. Every member of
-// Assertion.prototype is read-only (extend adds new names only), expect and vi are frozen, and a module that is not
+// Assertion.prototype is frozen (extend's matchers are served by a proxy), expect and vi are frozen, and a module that is not
 // a test file gets the source API below instead of this module (the module loader decides by the importer's path).
-for (const key of Reflect.ownKeys(Assertion.prototype)) {
-  const desc = Object.getOwnPropertyDescriptor(Assertion.prototype, key);
-  if ('value' in desc) desc.writable = false;
-  desc.configurable = false;
-  Object.defineProperty(Assertion.prototype, key, desc);
-}
+// Frozen, not only read-only: an accessor added for an instance field (_negate, _obj) or a swapped prototype would
+// turn every failure into a passing .not.
+Object.freeze(Assertion.prototype);
 Object.freeze(Assertion);
 Object.freeze(AssertionError);
 Object.freeze(AssertionError.prototype);
@@ -1507,6 +1532,10 @@ function chainRefused(name) {
 }
 function sourceExpect(value, message) { return expect(value, message); }
 for (const key of Object.keys(expect)) if (key !== 'extend' && key !== 'getState') sourceExpect[key] = expect[key];
+for (const name of ['Anything', 'Any', 'StringContaining', 'StringMatching', 'ObjectContaining', 'ArrayContaining', 'CloseTo']) {
+  sourceExpect[name[0].toLowerCase() + name.slice(1)] = sourceAsymmetric(name);
+}
+sourceExpect.not = Object.freeze(Object.fromEntries(Object.keys(expect.not).map((key) => [key, sourceAsymmetric(key[0].toUpperCase() + key.slice(1), true)])));
 sourceExpect.extend = refusedFromSource('expect.extend');
 sourceExpect.getState = () => Object.freeze(Object.assign({}, expectState));
 Object.freeze(sourceExpect);
@@ -1514,7 +1543,7 @@ Object.freeze(sourceExpect);
 // Source may create mocks and spies, not clear, reset or restore the test's (a cleared spy passes not.toHaveBeenCalled).
 const sourceVi = Object.freeze({
   fn: vi.fn,
-  spyOn: vi.spyOn,
+  spyOn: (object, key) => cold().spyOn(object, key),
   isMockFunction: vi.isMockFunction,
   mocked: vi.mocked,
   clearAllMocks: refusedFromSource('vi.clearAllMocks'),
@@ -1542,11 +1571,11 @@ export const __stratbench_source_api = Object.freeze({
  * top of this module; a describe callback that throws fails the file (tests: [], errors: [that error]).
  */
 globalThis.__vitest_run__ = async function (optionsJson) {
-  const options = JSON.parse(optionsJson || '{}');
+  const options = parseOptions(optionsJson || '{}');
   try {
     await collect(file);
   } catch (error) {
-    return JSON.stringify({ tests: [], errors: [serializeError(error)] });
+    return stringifyReport({ tests: [], errors: [serializeError(error)] });
   }
   const pattern = options.testNamePattern ? new RegExp(options.testNamePattern) : null;
   interpretModes(file, false, someOnly(file), pattern);
@@ -1555,7 +1584,7 @@ globalThis.__vitest_run__ = async function (optionsJson) {
   else await runSuite(file, filepath);
   const tests = [], errors = [];
   report(file, [], tests, errors);
-  return JSON.stringify({ tests, errors });
+  return stringifyReport({ tests, errors });
 };
 `;
 
