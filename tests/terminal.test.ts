@@ -124,7 +124,7 @@ describe('SIGTERM stops a run like Ctrl-C', () => {
     }
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
-    expect(stderr).toContain('interrupted (SIGTERM): finishing running episodes, then writing the summary');
+    expect(stderr).toContain('interrupted (SIGTERM): model calls in flight abandoned, their episodes left for --resume; writing the summary');
     expect(stderr).toMatch(/continue with: stratbench run --resume/);
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { status: string; episodes: number };
     expect(run.status).toBe('interrupted');
