@@ -147,10 +147,7 @@ describe.concurrent('stratbench run with Ollama models', () => {
       expect({ think: body.think, format: body.format, tools: (body.tools ?? []).length }).toEqual({ think: false, format: undefined, tools: 10 });
     }
     // Preflight asked /api/show for the model of the tool-calling role ("tools") and of the thinking planner ("thinking") only.
-    expect(server.calls.filter((call) => call.path === '/api/show').map((call) => (call.body as { model: string }).model)).toEqual([
-      'qwen3:8b',
-      'qwen3:32b',
-    ]);
+    expect(server.calls.filter((call) => call.path === '/api/show').map((call) => (call.body as { model: string }).model)).toEqual(['qwen3:8b', 'qwen3:32b']);
 
     const episodes = readFileSync(join(out, 'episodes.jsonl'), 'utf8')
       .trim()
