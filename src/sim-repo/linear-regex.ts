@@ -1,7 +1,18 @@
 // JavaScript regular expressions run in linear time: written in JavaScript's syntax, matched by re2js (RE2's automata).
 // Used wherever the text or the pattern comes from a suite or an agent (issue 25 §3: `^(a|aa)+$` kept V8's
 // backtracking busy for more than 300 s on a 62-character answer).
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as RE2JSEngine } from 're2js';
+
+/**
+ * re2js, loaded on the first pattern compiled (synchronously, through its CommonJS build): importing it costs about
+ * 3.4 MB of resident memory, which a run whose suite has no pattern and whose agent passes none never needs.
+ */
+let engine: typeof RE2JSEngine | undefined;
+function re2js(): typeof RE2JSEngine {
+  engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JSEngine }).RE2JS;
+  return engine;
+}
 
 /** The flags a linear pattern takes: i, m, s (as RegExp's) and u (syntax checked as RegExp's `u`; RE2 always reads code points). */
 export const LINEAR_FLAGS = 'imsu';
@@ -74,8 +85,9 @@ function compileUncached(pattern: string, flags: string): LinearCompiled {
   const rewritten = rewrite(pattern, flags);
   if ('refused' in rewritten)
     return { ok: false, kind: 'unsupported', reason: `${rewritten.refused} (the linear-time engine, RE2, runs neither lookaround nor backreferences)` };
-  let re2: RE2JS;
+  let re2: RE2JSEngine;
   try {
+    const RE2JS = re2js();
     const bits = (flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (flags.includes('m') ? RE2JS.MULTILINE : 0) | (flags.includes('s') ? RE2JS.DOTALL : 0);
     re2 = RE2JS.compile(RE2JS.translateRegExp(rewritten.source), bits);
   } catch (error) {
