@@ -50,3 +50,34 @@ describe('the test API as a source module sees it', () => {
     );
   });
 });
+
+describe('what counts as test code when grading', () => {
+  const hiddenOf = (module: string) =>
+    [
+      "import { expect, it } from 'vitest';",
+      `import { total } from '../../${module}';`,
+      "it('rounds half up', () => { expect(total(2.5)).toBe(3); });",
+      '',
+    ].join('\n');
+  const grade = (files: Record<string, string>, module: string, edits: Record<string, string>) => {
+    const repo = SimRepo.fromSpec(
+      RepoSpec.parse({ files, hidden_files: { 'tests/hidden/total.test.js': hiddenOf(module) }, scripts: { test: { kind: 'test' } } }),
+    );
+    for (const [path, content] of Object.entries(edits)) repo.write(path, content);
+    return runCheck(Check.parse({ check: 'tests_pass', tests: ['tests/hidden/total.test.js > rounds half up'] }), { repo }).pass;
+  };
+  const FLOOR = 'export const total = (x) => Math.floor(x);\n';
+  const ROUND = 'export const total = (x) => Math.round(x);\n';
+
+  it('grades a source file in a folder named test (lib/test/, src/spec/) as the agent left it: an honest fix passes', () => {
+    expect(grade({ 'lib/test/total.js': FLOOR }, 'lib/test/total.js', { 'lib/test/total.js': ROUND })).toBe(true);
+    expect(grade({ 'src/spec/total.js': FLOOR }, 'src/spec/total.js', { 'src/spec/total.js': ROUND })).toBe(true);
+  });
+
+  it('grades a root tests/ helper as it was before the episode: an edited helper cannot pass the bug', () => {
+    const files = { 'src/total.js': FLOOR, 'tests/helpers/total.js': "export { total } from '../../src/total.js';\n" };
+    const edits = { 'tests/helpers/total.js': 'export const total = (x) => Math.round(x);\n' };
+    expect(grade(files, 'tests/helpers/total.js', edits)).toBe(false);
+    expect(grade(files, 'tests/helpers/total.js', { 'src/total.js': ROUND })).toBe(true);
+  });
+});

@@ -113,18 +113,23 @@ function findFile(path: string, files: FileLookup, mode: ResolutionMode): string
   return undefined;
 }
 
-/** Folder names vitest projects keep tests and their helpers in. */
-const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', '__mocks__', 'spec']);
+/** Folders at the repository root that hold tests and their helpers (`tests/fixtures/orders.js`). */
+const ROOT_TEST_FOLDERS = new Set(['test', 'tests', 'spec']);
+/** Folder names that mean test code wherever they are (jest's and vitest's conventions). */
+const TEST_FOLDERS = new Set(['__tests__', '__mocks__']);
 /** vitest 4's default include glob, as a regular expression on the file name: `*.{test,spec}.?(c|m)[jt]s?(x)`. */
 const TEST_FILE_NAME = /\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /**
- * Whether a repo-relative path is test code rather than source: a file vitest's default include glob collects, or
- * any file under a `test`, `tests`, `__tests__`, `__mocks__` or `spec` folder (helpers and fixtures tests import).
- * Only test code may register tests, hooks and matchers in the sandbox; when grading, it is read as it was before
- * the episode (issue 25: the grader out of the agent's reach).
+ * Whether a repo-relative path is test code rather than source: a file vitest's default include glob collects, a file
+ * under a root `test/`, `tests/` or `spec/` folder, or under a `__tests__/` or `__mocks__/` folder at any depth. A
+ * `lib/test/pricing.js` is source (a source tree may name a folder `test`). Only test code may register tests, hooks
+ * and matchers in the sandbox; when grading, it is read as it was before the episode (issue 25: the grader out of
+ * the agent's reach).
  */
 export function isTestModulePath(path: string): boolean {
   const parts = path.split('/');
-  return TEST_FILE_NAME.test(parts[parts.length - 1]!) || parts.slice(0, -1).some((part) => TEST_FOLDERS.has(part));
+  if (TEST_FILE_NAME.test(parts[parts.length - 1]!)) return true;
+  if (parts.length > 1 && ROOT_TEST_FOLDERS.has(parts[0]!)) return true;
+  return parts.slice(0, -1).some((part) => TEST_FOLDERS.has(part));
 }
