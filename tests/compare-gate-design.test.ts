@@ -210,6 +210,23 @@ describe('an incomplete base exits 2, as an incomplete head does', () => {
     expect(partial.stderr).toContain('warning: partial comparison (--allow-partial): base');
   });
 
+  it('one shard of a --shard split, as base or head: exit 2 saying to merge (a shard base turned a regression into exit 3)', async () => {
+    const shape = { strategies: ['direct', 'react'], tasks: 14, epochs: 3 };
+    const shard = await folder({ ...shape, keep: (position) => position % 2 === 0 }, { shard: { index: 1, count: 2 } });
+    const whole = await folder(shape);
+    const asBase = await runCompare(shard, whole, gate);
+    expect(asBase.exitCode).toBe(2);
+    expect(asBase.stderr).toBe(
+      `stratbench compare: base ${shard} is shard 1 of 2 (42 episodes): one shard holds only its slice of the tasks and epochs, so a comparison on it could miss a regression on the others; an incomplete base would hide regressions on what it lacks (merge the shard folders into one with \`stratbench merge DIR… --out DIR\` and compare that, or pass --allow-partial to compare only the episodes both have)\n`,
+    );
+    const asHead = await runCompare(whole, shard, gate);
+    expect(asHead.exitCode).toBe(2);
+    expect(asHead.stderr).toContain(`head ${shard} is shard 1 of 2`);
+    expect(asHead.stderr).toContain('merge the shard folders into one with `stratbench merge DIR… --out DIR`');
+    expect(asHead.stderr).not.toContain('--resume');
+    expect((await runCompare(shard, whole, { ...gate, allowPartial: true })).exitCode).toBe(3);
+  });
+
   it('a merge of every shard is complete and compared', async () => {
     const shape = { tasks: 14, epochs: 2 };
     const shards = [

@@ -211,9 +211,27 @@ function baseShortfall(base: CompareFolder): string | null {
   return short ? `${wording.lacks} ${listed - episodes} of the ${listed} ${wording.of}` : null;
 }
 
-/** How to complete a base: merge the missing shards in (a merge), or resume it (a run). */
+/** What to do with a folder that is one shard of a --shard split. */
+const MERGE_ADVICE =
+  'merge the shard folders into one with `stratbench merge DIR… --out DIR` and compare that, or pass --allow-partial to compare only the episodes both have';
+
+/**
+ * Why a folder that is one shard of n > 1 (a `run --shard i/n`, not merged) cannot stand for a run: it holds only its
+ * slice of the matrix, so a comparison on it sees only those tasks and epochs and could miss a regression on the
+ * others (review 6: a shard base turned a regression, exit 1 on the whole base, into exit 3). Null otherwise.
+ */
+function oneShard(folder: CompareFolder, side: 'base' | 'head'): string | null {
+  const shard = folder.run?.shard;
+  if (shard === undefined || shard.count <= 1 || folder.run?.merged_from !== undefined) return null;
+  const whole = folder.run?.expected_episodes;
+  return `${side} ${folder.dir} is shard ${shard.index} of ${shard.count}${whole === undefined ? ` (${folder.columns.length} episodes)` : ` (${folder.columns.length} of the matrix's ${whole} episodes)`}: one shard holds only its slice of the tasks and epochs, so a comparison on it could miss a regression on the others`;
+}
+
+/** How to complete a base: merge the missing shards in (a merge), merge a single shard with the others, or resume it (a run). */
 function finishAdvice(base: CompareFolder): string {
   const missing = base.run?.missing_shards ?? [];
+  if (base.run?.merged_from === undefined && (base.run?.shard?.count ?? 1) > 1)
+    return MERGE_ADVICE.replace(', or pass --allow-partial to compare only the episodes both have', '');
   if (base.run?.merged_from === undefined) return `finish it with \`stratbench run --resume ${base.dir}\``;
   const count = base.run.shard_count ?? '?';
   const shards = missing.length > 0 ? missing.map((index) => `--shard ${index}/${count}`).join(', ') : 'the shards it lacks';
@@ -249,7 +267,7 @@ export function compareResults(
   const base = toCompareFolder(baseFolder);
   const head = toCompareFolder(headFolder);
   // A base lacking episodes its own run.json lists (interrupted, or episodes.jsonl cut short) is refused like a short head.
-  const baseLacks = baseShortfall(base);
+  const baseLacks = baseShortfall(base) ?? oneShard(base, 'base');
   if (baseLacks !== null && options.allowPartial !== true) {
     return {
       ok: false,
@@ -257,6 +275,11 @@ export function compareResults(
         `${baseLacks}; an incomplete base would hide regressions on what it lacks ` +
         `(${finishAdvice(base)}, or pass --allow-partial to compare only the episodes both have)`,
     };
+  }
+  // A head that is one shard lacks the base's other shards: say to merge, not to resume a shard that is complete.
+  const headShard = oneShard(head, 'head');
+  if (headShard !== null && options.allowPartial !== true) {
+    return { ok: false, error: `${headShard}; ${MERGE_ADVICE}` };
   }
   const matches = matchRows(base.columns, head.columns);
   const coverage = headCoverage(base.columns, head.columns, matches);
