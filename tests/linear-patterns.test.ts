@@ -138,3 +138,21 @@ describe('linear patterns mean what RegExp means', () => {
     expect(compileLinear('\\-', 'u')).toMatchObject({ ok: false, kind: 'syntax' });
   });
 });
+
+describe('patterns RE2 would read otherwise are read as JavaScript reads them (review 6)', () => {
+  it.each([
+    ['[[:alpha:]]', '', 'a'],
+    ['[[:alpha:]]', '', '[:]'],
+    ['unit[[:space:]]celsius', '', 'unit celsius'],
+    ['\\Q.\\E', '', 'Q.E'],
+    ['\\Q.\\E', '', '.'],
+    ['a\\z', '', 'az'],
+    ['\\Aab', '', 'Aab'],
+    ['[\\b]', '', '\b'],
+    ['\\k', '', 'k'],
+    ['(?<y>\\d{4})-\\d\\d', 'u', '2026-12'],
+  ])('/%s/%s on %j: the same verdict as RegExp', (pattern, flags, text) => {
+    const compiled = compileLinear(pattern, flags);
+    expect(compiled.ok && compiled.regex.test(text)).toBe(new RegExp(pattern, flags).test(text));
+  });
+});

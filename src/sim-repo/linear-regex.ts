@@ -109,6 +109,15 @@ function compileUncached(pattern: string, flags: string): LinearCompiled {
 }
 
 /**
+ * Letters that are escapes in JavaScript's syntax (`\d`, `\b`, `\cX`, `\xHH`, `\uHHHH`, `\k<name>`, …); any other
+ * escaped letter is the letter itself there (an identity escape, without `u`), while RE2 reads some of them as its
+ * own escapes (`\Q…\E` quoting, `\A`, `\z`, `\a`, `\C`): those are passed to RE2 as the plain letter.
+ */
+const JS_ESCAPES = 'dDwWsSbBtnvfrcxuk';
+/** With `u`, `\p{…}` and `\P{…}` are escapes too (and other letters are syntax errors, refused before). */
+const JS_ESCAPES_UNICODE = `${JS_ESCAPES}pP`;
+
+/**
  * The pattern with JavaScript's `\s`, `\S` and `.` spelled out, or the first construct RE2 cannot run (lookaround,
  * backreference) named with its offset. Walks the pattern as RegExp's grammar does: escapes, classes, groups.
  */
@@ -125,13 +134,17 @@ function rewrite(pattern: string, flags: string): { source: string } | { refused
       if (!inClass && next === 'k' && (named || unicode)) return { refused: `backreference \\k<…> at offset ${index}` };
       if (next === 's') out += inClass ? JS_SPACE : `[${JS_SPACE}]`;
       else if (next === 'S' && !inClass) out += `[^${JS_SPACE}]`;
+      else if (inClass && next === 'b') out += '\\x08';
+      else if (next === 'k' && !named && !unicode) out += 'k';
+      else if (/^[A-Za-z]$/.test(next) && !(unicode ? JS_ESCAPES_UNICODE : JS_ESCAPES).includes(next)) out += next;
       else out += `\\${next}`;
       index += 1;
       continue;
     }
     if (inClass) {
       if (char === ']') inClass = false;
-      out += char;
+      // A `[` in a class is a member in JavaScript; RE2 would start a POSIX class with `[:alpha:]`.
+      out += char === '[' ? '\\[' : char;
       continue;
     }
     if (char === '[') {
