@@ -10,6 +10,7 @@ import type { EpisodeRecord } from '../src/records/index.js';
 import { startFakeOllama, type FakeOllama } from './support/fake-ollama-server.js';
 import { llamaCppContextError, scriptedOpenAIReply, startFakeOpenAI, vllmContextError, type FakeOpenAI } from './support/fake-openai-server.js';
 import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';
+import { firstCallOverflowWarning } from '../src/runner/commands.js';
 
 /** An APIError of the openai client as it reaches the backend: `status`, and `error` the body's `error` object. */
 const apiError = (status: number, error: Record<string, unknown>) => ({ status, message: `${status} ${String(error['message'])}`, error });
@@ -123,6 +124,28 @@ const summaryOf = (out: string) =>
     strategies: Array<{ strategy: string; scored: number; errors: number; successes?: number }>;
   };
 
+describe('a window smaller than the first prompt', () => {
+  it('still ends every episode as context_exceeded, and warns at the end that the window is the problem (review 6)', async () => {
+    const scripted = scriptedOllamaReply(new ScriptedModel(await scriptedTasksOf(suite)));
+    ollama = await startFakeOllama({ reply: scripted, overflow: 'truncate' });
+    const out = join(scratch(), 'ollama-tiny-window');
+    const run = await runInProcess({
+      out,
+      model: 'ollama:qwen3:8b',
+      ollamaHost: ollama.url,
+      tasks: 'fix-checkout-test',
+      strategies: 'react,direct',
+      numCtx: 512,
+    });
+    expect(run.code).toBe(0);
+    expect(records(out).map((record) => record.outcome)).toEqual([
+      { status: 'budget_exhausted', reason: 'context_exceeded' },
+      { status: 'budget_exhausted', reason: 'context_exceeded' },
+    ]);
+    expect(run.stderr).toContain(`stratbench: warning: ${firstCallOverflowWarning(2)}\n`);
+  });
+});
+
 describe('an overflow ends the episode as the strategy’s failure, on every backend', () => {
   it('Ollama truncating a ReAct history at num_ctx: budget_exhausted / context_exceeded, scored, agent.context_exceeded, not resumed', async () => {
     const scripted = scriptedOllamaReply(new ScriptedModel(await scriptedTasksOf(suite)));
@@ -131,6 +154,8 @@ describe('an overflow ends the episode as the strategy’s failure, on every bac
     const out = join(scratch(), 'ollama-truncate');
     const run = await runInProcess({ out, model: 'ollama:qwen3:8b', ollamaHost: ollama.url, tasks: 'fix-checkout-test', strategies: 'react', numCtx: 2300 });
     expect(run.code).toBe(0);
+    // The history outgrew the window, not the first prompt: no configuration warning.
+    expect(run.stderr).not.toContain('on their first model call');
     const [record] = records(out);
     expect([record?.outcome, record?.success]).toEqual([{ status: 'budget_exhausted', reason: 'context_exceeded' }, false]);
     const call = overflowCall(record!);

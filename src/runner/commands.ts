@@ -457,6 +457,7 @@ async function runLocked(
     options: deps.sequentialWaves === true ? { ...strategyOptions, parallelWaves: false } : strategyOptions,
     configHash,
   };
+  let firstCallOverflows = 0;
   const summary = await runMatrix(
     {
       tasks,
@@ -475,10 +476,12 @@ async function runLocked(
       ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
       ...(options['pairs'] ? { pairs: options['pairs'] as [string, string][] } : {}),
       signal: controller.signal,
-      // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls).
-      ...(options['counterfactual'] === true
-        ? { complete: (record: EpisodeRecord, cell: { task: EpisodeTask }) => withCounterfactual(record, cell.task, env) }
-        : {}),
+      // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls);
+      // an episode whose very first model call overflowed the context window is counted (warned about at the end).
+      complete: async (record: EpisodeRecord, cell: { task: EpisodeTask }) => {
+        if (overflowedAtFirstCall(record)) firstCallOverflows += 1;
+        return options['counterfactual'] === true ? withCounterfactual(record, cell.task, env) : record;
+      },
     },
     env,
   );
@@ -500,6 +503,7 @@ async function runLocked(
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   process.stderr.write(`results: ${outDir}\n`);
+  if (firstCallOverflows > 0) process.stderr.write(`stratbench: warning: ${firstCallOverflowWarning(firstCallOverflows)}\n`);
   if (summary.interrupted) {
     process.stderr.write(`interrupted after ${summary.ran} new episode(s); continue with: stratbench run --resume ${outDir}\n`);
     // 128 + the signal's number, as a shell reports a process the signal ended: 130 Ctrl-C, 143 SIGTERM.
@@ -513,6 +517,20 @@ async function runLocked(
     return ERRORED_RUN_EXIT_CODE;
   }
   return 0;
+}
+
+/** Whether an episode ended context_exceeded on its first model call: no history had grown, the prompt alone did not fit. */
+export function overflowedAtFirstCall(record: EpisodeRecord): boolean {
+  if (record.outcome.status !== 'budget_exhausted' || record.outcome.reason !== 'context_exceeded') return false;
+  return Object.values(record.metrics.model_calls).reduce((sum, calls) => sum + calls, 0) <= 1;
+}
+
+/**
+ * The end-of-run warning for episodes whose first prompt overflowed (review 6): a context window smaller than the
+ * harness's own first prompt is a configuration to fix, though the episodes still count as the strategies' failures.
+ */
+export function firstCallOverflowWarning(episodes: number): string {
+  return `${episodes} episode(s) ended context_exceeded on their first model call: the context window is smaller than the first prompt, so every strategy fails before it acts (raise --num-ctx, or serve the model with a longer context); they count as the strategies' failures`;
 }
 
 /** Per-host calls, failures, latency and times marked down of every pooled model, keyed by model spec (run.json `model_hosts`). */
