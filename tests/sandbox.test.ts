@@ -203,3 +203,11 @@ describe('the code worker (hard cutoff)', () => {
     expect(repo.run('node -e "console.log(6 * 7)"')).toMatchObject({ exit_code: 0, output: '42' });
   });
 });
+
+describe('a promise that can never settle', () => {
+  it('ends at once, saying so, not as a host-time limit it never reached', () => {
+    const result = runInSandbox({ files: tree({ 'a.js': 'await new Promise(() => {});\n' }), entry: { path: 'a.js' }, timeoutMs: 600_000 });
+    expect(result.status).toBe('timeout');
+    expect(result.error?.message).toBe('run stopped: a promise it awaits never settles (no job and no timer left that could settle it)');
+  });
+});

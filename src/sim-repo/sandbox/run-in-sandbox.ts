@@ -453,6 +453,7 @@ function drain(engine: Engine, deadline: number): Failed | undefined {
 function step(engine: Engine, deadline: number): Failed | undefined {
   const advanced = advance(engine, deadline);
   // Nothing queued and no timer: the promise can never settle (awaiting something that never resolves).
+  if (advanced === 'idle') stoppedBy = 'idle';
   return advanced === 'progress' ? undefined : advanced === 'idle' ? { kind: 'timeout' } : advanced;
 }
 
@@ -527,7 +528,7 @@ function failure(
 }
 
 /** Which limit ended the current run's interrupted evaluation: its operation budget or its host time. */
-let stoppedBy: 'operations' | 'time' = 'time';
+let stoppedBy: 'operations' | 'time' | 'idle' = 'time';
 
 function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: number; memoryBytes?: number; operationBudget?: number }): SandboxError {
   const operations = Math.round(((options?.operationBudget ?? DEFAULT_OPERATION_BUDGET) * 10_000) / 1e6);
@@ -535,9 +536,11 @@ function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: n
     ? {
         name: 'Error',
         message:
-          stoppedBy === 'operations'
-            ? `run stopped after about ${operations} million operations (an infinite loop, or a promise that never settles)`
-            : `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`,
+          stoppedBy === 'idle'
+            ? 'run stopped: a promise it awaits never settles (no job and no timer left that could settle it)'
+            : stoppedBy === 'operations'
+              ? `run stopped after about ${operations} million operations (an infinite loop, or a promise that never settles)`
+              : `run stopped after ${options?.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms (an infinite loop, or a promise that never settles)`,
         stack: '',
       }
     : {
