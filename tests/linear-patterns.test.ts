@@ -6,28 +6,9 @@ import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
 import { compileLinear } from '../src/sim-repo/linear-regex.js';
 import { formatSuiteError, parseSuite } from '../src/suite/load-suite.js';
 import { Check } from '../src/suite/schema.js';
+import { TINY_SUITE } from './support/tiny-suite.js';
 
-const SUITE = `name: tiny
-fixtures:
-  base:
-    files:
-      a.txt: hello
-tasks:
-  - id: one
-    group: baseline
-    prompt: Say hello
-    repo:
-      fixture: base
-    expect: finish
-    checks:
-      - check: answer_contains
-        text: hello
-    reference:
-      steps:
-        - tool: read
-          args: { path: a.txt }
-      finish: hello
-`;
+const SUITE = TINY_SUITE;
 
 const withCheck = (lines: string): string => SUITE.replace('      - check: answer_contains\n        text: hello\n', lines);
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHECK_KINDS } from '../src/suite/schema.js';
 import { formatSuiteError, loadSuiteFile, parseSuite, type SuiteError } from '../src/suite/load-suite.js';
+import { TINY_SUITE } from './support/tiny-suite.js';
 
 const pitfalls = JSON.parse(readFileSync(new URL('./fixtures/shared/harness-pitfalls.json', import.meta.url), 'utf8')) as {
   id: string;
@@ -17,27 +18,7 @@ function pitfallYaml(idPrefix: string): string {
 }
 
 // Line numbers of VALID are used below: 7 `- id`, 8 group, 9 prompt, 11 fixture, 13 checks, 14 `- check`, 18 `- tool`, 19 args.
-const VALID = `name: tiny
-fixtures:
-  base:
-    files:
-      a.txt: hello
-tasks:
-  - id: one
-    group: baseline
-    prompt: Say hello
-    repo:
-      fixture: base
-    expect: finish
-    checks:
-      - check: answer_contains
-        text: hello
-    reference:
-      steps:
-        - tool: read
-          args: { path: a.txt }
-      finish: hello
-`;
+const VALID = TINY_SUITE;
 
 function errorsOf(text: string): SuiteError[] {
   const result = parseSuite(text, 'tiny.yaml');
