@@ -212,8 +212,9 @@ function baseShortfall(base: CompareFolder): string | null {
 }
 
 /** What to do with a folder that is one shard of a --shard split. */
-const MERGE_ADVICE =
-  'merge the shard folders into one with `stratbench merge DIR… --out DIR` and compare that, or pass --allow-partial to compare only the episodes both have';
+const MERGE_ADVICE = 'merge the shard folders into one with `stratbench merge DIR… --out DIR` and compare that';
+/** The alternative every refusal of an incomplete side offers. */
+const PARTIAL_ADVICE = 'or pass --allow-partial to compare only the episodes both have';
 
 /**
  * Why a folder that is one shard of n > 1 (a `run --shard i/n`, not merged) cannot stand for a run: it holds only its
@@ -230,8 +231,7 @@ function oneShard(folder: CompareFolder, side: 'base' | 'head'): string | null {
 /** How to complete a base: merge the missing shards in (a merge), merge a single shard with the others, or resume it (a run). */
 function finishAdvice(base: CompareFolder): string {
   const missing = base.run?.missing_shards ?? [];
-  if (base.run?.merged_from === undefined && (base.run?.shard?.count ?? 1) > 1)
-    return MERGE_ADVICE.replace(', or pass --allow-partial to compare only the episodes both have', '');
+  if (base.run?.merged_from === undefined && (base.run?.shard?.count ?? 1) > 1) return MERGE_ADVICE;
   if (base.run?.merged_from === undefined) return `finish it with \`stratbench run --resume ${base.dir}\``;
   const count = base.run.shard_count ?? '?';
   const shards = missing.length > 0 ? missing.map((index) => `--shard ${index}/${count}`).join(', ') : 'the shards it lacks';
@@ -279,7 +279,7 @@ export function compareResults(
   // A head that is one shard lacks the base's other shards: say to merge, not to resume a shard that is complete.
   const headShard = oneShard(head, 'head');
   if (headShard !== null && options.allowPartial !== true) {
-    return { ok: false, error: `${headShard}; ${MERGE_ADVICE}` };
+    return { ok: false, error: `${headShard}; ${MERGE_ADVICE}, ${PARTIAL_ADVICE}` };
   }
   const matches = matchRows(base.columns, head.columns);
   const coverage = headCoverage(base.columns, head.columns, matches);
