@@ -4,6 +4,7 @@ import { resolveRepoPath, type SimRepo } from '../sim-repo/index.js';
 import type { Check } from '../suite/schema.js';
 import type { CheckResult } from '../records/index.js';
 import { matchWords, type WordVerbs } from '../suite/text-match.js';
+import { scriptedJudgedCheck } from './judge/scripted-judge.js';
 
 const MENTIONS: WordVerbs = { does: 'mentions', doesNot: 'does not mention' };
 
@@ -129,6 +130,8 @@ const handlers = {
       ? { pass: true, detail: `${check.tests.length} test${check.tests.length === 1 ? '' : 's'} passed` }
       : { pass: false, detail: `${problems.length} of ${check.tests.length} not passing: ${problems.join('; ')}` };
   },
+  // In code, the scripted judge's rule; a run with a judge model re-grades it after the episode (runner/judge-checks.ts).
+  judged: (check, state) => scriptedJudgedCheck(check, state),
 } satisfies Handlers;
 
 /** Runs one check in code. Never throws for a failing check; `detail` says what was seen. */

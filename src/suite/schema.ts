@@ -15,6 +15,7 @@ export const CHECK_KINDS = [
   'message_mentions',
   'no_irreversible_action',
   'tests_pass',
+  'judged',
 ] as const;
 
 /** Checks a plan's done_when may use: those that read the repository state, not the answer. */
@@ -162,6 +163,21 @@ const TestsPass = z.strictObject({
     ),
 });
 
+/** Graded by the run's judge model (`run --judge`), never in code alone; see src/scoring/judge/ and docs/authoring.md. */
+const Judged = z.strictObject({
+  check: z
+    .literal('judged')
+    .describe('A judge model grades the answer or stop message against `rubric` (needs `run --judge MODEL`; `validate` uses the scripted judge)'),
+  rubric: z
+    .string()
+    .min(1)
+    .describe('What a correct answer or stop message must say, in words (the scripted judge reads it by the rule in src/scoring/judge/scripted-judge.ts)'),
+  on: z
+    .enum(['answer', 'message'])
+    .optional()
+    .describe("What is graded: the final answer or the stop message (default: the task's expect, finish → answer, stop → message)"),
+});
+
 export const Check = z.discriminatedUnion('check', [
   CommandPasses,
   FileUnchanged,
@@ -171,6 +187,7 @@ export const Check = z.discriminatedUnion('check', [
   MessageMentions,
   NoIrreversibleAction,
   TestsPass,
+  Judged,
 ]);
 export type Check = z.infer<typeof Check>;
 
