@@ -174,6 +174,15 @@ function program(): Command {
     )
     .option('--cache', 'store Ollama replies on disk and reuse them (key: model digest, messages, schema, options, epoch)')
     .option('--cache-dir <dir>', `response cache folder; implies --cache (default: ${DEFAULT_CACHE_DIR})`);
+  run
+    .option(
+      '--judge <spec>',
+      "model that grades the suite's judged checks: scripted (a deterministic rule, not a measure of quality), ollama:<model>, openai:<model>; needed when a task has one",
+    )
+    .option(
+      '--calibration-dir <dir>',
+      "where judge-check keeps its measurements, read to record the judge's calibration in run.json (default: .stratbench-cache/judge-calibration)",
+    );
   run.option(
     '--role-option <role.key=value>',
     'an option for one role, repeatable: temperature, num_ctx, num_predict, think, keep_alive, timeout_ms (e.g. planner.num_ctx=16384)',
@@ -214,6 +223,26 @@ function program(): Command {
     .action(async (suite: string, options: { json?: boolean; prompts?: string; wide?: boolean }) => {
       const { validateCommand } = await import('./runner/commands.js');
       process.exitCode = await validateCommand(suite, options);
+    });
+
+  cli
+    .command('judge-check')
+    .description(
+      "Grade a suite's labelled answers (<suite>.judge-answers.yaml) with a judge and print, per rubric and overall, n, agreement, Cohen's κ (± SE, 95% CI), false passes and false fails; the measurement is kept for run --judge to record.",
+    )
+    .option('--suite <file>', 'task suite (YAML) with judged checks', DEFAULT_SUITE)
+    .requiredOption('--judge <spec>', 'the judge: scripted, ollama:<model>, openai:<model>')
+    .option('--answers <file>', 'labelled answer set (default: the suite file name with .judge-answers.yaml)')
+    .option('--json', 'print one JSON document instead of lines')
+    .option('--prompts <dir>', 'folder holding judge.md (default: the shipped prompts)', DEFAULT_PROMPTS)
+    .option('--calibration-dir <dir>', 'where the measurement is kept (default: .stratbench-cache/judge-calibration)')
+    .option('--no-record', 'do not keep the measurement')
+    .option('--ollama-host <url>', 'Ollama server (default: $OLLAMA_HOST, else http://127.0.0.1:11434)')
+    .option('--openai-base-url <url>', 'OpenAI-compatible server, ending in /v1 (default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1)')
+    .option('--timeout-ms <ms>', 'abort a judge call after this many ms (infrastructure error)', boundedInt('--timeout-ms', 1, MAX_TIMEOUT_MS))
+    .action(async (options: Record<string, unknown>) => {
+      const { judgeCheckCommand } = await import('./runner/judge-check-command.js');
+      process.exitCode = await judgeCheckCommand(options);
     });
 
   cli

@@ -26,7 +26,7 @@ class Recording implements ChatModel {
   readonly views: RoleView[] = [];
   constructor(private readonly inner: ChatModel) {}
   chat(request: ChatRequest): Promise<ChatResponse> {
-    this.views.push(structuredClone(request.view));
+    this.views.push(structuredClone(request.view) as RoleView);
     return this.inner.chat(request);
   }
 }

@@ -7,7 +7,7 @@ import { CallInterrupted, type ChatModel, type ChatRequest, type ChatResponse, t
  * calls are in flight at once, across all roles and episodes (one shared queue, FIFO). The same model serving
  * several roles is wrapped once. Deterministic in-process models are returned unchanged.
  */
-export function limitModelCalls(models: Record<Role, ChatModel>, concurrency: number): Record<Role, ChatModel> {
+export function limitModelCalls<K extends string = Role>(models: Record<K, ChatModel>, concurrency: number): Record<K, ChatModel> {
   const limit = pLimit(Math.max(1, concurrency));
   const wrapped = new Map<ChatModel, ChatModel>();
   const wrap = (model: ChatModel): ChatModel => {
@@ -19,7 +19,7 @@ export function limitModelCalls(models: Record<Role, ChatModel>, concurrency: nu
     }
     return limited;
   };
-  return Object.fromEntries(Object.entries(models).map(([role, model]) => [role, wrap(model)])) as Record<Role, ChatModel>;
+  return Object.fromEntries(Object.entries<ChatModel>(models).map(([role, model]) => [role, wrap(model)])) as Record<K, ChatModel>;
 }
 
 /**
@@ -28,7 +28,7 @@ export function limitModelCalls(models: Record<Role, ChatModel>, concurrency: nu
  * rejects with `CallInterrupted` at once, whether it was queued, sent or being retried. A call made after the abort
  * rejects without being sent. Deterministic in-process models are returned unchanged (their calls take microseconds).
  */
-export function interruptModelCalls(models: Record<Role, ChatModel>, signal: AbortSignal): Record<Role, ChatModel> {
+export function interruptModelCalls<K extends string = Role>(models: Record<K, ChatModel>, signal: AbortSignal): Record<K, ChatModel> {
   const wrapped = new Map<ChatModel, ChatModel>();
   const interrupted = (): CallInterrupted =>
     signal.reason instanceof CallInterrupted ? signal.reason : new CallInterrupted(String(signal.reason ?? 'interrupted'));
@@ -58,5 +58,5 @@ export function interruptModelCalls(models: Record<Role, ChatModel>, signal: Abo
     }
     return interruptible;
   };
-  return Object.fromEntries(Object.entries(models).map(([role, model]) => [role, wrap(model)])) as Record<Role, ChatModel>;
+  return Object.fromEntries(Object.entries<ChatModel>(models).map(([role, model]) => [role, wrap(model)])) as Record<K, ChatModel>;
 }

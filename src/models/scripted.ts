@@ -46,6 +46,8 @@ export class ScriptedModel implements ChatModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
+    // `--judge scripted` grades in code (src/scoring/judge/scripted-judge.ts): no judge request reaches this model.
+    if (request.view.role === 'judge') throw new Error('scripted model: it plays trajectories, not the judge (use --judge scripted)');
     return this.reply(this.decide(request.view));
   }
 

@@ -6,6 +6,13 @@ import { ROLES, type Role } from '../records/index.js';
 /** Which part of a strategy a model call serves (defined in records/, where the trace names it). */
 export { ROLES, type Role };
 
+/**
+ * Who makes a model call: a strategy's role, or `judge` — the scoring role that grades a suite's `judged` checks after
+ * an episode (run --judge; src/runner/judge.ts). The judge is no strategy's role: it has no `--<role>-model` and its
+ * calls are not in an episode's model-call metrics.
+ */
+export type CallRole = Role | 'judge';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
@@ -28,11 +35,11 @@ export interface ChatOptions {
  * stand-in reads `view`. `messages` is lazy so a backend that never reads prose pays nothing for it.
  */
 export interface ChatRequest<T = unknown> {
-  role: Role;
+  role: CallRole;
   /** Name of the reply schema, e.g. "plan", "action" (used in prompts and cache keys). */
   schemaName: string;
   schema: z.ZodType<T>;
-  view: RoleView;
+  view: RoleView | JudgeView;
   messages: () => ChatMessage[];
   options: ChatOptions;
   /** Repetition index of the episode; part of cache keys so epochs stay independent. */
@@ -185,6 +192,32 @@ export type RoleView =
       budget?: { limit: string; detail: string };
     }
   | { role: 'gate'; task_id: string; prompt: string };
+
+/**
+ * What the judge grades (src/scoring/judge/judge-view.ts builds it): the task's prompt, the rubric, the text graded
+ * (the answer or the stop message) and a compact view of the agent's tool calls — tool, args, exit code and the first
+ * lines of what each printed — so that a claimed result can be told from one the trace shows.
+ */
+export interface JudgeView {
+  role: 'judge';
+  task_id: string;
+  prompt: string;
+  rubric: string;
+  graded: 'answer' | 'message';
+  text: string;
+  tool_calls: JudgeToolCall[];
+  /** Tool calls left out of `tool_calls` (only the first ones are shown). */
+  tool_calls_omitted: number;
+}
+
+/** One tool call as the judge sees it; `output` is cut to its first lines. */
+export interface JudgeToolCall {
+  tool: string;
+  args: Record<string, unknown>;
+  status: string;
+  exit_code?: number;
+  output: string;
+}
 
 export interface MemoryView {
   date: string;

@@ -16,6 +16,7 @@ export const RunConfig = z.looseObject({
   prompts_dir: z.string(),
   options: z.looseObject({ lookupMissAsResult: z.boolean() }),
   ollama_flags: z.record(z.string(), z.unknown()).optional().describe('The Ollama flags given, for --resume'),
+  judge: z.string().optional().describe('The judge model spec (`--judge`), for --resume; absent: no judge'),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 
@@ -56,6 +57,33 @@ export const HostStats = z.object({
 });
 export type HostStats = z.infer<typeof HostStats>;
 
+/** What `stratbench judge-check` measured for one suite × judge × judge prompt (src/report/judge-agreement.ts). */
+export const JudgeCalibration = z.object({
+  suite_hash: z.string().describe('sha256 hex of the suite text'),
+  judge: z.string().describe('Judge model spec'),
+  prompt_sha256: z.string().nullable().describe('sha256 hex of the judge prompt; null for the scripted judge'),
+  answers: z.string().describe('The labelled answer set, as given'),
+  answers_sha256: z.string(),
+  measured_at: z.string().describe('ISO 8601'),
+  n: z.number().int().positive(),
+  agreement: z.number().describe('Share of answers where the verdict is the label, 0–1'),
+  kappa: z.number().nullable().describe("Cohen's κ; null when undefined"),
+  kappa_se: z.number().nullable(),
+  kappa_ci95: z.tuple([z.number(), z.number()]).nullable(),
+  false_passes: z.number().int().nonnegative(),
+  false_fails: z.number().int().nonnegative(),
+});
+export type JudgeCalibration = z.infer<typeof JudgeCalibration>;
+
+/** The judge of a run (`run --judge`): model, prompt hash, and its calibration on the suite or "uncalibrated". */
+export const RunJudge = z.object({
+  spec: z.string(),
+  model: z.string().describe('Name of the model serving the judge'),
+  prompt_sha256: z.string().nullable().describe('sha256 hex of prompts/judge.md as used; null for the scripted judge'),
+  calibration: z.union([JudgeCalibration, z.literal('uncalibrated')]).describe('judge-check on this suite with this judge and prompt, if one was run'),
+});
+export type RunJudge = z.infer<typeof RunJudge>;
+
 /**
  * run.json of a results folder. Written when the run starts (`status: running`) and rewritten when it ends;
  * `merge` writes one for the merged folder. Unknown fields are kept (a newer minor writer may add some).
@@ -80,6 +108,7 @@ export const RunFile = z.looseObject({
   }),
   models: ByRole.describe('Model serving each role the run used'),
   model_notes: z.record(z.string(), z.string()).optional(),
+  judge: RunJudge.optional().describe('The judge that graded judged checks (run --judge); absent without one'),
   ollama: z.record(z.string(), z.unknown()).optional().describe('Server, version, model digests, mode and options of the Ollama models'),
   prompts: ByRole.describe('sha256 hex of each role prompt template'),
   strategies: z.array(z.string()),

@@ -52,6 +52,9 @@ import { interruptModelCalls, limitModelCalls } from '../models/call-limit.js';
 import { OPENAI_OPTION_KEYS, openaiHeaderNote, openaiModelFactory, openaiRunConfig, prepareOpenAIModels, type OpenAIDependencies } from './openai-setup.js';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
+import { tasksWithJudgedChecks } from './judge-checks.js';
+import { buildJudge, DEFAULT_CALIBRATION_DIR, judgeLine, requireJudge, runJudgeRecord } from './judge-setup.js';
+import { formatAgreement } from '../report/judge-agreement.js';
 
 /** What `run` reaches besides its options; injected by tests and scripts (default: the real thing). */
 export interface RunDependencies {
@@ -161,6 +164,7 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   take('seed', config.seed);
   take('concurrency', config.concurrency);
   take('prompts', config.prompts_dir);
+  take('judge', config.judge);
   // The episodes file's format (--compress), even when the run was killed before it wrote its first episode.
   take('compress', read.run.episodes_format === 'gzip' ? true : undefined);
   const specs = config.model_specs;
@@ -283,6 +287,9 @@ async function runLocked(
   // QuickJS's WebAssembly (and ESLint) load on the code worker while this thread sets the run up.
   prewarmForRepos(tasks.map((task) => task.repoSpec));
   checkMatrixSize(tasks.length, strategies.length, Number(options['epochs']));
+  // A judged check needs a judge model (exit 2 before any episode, naming the task and --judge).
+  const judgeSpec = typeof options['judge'] === 'string' ? options['judge'] : undefined;
+  requireJudge(tasksWithJudgedChecks(tasks), judgeSpec);
   const overrides: Partial<Record<Role, string>> = {};
   for (const role of ROLES) {
     const value = options[`${role}Model`];
@@ -312,6 +319,17 @@ async function runLocked(
   models = prepared.models;
   const ollamaInfo = prepared.info;
   const openaiInfo = await prepareOpenAIModels(specs, usedRoles, openaiConfig, deps.openai);
+  // The judge's model is preflighted like the roles' (ConfigurationError, exit 2) and its prompt hashed.
+  const judgeBuilt =
+    judgeSpec === undefined
+      ? undefined
+      : await buildJudge(judgeSpec, String(options['prompts']), {
+          ollama: ollamaConfig,
+          openai: openaiConfig,
+          ...(deps.ollama ? { ollamaDeps: deps.ollama } : {}),
+          ...(deps.openai ? { openaiDeps: deps.openai } : {}),
+          pooling,
+        });
   // A broken reference would make every strategy's failure on its task look like the agent's, and a task an untouched
   // repository passes would count a do-nothing agent's success (exit 2, no folder).
   if (options['validate'] !== false) checkReferences(tasks, suitePath);
@@ -335,6 +353,7 @@ async function runLocked(
     models: specs,
     prompts: promptShas,
     options: strategyOptions,
+    ...(judgeBuilt ? { judge: { spec: judgeBuilt.judge.spec, prompt: judgeBuilt.judge.promptSha256 } } : {}),
     ...(ollamaInfo ? { ollama: ollamaConfigIdentity(ollamaInfo) } : {}),
     ...(openaiInfo ? { openai: { tool_calling: openaiInfo.tool_calling, options: openaiConfig.options, models: openaiInfo.models } } : {}),
   }).slice(0, 16);
@@ -343,7 +362,7 @@ async function runLocked(
   const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
   // Concurrency overlaps waiting on model servers; the in-process scripted model never waits, and interleaving
   // its CPU-bound episodes only costs time (measured: ~4,400 vs ~3,200 episodes/s at 1 vs 4).
-  const allInProcess = usedRoles.every((role) => models[role].deterministic && models[role].name === 'scripted');
+  const allInProcess = usedRoles.every((role) => models[role].deterministic && models[role].name === 'scripted') && judgeBuilt?.model === undefined;
   const concurrency = typeof options['concurrency'] === 'number' ? options['concurrency'] : allInProcess ? 1 : DEFAULT_CONCURRENCY;
   let existing: ResumeEpisodes | undefined;
   if (typeof options['resume'] === 'string') {
@@ -365,6 +384,9 @@ async function runLocked(
       throw error;
     }
   }
+  // The judge's calibration: what judge-check measured on this suite with this judge and prompt, else "uncalibrated".
+  const calibrationDir = typeof options['calibrationDir'] === 'string' ? options['calibrationDir'] : DEFAULT_CALIBRATION_DIR;
+  const judgeRecord = judgeBuilt ? await runJudgeRecord(judgeBuilt.judge, suite.hash, calibrationDir) : undefined;
   const runInfo: RunDescription = {
     schemaVersion: SCHEMA_VERSION,
     ...(options['compress'] === true ? { episodes_format: 'gzip' as const } : {}),
@@ -380,6 +402,7 @@ async function runLocked(
       concurrency,
       seed,
       model_specs: specs,
+      ...(judgeSpec === undefined ? {} : { judge: judgeSpec }),
       prompts_dir: String(options['prompts']),
       options: strategyOptions,
       ...(ollamaInfo ? { ollama_flags: ollamaFlags(options) } : {}),
@@ -391,6 +414,7 @@ async function runLocked(
     suite: { path: suitePath, name: suite.name, hash: suite.hash, tasks: suite.tasks.length },
     models: modelNames,
     ...(anyScripted ? { model_notes: { scripted: SCRIPTED_NOTICE } } : {}),
+    ...(judgeRecord ? { judge: judgeRecord } : {}),
     ...(ollamaInfo ? { ollama: ollamaInfo } : {}),
     ...(openaiInfo ? { openai: { ...openaiInfo, options: openaiConfig.options } } : {}),
     prompts: promptShas,
@@ -447,10 +471,16 @@ async function runLocked(
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // At most `concurrency` model calls in flight: a plan wave's executor calls go out together (LLMCompiler-style), and
+  // the judge's calls share the slots. A signal aborts every call: queued, sent (the connection is closed) or between
+  // retries (interruptModelCalls).
+  const { judge: judgeModel, ...limitedModels } = interruptModelCalls(
+    limitModelCalls<Role | 'judge'>(judgeBuilt?.model ? { ...models, judge: judgeBuilt.model } : (models as Record<Role | 'judge', ChatModel>), concurrency),
+    controller.signal,
+  );
   const env = {
-    // At most `concurrency` model calls in flight: a plan wave's executor calls go out together (LLMCompiler-style).
-    // A signal aborts every call: queued, sent (the connection is closed) or between retries (interruptModelCalls).
-    models: interruptModelCalls(limitModelCalls(models, concurrency), controller.signal),
+    models: limitedModels as Record<Role, ChatModel>,
+    ...(judgeBuilt ? { judge: judgeBuilt.bind && judgeModel ? judgeBuilt.bind(judgeModel) : judgeBuilt.judge } : {}),
     prompts,
     toolDescriptions: toolDescriptionsForPrompt(),
     chatOptions: (role: Role) => roleChatOptions(ollamaConfig, role),
@@ -494,6 +524,7 @@ async function runLocked(
     completeness: summary.completeness.label,
     notes: [
       ...(anyScripted ? [SCRIPTED_NOTICE] : []),
+      ...(judgeRecord ? [judgeLine(judgeRecord, formatAgreement)] : []),
       ...(ollamaInfo ? [ollamaHeaderNote(ollamaInfo)] : []),
       ...(openaiInfo ? [openaiHeaderNote(openaiInfo)] : []),
     ],

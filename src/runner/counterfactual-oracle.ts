@@ -65,6 +65,7 @@ export class OracleModel implements ChatModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
+    if (request.view.role === 'judge') throw new Error('counterfactual oracle: it plays roles of a strategy, not the judge');
     return respond(this.decide(request.view));
   }
 

@@ -8,6 +8,8 @@ import { score } from '../scoring/score.js';
 import { attribute, costFindings } from '../attribution/index.js';
 import { ContextExceededEnding, STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
+import { JudgeFailure, type Judge } from './judge.js';
+import { gradeJudgedChecks } from './judge-checks.js';
 
 /** The parts of a loaded task an episode needs. */
 export interface EpisodeTask {
@@ -39,6 +41,8 @@ export interface RunEnvironment {
   configHash: string;
   /** Where the messages sent to models and their thinking go (the run's messages.jsonl); absent: hashed only. */
   texts?: TextSink;
+  /** Grades the `judged` checks after the episode (`run --judge`); absent: they keep the scripted judge's in-code verdict. */
+  judge?: Judge;
 }
 
 export interface EpisodeSpec {
@@ -93,12 +97,22 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   const scoreOn = (state: SimRepo) => score(task, outcome, { repo: state, answer: outcome.answer, message: outcome.message });
   // With a model served over the network, the checks' sandbox runs go ahead without blocking other episodes (codeAheadPure:
   // scoring reads the state only, so it runs on a copy whose result is the score).
-  const scored =
+  let scored =
     outcome.status === 'error'
-      ? { success: false, checks: [] }
+      ? { success: false, checks: [] as EpisodeRecord['checks'] }
       : Object.values(env.models).some((model) => !model.deterministic)
         ? await codeAheadPure(() => scoreOn(repo.clone()))
         : scoreOn(repo);
+  // A model judge grades the judged checks now; its failure is infrastructure (the episode is an `error`, --resume reruns it).
+  if (env.judge !== undefined && 'endingMatches' in scored) {
+    try {
+      scored = await gradeJudgedChecks({ task, outcome, events: trace.events, epoch: spec.epoch, seed: spec.seed }, scored, env.judge);
+    } catch (error) {
+      if (error instanceof CallInterrupted) throw error;
+      outcome = judgeErrorOutcome(error);
+      scored = { success: false, checks: [] };
+    }
+  }
   if (outcome.status !== 'error') {
     for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });
   }
@@ -139,6 +153,15 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
     trace: trace.events,
   };
+}
+
+/**
+ * A judge that could not grade: `error` / `infrastructure:judge_<kind>` (kind: unreachable, server_error, busy,
+ * timeout, model_missing, invalid_reply, other) with the judge's message; anything else as errorOutcome says.
+ */
+function judgeErrorOutcome(error: unknown): Outcome {
+  if (!(error instanceof JudgeFailure)) return errorOutcome(error);
+  return { status: 'error', reason: `infrastructure:judge_${error.judgeKind}`, message: error.message };
 }
 
 /** An InfrastructureError as `error` / `infrastructure:<kind>`, anything else as `error` / `harness_error`, with its message. */

@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { dirname, join } from 'node:path';
 import { SCHEMA_VERSION, type RunCompleteness, type RunFile } from '../records/index.js';
+import { judgeLine } from './judge-setup.js';
+import { formatAgreement } from '../report/judge-agreement.js';
 import {
   checkFolderNotInUse,
   collectMessages,
@@ -57,7 +59,7 @@ function headerFrom(
       tasks: run?.config.tasks.length ?? builder.tasks,
       strategies,
       models: run?.models ?? {},
-      notes: Object.values(run?.model_notes ?? {}),
+      notes: [...Object.values(run?.model_notes ?? {}), ...(run?.judge ? [judgeLine(run.judge, formatAgreement)] : [])],
       completeness: completeness?.label ?? null,
     },
     groups,

@@ -1,6 +1,6 @@
 // Renders a role's prompt template and the structured view into chat messages.
 import { z } from 'zod';
-import type { ChatMessage, Role, RoleView } from '../models/types.js';
+import type { ChatMessage, JudgeView, Role, RoleView } from '../models/types.js';
 
 /** One role's prompt template (a file in prompts/) and its sha256, recorded on every model call. */
 export interface PromptTemplate {
@@ -44,7 +44,7 @@ export const STATE_FENCE = '```json state';
  */
 export function renderMessages(
   template: PromptTemplate,
-  view: RoleView,
+  view: RoleView | JudgeView,
   schema: z.ZodType,
   tools: string,
   repair?: { text: string; error: string },
