@@ -405,8 +405,9 @@ async function runLocked(
       ...(judgeSpec === undefined ? {} : { judge: judgeSpec }),
       prompts_dir: String(options['prompts']),
       options: strategyOptions,
-      ...(ollamaInfo ? { ollama_flags: ollamaFlags(options) } : {}),
-      ...(openaiInfo
+      // The backend flags (host, base URL, timeouts) of every model the run calls, the judge's included, for --resume.
+      ...(ollamaInfo || judgeSpec?.startsWith('ollama:') ? { ollama_flags: ollamaFlags(options) } : {}),
+      ...(openaiInfo || judgeSpec?.startsWith('openai:')
         ? { openai_flags: Object.fromEntries(OPENAI_OPTION_KEYS.filter((key) => options[key] !== undefined).map((key) => [key, options[key]])) }
         : {}),
     },
