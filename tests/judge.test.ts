@@ -17,6 +17,7 @@ import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
 import { loadPromptSet } from '../src/runner/prompt-files.js';
 import { toolDescriptionsForPrompt } from '../src/tools/index.js';
 import { completion, startFakeOpenAI, type FakeOpenAI } from './support/fake-openai-server.js';
+import { findPromptContamination } from '../src/suite/prompt-contamination.js';
 
 const SUITE = fileURLToPath(new URL('../docs/examples/judged-suite.yaml', import.meta.url));
 const PROMPTS = fileURLToPath(new URL('../prompts', import.meta.url));
@@ -63,6 +64,18 @@ describe('the scripted judge', () => {
     const first = texts.map((text) => scriptedVerdict(RUBRIC, text));
     const second = [...texts].reverse().map((text) => scriptedVerdict(RUBRIC, text));
     expect(second.reverse()).toEqual(first);
+  });
+});
+
+describe('the judge prompt', () => {
+  it('shares no 12-word sequence with the core, bench or example suites (its examples come from other domains)', async () => {
+    const template = readFileSync(`${PROMPTS}/judge.md`, 'utf8');
+    for (const suite of ['../tasks/core.yaml', '../tasks/bench.json', '../docs/examples/judged-suite.yaml']) {
+      const loaded = await loadSuiteFile(fileURLToPath(new URL(suite, import.meta.url)));
+      if (!loaded.ok) throw new Error(`${suite} does not load`);
+      expect(findPromptContamination({ judge: template }, loaded.tasks), suite).toEqual([]);
+    }
+    for (const word of ['pnpm', 'vitest', 'commit', 'token', 'catalogue']) expect(template.toLowerCase()).not.toContain(word);
   });
 });
 
