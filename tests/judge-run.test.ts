@@ -61,6 +61,21 @@ describe('run refuses judged checks without a judge', () => {
   });
 });
 
+describe('run --judge on tasks without a judged check', () => {
+  it('warns that the judge is never called, and still records it', async () => {
+    const out = join(scratch(), 'run');
+    const run = await runInProcess({ out, judge: 'scripted', tasks: 'default-currency', strategies: 'direct', calibrationDir: join(out, 'none') });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('warning: --judge scripted: no task of this run has a judged check, so the judge is never called\n');
+    expect((JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { judge: unknown }).judge).toEqual({
+      spec: 'scripted',
+      model: 'scripted',
+      prompt_sha256: null,
+      calibration: 'uncalibrated',
+    });
+  });
+});
+
 describe('judge-check', () => {
   it('prints n, agreement and κ per rubric and overall (hand-computed: κ = (4/6 − 1/2)/(1/2) = 1/3, SE √((2/3·1/3)/(6·1/4)))', async () => {
     const dir = scratch();

@@ -290,6 +290,9 @@ async function runLocked(
   // A judged check needs a judge model (exit 2 before any episode, naming the task and --judge).
   const judgeSpec = typeof options['judge'] === 'string' ? options['judge'] : undefined;
   requireJudge(tasksWithJudgedChecks(tasks), judgeSpec);
+  if (judgeSpec !== undefined && tasksWithJudgedChecks(tasks).length === 0) {
+    process.stderr.write(`warning: --judge ${judgeSpec}: no task of this run has a judged check, so the judge is never called\n`);
+  }
   const overrides: Partial<Record<Role, string>> = {};
   for (const role of ROLES) {
     const value = options[`${role}Model`];
