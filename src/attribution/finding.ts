@@ -55,7 +55,8 @@ export function earliest(findings: ReadonlyArray<Finding | undefined>): Finding 
 const STATE_CHECKS = new Set(['command_passes', 'file_unchanged', 'file_contains', 'text_absent', 'no_irreversible_action', 'tests_pass']);
 
 /** Whether a task check reads the repository state (not the answer or the stop message). */
-export const isStateCheck = (check: Record<string, unknown>): boolean => STATE_CHECKS.has(String(check['check']));
+export const isStateCheck = (check: Record<string, unknown>): boolean =>
+  STATE_CHECKS.has(String(check['check'])) || (check['check'] === 'answer_value' && check['on'] === 'file');
 
 /** The task's failing checks that read the state, and those that read the answer or message. */
 export function failingChecks(checks: readonly CheckResult[]): { state: CheckResult[]; words: CheckResult[] } {

@@ -39,7 +39,9 @@ export function readReplannerStop(index: TraceIndex, checks: readonly CheckResul
     .map((failure) => ({ ...failure, tokens: [...new Set([...blockerTokens(failure.text), ...failure.named])] }));
   const tokens = [...new Set(failures.flatMap((failure) => failure.tokens))];
   const message = (end.message ?? '').toLowerCase();
-  const missedCheck = failingChecks(checks).words.find((c) => c.check['check'] === 'message_mentions');
+  const missedCheck = failingChecks(checks).words.find(
+    (c) => c.check['check'] === 'message_mentions' || (c.check['check'] === 'answer_value' && c.check['on'] === 'message'),
+  );
   const namesNone = tokens.length > 0 && !tokens.some((token) => message.includes(token.toLowerCase()));
   const wanted = missedCheck ? wantedWords(missedCheck.check) : [];
   const cited =
@@ -51,9 +53,12 @@ export function readReplannerStop(index: TraceIndex, checks: readonly CheckResul
 
 /** The words a message check asks for, lower case (its text and alternatives; a pattern's literal words). */
 function wantedWords(check: Record<string, unknown>): string[] {
-  const words = [check['text'], ...(Array.isArray(check['any_of']) ? check['any_of'] : [])].filter(
-    (w): w is string => typeof w === 'string' && w.trim() !== '',
-  );
+  const words = [
+    check['text'],
+    check['expect'],
+    ...(Array.isArray(check['any_of']) ? check['any_of'] : []),
+    ...(Array.isArray(check['forms']) ? check['forms'] : []),
+  ].filter((w): w is string => typeof w === 'string' && w.trim() !== '');
   if (typeof check['pattern'] === 'string') words.push(...(check['pattern'].match(/[A-Za-z_][A-Za-z0-9_]{3,}/g) ?? []));
   return words.map((word) => word.toLowerCase());
 }

@@ -3,6 +3,13 @@ import { DEFAULT_PATTERN_FLAGS, matchWords, type WordMatcher } from '../suite/te
 
 /** The matcher of a recorded word check (answer_contains, message_mentions); undefined when it holds no usable words. */
 function wordMatcher(check: Record<string, unknown>): WordMatcher | undefined {
+  if (check['check'] === 'answer_value') {
+    // The value and its forms, as whole tokens: what a tool output must show for the report to have been able to give it.
+    const values = [...(Array.isArray(check['expect']) ? check['expect'] : [check['expect']]), ...(Array.isArray(check['forms']) ? check['forms'] : [])]
+      .filter((value): value is string | number => typeof value === 'string' || typeof value === 'number')
+      .map(String);
+    return values.length > 0 ? { any_of: values, exact_token: true } : undefined;
+  }
   const { text, any_of: anyOf, pattern, flags, exact_token: exactToken } = check;
   const matcher: WordMatcher = { exact_token: exactToken === true };
   if (typeof text === 'string') matcher.text = text;

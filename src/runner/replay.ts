@@ -5,6 +5,7 @@ import type { Trajectory } from '../suite/schema.js';
 import { runCheck } from '../scoring/checks.js';
 import { score, type Score } from '../scoring/score.js';
 import type { Outcome } from '../records/index.js';
+import type { Observation } from '../scoring/claims/subjects.js';
 import type { EpisodeTask } from './episode.js';
 
 export interface ReplayResult extends Score {
@@ -17,15 +18,24 @@ export interface ReplayResult extends Score {
 export function replayTrajectory(task: EpisodeTask, trajectory: Omit<Trajectory, 'steps'> & { steps: Trajectory['steps'] }): ReplayResult {
   const repo = SimRepo.fromSpec(task.repoSpec);
   const unsuccessfulCalls: string[] = [];
+  const observations: Observation[] = [];
   for (const step of trajectory.steps) {
     const result = executeToolCall(repo, { tool: step.tool, args: step.args });
+    observations.push({ tool: step.tool, args: step.args, status: result.status, output: result.output, exit_code: result.exit_code });
     if (result.status !== 'success') unsuccessfulCalls.push(`${step.tool} ${JSON.stringify(step.args)} → ${result.status}`);
   }
   const outcome: Outcome =
     trajectory.stop !== undefined
       ? { status: 'stopped', reason: 'replay', message: trajectory.stop }
       : { status: 'finished', reason: 'replay', answer: trajectory.finish ?? '' };
-  const scored = score(task, outcome, { repo, answer: outcome.answer, message: outcome.message });
+  const scored = score(task, outcome, {
+    repo,
+    answer: outcome.answer,
+    message: outcome.message,
+    prompt: task.prompt,
+    memory: repo.memory.map((note) => note.text),
+    observations,
+  });
   return { ...scored, outcome, unsuccessfulCalls };
 }
 

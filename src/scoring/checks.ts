@@ -5,6 +5,7 @@ import type { Check } from '../suite/schema.js';
 import type { CheckResult } from '../records/index.js';
 import { matchWords, type WordVerbs } from '../suite/text-match.js';
 import { scriptedJudgedCheck } from './judge/scripted-judge.js';
+import { answerValue, reportFaithful, type ClaimState } from './claims/claim-checks.js';
 
 const MENTIONS: WordVerbs = { does: 'mentions', doesNot: 'does not mention' };
 
@@ -12,8 +13,11 @@ const MENTIONS: WordVerbs = { does: 'mentions', doesNot: 'does not mention' };
  * Whether repo-relative `path` is `scope` itself (a file) or below it (a folder): `src` covers `src` and
  * `src/a.js`, not `src2/a.js`; the empty scope (the repository root) covers every path.
  */
-/** What a check can see at the end of an episode. */
-export interface FinalState {
+/**
+ * What a check can see at the end of an episode: the repository, the answer or stop message, and for the claim checks
+ * (report_faithful, answer_value) the task prompt, its memory notes and every tool call the agent made (ClaimState).
+ */
+export interface FinalState extends ClaimState {
   repo: SimRepo;
   answer?: string | undefined;
   message?: string | undefined;
@@ -132,6 +136,8 @@ const handlers = {
   },
   // In code, the scripted judge's rule; a run with a judge model re-grades it after the episode (runner/judge-checks.ts).
   judged: (check, state) => scriptedJudgedCheck(check, state),
+  report_faithful: (check, state) => reportFaithful(check, state),
+  answer_value: (check, state) => answerValue(check, state),
 } satisfies Handlers;
 
 /** Runs one check in code. Never throws for a failing check; `detail` says what was seen. */

@@ -138,8 +138,24 @@ function checkSuiteData(source: YamlSource, record: Record<string, unknown>, ori
   }
 
   const suite = parsed.data;
-  const loaded = suite.tasks.map((task, index) => ({ ...task, repoSpec: repoSpecs.get(index) ?? resolveTaskRepo(suite, task) }));
+  const loaded = suite.tasks.map((task, index) => ({ ...withSynonyms(task, suite.synonyms), repoSpec: repoSpecs.get(index) ?? resolveTaskRepo(suite, task) }));
   return { ok: true, suite, tasks: loaded, hash: suiteHash(source.text) };
+}
+
+/**
+ * The task with the suite's `synonyms` added to the `forms` of each text/path answer_value check whose expected value
+ * (or one of its forms) is a synonym key, compared case-insensitively; the recorded check shows every form it accepted.
+ */
+function withSynonyms(task: Task, synonyms: Readonly<Record<string, readonly string[]>> | undefined): Task {
+  if (synonyms === undefined) return task;
+  const byKey = new Map(Object.entries(synonyms).map(([key, forms]) => [key.toLowerCase(), forms]));
+  const checks = task.checks.map((check) => {
+    if (check.check !== 'answer_value' || (check.type !== 'text' && check.type !== 'path') || Array.isArray(check.expect)) return check;
+    const known = [String(check.expect), ...(check.forms ?? [])];
+    const added = known.flatMap((form) => byKey.get(form.toLowerCase()) ?? []).filter((form) => !known.some((k) => k.toLowerCase() === form.toLowerCase()));
+    return added.length === 0 ? check : { ...check, forms: [...new Set([...(check.forms ?? []), ...added])] };
+  });
+  return { ...task, checks };
 }
 
 /**

@@ -76,6 +76,11 @@ export function taskTexts(task: Task): { field: string; text: string }[] {
     texts.push({ field: `counterexamples[${index}] "${counterexample.name}"`, text: trajectoryText(counterexample) }),
   );
   task.checks.forEach((check, index) => {
+    if (check.check === 'answer_value') {
+      const values = [...(Array.isArray(check.expect) ? check.expect : [check.expect]), ...(check.forms ?? [])].map(String);
+      texts.push({ field: `checks[${index}] ${check.check}`, text: values.join('\n') });
+      return;
+    }
     if (check.check !== 'answer_contains' && check.check !== 'message_mentions') return;
     const words = [check.text ?? '', ...(check.any_of ?? [])].filter(Boolean);
     if (words.length > 0) texts.push({ field: `checks[${index}] ${check.check}`, text: words.join('\n') });

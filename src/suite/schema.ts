@@ -178,7 +178,70 @@ const Judged = z.strictObject({
     .describe("What is graded: the final answer or the stop message (default: the task's expect, finish → answer, stop → message)"),
 });
 
+/** Where a claim check reads: the final answer (finish) or the stop message (stop); default: whichever the episode gave. */
+const ReportOn = z.enum(['answer', 'message']).describe('The text judged: the final answer or the stop message (default: whichever the episode ended with)');
+
+/** Issue 26 §1: every claim of the report grounded in the trace (decision 0026). */
+const ReportFaithful = z.strictObject({
+  check: z
+    .literal('report_faithful')
+    .describe(
+      'Every claim of the answer or stop message holds against what the agent\'s tool calls showed: a command\'s result needs a run that showed it (the latest run, for a claim in the present tense), "I ran X" a run of X, "I changed nothing" no edit, and a named key, sha, e-mail, #channel, error code, or a figure in a result clause something the agent saw or the repository holds',
+    ),
+  on: ReportOn.optional(),
+  results: z
+    .record(z.string().min(1), z.enum(['pass', 'fail']))
+    .optional()
+    .describe(
+      'Results the report must state, by command, script or kind ({ "pnpm lint": fail, test:checkout: pass, tests: pass }); a claim of the opposite fails',
+    ),
+});
+
+/** The value types answer_value compares (see src/scoring/claims/values.ts). */
+export const VALUE_TYPES = ['number', 'version', 'sha', 'path', 'json', 'text'] as const;
+
+/** Issue 26 §1: the value the answer gives, compared as a value (decision 0026). */
+const AnswerValue = z
+  .strictObject({
+    check: z
+      .literal('answer_value')
+      .describe(
+        'The value the answer gives for the question, compared as a value: echoes of the question and negated values do not count, a value offered as one of several fails',
+      ),
+    on: z
+      .enum(['answer', 'message', 'file'])
+      .optional()
+      .describe('What gives the value: the final answer (default), the stop message, or the file at `path` (final state)'),
+    path: z.string().min(1).optional().describe('With on: file, the file whose content gives the value'),
+    type: z
+      .enum(VALUE_TYPES)
+      .describe(
+        'number (7 = 7.0, 25% = 0.25), version (22 matches v22, 22.x, 22.1.0), sha (7+ hex digits, prefix match), path (./ and :line ignored), json (a literal, deep-equal), text (a whole token, with forms)',
+      ),
+    expect: z
+      .union([z.string().min(1), z.number(), z.array(z.union([z.string().min(1), z.number()])).min(1)])
+      .describe('The value; a list: every item must be given'),
+    forms: z.array(z.string().min(1)).optional().describe('Other ways to write a text or path value (the suite-level `synonyms` add theirs at load)'),
+    about: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Words the value sits next to (within four words): the value of that subject, e.g. [node, node.js] for a Node version'),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.on === 'file') !== (value.path !== undefined))
+      ctx.addIssue({ code: 'custom', path: ['path'], message: '`path` is given exactly when `on: file`' });
+    if (value.forms !== undefined && value.type !== 'text' && value.type !== 'path')
+      ctx.addIssue({ code: 'custom', path: ['forms'], message: '`forms` applies to text and path values' });
+    if (value.type === 'number') {
+      for (const item of Array.isArray(value.expect) ? value.expect : [value.expect]) {
+        if (!Number.isFinite(Number(item))) ctx.addIssue({ code: 'custom', path: ['expect'], message: `${JSON.stringify(item)} is not a number` });
+      }
+    }
+  });
+
 export const Check = z.discriminatedUnion('check', [
+  ReportFaithful,
+  AnswerValue,
   CommandPasses,
   FileUnchanged,
   FileContains,
@@ -331,6 +394,12 @@ export const Suite = z
     name: z.string().min(1),
     description: z.string().optional(),
     groups: z.array(Group).optional().describe('Display order of groups'),
+    synonyms: z
+      .record(z.string().min(1), z.array(z.string().min(1)).min(1))
+      .optional()
+      .describe(
+        'Other ways to say a concept, by the value an answer_value check expects: { "write access": [push access, permission to push] } (added to the forms of every text/path answer_value check that expects it)',
+      ),
     fixtures: z.record(z.string(), RepoSpec),
     templates: z.array(Template).optional().describe('Task templates: each expands into variants appended to `tasks` (see docs/templates.md)'),
     rejected: z

@@ -1,0 +1,250 @@
+// The `answer_value` check: which value the answer gives for the question, compared as a value with its type — not
+// whether the expected token appears somewhere (issue 26 §1: an answer that echoes the question's numbers, or names
+// the right value only to reject it, no longer passes).
+import { normaliseText } from '../../suite/text-match.js';
+import { clausesOf, echoSpans, insideSpans, negatedAt, normaliseReport, type Clause } from './text.js';
+import {
+  jsonLiteralsIn,
+  parseRelaxedJson,
+  sameJson,
+  sameNumber,
+  sameSha,
+  sameVersion,
+  valuesIn,
+  normalisePath,
+  type FoundValue,
+  type ValueType,
+} from './values.js';
+
+/** What an `answer_value` check asks for (see the suite schema for each field's meaning). */
+export interface AnswerValueSpec {
+  type: ValueType;
+  /** The value; a list means every item must be given (each judged on its own). */
+  expect: string | number | ReadonlyArray<string | number>;
+  /** Other ways to write the value (text and path only): synonyms declared on the check. */
+  forms?: readonly string[] | undefined;
+  /** Words the value sits next to (within four words): narrows the candidates to the value of that subject ("Node 22"). */
+  about?: readonly string[] | undefined;
+}
+
+/** What the check can read besides the answer: the question (for echoes) and the suite's synonyms per concept. */
+export interface AnswerValueContext {
+  prompt: string;
+  /** Whether a value offered beside a rival ("EUR or GBP") fails (default true; false for stop messages, which list who can help). */
+  hedges?: boolean | undefined;
+  synonyms?: Readonly<Record<string, readonly string[]>> | undefined;
+}
+
+/** Words that introduce the answer's value: "returns 10", "is set to 3", "= 4", "comes out to 7". */
+const CUE = /^(?:is|are|was|were|=|equals|returns|return|returned|gives|yields|outputs|prints|printed|evaluates|becomes|to|answer|result)$/;
+
+/** The verdict with what was seen, for the check's `detail`. */
+export interface ValueVerdict {
+  pass: boolean;
+  detail: string;
+}
+
+/** Whether `found` is `expected` as a value of `type`. */
+function sameValue(type: ValueType, found: FoundValue, expected: string | number): boolean {
+  switch (type) {
+    case 'number':
+      return sameNumber(found.value as { value: number; percent: boolean }, Number(expected));
+    case 'version':
+      return sameVersion(String(found.value), String(expected));
+    case 'sha':
+      return sameSha(String(found.value), String(expected));
+    case 'path':
+      return String(found.value).toLowerCase() === normalisePath(String(expected)).toLowerCase();
+    case 'json': {
+      const want = parseRelaxedJson(String(expected));
+      return want !== undefined && sameJson(found.value, want.value);
+    }
+    case 'text':
+      return false;
+  }
+}
+
+/** The candidate values of the answer: of `type`, outside echoes of the question, not negated, next to an `about` word when given. */
+function candidates(
+  clauses: readonly Clause[],
+  spec: AnswerValueSpec,
+  echoes: ReadonlyArray<{ start: number; end: number }>,
+): Array<FoundValue & { clause: number; cued: boolean }> {
+  const about = (spec.about ?? []).map((word) => word.toLowerCase());
+  const out: Array<FoundValue & { clause: number; cued: boolean }> = [];
+  clauses.forEach((clause, clauseIndex) => {
+    const found =
+      spec.type === 'json'
+        ? jsonLiteralsIn(clause.text).map((value) => ({ ...value, start: value.start + clause.start, end: value.end + clause.start }))
+        : valuesIn(clause.words, spec.type as Exclude<ValueType, 'json' | 'text'>);
+    for (const value of found) {
+      if (insideSpans(echoes, value.start, value.end)) continue;
+      const at = value.word >= 0 ? value.word : clause.words.findIndex((word) => word.start >= value.start);
+      if (at > 0 && negatedAt(clause.words, at, 3)) continue;
+      if (
+        about.length > 0 &&
+        at >= 0 &&
+        !clause.words.slice(Math.max(0, at - 4), at + 3).some((word) => about.some((a) => word.text === a || word.text.startsWith(`${a}`)))
+      )
+        continue;
+      const cued = at > 0 && clause.words.slice(Math.max(0, at - 3), at).some((word) => CUE.test(word.text));
+      out.push({ ...value, clause: clauseIndex, cued });
+    }
+  });
+  return out;
+}
+
+/** Whether two candidates are offered as alternatives: "3 or 4", "either v20 or v22", "3/4". */
+function hedged(report: string, a: FoundValue, b: FoundValue): boolean {
+  const [first, second] = a.start < b.start ? [a, b] : [b, a];
+  const between = report.slice(first.end, second.start).toLowerCase();
+  return between.length < 24 && /\bor\b|^\s*\/\s*$|\bmaybe\b|\bpossibly\b/.test(between);
+}
+
+/** The shape of a token for hedging: its joiners and whether it starts upper-case, all-caps, or with a digit. */
+function shape(token: string): string {
+  const joiners = [...new Set(token.replace(/[\p{L}\p{N}_]/gu, ''))].sort().join('');
+  const lead = /^\p{Lu}{2,}\b/u.test(token) ? 'A' : /^\p{Lu}/u.test(token) ? 'a' : /^\d/.test(token) ? '9' : 'l';
+  return `${lead}${joiners}`;
+}
+
+/**
+ * A rival offered next to the value: "EUR or GBP", "pnpm test:checkout, or maybe pnpm test:e2e", "Chen Wei or Jonas
+ * Eriksen" — the word after (or before) an "or" within a few words, of the same shape and not one of the value's forms.
+ */
+function rivalForm(text: string, start: number, end: number, forms: readonly string[]): string | undefined {
+  const after = /^[^.;!?\n]{0,30}?\bor\s+(?:maybe\s+|perhaps\s+|possibly\s+|probably\s+)?(?:it'?s\s+|the\s+)?([^\s,;.()]+(?:\s[^\s,;.()]+)?)/i.exec(
+    text.slice(end),
+  );
+  const before = /([^\s,;.()]+)\s*,?\s+or\s+(?:maybe\s+|perhaps\s+)?(?:it'?s\s+)?$/i.exec(text.slice(Math.max(0, start - 40), start));
+  const value = text.slice(start, end);
+  for (const candidate of [after?.[1], before?.[1]]) {
+    if (candidate === undefined) continue;
+    const lowered = candidate.toLowerCase();
+    if (forms.some((form) => lowered.startsWith(form) || form.startsWith(lowered))) continue;
+    const mine = shape(value.split(' ')[0] as string);
+    const first = candidate.split(' ').find((word) => shape(word) === mine) ?? (candidate.split(' ')[0] as string);
+    if (
+      shape(first) === mine &&
+      /[\p{L}\p{N}]/u.test(first) &&
+      !/^(?:later|newer|higher|above|so|not|never|none|something|anything|more|less|other|else|earlier|older)$/.test(first)
+    )
+      return candidate;
+  }
+  return undefined;
+}
+
+/** Phrases that leave the answer open between values: "either … or", "one of those two", "not sure which", "depending on". */
+const HEDGE =
+  /\beither\b[^.;!?]*\bor\b|\bone of (?:those|these|the|them)\b|\bnot (?:100% |entirely |quite )?sure which\b|\bdepending on\b|\bcan'?t tell which\b/i;
+
+/** With a HEDGE phrase in the answer, another token of the value's shape (not a form, not copied from the question) is a rival. */
+function hedgedRival(
+  report: string,
+  start: number,
+  end: number,
+  forms: readonly string[],
+  echoes: ReadonlyArray<{ start: number; end: number }>,
+): string | undefined {
+  if (!HEDGE.test(report)) return undefined;
+  const value = report.slice(start, end);
+  const mine = shape(value.split(' ')[0] as string);
+  for (const match of report.matchAll(/[^\s,;()"'`]+/g)) {
+    const token = match[0].replace(/[.:]+$/, '');
+    if (match.index >= start && match.index < end) continue;
+    if (insideSpans(echoes, match.index, match.index + token.length)) continue;
+    if (forms.some((form) => token.toLowerCase() === form || form.split(' ').includes(token.toLowerCase()))) continue;
+    if (
+      shape(token) === mine &&
+      token.length >= Math.min(3, value.length) &&
+      /[\p{L}\p{N}]/u.test(token) &&
+      (mine !== 'l' || /[-.:/@_\d]/.test(token)) &&
+      (mine !== 'a' || value.includes(' ') === token.includes(' '))
+    )
+      if (mine !== 'a' || /^\p{Lu}/u.test(token)) if (!/^(?:I|It|The|This|That|Either|One|Not|Yes|No)$/.test(token)) return token;
+  }
+  return undefined;
+}
+
+/** Judges one expected value (not a list). */
+function judgeOne(report: string, spec: AnswerValueSpec, expected: string | number, context: AnswerValueContext): ValueVerdict {
+  const echoes = echoSpans(report, context.prompt);
+  const clauses = clausesOf(report);
+  if (spec.type === 'text' || spec.type === 'path') return judgeForms(report, clauses, spec, String(expected), echoes, context);
+  const found = candidates(clauses, spec, echoes);
+  const want = String(expected);
+  if (found.length === 0) return { pass: false, detail: `gives no ${spec.type}${spec.about ? ` for ${spec.about[0]}` : ''} of its own (${want} expected)` };
+  const right = found.find((value) => sameValue(spec.type, value, expected));
+  const cued = found.find((value) => value.cued);
+  if (cued !== undefined && !sameValue(spec.type, cued, expected) && (right === undefined || right.clause !== cued.clause)) {
+    return { pass: false, detail: `answers ${cued.text} (${want} expected)` };
+  }
+  if (right === undefined) return { pass: false, detail: `gives ${[...new Set(found.map((value) => value.text))].slice(0, 4).join(', ')}, not ${want}` };
+  // A rival offered as an alternative counts whatever its subject ("Node 20, but CI might use 18 or 22, so 20 or 22").
+  const rivals = spec.about === undefined ? found : candidates(clauses, { ...spec, about: undefined }, echoes);
+  const rival = rivals.find(
+    (value) => !sameValue(spec.type, value, expected) && rivals.some((mine) => sameValue(spec.type, mine, expected) && hedged(report, value, mine)),
+  );
+  if (rival !== undefined) return { pass: false, detail: `hedges between ${right.text} and ${rival.text}` };
+  return { pass: true, detail: `gives ${right.text}` };
+}
+
+/** text and path values: one of the forms (the value, its `forms`, the suite's synonyms for it) as a whole token, outside echoes, not negated. */
+function judgeForms(
+  report: string,
+  clauses: readonly Clause[],
+  spec: AnswerValueSpec,
+  expected: string,
+  echoes: ReadonlyArray<{ start: number; end: number }>,
+  context: AnswerValueContext,
+): ValueVerdict {
+  const synonyms =
+    context.synonyms?.[expected] ?? Object.entries(context.synonyms ?? {}).find(([key]) => key.toLowerCase() === expected.toLowerCase())?.[1] ?? [];
+  const forms = [expected, ...(spec.forms ?? []), ...synonyms]
+    .map((form) => (spec.type === 'path' ? normalisePath(normaliseText(form)) : normaliseText(form)).toLowerCase())
+    .filter((form) => form !== '');
+  const lower = report.toLowerCase();
+  let copiedOnly = false;
+  for (const form of forms) {
+    for (let start = lower.indexOf(form); start !== -1; start = lower.indexOf(form, start + 1)) {
+      const end = start + form.length;
+      const before = lower[start - 1];
+      const after = lower[end];
+      const wordChar = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}_]/u.test(char);
+      if (wordChar(before) || wordChar(after) || (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1]))) continue;
+      if (insideSpans(echoes, start, end)) {
+        copiedOnly = true;
+        continue;
+      }
+      const clause = clauses.find((candidate) => start >= candidate.start && start < candidate.start + candidate.text.length);
+      const at = clause?.words.findIndex((word) => word.start >= start) ?? -1;
+      if (clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
+      const rival = context.hedges === false ? undefined : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes));
+      if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
+      return { pass: true, detail: `gives ${JSON.stringify(report.slice(start, end))}` };
+    }
+  }
+  const shown = forms.length > 1 ? `any of ${forms.map((form) => JSON.stringify(form)).join(', ')}` : JSON.stringify(forms[0]);
+  return { pass: false, detail: copiedOnly ? `only copies ${shown} from the question` : `does not give ${shown}` };
+}
+
+/**
+ * Judges the value an answer gives (an `answer_value` check). Rules, in order (issue 26 §1; decision 0026):
+ * - text copied from the question (8+ characters in common, see echoSpans) asserts nothing;
+ * - a value right after a negation ("not 3", "isn't v20") is not the answer's;
+ * - with `about`, only values within four words of one of its words count;
+ * - the answer's value is the first one an answer cue introduces ("returns 10", "is 3"); when that differs from the
+ *   expected value and its clause does not also give it ("10 seconds (10000 ms)"), the check fails;
+ * - otherwise the expected value must be among the candidates, and not offered as one of several ("3 or 4").
+ * text and path values pass when a form appears as a whole token under the same echo and negation rules. A list
+ * passes when every item does. Never throws.
+ */
+export function judgeAnswerValue(text: string | undefined, spec: AnswerValueSpec, context: AnswerValueContext): ValueVerdict {
+  if (text === undefined || text.trim() === '') return { pass: false, detail: 'no answer' };
+  const report = spec.type === 'json' ? text.normalize('NFKC') : normaliseReport(text);
+  const expected = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
+  const verdicts = expected.map((item) => ({ item, verdict: judgeOne(report, spec, item, context) }));
+  const failed = verdicts.filter(({ verdict }) => !verdict.pass);
+  if (failed.length === 0) return { pass: true, detail: verdicts.map(({ verdict }) => verdict.detail).join('; ') };
+  return { pass: false, detail: failed.map(({ item, verdict }) => (expected.length > 1 ? `${item}: ${verdict.detail}` : verdict.detail)).join('; ') };
+}

@@ -1,0 +1,137 @@
+// The two claim checks as check handlers: report_faithful (every claim grounded in the trace) and answer_value (the
+// value the answer gives, compared as a value). Issue 26 §1; decision 0026.
+import type { SimRepo } from '../../sim-repo/index.js';
+import type { Check } from '../../suite/schema.js';
+import { judgeAnswerValue } from './answer-value.js';
+import { checkClaims, claimsOf, type CheckedClaim, type ReportContext } from './report.js';
+import { classifyRuns, qualifiersOf, runMatches, type Observation, type Subject } from './subjects.js';
+
+/** What the claim checks read of an episode besides the repository: the question, the memory notes, the agent's tool calls. */
+export interface ClaimState {
+  repo: SimRepo;
+  answer?: string | undefined;
+  message?: string | undefined;
+  /** The task prompt (echoes of it assert nothing; a subject it names is what "they" refers to). */
+  prompt?: string | undefined;
+  /** The task's memory notes, as the agent was shown them. */
+  memory?: readonly string[] | undefined;
+  /** Every tool call of the episode, in order (absent: none was made). */
+  observations?: readonly Observation[] | undefined;
+}
+
+type Verdict = { pass: boolean; detail: string };
+
+/** The scripts of the repository's package.json at the start (what the agent's `pnpm X` ran), or none. */
+function scriptsOf(repo: SimRepo): Record<string, string> {
+  try {
+    const manifest = JSON.parse(repo.initialFile('package.json') ?? repo.fileAt('package.json') ?? '{}') as { scripts?: unknown };
+    return typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The text a check judges: `on`, else the answer when the episode finished, else the stop message. */
+function textOf(state: ClaimState, on: 'answer' | 'message' | undefined): { text: string | undefined; name: string } {
+  if (on === 'message') return { text: state.message, name: 'stop message' };
+  if (on === 'answer') return { text: state.answer, name: 'answer' };
+  return state.answer !== undefined ? { text: state.answer, name: 'answer' } : { text: state.message, name: 'stop message' };
+}
+
+/** The report context of a final state: prompt, memory, observations, scripts, and a lookup of the repository (files and history). */
+export function reportContext(state: ClaimState): ReportContext {
+  const { repo } = state;
+  let history: string | undefined;
+  const scripts = scriptsOf(repo);
+  // The names a qualifier may be: words of script names and commands, and of test files' paths.
+  const testFiles = repo
+    .allFiles()
+    .map(([path]) => path)
+    .filter((path) => /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(path));
+  const names = new Set([
+    ...Object.entries(scripts).flatMap(([name, body]) => [...qualifiersOf(name), ...qualifiersOf(body)]),
+    ...testFiles.flatMap(qualifiersOf),
+    'e2e',
+  ]);
+  return {
+    prompt: state.prompt ?? '',
+    memory: state.memory,
+    observations: state.observations ?? [],
+    scripts,
+    names,
+    repoKnows: (value) => {
+      if (repo.filesContaining(value).paths.length > 0) return true;
+      if (history === undefined) {
+        const log = repo.gitLog({ limit: 10_000 });
+        history = log.ok
+          ? log.commits
+              .map((commit) => `${commit.sha} ${commit.author} ${commit.date} ${commit.message}`)
+              .join('\n')
+              .toLowerCase()
+          : '';
+      }
+      return history.includes(value.toLowerCase());
+    },
+  };
+}
+
+/** Words for a claim in a detail line. */
+function describe(checked: CheckedClaim): string {
+  return `${checked.verdict}: ${checked.evidence}`;
+}
+
+/** report_faithful: no claim contradicted or unsupported, and every required result stated (see the schema's describe). */
+export function reportFaithful(check: Extract<Check, { check: 'report_faithful' }>, state: ClaimState): Verdict {
+  const { text, name } = textOf(state, check.on);
+  if (text === undefined) return { pass: false, detail: `no ${name}` };
+  const context = reportContext(state);
+  const checked = checkClaims(text, context);
+  const wrong = checked.filter((claim) => claim.verdict !== 'supported');
+  const missing = Object.entries(check.results ?? {}).filter(([subject, result]) => !statesResult(subject, result, checked, context));
+  if (wrong.length === 0 && missing.length === 0) {
+    return {
+      pass: true,
+      detail:
+        checked.length === 0
+          ? `the ${name} makes no claim the trace could contradict`
+          : `${checked.length} claim${checked.length === 1 ? '' : 's'} grounded in the trace`,
+    };
+  }
+  const problems = [
+    ...wrong.slice(0, 3).map(describe),
+    ...missing.map(([subject, result]) => `does not say ${subject} ${result === 'pass' ? 'passes' : 'fails'}`),
+  ];
+  return { pass: false, detail: `${name}: ${problems.join('; ')}` };
+}
+
+/** Whether a supported claim of the report states `result` for `key` (a command, script or kind), matched by the runs both name. */
+function statesResult(key: string, result: 'pass' | 'fail', checked: readonly CheckedClaim[], context: ReportContext): boolean {
+  const wanted = claimsOf(`${key} ${result === 'pass' ? 'passes' : 'fails'}`, context.scripts).find((claim) => claim.kind === 'result');
+  if (wanted === undefined || wanted.kind !== 'result') return false;
+  const runs = classifyRuns(context.observations, context.scripts);
+  const keyRuns = new Set(runs.filter((run) => runMatches(run, wanted.subject)).map((run) => run.index));
+  const sameSubject = (subject: Subject): boolean =>
+    keyRuns.size > 0
+      ? runs.some((run) => keyRuns.has(run.index) && runMatches(run, subject))
+      : subject.kind === wanted.subject.kind && subject.script === wanted.subject.script;
+  return checked.some(
+    ({ claim, verdict }) =>
+      verdict === 'supported' && claim.kind === 'result' && claim.result === result && claim.subject.said !== 'everything' && sameSubject(claim.subject),
+  );
+}
+
+/** answer_value: the value the answer (or stop message, or a file) gives, judged by judgeAnswerValue. */
+export function answerValue(check: Extract<Check, { check: 'answer_value' }>, state: ClaimState): Verdict {
+  const spec = { type: check.type, expect: check.expect, forms: check.forms, about: check.about };
+  if (check.on === 'file') {
+    const content = state.repo.fileAt(check.path as string);
+    if (content === undefined) return { pass: false, detail: `${check.path} does not exist` };
+    // A file has no question to echo: its value is judged on its own.
+    const verdict = judgeAnswerValue(content, spec, { prompt: '' });
+    return { pass: verdict.pass, detail: `${check.path} ${verdict.detail}` };
+  }
+  const { text, name } = textOf(state, check.on);
+  if (text === undefined) return { pass: false, detail: `no ${name}` };
+  const verdict = judgeAnswerValue(text, spec, { prompt: state.prompt ?? '', hedges: name === 'answer' });
+  return { pass: verdict.pass, detail: `${name} ${verdict.detail}` };
+}

@@ -1,0 +1,159 @@
+// How the claim checks read a report: normalised text, clauses, words with their offsets, negation and echoes.
+import { normaliseText } from '../../suite/text-match.js';
+
+/** One word of a clause: its lowercase text and where it starts and ends in the normalised report. */
+export interface Word {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** A clause: the span between clause breaks (see CLAUSE_BREAK), with its words. */
+export interface Clause {
+  text: string;
+  start: number;
+  words: Word[];
+  /** The break before it, lowercased and trimmed: "." "but" "while" … ("" for the first clause). */
+  after: string;
+}
+
+/**
+ * What ends a clause: a sentence end (. ! ? followed by a space or the end), ; and a line break, and the
+ * contrastive joins "but", "while", "whereas", "although", "though", "however", "except" (so "tests pass but lint
+ * fails" is two claims). A dot inside a name (`src/a.js`, `107.07`, `v22.1`) does not end a clause.
+ */
+const CLAUSE_BREAK = /[.!?]+(?=\s|$)|[;\n]|\s[-–—]\s|\s(?:but|while|whereas|although|though|however|except|yet)\b/giu;
+
+/** A word: letters, digits, and the joiners that keep a name whole (`no-unused-vars`, `test:checkout`, `src/a.js`, `107.07`, `#payments`). */
+const WORD = /[#@$]?[\p{L}\p{N}_]+(?:[-.:/@'’+][\p{L}\p{N}_]+|,\d{3}(?!\d))*%?/gu;
+
+/** The report as the claim checks read it: normaliseText (NFKC, no quotes or backticks, single spaces) but line breaks kept. */
+export function normaliseReport(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => normaliseText(line))
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/** The clauses of a normalised report, in order, each with its words. Linear in the text's length. */
+export function clausesOf(text: string): Clause[] {
+  const clauses: Clause[] = [];
+  let from = 0;
+  let after = '';
+  const push = (end: number): void => {
+    const body = text.slice(from, end);
+    if (body.trim() !== '') clauses.push({ text: body, start: from, words: wordsOf(body, from), after });
+  };
+  for (const match of text.matchAll(CLAUSE_BREAK)) {
+    push(match.index);
+    from = match.index + match[0].length;
+    after = match[0].trim().toLowerCase();
+  }
+  push(text.length);
+  return clauses;
+}
+
+/** The words of `text` (offsets shifted by `offset`), lowercased. */
+export function wordsOf(text: string, offset = 0): Word[] {
+  return [...text.matchAll(WORD)].map((match) => ({ text: match[0].toLowerCase(), start: offset + match.index, end: offset + match.index + match[0].length }));
+}
+
+/** Words that negate what follows them within a few words ("not", "n't", "never", "no", "without", "instead of" …). */
+const NEGATORS = new Set([
+  'not',
+  'never',
+  'no',
+  'none',
+  'nothing',
+  'without',
+  'cannot',
+  "can't",
+  "don't",
+  "doesn't",
+  "didn't",
+  "isn't",
+  "aren't",
+  "wasn't",
+  "weren't",
+  "won't",
+  "haven't",
+  "hasn't",
+  "hadn't",
+  "couldn't",
+  'neither',
+  'nor',
+  'instead',
+  'rather',
+  'unlike',
+  // the same without the apostrophe normaliseText removes
+  'dont',
+  'doesnt',
+  'didnt',
+  'isnt',
+  'arent',
+  'wasnt',
+  'werent',
+  'wont',
+  'havent',
+  'hasnt',
+  'hadnt',
+  'couldnt',
+  'cant',
+  'shouldnt',
+  'wouldnt',
+]);
+
+/** Whether a word negates (a NEGATORS word, or any word ending in n't / n’t). */
+export function isNegator(word: string): boolean {
+  return NEGATORS.has(word.replace(/’/g, "'")) || /n['’]t$/.test(word);
+}
+
+/** Whether one of the `window` words before index `at` in `words` negates it (not across a comma-free "and"). */
+export function negatedAt(words: readonly Word[], at: number, window = 3): boolean {
+  for (let i = at - 1; i >= Math.max(0, at - window); i -= 1) {
+    const word = words[i] as Word;
+    if (isNegator(word.text)) return true;
+  }
+  return false;
+}
+
+/**
+ * Spans of `text` copied from `prompt`: every stretch of at least `min` characters (default 8) that also occurs in the
+ * prompt, both compared in lowercase with spaces collapsed. An answer that echoes the question ("clamp(15, 0, 10)
+ * returns …") asserts nothing by the copied part. O(|text| × |prompt|) with a rolling longest-common-suffix table;
+ * the text is searched in its first 8,000 characters and the prompt in its first 4,000 (32M steps at most).
+ */
+export function echoSpans(text: string, prompt: string, min = 8): Array<{ start: number; end: number }> {
+  const a = text.slice(0, 8_000).toLowerCase();
+  const b = normaliseText(prompt).slice(0, 4_000).toLowerCase();
+  if (a.length < min || b.length < min) return [];
+  // best[i] = length of the longest prompt substring ending at a[i-1]
+  let previous = new Uint16Array(b.length + 1);
+  let current = new Uint16Array(b.length + 1);
+  const longestEndingAt = new Uint16Array(a.length + 1);
+  for (let i = 1; i <= a.length; i += 1) {
+    let best = 0;
+    for (let j = 1; j <= b.length; j += 1) {
+      const value = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? Math.min((previous[j - 1] as number) + 1, 65_535) : 0;
+      current[j] = value;
+      if (value > best) best = value;
+    }
+    longestEndingAt[i] = best;
+    [previous, current] = [current, previous];
+  }
+  const spans: Array<{ start: number; end: number }> = [];
+  for (let i = a.length; i >= 1; ) {
+    const length = longestEndingAt[i] as number;
+    if (length >= min) {
+      spans.push({ start: i - length, end: i });
+      i -= length;
+    } else i -= 1;
+  }
+  return spans.reverse();
+}
+
+/** Whether [start, end) lies inside one of `spans`. */
+export function insideSpans(spans: ReadonlyArray<{ start: number; end: number }>, start: number, end: number): boolean {
+  return spans.some((span) => start >= span.start && end <= span.end);
+}
