@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { SimRepo } from '../src/sim-repo/index.js';
 import { runCheck } from '../src/scoring/checks.js';
 import { score } from '../src/scoring/score.js';
+import type { Observation } from '../src/scoring/claims/subjects.js';
+import { executeToolCall } from '../src/tools/index.js';
 import { parseSuite, type LoadedTask } from '../src/suite/load-suite.js';
 import type { Check } from '../src/suite/schema.js';
 import { runRealTools, vitestExitCode, type RealStateResult } from './support/real-runners.js';
@@ -32,21 +34,41 @@ if (!loaded.ok)
 const tasks = new Map(loaded.tasks.map((task) => [task.id, task]));
 const corpus = Corpus.parse(parse(readFileSync('tests/fixtures/alternative-fixes.yaml', 'utf8'))).fixes;
 
-/** A fresh repository of the fix's task with the fix's edits made through the repository's own write and edit. */
-function applyFix(task: LoadedTask, fix: Fix): SimRepo {
+/**
+ * A fresh repository of the fix's task with the fix's edits made through the tools an agent would call, then the
+ * commands of the task's reference run before and after, as an agent looking and then checking would: the answer's claims are checked
+ * against those calls (report_faithful, issue 26).
+ */
+function applyFix(task: LoadedTask, fix: Fix): { repo: SimRepo; observations: Observation[] } {
   const repo = SimRepo.fromSpec(task.repoSpec);
+  const observations: Observation[] = [];
+  const call = (tool: string, args: Record<string, unknown>) => {
+    const result = executeToolCall(repo, { tool, args });
+    observations.push({ tool, args, status: result.status, output: result.output, exit_code: result.exit_code });
+    return result;
+  };
+  // The commands the task's reference runs (and pnpm test): before the fix, as an agent looks first, and after, as it checks.
+  const commands = [...new Set(['pnpm test', ...task.reference.steps.flatMap((step) => (step.tool === 'run' ? [String(step.args['cmd'])] : []))])];
+  for (const cmd of commands) call('run', { cmd });
   for (const [path, edit] of Object.entries(fix.edits)) {
-    const results = typeof edit === 'string' ? [repo.write(path, edit)] : edit.map((step) => repo.edit(path, step.old, step.new, step.replace_all ?? false));
-    const failed = results.find((result) => !result.ok);
+    const results =
+      typeof edit === 'string'
+        ? [call('write', { path, content: edit })]
+        : edit.map((step) =>
+            call('edit', { path, old: step.old, new: step.new, ...(step.replace_all === undefined ? {} : { replace_all: step.replace_all }) }),
+          );
+    const failed = results.find((result) => result.status !== 'success');
     if (failed) throw new Error(`${fix.task} "${fix.style}": edit of ${path} failed: ${JSON.stringify(failed)}`);
   }
-  return repo;
+  for (const cmd of commands) call('run', { cmd });
+  return { repo, observations };
 }
 
 interface Entry {
   fix: Fix;
   task: LoadedTask;
   repo: SimRepo;
+  observations: Observation[];
   success: boolean;
   failing: string[];
 }
@@ -54,12 +76,13 @@ interface Entry {
 const entries: Entry[] = corpus.map((fix) => {
   const task = tasks.get(fix.task);
   if (task === undefined) throw new Error(`unknown task ${fix.task}`);
-  const repo = applyFix(task, fix);
-  const scored = score(task, { status: 'finished', reason: 'corpus', answer: fix.answer }, { repo, answer: fix.answer });
+  const { repo, observations } = applyFix(task, fix);
+  const scored = score(task, { status: 'finished', reason: 'corpus', answer: fix.answer }, { repo, answer: fix.answer, prompt: task.prompt, observations });
   return {
     fix,
     task,
     repo,
+    observations,
     success: scored.success,
     failing: scored.checks.filter((check) => !check.pass).map((check) => `${String(check.check['check'])}: ${check.detail}`),
   };
@@ -131,7 +154,7 @@ function realCheck(entry: Entry, check: Check, real: RealStateResult): boolean {
     if (script?.kind === 'test') return vitestExitCode(script.cmd, real, entry.repo.hiddenFiles) === 0;
   }
   if (check.check === 'tests_pass') return check.tests.every((id) => real.tests.some((test) => test.id === id && test.state === 'passed'));
-  return runCheck(check, { repo: entry.repo, answer: entry.fix.answer }).pass;
+  return runCheck(check, { repo: entry.repo, answer: entry.fix.answer, prompt: entry.task.prompt, observations: entry.observations }).pass;
 }
 
 describe('alternative fixes run with the real vitest and ESLint', () => {

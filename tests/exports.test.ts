@@ -351,7 +351,9 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     });
     const plan = trajectory.steps.find((step) => step.source === 'system' && step.message.startsWith('plan (revision 0)'));
     expect((plan!.extra!['stratbench'] as { event: { type: string; plan: { steps: unknown[] } } }).event.type).toBe('plan');
-    expect(trajectory.steps.at(-1)).toMatchObject({ source: 'system', message: expect.stringMatching(/^final check answer_contains failed/) });
+    // The final checks close the trajectory; the one that failed says so.
+    expect(trajectory.steps.at(-1)).toMatchObject({ source: 'system', message: expect.stringMatching(/^final check report_faithful passed/) });
+    expect(trajectory.steps.at(-2)).toMatchObject({ source: 'system', message: expect.stringMatching(/^final check answer_value failed/) });
   });
 
   it('refuses an ATIF output folder that already holds files, stdout for ATIF, a bad format and an unreadable folder (exit 2)', () => {

@@ -21,6 +21,6 @@ describe('tasks/suite.schema.json', () => {
     expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(schema.required).toEqual(['name', 'fixtures', 'tasks']);
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties)).toEqual(['version', 'name', 'description', 'groups', 'fixtures', 'templates', 'rejected', 'tasks']);
+    expect(Object.keys(schema.properties)).toEqual(['version', 'name', 'description', 'groups', 'synonyms', 'fixtures', 'templates', 'rejected', 'tasks']);
   });
 });

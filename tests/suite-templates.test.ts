@@ -96,7 +96,7 @@ describe('task templates', () => {
 
   it("locates a variant's schema error at the template's line, naming the template and the variant", () => {
     expect(errorLines(TEMPLATED.replace('check: answer_contains', 'check: answer_has'))).toEqual([
-      'templated.yaml:25:11  templates[0].task.checks[0].check  unknown check kind "answer_has"; expected one of: command_passes, file_unchanged, file_contains, text_absent, answer_contains, message_mentions, no_irreversible_action, tests_pass (variants read-a-word-v1, read-a-word-v2, read-a-word-v3, read-a-word-v4)',
+      'templated.yaml:25:11  templates[0].task.checks[0].check  unknown check kind "answer_has"; expected one of: command_passes, file_unchanged, file_contains, text_absent, answer_contains, message_mentions, no_irreversible_action, tests_pass, judged, report_faithful, answer_value (variants read-a-word-v1, read-a-word-v2, read-a-word-v3, read-a-word-v4)',
     ]);
   });
 

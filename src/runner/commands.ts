@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../suite/load-suite.js';
+import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } from '../suite/load-suite.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -124,11 +124,13 @@ function checkPromptContamination(prompts: PromptSet, tasks: readonly LoadedTask
   return { min_words: CONTAMINATION_MIN_WORDS, findings };
 }
 
-async function loadSuiteOrThrow(path: string): Promise<{ tasks: LoadedTask[]; hash: string; name: string; groups: string[]; rejected: GeneratorReject[] }> {
+async function loadSuiteOrThrow(
+  path: string,
+): Promise<{ tasks: LoadedTask[]; hash: string; name: string; groups: string[]; rejected: GeneratorReject[]; warnings: SuiteError[] }> {
   const loaded = await loadSuiteFile(path);
   if (!loaded.ok) throw new UsageError(`${path}: ${loaded.errors.length} error(s)\n${loaded.errors.map(formatSuiteError).join('\n')}`);
   const groups = loaded.suite.groups ?? [...new Set(loaded.tasks.map((t) => t.group))];
-  return { tasks: loaded.tasks, hash: loaded.hash, name: loaded.suite.name, groups, rejected: loaded.suite.rejected ?? [] };
+  return { tasks: loaded.tasks, hash: loaded.hash, name: loaded.suite.name, groups, rejected: loaded.suite.rejected ?? [], warnings: loaded.warnings };
 }
 
 function timestamp(date = new Date()): string {
@@ -595,10 +597,11 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
 /**
  * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
  * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
- * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, prompt_contamination? }`
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, prompt_contamination? }`
  * (composition: tasks and families per group × split and per fixture; rejected: the generator's rejects) instead of
  * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
- * warning on stderr; a warning does not change the exit code.
+ * warning on stderr; so is each answer_contains / message_mentions check (`warnings`: a grounded check could judge
+ * its claim, see wordCheckWarnings); a warning does not change the exit code.
  */
 export async function validateCommand(path: string, options: { json?: boolean; prompts?: string; wide?: boolean } = {}): Promise<number> {
   const suite = await loadSuiteOrThrow(path);
@@ -607,6 +610,8 @@ export async function validateCommand(path: string, options: { json?: boolean; p
   const trajectories = tasks.flatMap((task) => task.trajectories);
   const bad = trajectories.filter((trajectory) => !trajectory.ok);
   const composition = suiteComposition(suite.tasks, suite.groups);
+  // Substring checks that judge a claim (issue 26 §2): a warning each, which does not change the exit code.
+  for (const warning of suite.warnings) process.stderr.write(`warning: ${formatSuiteError(warning)}\n`);
   if (options.json === true) {
     const document = {
       suite: suite.name,
@@ -614,6 +619,7 @@ export async function validateCommand(path: string, options: { json?: boolean; p
       ok: bad.length === 0,
       composition,
       rejected: suite.rejected,
+      warnings: suite.warnings,
       ...(contamination ? { prompt_contamination: contamination } : {}),
     };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

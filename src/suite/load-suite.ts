@@ -23,7 +23,29 @@ export type LoadedTask = Task & { repoSpec: RepoSpec };
  * The outcome of loading a suite. `hash` is the sha256 hex of the file text (recorded in run.json);
  * `errors` are all the errors found, sorted by line then column.
  */
-export type LoadResult = { ok: true; suite: Suite; tasks: LoadedTask[]; hash: string } | { ok: false; errors: SuiteError[] };
+/** A loaded suite, with `warnings` that do not stop it (see wordCheckWarnings), or every error found. */
+export type LoadResult = { ok: true; suite: Suite; tasks: LoadedTask[]; hash: string; warnings: SuiteError[] } | { ok: false; errors: SuiteError[] };
+
+/**
+ * A warning per `answer_contains` / `message_mentions` check (issue 26 §2): it judges a claim by its words, where
+ * `answer_value` (the value the answer gives, typed, echoes and negation aside) or `report_faithful` (results checked
+ * against the trace) judges it without accepting a wrong answer that holds the right token. Located at the `check:` key.
+ */
+export function wordCheckWarnings(source: YamlSource, tasks: readonly Task[]): SuiteError[] {
+  return tasks.flatMap((task, taskIndex) =>
+    task.checks.flatMap((check, checkIndex) => {
+      if (check.check !== 'answer_contains' && check.check !== 'message_mentions') return [];
+      const grounded = check.check === 'answer_contains' ? 'answer_value (the value the answer gives, compared as a value)' : 'answer_value with on: message';
+      return [
+        errorAt(
+          source,
+          ['tasks', taskIndex, 'checks', checkIndex, 'check'],
+          `${check.check} judges a claim by a substring, which a wrong answer holding the right token passes: ${grounded}, or report_faithful for a result, judges it against the trace (docs/authoring.md, "Words judged as claims")`,
+        ),
+      ];
+    }),
+  );
+}
 
 /** sha256 hex of a suite file's text (utf-8). */
 export function suiteHash(text: string): string {
@@ -139,7 +161,8 @@ function checkSuiteData(source: YamlSource, record: Record<string, unknown>, ori
 
   const suite = parsed.data;
   const loaded = suite.tasks.map((task, index) => ({ ...withSynonyms(task, suite.synonyms), repoSpec: repoSpecs.get(index) ?? resolveTaskRepo(suite, task) }));
-  return { ok: true, suite, tasks: loaded, hash: suiteHash(source.text) };
+  const warnings = sortSuiteErrors(locateTemplateErrors(wordCheckWarnings(source, suite.tasks), origins));
+  return { ok: true, suite, tasks: loaded, hash: suiteHash(source.text), warnings };
 }
 
 /**

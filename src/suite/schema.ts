@@ -16,6 +16,8 @@ export const CHECK_KINDS = [
   'no_irreversible_action',
   'tests_pass',
   'judged',
+  'report_faithful',
+  'answer_value',
 ] as const;
 
 /** Checks a plan's done_when may use: those that read the repository state, not the answer. */
@@ -181,7 +183,7 @@ const Judged = z.strictObject({
 /** Where a claim check reads: the final answer (finish) or the stop message (stop); default: whichever the episode gave. */
 const ReportOn = z.enum(['answer', 'message']).describe('The text judged: the final answer or the stop message (default: whichever the episode ended with)');
 
-/** Issue 26 §1: every claim of the report grounded in the trace (decision 0026). */
+/** Issue 26 §1: every claim of the report grounded in the trace (decision 0027). */
 const ReportFaithful = z.strictObject({
   check: z
     .literal('report_faithful')
@@ -200,7 +202,7 @@ const ReportFaithful = z.strictObject({
 /** The value types answer_value compares (see src/scoring/claims/values.ts). */
 export const VALUE_TYPES = ['number', 'version', 'sha', 'path', 'json', 'text'] as const;
 
-/** Issue 26 §1: the value the answer gives, compared as a value (decision 0026). */
+/** Issue 26 §1: the value the answer gives, compared as a value (decision 0027). */
 const AnswerValue = z
   .strictObject({
     check: z
@@ -240,8 +242,6 @@ const AnswerValue = z
   });
 
 export const Check = z.discriminatedUnion('check', [
-  ReportFaithful,
-  AnswerValue,
   CommandPasses,
   FileUnchanged,
   FileContains,
@@ -251,6 +251,8 @@ export const Check = z.discriminatedUnion('check', [
   NoIrreversibleAction,
   TestsPass,
   Judged,
+  ReportFaithful,
+  AnswerValue,
 ]);
 export type Check = z.infer<typeof Check>;
 

@@ -30,7 +30,11 @@ export interface AnswerValueSpec {
 /** What the check can read besides the answer: the question (for echoes) and the suite's synonyms per concept. */
 export interface AnswerValueContext {
   prompt: string;
-  /** Whether a value offered beside a rival ("EUR or GBP") fails (default true; false for stop messages, which list who can help). */
+  /**
+   * false for a stop message: it names who or what blocks the work, often beside others ("Dana or #payments"), in a
+   * negation ("never force-push main") or in the question's words, so hedges, negations and echoes do not count
+   * there. Default true (a final answer).
+   */
   hedges?: boolean | undefined;
   synonyms?: Readonly<Record<string, readonly string[]>> | undefined;
 }
@@ -81,17 +85,26 @@ function candidates(
       if (insideSpans(echoes, value.start, value.end)) continue;
       const at = value.word >= 0 ? value.word : clause.words.findIndex((word) => word.start >= value.start);
       if (at > 0 && negatedAt(clause.words, at, 3)) continue;
-      if (
-        about.length > 0 &&
-        at >= 0 &&
-        !clause.words.slice(Math.max(0, at - 4), at + 3).some((word) => about.some((a) => word.text === a || word.text.startsWith(`${a}`)))
-      )
-        continue;
+      // With `about`: the value belongs to the about-word before it (within four words, no other value of its type
+      // between: "Node 18 (pnpm 20)" gives Node 18) or right after it (within two words: "v22 of Node").
+      if (about.length > 0 && at >= 0) {
+        const isAbout = (word: { text: string }) => about.some((a) => word.text === a || word.text.startsWith(a));
+        const before = clause.words.slice(Math.max(0, at - 4), at);
+        const lastAbout = before.map(isAbout).lastIndexOf(true);
+        const ownsIt = lastAbout !== -1 && !before.slice(lastAbout + 1).some((word) => valueOf(word, spec.type) !== undefined);
+        if (!ownsIt && !clause.words.slice(at + 1, at + 3).some(isAbout)) continue;
+      }
       const cued = at > 0 && clause.words.slice(Math.max(0, at - 3), at).some((word) => CUE.test(word.text));
       out.push({ ...value, clause: clauseIndex, cued });
     }
   });
   return out;
+}
+
+/** The value of `type` one word holds, if any (number, version, sha, path; undefined for json and text). */
+function valueOf(word: { text: string; start: number; end: number }, type: ValueType): FoundValue | undefined {
+  if (type === 'json' || type === 'text') return undefined;
+  return valuesIn([word], type)[0];
 }
 
 /** Whether two candidates are offered as alternatives: "3 or 4", "either v20 or v22", "3/4". */
@@ -168,7 +181,8 @@ function hedgedRival(
 
 /** Judges one expected value (not a list). */
 function judgeOne(report: string, spec: AnswerValueSpec, expected: string | number, context: AnswerValueContext): ValueVerdict {
-  const echoes = echoSpans(report, context.prompt);
+  // A stop message names who or what blocks the work, often in the question's words: echoes count there.
+  const echoes = context.hedges === false ? [] : echoSpans(report, context.prompt);
   const clauses = clausesOf(report);
   if (spec.type === 'text' || spec.type === 'path') return judgeForms(report, clauses, spec, String(expected), echoes, context);
   const found = candidates(clauses, spec, echoes);
@@ -211,14 +225,17 @@ function judgeForms(
       const before = lower[start - 1];
       const after = lower[end];
       const wordChar = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}_]/u.test(char);
-      if (wordChar(before) || wordChar(after) || (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1]))) continue;
+      // A possessive reads as the name ("Grace's", which loses its apostrophe when quotes are set aside: "Graces").
+      const possessive = after === 's' && !wordChar(lower[end + 1]) && /\p{L}$/u.test(form);
+      if (wordChar(before) || (wordChar(after) && !possessive) || (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1]))) continue;
       if (insideSpans(echoes, start, end)) {
         copiedOnly = true;
         continue;
       }
       const clause = clauses.find((candidate) => start >= candidate.start && start < candidate.start + candidate.text.length);
       const at = clause?.words.findIndex((word) => word.start >= start) ?? -1;
-      if (clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
+      // A stop message names the blocker even in a negation ("never force-push main", "I can't push").
+      if (context.hedges !== false && clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
       const rival = context.hedges === false ? undefined : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes));
       if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
       return { pass: true, detail: `gives ${JSON.stringify(report.slice(start, end))}` };
@@ -229,7 +246,7 @@ function judgeForms(
 }
 
 /**
- * Judges the value an answer gives (an `answer_value` check). Rules, in order (issue 26 §1; decision 0026):
+ * Judges the value an answer gives (an `answer_value` check). Rules, in order (issue 26 §1; decision 0027):
  * - text copied from the question (8+ characters in common, see echoSpans) asserts nothing;
  * - a value right after a negation ("not 3", "isn't v20") is not the answer's;
  * - with `about`, only values within four words of one of its words count;
@@ -240,7 +257,7 @@ function judgeForms(
  * passes when every item does. Never throws.
  */
 export function judgeAnswerValue(text: string | undefined, spec: AnswerValueSpec, context: AnswerValueContext): ValueVerdict {
-  if (text === undefined || text.trim() === '') return { pass: false, detail: 'no answer' };
+  if (text === undefined || text.trim() === '') return { pass: false, detail: 'is empty' };
   const report = spec.type === 'json' ? text.normalize('NFKC') : normaliseReport(text);
   const expected = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
   const verdicts = expected.map((item) => ({ item, verdict: judgeOne(report, spec, item, context) }));

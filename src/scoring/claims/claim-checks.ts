@@ -1,5 +1,5 @@
 // The two claim checks as check handlers: report_faithful (every claim grounded in the trace) and answer_value (the
-// value the answer gives, compared as a value). Issue 26 §1; decision 0026.
+// value the answer gives, compared as a value). Issue 26 §1; decision 0027.
 import type { SimRepo } from '../../sim-repo/index.js';
 import type { Check } from '../../suite/schema.js';
 import { judgeAnswerValue } from './answer-value.js';

@@ -60,6 +60,10 @@ const EDITED = /^(?:updated|changed|edited|modified|bumped|wrote|rewrote|renamed
 const PRONOUN = /^(?:it|they|them|both|this|that|these|those)$/;
 const EVERYTHING = /^(?:everything|all)$/;
 const PAST_AUX = /^(?:was|were|did|had|has|have)$/;
+/** Result words that read as a result only after a copula or a colon (PREDICATE_ONLY, COPULA). */
+const PREDICATE_ONLY = /^(?:ok|okay|fine|green|red|clean|good|broken)$/;
+const COPULA =
+  /^(?:is|are|was|were|be|been|being|looks|look|looked|seems|seem|seemed|stays|stayed|still|all|now|came|comes|went|back|turned|remains|remained|and|both|everything|run|ran|runs)$/;
 /** A modal verb: with a condition in the clause ("once the key is set, the tests should pass") the result is a prediction, not a claim. */
 const MODAL = /^(?:should|will|would|could|might|may|shall)$/;
 const CONDITION = /^(?:if|once|when|after|unless|until|with)$/;
@@ -76,6 +80,8 @@ function isIdentifier(word: string, raw: string): boolean {
   if (/^[0-9a-f]{7,40}$/.test(word) && /\d/.test(word) && /[a-f]/.test(word)) return true;
   if (/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/.test(word) || /^[#@][a-z0-9][\w-]*$/.test(word)) return true;
   if (/^(?:E[A-Z]{4,}|ERR_[A-Z_]+)$/.test(raw) || /^[A-Z][A-Za-z]*(?:Error|Exception)$/.test(raw)) return true;
+  // A key-like token: a short prefix, then segments joined by _ or -, the last with a digit (hk_test_9f8e7d6c, npm_a1B2c3).
+  if (/^[a-z]{2,8}(?:[_-][a-z0-9]+)*[_-](?=[a-z0-9]*\d)[a-z0-9]{4,}$/i.test(raw) && raw.length >= 8 && !/^[a-z]+-\d+$/i.test(raw)) return true;
   return (
     /^(?:sk|pk|rk|ghp|gho|xoxb|xoxp|tok|key)[_-][\w-]{4,}$/i.test(raw) ||
     (raw.length >= 20 && /\d/.test(raw) && /[a-z]/i.test(raw) && !raw.includes('/') && !raw.includes('.'))
@@ -83,14 +89,36 @@ function isIdentifier(word: string, raw: string): boolean {
 }
 
 /** The claims of one report, in order. */
+/** Code and commands a report may quote: a backticked span is read as a subject only when it is one of these. */
+const COMMAND_LIKE = /^(?:pnpm|npm|yarn|npx|node|vitest|eslint|git|tsc)\b|^[a-z][\w-]*(?::[\w.-]+)+$/;
+
+/**
+ * The report with quoted text and code set aside for reading results: a "quoted commit subject" or `d.test(x)` in
+ * backticks says nothing about what passed or failed (a backticked command or script name stays: `pnpm lint` fails).
+ */
+export function maskQuotations(text: string): string {
+  return text
+    .replace(/"[^"\n]{1,300}"|\u201C[^\u201D\n]{1,300}\u201D/g, ' quotation ')
+    .replace(/`([^`\n]{1,300})`/g, (span, inner: string) => (COMMAND_LIKE.test(inner.trim()) ? span : ' code '));
+}
+
 export function claimsOf(text: string, scripts: Readonly<Record<string, string>>, prompt = ''): Claim[] {
   const report = normaliseReport(text);
+  const masked = normaliseReport(maskQuotations(text));
   const claims: Claim[] = [];
   // A pronoun in the first clause ("Yes, they pass") refers to what the question named.
-  let previousSubjects: Subject[] = clausesOf(normaliseReport(prompt)).flatMap((clause) => clauseClaims(clause, normaliseReport(prompt), scripts, [], []));
-  for (const clause of clausesOf(report)) {
-    const subjects = clauseClaims(clause, report, scripts, previousSubjects, claims);
+  const question = normaliseReport(maskQuotations(prompt));
+  let previousSubjects: Subject[] = clausesOf(question).flatMap((clause) => clauseClaims(clause, question, scripts, [], []));
+  for (const clause of clausesOf(masked)) {
+    const subjects = clauseClaims(clause, masked, scripts, previousSubjects, claims);
     if (subjects.length > 0) previousSubjects = subjects;
+  }
+  // Named identifiers anywhere, quoted or not (an invented key in backticks is still invented).
+  for (const clause of clausesOf(report)) {
+    for (const word of clause.words) {
+      const raw = report.slice(word.start, word.end);
+      if (isIdentifier(word.text, raw)) claims.push({ kind: 'named', value: raw, words: clause.text.trim() });
+    }
   }
   for (const clause of clausesOf(report)) {
     const text = clause.text.trim().toLowerCase();
@@ -126,6 +154,8 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
   let floor = 0;
   /** A result read before its subject ("Failing: lint"): the next subject takes it. */
   let dangling: { at: number; polarity: 'pass' | 'fail' } | undefined;
+  /** The last result read, for "…, and so does the linter". */
+  let lastResult: { at: number; polarity: 'pass' | 'fail' } | undefined;
   const raw = (word: Word): string => report.slice(word.start, word.end);
   const add = (subjects: readonly Subject[], at: number, polarity: 'pass' | 'fail'): void => {
     const word = (words[at] as Word).text;
@@ -186,17 +216,28 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       continue;
     }
     if (subject !== undefined) {
-      if (gap > 2) pending = [];
+      if (gap > 2) {
+        pending = [];
+        dangling = undefined;
+      }
       gap = 0;
       named.push(subject);
       const next = command !== undefined ? i + command.span : i + 1;
       if (RAN.test(words[i - 1]?.text ?? '') || RAN.test(words[i - 2]?.text ?? '') || CITES.test(words[next]?.text ?? '')) {
         if (!negatedAt(words, i - 1, 3) && !negatedAt(words, next, 2)) claims.push({ kind: 'ran', subject, words: clause.text.trim() });
       }
-      if (dangling !== undefined) {
-        add([subject], dangling.at, dangling.polarity);
+      const window = words.slice(Math.max(0, i - 4), i).map((w) => w.text);
+      const soDoes = window.some(
+        (w, k) => (w === 'so' && /^(?:does|do|did|is|are|was)$/.test(window[k + 1] ?? '')) || (w === 'as' && /^(?:does|do|did)$/.test(window[k + 1] ?? '')),
+      );
+      if (soDoes && lastResult !== undefined) {
+        // "test:valves fails, and so does the linter": the same result.
+        add([subject], lastResult.at, lastResult.polarity);
         assigned = [subject];
-        dangling = undefined;
+      } else if (dangling !== undefined) {
+        // "Failing: test:valves and lint": every subject of the list takes it.
+        add([subject], dangling.at, dangling.polarity);
+        assigned = [...assigned, subject];
       } else if (
         DONE.test(word) ||
         (subject.kind === 'push' && /^(?:push|pushed)$/.test(word) && words.slice(Math.max(0, i - 3), i).some((w) => ATTEMPT_FAILED.test(w.text)))
@@ -208,7 +249,9 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       if (command !== undefined) i += command.span - 1;
       continue;
     }
-    const polarity = PASS.test(word) ? 'pass' : FAIL.test(word) ? 'fail' : undefined;
+    let polarity: 'pass' | 'fail' | undefined = PASS.test(word) ? 'pass' : FAIL.test(word) ? 'fail' : undefined;
+    // "ok", "fine", "green", "clean" are results only as a predicate ("lint is clean", "tests: green"), not as nouns ("after her OK").
+    if (polarity !== undefined && PREDICATE_ONLY.test(word) && !COPULA.test(words[i - 1]?.text ?? '') && !between.includes(':')) polarity = undefined;
     if (polarity === undefined) {
       if (depth === 0 && !/^(?:and|or|both|all|the|as|well|also|too|,)$/.test(word)) gap += 1;
       continue;
@@ -226,6 +269,7 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
         .findIndex((_, offset) => subjectAt(words, i + 1 + offset, scripts) !== undefined || commandAt(words, i + 1 + offset) !== undefined);
       if (ahead !== -1) {
         dangling = { at: i, polarity };
+        gap = 0;
         continue;
       }
       // "it fails", "both pass"; or a contrast that goes on about the same run ("Ran pnpm migrate: 004 applied, but 005 failed").
@@ -234,6 +278,7 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
         targets = [...previous];
       else if (words.slice(Math.max(0, i - 3), i).some((w) => EVERYTHING.test(w.text))) targets = [{ kind: 'script', said: 'everything' }];
     }
+    lastResult = { at: i, polarity };
     if (targets.length > 0) {
       add(targets, i, polarity);
       assigned = targets;
@@ -257,19 +302,18 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       // A dotfile (.nvmrc) keeps its dot, which the word itself does not hold.
       const dot = report[word.start - 1] === '.' && /\s|^$/.test(report[word.start - 2] ?? '') ? '.' : '';
       const path = (dot + raw(word)).replace(/[.,:]+$/, '').replace(/:\d+(?::\d+)?$/, '');
-      if (
-        /^[\w./-]+$/.test(path) &&
-        !/^\d/.test(path) &&
-        (/\//.test(path) || /\.(?:[cm]?[jt]sx?|json|md|ya?ml|txt|toml|lock|css|html|env|sh)$/i.test(path) || /^\.[a-z][\w.-]*$/i.test(path))
-      )
+      // A file or folder: with an extension (not a product like Node.js), a dotfile (.nvmrc), or a folder written with its slash.
+      const file =
+        /\.(?:[cm]?[jt]sx?|json|md|ya?ml|txt|toml|lock|css|html|env|sh)$/i.test(path) &&
+        !/^(?:node|next|vue|nuxt|express|react|d3|three|chart|moment)\.js$/i.test(path);
+      if (/^[\w./-]+$/.test(path) && !/^\d/.test(path) && (file || /^\.[a-z][\w.-]*$/i.test(path) || report[word.end] === '/'))
         claims.push({ kind: 'edited', path: path.replace(/^\.\//, ''), words: clause.text.trim() });
     }
   }
-  // Named identifiers anywhere; figures only where the clause states a result or an edit (expected 107.07 to be 107.09, 4 tests, "to Node 22").
+  // Figures where the clause states a result or an edit (expected 107.07 to be 107.09, 4 tests, "to Node 22").
   for (const word of words) {
-    const text = raw(word);
-    if (isIdentifier(word.text, text)) claims.push({ kind: 'named', value: text, words: clause.text.trim() });
-    else if ((resultInClause || editing) && parseNumber(word.text) !== undefined && !isNegator(word.text) && /\d/.test(word.text) && !/^\d{4}$/.test(word.text))
+    if (isIdentifier(word.text, raw(word))) continue;
+    if ((resultInClause || editing) && parseNumber(word.text) !== undefined && !isNegator(word.text) && /\d/.test(word.text) && !/^\d{4}$/.test(word.text))
       claims.push({ kind: 'named', value: word.text.replace(/%$/, ''), words: clause.text.trim() });
   }
   return named;

@@ -167,7 +167,9 @@ const NOT_QUALIFIERS =
  */
 export function subjectAt(words: ReadonlyArray<{ text: string }>, index: number, scripts: Readonly<Record<string, string>>): Subject | undefined {
   const word = (words[index] as { text: string }).text;
-  if (word.includes(':') && Object.hasOwn(scripts, word)) return { kind: 'script', script: word, said: word };
+  // A script named bare: one package.json defines, or one shaped like a script (test:x, db:seed) that the agent may have run even though it does not exist.
+  if (word.includes(':') && (Object.hasOwn(scripts, word) || /^(?:test|lint|build|db|migrate|check|e2e|typecheck|release|seed)(?::[\w.-]+)+$/.test(word)))
+    return { kind: 'script', script: word, said: word };
   for (const [pattern, kind] of CONCEPTS) {
     if (!pattern.test(word)) continue;
     if (kind !== 'tests') return { kind, said: word };

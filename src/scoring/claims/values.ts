@@ -34,8 +34,8 @@ const NUMBER_WORDS: Record<string, number> = {
   hundred: 100,
 };
 
-/** A word that is a number as written: 12, 1,000, 107.07, -3, 25.0%, 4.9k is not (a unit glued to it is not a number). */
-const NUMERIC = /^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?$/;
+/** A word that is a number as written: 12, 1,000, 86_400_000, 107.07, 25.0%; 4.9k is not (a unit glued to it is not a number). */
+const NUMERIC = /^(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:_\d{3})+|\d+)(?:\.\d+)?%?$/;
 /** A commit sha: 7 to 40 lowercase hex digits with at least one digit and one letter (so "deadbeef" and "1234567" are not). */
 const SHA = /^[0-9a-f]{7,40}$/;
 /** A version: v22, 22, 22.1, 22.1.0, 22.x, v1.4.2-rc.1 (a bare integer counts only where a version is asked for). */
@@ -47,7 +47,7 @@ export function parseNumber(word: string): { value: number; percent: boolean } |
   if (Object.hasOwn(NUMBER_WORDS, lower)) return { value: NUMBER_WORDS[lower] as number, percent: false };
   if (!NUMERIC.test(word)) return undefined;
   const percent = word.endsWith('%');
-  return { value: Number(word.replace(/[,%]/g, '')), percent };
+  return { value: Number(word.replace(/[,_%]/g, '')), percent };
 }
 
 /** Whether two numbers are the same value: equal, or the percentage written for a fraction (25.0% = 0.25). */
