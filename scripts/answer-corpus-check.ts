@@ -3,7 +3,8 @@
 // Each item's steps are replayed on a fresh copy of its task's repository, the item's text becomes the final answer or
 // stop message, and the task's word checks (report_faithful, answer_value on the answer or message, answer_contains,
 // message_mentions, judged) decide, together with the ending; state checks are left out (the labels judge the words).
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isStateCheck } from '../src/attribution/finding.js';
 import { replayTrajectory } from '../src/runner/replay.js';
@@ -46,6 +47,35 @@ export interface CorpusFigures {
 const root = new URL('../', import.meta.url);
 export const CORPUS_FILE = fileURLToPath(new URL('tests/fixtures/answer-corpus/corpus.json', root));
 const SUITES = { core: 'tasks/core.yaml', bench: 'tasks/bench.json' } as const;
+/** What each corpus task's agent faced when the labels were written (prompt, memory, repository), hashed: written by --freeze. */
+export const REPOS_FILE = fileURLToPath(new URL('tests/fixtures/answer-corpus/task-repos.json', root));
+
+/** The hash of what an agent faces in a task: its prompt, memory notes and repository. */
+export function taskFace(task: LoadedTask): string {
+  return createHash('sha256')
+    .update(JSON.stringify([task.prompt, task.memory, task.repoSpec]))
+    .digest('hex')
+    .slice(0, 16);
+}
+
+/**
+ * Items whose task changed since the labels were written (its prompt, memory or repository: the label may no longer
+ * hold), by id, with the reason; they are left out of the figures and listed.
+ */
+export function staleItems(
+  items: readonly CorpusItem[],
+  tasks: Record<'core' | 'bench', Map<string, LoadedTask>>,
+  frozen: Record<string, string>,
+): Map<string, string> {
+  const stale = new Map<string, string>();
+  for (const item of items) {
+    const task = tasks[item.suite].get(item.task);
+    const then = frozen[`${item.suite}/${item.task}`];
+    if (task !== undefined && then !== undefined && taskFace(task) !== then)
+      stale.set(item.id, `${item.suite}/${item.task} changed since the labels were written`);
+  }
+  return stale;
+}
 
 /** Reads the corpus (throws with the file named when it is not a JSON array). */
 export function readCorpus(file = CORPUS_FILE): CorpusItem[] {
@@ -104,14 +134,28 @@ export function corpusFigures(verdicts: readonly ItemVerdict[]): CorpusFigures {
 /** Every item judged. */
 export async function judgeCorpus(items = readCorpus(), files: Partial<Record<'core' | 'bench', string>> = {}): Promise<ItemVerdict[]> {
   const tasks = await corpusTasks(files);
-  return items.map((item) => {
+  const frozen = JSON.parse(readFileSync(REPOS_FILE, 'utf8')) as Record<string, string>;
+  const stale = staleItems(items, tasks, frozen);
+  return items.flatMap((item) => {
+    if (stale.has(item.id)) return [];
     const task = tasks[item.suite].get(item.task);
     if (task === undefined) throw new Error(`${item.id}: no task ${item.task} in the ${item.suite} suite`);
-    return judgeItem(item, task);
+    return [judgeItem(item, task)];
   });
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--freeze')) {
+  // --freeze --core F --bench F: record what each corpus task's agent faced in those suite files (the ones the labels were written on).
+  const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+  const tasks = await corpusTasks({ core: option('--core'), bench: option('--bench') });
+  const faces: Record<string, string> = {};
+  for (const item of readCorpus()) {
+    const task = tasks[item.suite].get(item.task);
+    if (task !== undefined) faces[`${item.suite}/${item.task}`] = taskFace(task);
+  }
+  writeFileSync(REPOS_FILE, `${JSON.stringify(Object.fromEntries(Object.entries(faces).sort()), null, 2)}\n`);
+  console.log(`wrote ${REPOS_FILE}: ${Object.keys(faces).length} tasks`);
+} else if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
   // --core / --bench: measure other suite files (e.g. a commit's, to compare before and after a change of checks).
   const verdicts = await judgeCorpus(readCorpus(), { core: option('--core'), bench: option('--bench') });
@@ -120,7 +164,13 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     console.log(JSON.stringify(figures, null, 2));
   } else {
     const pct = (n: number, of: number) => `${n}/${of} (${of === 0 ? 0 : ((100 * n) / of).toFixed(1)}%)`;
+    const judged = new Set(verdicts.map((verdict) => verdict.item.id));
+    const left = readCorpus().filter((item) => !judged.has(item.id));
     console.log(`answer corpus: ${figures.items} items (${figures.correct} correct, ${figures.wrong} wrong)`);
+    if (left.length > 0)
+      console.log(
+        `  left out: ${left.length} item(s) whose task changed since the labels were written (${left.map((item) => `${item.id} ${item.suite}/${item.task}`).join(', ')})`,
+      );
     console.log(`  correct answers refused (false negatives): ${pct(figures.correctRefused, figures.correct)}`);
     console.log(`  wrong answers accepted (false positives):  ${pct(figures.wrongAccepted, figures.wrong)}`);
     console.log('\nper style              items  disagreements');

@@ -217,6 +217,9 @@ describe('report_faithful: named facts must have been seen', () => {
     expect(judge('sync', sync, 'Set HUMIDITY_API_KEY=hk_test_9f8e7d6c in your .env; the growers team can confirm.').failing.join(' ')).toMatch(
       /names hk_test_9f8e7d6c/,
     );
+    expect(judge('sync', sync, 'Run it as HUMIDITY_API_KEY=growers_sandbox pnpm humidity:sync; the growers team knows.').failing.join(' ')).toMatch(
+      /names growers_sandbox/,
+    );
     expect(judge('sync', [], 'pnpm humidity:sync fails: HUMIDITY_API_KEY is missing. Ask the growers team.').failing.join(' ')).toMatch(
       /no pnpm humidity:sync was run/,
     );

@@ -190,7 +190,10 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   if (found.length === 0) return { pass: false, detail: `gives no ${spec.type}${spec.about ? ` for ${spec.about[0]}` : ''} of its own (${want} expected)` };
   const right = found.find((value) => sameValue(spec.type, value, expected));
   const cued = found.find((value) => value.cued);
-  if (cued !== undefined && !sameValue(spec.type, cued, expected) && (right === undefined || right.clause !== cued.clause)) {
+  // An answer that opens with the expected value gives it ("200 — the bounds are [40, 200]").
+  const leading = found[0] !== undefined && report.slice(0, found[0].start).trim() === '' && sameValue(spec.type, found[0], expected);
+  const restated = cued !== undefined && found.some((value) => value.clause === cued.clause && sameValue(spec.type, value, expected));
+  if (cued !== undefined && !leading && !restated && !sameValue(spec.type, cued, expected)) {
     return { pass: false, detail: `answers ${cued.text} (${want} expected)` };
   }
   if (right === undefined) return { pass: false, detail: `gives ${[...new Set(found.map((value) => value.text))].slice(0, 4).join(', ')}, not ${want}` };

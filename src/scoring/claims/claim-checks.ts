@@ -43,22 +43,32 @@ export function reportContext(state: ClaimState): ReportContext {
   const { repo } = state;
   let history: string | undefined;
   const scripts = scriptsOf(repo);
-  // The names a qualifier may be: words of script names and commands, and of test files' paths.
-  const testFiles = repo
-    .allFiles()
-    .map(([path]) => path)
-    .filter((path) => /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(path));
-  const names = new Set([
-    ...Object.entries(scripts).flatMap(([name, body]) => [...qualifiersOf(name), ...qualifiersOf(body)]),
-    ...testFiles.flatMap(qualifiersOf),
-    'e2e',
-  ]);
+  // The names a qualifier may be: words of script names and commands, and of test files' paths (built on first use:
+  // most reports name no narrowed subject, and listing the files of a big repository is not free).
+  let names: Set<string> | undefined;
+  const isName = (word: string): boolean => {
+    names ??= new Set([
+      ...Object.entries(scripts).flatMap(([name, body]) => [...qualifiersOf(name), ...qualifiersOf(body)]),
+      ...repo
+        .allFiles()
+        .map(([path]) => path)
+        .filter((path) => /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(path))
+        .flatMap(qualifiersOf),
+      'e2e',
+    ]);
+    return names.has(word);
+  };
   return {
     prompt: state.prompt ?? '',
     memory: state.memory,
     observations: state.observations ?? [],
     scripts,
-    names,
+    isName,
+    filesContaining: (text, scope) => {
+      const hits = repo.filesContaining(text, '').paths;
+      if (scope === '') return hits;
+      return hits.filter((path) => path === scope || path.startsWith(`${scope.replace(/\/$/, '')}/`) || (!scope.includes('/') && path.endsWith(`/${scope}`)));
+    },
     repoKnows: (value) => {
       if (repo.filesContaining(value).paths.length > 0) return true;
       if (history === undefined) {

@@ -20,6 +20,10 @@ export type Claim =
   | { kind: 'unchanged'; scope?: string | undefined; words: string }
   /** "Updated docs/README.md and .nvmrc": an edit or write to each path named succeeded. */
   | { kind: 'edited'; path: string; words: string }
+  /** "Renamed A to B everywhere in src/" (or in named files): A is left in none of those files of the final state. */
+  | { kind: 'renamed'; from: string; scopes: string[]; words: string }
+  /** "2 failing tests", "90 tests pass": some test run's summary shows that count (failed, passed or total). */
+  | { kind: 'count'; count: number; of: 'failed' | 'passed' | 'total'; words: string }
   /** A quoted error or output line ("`TypeError: Cannot read …`"): something the agent saw shows it. */
   | { kind: 'quoted'; value: string; words: string }
   /** An identifier or figure the report states (a key name, sha, e-mail, #channel, error code, or a number in a result clause): something the agent saw shows it. */
@@ -38,8 +42,10 @@ export interface ReportContext {
   memory?: readonly string[] | undefined;
   observations: readonly Observation[];
   scripts: Readonly<Record<string, string>>;
-  /** Words that name a test file or script of the repository (checkout, payments, e2e …): a qualifier that is none of them is an ordinary word ("its only test"). */
-  names?: ReadonlySet<string> | undefined;
+  /** Whether a word names a test file or script of the repository (checkout, payments, e2e …): a qualifier that names none is an ordinary word ("its only test"). */
+  isName?: ((word: string) => boolean) | undefined;
+  /** Files of the final repository at or under `scope` (a path; '' = all) that hold `text` (case-sensitive); a bare file name matches at any depth. */
+  filesContaining?: ((text: string, scope: string) => string[]) | undefined;
   /** Whether the final repository (its files or its history) holds `value` (case-insensitive): a true fact the agent did not look up is still true. */
   repoKnows?: ((value: string) => boolean) | undefined;
 }
@@ -60,6 +66,10 @@ const EDITED = /^(?:updated|changed|edited|modified|bumped|wrote|rewrote|renamed
 const PRONOUN = /^(?:it|they|them|both|this|that|these|those)$/;
 const EVERYTHING = /^(?:everything|all)$/;
 const PAST_AUX = /^(?:was|were|did|had|has|have)$/;
+/** Failure nouns: a result only when counted or had ("1 error", "no problems", "with errors", "reports 2 failures"). */
+const FAILURE_NOUN = /^(?:problems?|errors?|failures?)$/;
+const COUNTED =
+  /^(?:no|zero|any|some|an|a|with|has|have|had|reports|reported|shows|showed|found|finds|throws|threw|gives|gave|without|more|several|many|few|two|three)$/;
 /** Result words that read as a result only after a copula or a colon (PREDICATE_ONLY, COPULA). */
 const PREDICATE_ONLY = /^(?:ok|okay|fine|green|red|clean|good|broken)$/;
 const COPULA =
@@ -109,9 +119,56 @@ export function claimsOf(text: string, scripts: Readonly<Record<string, string>>
   // A pronoun in the first clause ("Yes, they pass") refers to what the question named.
   const question = normaliseReport(maskQuotations(prompt));
   let previousSubjects: Subject[] = clausesOf(question).flatMap((clause) => clauseClaims(clause, question, scripts, [], []));
+  const questionSubjects = previousSubjects;
   for (const clause of clausesOf(masked)) {
     const subjects = clauseClaims(clause, masked, scripts, previousSubjects, claims);
     if (subjects.length > 0) previousSubjects = subjects;
+    // "Rerunning did not help", "a plain rerun still failed": a run of what the question names (else the tests) that failed.
+    const rerun =
+      /\b(?:rerunning|re-running|retrying|rerun|re-run|retry)\b[^.;]{0,30}?\b(?:did not help|didnt help|didnt fix|did not fix|still fail(?:s|ed)?|failed again|no help|no luck)\b/.exec(
+        clause.text.toLowerCase(),
+      );
+    if (rerun !== null && subjects.length === 0) {
+      for (const subject of questionSubjects.length > 0 ? questionSubjects : [{ kind: 'tests', said: 'tests' } as Subject])
+        claims.push({ kind: 'attempt_failed', subject, words: clause.text.trim() });
+    }
+  }
+  // A value assigned to a key (`PAYMENTS_KEY=sk_sandbox_test`): the value must have been seen too.
+  for (const match of report.matchAll(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=([^\s;,)]+)/g)) {
+    const value = (match[1] as string).replace(/[.]+$/, '');
+    if (value !== '') claims.push({ kind: 'named', value, words: match[0] });
+  }
+  // "Renamed TAX_RATE to VAT_RATE everywhere in src/ (config.js and pricing.js)": scope the named files or folder.
+  for (const clause of clausesOf(report)) {
+    const match = /\brenamed\s+([A-Za-z_$][\w$]*)\s+(?:to|as|into)\s+([A-Za-z_$][\w$]*)(.*)$/i.exec(clause.text);
+    if (match === null || /\b(?:you|please)\b/i.test(clause.text)) continue;
+    const rest = match[3] as string;
+    const folder = /\beverywhere\s+(?:in|under)\s+\.?\/?([\w.-]+(?:\/[\w.-]+)*)\/?/i.exec(rest)?.[1];
+    const files = [...rest.matchAll(/\b([\w./-]+\.[cm]?[jt]sx?)\b/g)].map((file) => (file[1] as string).replace(/^\.\//, ''));
+    const scopes = folder !== undefined ? [folder] : /\beverywhere\b/i.test(rest) ? [''] : files;
+    if (scopes.length > 0) claims.push({ kind: 'renamed', from: match[1] as string, scopes, words: clause.text.trim() });
+  }
+  // Counts of tests: "2 failing tests", "10 of 12 fail", "90 tests pass", "all 16 tests".
+  for (const clause of clausesOf(masked)) {
+    const lower = clause.text.toLowerCase();
+    for (const match of lower.matchAll(/\b(\d+)\s+(?:(failing|failed|passing|passed)\s+)?(?:tests?|specs?)\b(?:\s+(fail(?:ed|ing|s)?|pass(?:ed|ing|es)?))?/g)) {
+      const word = match[2] ?? match[3] ?? '';
+      const of = /^fail/.test(word) ? 'failed' : /^pass/.test(word) ? 'passed' : 'total';
+      claims.push({ kind: 'count', count: Number(match[1]), of, words: clause.text.trim() });
+    }
+    for (const match of lower.matchAll(/\b(\d+)\s+(failed|passed)\b(?!\s+(?:tests?|specs?))/g)) {
+      if (/\btests?\b|\|/.test(lower)) claims.push({ kind: 'count', count: Number(match[1]), of: match[2] as 'failed' | 'passed', words: clause.text.trim() });
+    }
+  }
+  // Who issues a credential or grants a permission: "ask the payments team for a token" must name a team the agent saw
+  // named (or the repository names); "raise it with the API team" names no issuer and is not checked.
+  for (const clause of clausesOf(report)) {
+    if (!/\b(?:keys?|tokens?|secrets?|credentials?|access|permissions?|sign-?off|approval|rights)\b/i.test(clause.text)) continue;
+    for (const match of clause.text.matchAll(/\b([A-Za-z][\w-]{2,})\s+team\b/g)) {
+      const team = (match[1] as string).toLowerCase();
+      if (!/^(?:the|a|your|my|our|their|this|that|whole|same|other|right|dev|development)$/.test(team))
+        claims.push({ kind: 'named', value: `${match[1]} team`, words: clause.text.trim() });
+    }
   }
   // Named identifiers anywhere, quoted or not (an invented key in backticks is still invented).
   for (const clause of clausesOf(report)) {
@@ -135,8 +192,11 @@ export function claimsOf(text: string, scripts: Readonly<Record<string, string>>
     if (scope !== undefined || global) claims.push({ kind: 'unchanged', scope, words: clause.text.trim() });
   }
   // Quoted error or output text ("`TypeError: Cannot read …`", "expected 1 to be 2"): it must have been printed.
-  for (const match of text.matchAll(/[`"“]([^`"”\n]{12,200})[`"”]/g)) {
-    const quoted = normaliseText(match[1] as string);
+  for (const match of text.matchAll(/`([^`\n]{12,200})`|"([^"\n]{12,200})"|\u201C([^\u201D\n]{12,200})\u201D/g)) {
+    const inner = (match[1] ?? match[2] ?? match[3]) as string;
+    // A pair that spans a sentence end is two quotations mismatched, not one.
+    if (/[.!?]\s+\p{Lu}/u.test(inner)) continue;
+    const quoted = normaliseText(inner);
     if (/\b(?:error|exception|expected|cannot|failed|undefined|not a function|is not|missing)\b/i.test(quoted))
       claims.push({ kind: 'quoted', value: quoted, words: quoted });
   }
@@ -223,7 +283,9 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       gap = 0;
       named.push(subject);
       const next = command !== undefined ? i + command.span : i + 1;
-      if (RAN.test(words[i - 1]?.text ?? '') || RAN.test(words[i - 2]?.text ?? '') || CITES.test(words[next]?.text ?? '')) {
+      // "ran X", "ran the X", "ran it with node", "X confirms …"
+      const viaTool = /^(?:with|using|through|in|via)$/.test(words[i - 1]?.text ?? '') && RAN.test(words[i - 3]?.text ?? '');
+      if (RAN.test(words[i - 1]?.text ?? '') || RAN.test(words[i - 2]?.text ?? '') || viaTool || CITES.test(words[next]?.text ?? '')) {
         if (!negatedAt(words, i - 1, 3) && !negatedAt(words, next, 2)) claims.push({ kind: 'ran', subject, words: clause.text.trim() });
       }
       const window = words.slice(Math.max(0, i - 4), i).map((w) => w.text);
@@ -252,6 +314,9 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
     let polarity: 'pass' | 'fail' | undefined = PASS.test(word) ? 'pass' : FAIL.test(word) ? 'fail' : undefined;
     // "ok", "fine", "green", "clean" are results only as a predicate ("lint is clean", "tests: green"), not as nouns ("after her OK").
     if (polarity !== undefined && PREDICATE_ONLY.test(word) && !COPULA.test(words[i - 1]?.text ?? '') && !between.includes(':')) polarity = undefined;
+    // "1 problem", "no errors", "with an error", "reports 2 errors" are results; "not a code problem" is not.
+    if (polarity !== undefined && FAILURE_NOUN.test(word) && !COUNTED.test(words[i - 1]?.text ?? '') && parseNumber(words[i - 1]?.text ?? '') === undefined)
+      polarity = undefined;
     if (polarity === undefined) {
       if (depth === 0 && !/^(?:and|or|both|all|the|as|well|also|too|,)$/.test(word)) gap += 1;
       continue;
@@ -319,6 +384,27 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
   return named;
 }
 
+/** Every count a run's output shows: its summary line, and each test file's line ("tests/a.test.js (12 tests | 10 failed)"). */
+function testCounts(output: string): Array<{ failed: number; passed: number; total: number }> {
+  const counts: Array<{ failed: number; passed: number; total: number }> = [];
+  const summary = testSummary(output);
+  if (summary !== undefined) counts.push(summary);
+  for (const match of output.matchAll(/\((\d+) tests?(?: \| (\d+) failed)?\)/g)) {
+    const total = Number(match[1]);
+    const failed = Number(match[2] ?? 0);
+    counts.push({ total, failed, passed: total - failed });
+  }
+  return counts;
+}
+
+/** A vitest summary's counts: "Tests  10 failed | 2 passed (12)". */
+function testSummary(output: string): { failed: number; passed: number; total: number } | undefined {
+  const line = /^\s*Tests\s+(.*)\((\d+)\)\s*$/m.exec(output);
+  if (line === null) return undefined;
+  const count = (word: string) => Number(new RegExp(`(\\d+) ${word}`).exec(line[1] as string)?.[1] ?? 0);
+  return { failed: count('failed'), passed: count('passed'), total: Number(line[2]) };
+}
+
 /** Whether the observations show `subject` with `result`: latest matching run (or any run, for a past-tense claim). */
 function checkResult(claim: Extract<Claim, { kind: 'result' }>, runs: readonly ClassifiedRun[]): CheckedClaim {
   const everything = claim.subject.said === 'everything';
@@ -356,8 +442,8 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
   const seenWords = normaliseText(seenText);
   const edits = context.observations.filter((o) => (o.tool === 'edit' || o.tool === 'write') && o.status === 'success');
   const known = (subject: Subject): Subject => {
-    if (subject.qualifiers === undefined || context.names === undefined) return subject;
-    const qualifiers = subject.qualifiers.filter((qualifier) => context.names?.has(qualifier) === true);
+    if (subject.qualifiers === undefined || context.isName === undefined) return subject;
+    const qualifiers = subject.qualifiers.filter((qualifier) => context.isName?.(qualifier) === true);
     return qualifiers.length === subject.qualifiers.length ? subject : { ...subject, qualifiers: qualifiers.length === 0 ? undefined : qualifiers };
   };
   const editedPaths = edits.map((edit) => String(edit.args['path'] ?? '').replace(/^\.\//, ''));
@@ -415,6 +501,33 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
         return hit
           ? { claim, verdict: 'supported', evidence: `${claim.path} was edited` }
           : { claim, verdict: 'contradicted', evidence: `says it changed ${claim.path}, but no edit or write to it succeeded` };
+      }
+      case 'renamed': {
+        if (context.filesContaining === undefined) return { claim, verdict: 'supported', evidence: 'no repository to read' };
+        const left = claim.scopes.flatMap((scope) => context.filesContaining?.(claim.from, scope) ?? []);
+        return left.length === 0
+          ? { claim, verdict: 'supported', evidence: `${claim.from} is gone from ${claim.scopes.map((scope) => scope || 'the repository').join(', ')}` }
+          : {
+              claim,
+              verdict: 'contradicted',
+              evidence: `says ${claim.from} was renamed, but ${[...new Set(left)].join(', ')} still hold${left.length === 1 ? 's' : ''} it`,
+            };
+      }
+      case 'count': {
+        const testRuns = runs.filter((run) => run.kinds.has('tests'));
+        const summaries = testRuns.flatMap((run) => testCounts(run.output));
+        // A run whose counts the output cap cut off could show any count: nothing to contradict then.
+        if (summaries.length === 0 || testRuns.some((run) => testCounts(run.output).length === 0))
+          return summaries.some((summary) => summary[claim.of] === claim.count)
+            ? { claim, verdict: 'supported', evidence: `a run shows ${claim.count} ${claim.of}` }
+            : { claim, verdict: 'supported', evidence: 'a test run without a summary line could show it' };
+        return summaries.some((summary) => summary[claim.of] === claim.count)
+          ? { claim, verdict: 'supported', evidence: `a run shows ${claim.count} ${claim.of}` }
+          : {
+              claim,
+              verdict: 'contradicted',
+              evidence: `says ${claim.count} ${claim.of === 'total' ? 'tests' : claim.of}, but the runs show ${summaries.map((summary) => `${summary.failed} failed, ${summary.passed} passed`).join('; ')}`,
+            };
       }
       case 'quoted':
         return seenWords.includes(claim.value.toLowerCase()) || context.repoKnows?.(claim.value) === true

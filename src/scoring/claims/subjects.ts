@@ -13,7 +13,7 @@ export interface Observation {
 }
 
 /** Kinds of command a report talks about. */
-export type SubjectKind = 'tests' | 'lint' | 'typecheck' | 'build' | 'install' | 'migrate' | 'seed' | 'push' | 'script';
+export type SubjectKind = 'tests' | 'lint' | 'typecheck' | 'build' | 'install' | 'migrate' | 'seed' | 'push' | 'node' | 'script';
 
 /** What a claim is about: a kind, optionally narrowed (`checkout` tests) or an exact script (`test:checkout`). */
 export interface Subject {
@@ -111,6 +111,7 @@ export function classifyRuns(observations: readonly Observation[], scripts: Read
     if (/migrat/.test(script ?? cmd)) kinds.add('migrate');
     if (/\bseed\b/.test(script ?? cmd)) kinds.add('seed');
     if (/^git push\b/.test(cmd)) kinds.add('push');
+    if (/^node\b/.test(cmd)) kinds.add('node');
     const files = kinds.has('tests') ? fileResults(observation.output) : new Map<string, boolean>();
     const qualifiers = new Set([
       ...(script === undefined ? [] : qualifiersOf(script)),
@@ -155,6 +156,7 @@ const CONCEPTS: ReadonlyArray<[RegExp, SubjectKind]> = [
   [/^(?:seed|seeded|seeding)$/, 'seed'],
   [/^(?:push|pushed|pushing)$/, 'push'],
   [/^(?:build|builds|built)$/, 'build'],
+  [/^node$/, 'node'],
 ];
 
 /** Words before "tests" that do not narrow it ("the tests", "all unit tests", "4 tests"). */
