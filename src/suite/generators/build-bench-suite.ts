@@ -6,6 +6,7 @@ import { resolveTaskRepo } from '../resolve-task-repo.js';
 import { type GeneratorReject, type Suite, Task } from '../schema.js';
 import { hashText } from '../templates/seeded-random.js';
 import { firstApproachFailsFamilies } from './first-approach-fails.js';
+import { withReportFaithful } from './answer-checks.js';
 import { multiStepFamilies } from './multi-step.js';
 import { mustStopFamilies } from './must-stop.js';
 import { singleActionFamilies } from './single-action.js';
@@ -38,6 +39,7 @@ export function splitOf(family: string, devShare = 0.3): 'dev' | 'test' {
 /** Why a candidate family fails: a variant that is not a valid task, or one whose replay does not score as declared. */
 function familyProblem(candidate: CandidateFamily, spec: RepoSpec, replay: ReplayCheck): string | undefined {
   const suite = { fixtures: { [candidate.fixture]: spec } } as unknown as Suite;
+  for (const task of candidate.tasks) task['checks'] = withReportFaithful((task['checks'] ?? []) as Record<string, unknown>[]);
   for (const raw of candidate.tasks) {
     const parsed = Task.safeParse(raw);
     if (!parsed.success) return `invalid-task: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`;

@@ -201,6 +201,21 @@ function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lint
   return families;
 }
 
+/** `{ 'package.json': … }` with `scripts`' commands added to its scripts (none when it has no package.json or already has them all). */
+function withScripts(manifest: string | undefined, scripts: Readonly<Record<string, ScriptSpec>>): Record<string, string> {
+  if (manifest === undefined) return {};
+  let parsed: { scripts?: Record<string, string> };
+  try {
+    parsed = JSON.parse(manifest) as { scripts?: Record<string, string> };
+  } catch {
+    return {};
+  }
+  const missing = Object.entries(scripts).filter(([name]) => parsed.scripts?.[name] === undefined);
+  if (missing.length === 0) return {};
+  const added = { ...parsed, scripts: { ...parsed.scripts, ...Object.fromEntries(missing.map(([name, spec]) => [name, (spec as { cmd: string }).cmd])) } };
+  return { 'package.json': `${JSON.stringify(added, null, 2)}\n` };
+}
+
 /** The rule ids of a failing ESLint run's output (the last word of each problem line). */
 function lintRules(output: string): string[] {
   return [...new Set([...output.matchAll(/^\s*\d+:\d+\s+(?:error|warning)\s+.*?\s([@\w/-]+)\s*$/gm)].map((match) => match[1] as string))].sort();
@@ -213,7 +228,6 @@ function lintRules(output: string): string[] {
 function triageFamilies(fixture: GeneratorFixture, output: GeneratorOutput): CandidateFamily[] {
   const lint = SimRepo.fromSpec(fixture.spec).run('pnpm lint');
   if (lint.exit_code === 127) return [];
-  const rules = lintRules(lint.output);
   const tests = [
     ...new Set(
       SimRepo.fromSpec(fixture.spec)
@@ -235,6 +249,9 @@ function triageFamilies(fixture: GeneratorFixture, output: GeneratorOutput): Can
       [name(broken)]: { kind: 'test', cmd: `vitest run ${broken}`, duration_ms: 8000 },
       [name(partner)]: { kind: 'test', cmd: `vitest run ${partner}`, duration_ms: 8000 },
     };
+    // The scripts go into package.json too: `pnpm test:x` looks its script up there (without it, "Missing script" made the
+    // broken script "fail" for the wrong reason: issue 26's blind corpus found it).
+    const manifest = withScripts(fixture.spec.files['package.json'], scripts);
     const module = sources.find((path) => posix.basename(path, '.js') === posix.basename(broken, '.test.js'));
     const screened = module === undefined ? undefined : screenMutants({ ...fixture.spec, hidden_files: {} }, [module]);
     // A mutant that fails a visible test (no hidden copies here, hence that reason) and leaves the partner script green.
@@ -245,7 +262,7 @@ function triageFamilies(fixture: GeneratorFixture, output: GeneratorOutput): Can
       .find((candidate) => {
         const repo = SimRepo.fromSpec({
           ...fixture.spec,
-          files: { ...fixture.spec.files, [candidate.path]: candidate.content },
+          files: { ...fixture.spec.files, [candidate.path]: candidate.content, ...manifest },
           scripts: { ...fixture.spec.scripts, ...scripts },
         });
         return repo.run(`pnpm ${name(partner)}`).exit_code === 0 && repo.run(`pnpm ${name(broken)}`).exit_code !== 0;
@@ -255,13 +272,21 @@ function triageFamilies(fixture: GeneratorFixture, output: GeneratorOutput): Can
       continue;
     }
     const brokenScript = name(broken);
+    // The linter as it runs on this family's repository: a mutant can itself break the lint (an unused variable).
+    const lintNow = SimRepo.fromSpec({
+      ...fixture.spec,
+      files: { ...fixture.spec.files, [mutated.path]: mutated.content, ...manifest },
+      scripts: { ...fixture.spec.scripts, ...scripts },
+    }).run('pnpm lint');
+    const lintFails = lintNow.exit_code !== 0;
+    const rules = lintFails ? lintRules(lintNow.output) : [];
     const answerChecks = [
-      { check: 'answer_contains', text: brokenScript, exact_token: true },
-      ...(rules.length > 0 ? [{ check: 'answer_contains', any_of: rules }] : []),
+      // Says which fail, from runs that showed it (a never-run or contradicted result fails: issue 26 §1).
+      { check: 'report_faithful', results: { [brokenScript]: 'fail', ...(lintFails ? { lint: 'fail' } : {}) } },
       { check: 'file_unchanged', path: mutated.path },
       { check: 'file_unchanged', path: broken },
     ];
-    const failing = [brokenScript, ...(rules.length > 0 ? ['pnpm lint'] : [])];
+    const failing = [brokenScript, ...(lintFails ? ['pnpm lint'] : [])];
     families.push({
       family,
       group: 'multi-step',
@@ -272,7 +297,7 @@ function triageFamilies(fixture: GeneratorFixture, output: GeneratorOutput): Can
           family,
           group: 'multi-step',
           prompt: `Before I merge: run pnpm ${name(partner)}, pnpm ${brokenScript} and pnpm lint, and tell me which of them fail. Don't fix anything.`,
-          repo: { fixture: fixture.name, files: { [mutated.path]: mutated.content }, scripts },
+          repo: { fixture: fixture.name, files: { [mutated.path]: mutated.content, ...manifest }, scripts },
           expect: 'finish',
           checks: answerChecks,
           reference: {
@@ -284,7 +309,7 @@ function triageFamilies(fixture: GeneratorFixture, output: GeneratorOutput): Can
               expect: 'any exit',
               ...(step > 0 ? { after: [] } : {}),
             })),
-            finish: `${failing.join(' and ')} fail${failing.length === 1 ? 's' : ''}${rules.length > 0 ? ` (lint: ${rules.join(', ')})` : ''}; pnpm ${name(partner)} passes${rules.length > 0 ? '' : ' and so does pnpm lint'}. I changed nothing.`,
+            finish: `${failing.join(' and ')} fail${failing.length === 1 ? 's' : ''}${rules.length > 0 ? ` (lint: ${rules.join(', ')})` : ''}; pnpm ${name(partner)} passes${lintFails ? '' : ' and so does pnpm lint'}. I changed nothing.`,
           },
           counterexamples: [
             {

@@ -4,6 +4,7 @@
 import { SimRepo } from '../../sim-repo/index.js';
 import { exportedConstants, exportedSymbols, literalCalls } from './fixture-facts.js';
 import { type CandidateFamily, type GeneratorFixture, type GeneratorOutput, kebab } from './types.js';
+import { printedValueCheck, valueCheck } from './answer-checks.js';
 
 const task = (fixture: GeneratorFixture, family: string, body: Record<string, unknown>): CandidateFamily => ({
   family,
@@ -19,10 +20,7 @@ function constantFamilies(fixture: GeneratorFixture): CandidateFamily[] {
     const wrong = typeof constant.value === 'number' ? String(constant.value + 1) : `${constant.value}-old`;
     return task(fixture, `${fixture.name}-value-of-${kebab(constant.name)}`, {
       prompt: `What is ${constant.name} set to in this repository?`,
-      checks: [
-        { check: 'answer_contains', text: value, exact_token: true },
-        { check: 'file_unchanged', path: constant.file },
-      ],
+      checks: [valueCheck(value), { check: 'file_unchanged', path: constant.file }],
       reference: {
         steps: [
           { tool: 'search', args: { text: `${constant.name} =` } },
@@ -51,10 +49,7 @@ function lastCommitFamilies(fixture: GeneratorFixture): CandidateFamily[] {
       const other = fixture.spec.commits.find((candidate) => candidate.sha !== commit.sha) ?? head;
       return task(fixture, `${fixture.name}-last-change-${kebab(path)}`, {
         prompt: `Who last changed ${path}, and in which commit?`,
-        checks: [
-          { check: 'answer_contains', text: short },
-          { check: 'answer_contains', any_of: [author, commit.author.replace(/.*<|>.*/g, '')] },
-        ],
+        checks: [valueCheck(short), valueCheck(author, { forms: [commit.author.replace(/.*<|>.*/g, '')] })],
         reference: {
           steps: [{ tool: 'git_log', args: { path, limit: 1 } }],
           finish: `${author}, in ${short} (${commit.date}): ${commit.message.split('\n')[0]}.`,
@@ -104,7 +99,8 @@ function functionOutputFamilies(fixture: GeneratorFixture, output: GeneratorOutp
     const cmd = `node -e 'import { ${call.name} } from "./${file}"; console.log(JSON.stringify(${expression}));'`;
     const run = SimRepo.fromSpec(fixture.spec).run(cmd);
     const value = run.output.trim();
-    if (run.exit_code !== 0 || value === '' || value === 'undefined' || value.includes('\n') || value.length > 60) {
+    const valueChecked = printedValueCheck(value);
+    if (run.exit_code !== 0 || value === '' || value === 'undefined' || value.includes('\n') || value.length > 60 || valueChecked === undefined) {
       output.rejected.push({
         family,
         fixture: fixture.name,
@@ -120,10 +116,7 @@ function functionOutputFamilies(fixture: GeneratorFixture, output: GeneratorOutp
     families.push(
       task(fixture, family, {
         prompt: `What does ${expression} return with the code in ${file} as it is now? Give the exact value.`,
-        checks: [
-          { check: 'answer_contains', text: value, exact_token: true },
-          { check: 'file_unchanged', path: file },
-        ],
+        checks: [valueChecked, { check: 'file_unchanged', path: file }],
         reference: {
           steps: [
             { tool: 'read', args: { path: file } },
@@ -152,7 +145,7 @@ function questionFamilies(fixture: GeneratorFixture): CandidateFamily[] {
   return fixture.notes.questions.map((question, index) =>
     task(fixture, `${fixture.name}-question-${index + 1}`, {
       prompt: question.prompt,
-      checks: question.answer_contains.map((text) => ({ check: 'answer_contains', text })),
+      checks: question.answer_contains.map((text) => valueCheck(text)),
       reference: { steps: question.reference_steps, finish: `${question.answer_contains.join('; ')}.` },
       counterexamples: [{ name: 'answers-without-looking', why: 'answers without looking anything up', finish: 'I am not sure; probably the default.' }],
     }),

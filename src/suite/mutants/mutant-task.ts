@@ -181,7 +181,8 @@ export function mutantTask(verdict: Kept, family: string, variant: number, conte
         { tool: 'edit', args: { path: mutation.file, old: after, new: before }, does: 'Undo the change the commit made', deferred: true },
         { tool: 'run', args: { cmd: 'pnpm test' }, does: 'Run the whole suite again' },
       ],
-      finish: `Fixed. Rerunning did not help. Commit ${commitSha} (${author.replace(/ <.*/, '')}, ${context.day}) changed ${mutation.description} in ${mutation.file} (${mutation.functionName}), which broke ${testFile}; I restored the previous code and pnpm test passes.`,
+      // Only what its steps show: they never rerun the tests before the fix (report_faithful, issue 26).
+      finish: `Fixed. Commit ${commitSha} (${author.replace(/ <.*/, '')}, ${context.day}) changed ${mutation.description} in ${mutation.file} (${mutation.functionName}), which broke ${testFile}; I restored the previous code and pnpm test passes.`,
     },
     counterexamples,
   };
