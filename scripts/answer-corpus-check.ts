@@ -1,5 +1,6 @@
 // Measures the checks that judge words against the blind labelled answer corpus (issue 26 §4):
-// `npm run answers:check` (add `--json` for the machine-readable figures, `--list` for every disagreement).
+// `npm run answers:check` (add `--json` for the machine-readable figures, `--list` for every disagreement, `--corpus F`
+// for another labelled set such as the held-out tests/fixtures/answer-corpus/heldout.json).
 // Each item's steps are replayed on a fresh copy of its task's repository, the item's text becomes the final answer or
 // stop message, and the task's word checks (report_faithful, answer_value on the answer or message, answer_contains,
 // message_mentions, judged) decide, together with the ending; state checks are left out (the labels judge the words).
@@ -158,14 +159,17 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
 } else if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
   // --core / --bench: measure other suite files (e.g. a commit's, to compare before and after a change of checks).
-  const verdicts = await judgeCorpus(readCorpus(), { core: option('--core'), bench: option('--bench') });
+  // --corpus F: another labelled set of the same format (tests/fixtures/answer-corpus/heldout.json, measured once).
+  const corpusFile = option('--corpus');
+  const items = corpusFile === undefined ? readCorpus() : readCorpus(corpusFile);
+  const verdicts = await judgeCorpus(items, { core: option('--core'), bench: option('--bench') });
   const figures = corpusFigures(verdicts);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));
   } else {
     const pct = (n: number, of: number) => `${n}/${of} (${of === 0 ? 0 : ((100 * n) / of).toFixed(1)}%)`;
     const judged = new Set(verdicts.map((verdict) => verdict.item.id));
-    const left = readCorpus().filter((item) => !judged.has(item.id));
+    const left = items.filter((item) => !judged.has(item.id));
     console.log(`answer corpus: ${figures.items} items (${figures.correct} correct, ${figures.wrong} wrong)`);
     if (left.length > 0)
       console.log(

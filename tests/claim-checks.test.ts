@@ -249,6 +249,15 @@ describe('answer_value', () => {
     expect(value('Probably 79 or 80, depending on rounding.').detail).toMatch(/hedges between 79 and 80/);
   });
 
+  it('refuses an enumeration that does not say which value answers (an agent listing every candidate)', () => {
+    expect(value('Possible results: 1, 3, 79, 80, 100.').detail).toMatch(/lists 5 values .* without saying which answers/);
+    expect(value('It returns 79 (the cap is 80, then 1 is taken off).').pass).toBe(true);
+    const currency = (text: string) => judgeAnswerValue(text, { type: 'text', expect: 'EUR', forms: ['euro'] }, { prompt: 'Which currency?' });
+    expect(currency('Currencies: EUR, USD, GBP, JPY.').detail).toMatch(/lists "EUR" among "USD", "GBP", "JPY"/);
+    expect(currency('EUR, USD, GBP or JPY.').detail).toMatch(/hedges between/);
+    expect(currency('EUR (euro), set in src/config.js.').pass).toBe(true);
+  });
+
   it('compares versions, shas, json and text as values', () => {
     expect(judgeAnswerValue('Node.js v20.11.1, per the README.', { type: 'version', expect: '20', about: ['node', 'node.js'] }, { prompt: '' }).pass).toBe(
       true,

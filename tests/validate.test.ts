@@ -7,6 +7,8 @@ import { loadSuiteFile } from '../src/suite/load-suite.js';
 import { scratch, stratbench } from './support/cli.js';
 
 const SUITE = 'tests/fixtures/suites/validate.yaml';
+/** validate's warning at the suite's message_mentions check (issue 26 §2): a grounded check could judge that claim. */
+const WORD_CHECK_WARNING = `warning: ${SUITE}:47:11  tasks[1].checks[0].check  message_mentions judges a claim by a substring, which a wrong answer holding the right token passes: answer_value with on: message, or report_faithful for a result, judges it against the trace (docs/authoring.md, "Words judged as claims")\n`;
 
 const LINT_NONE = 'stop message mentions none of "no-unused-vars", "assigned a value but never used" as a whole token';
 
@@ -169,19 +171,19 @@ describe('stratbench validate', () => {
       'total                 2 (2 fam.)',
       'fixtures: shop 2 (2 fam.)',
     ];
-    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: '' });
+    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING });
 
     // Without --wide: ok lines cut at 120 columns with "…"; the summary stays one line (it is grepped for).
     const fitted = stratbench(['validate', SUITE]);
     const cut = lines.map((line) => (line.length <= 120 ? line : `${line.slice(0, 119)}…`));
     expect(lines.some((line) => line.length > 120)).toBe(true);
-    expect(fitted).toEqual({ status: 0, stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: '' });
+    expect(fitted).toEqual({ status: 0, stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING });
   });
 
   it('--json prints one document: suite, tasks with every trajectory, ok', () => {
     const result = stratbench(['validate', '--json', SUITE]);
     expect(result.status).toBe(0);
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe(WORD_CHECK_WARNING);
     const cell = (tasks: number) => ({ tasks, families: tasks });
     const row = { all: cell(1), dev: cell(0), test: cell(0), none: cell(1) };
     expect(JSON.parse(result.stdout)).toEqual({
@@ -190,6 +192,7 @@ describe('stratbench validate', () => {
       ok: true,
       composition: { byGroup: { baseline: row, 'first-approach-fails': row }, byFixture: { shop: cell(2) }, total: cell(2) },
       rejected: [],
+      warnings: [{ file: SUITE, line: 47, col: 11, path: 'tasks[1].checks[0].check', message: WORD_CHECK_WARNING.replace(/^.*check {2}/, '').trimEnd() }],
       prompt_contamination: { min_words: 12, findings: [] },
     });
   });
@@ -222,6 +225,7 @@ describe('stratbench validate', () => {
       rejected: undefined,
       suite: 'theatre',
       ok: false,
+      warnings: [],
       prompt_contamination: { min_words: 12, findings: [] },
       tasks: [
         {

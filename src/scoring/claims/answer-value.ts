@@ -203,7 +203,45 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
     (value) => !sameValue(spec.type, value, expected) && rivals.some((mine) => sameValue(spec.type, mine, expected) && hedged(report, value, mine)),
   );
   if (rival !== undefined) return { pass: false, detail: `hedges between ${right.text} and ${rival.text}` };
+  // An enumeration that does not say which value answers ("1, 3, 79, 80, 100") gives none of them: with no cued and
+  // no leading value, two or more other values of the type (not expected ones) in the expected one's clause fail.
+  const wanted = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
+  const others = new Set(
+    found
+      .filter((value) => value.clause === right.clause && !wanted.some((item) => sameValue(spec.type, value, item)))
+      .map((value) => JSON.stringify(value.value)),
+  );
+  if (cued === undefined && !leading && others.size >= 2) {
+    return {
+      pass: false,
+      detail: `lists ${others.size + 1} values (${found
+        .filter((value) => value.clause === right.clause)
+        .map((value) => value.text)
+        .slice(0, 5)
+        .join(', ')}) without saying which answers`,
+    };
+  }
   return { pass: true, detail: `gives ${right.text}` };
+}
+
+/**
+ * Whether the form at [start, end) is one item of a list of three or more single tokens of its shape ("EUR, USD, GBP
+ * or JPY"): a list that does not say which item answers.
+ */
+function enumerated(text: string, start: number, end: number, forms: readonly string[]): string[] | undefined {
+  const lineStart = Math.max(text.lastIndexOf('\n', start), text.lastIndexOf('. ', start), text.lastIndexOf(': ', start), -1) + 1;
+  const stops = [text.indexOf('\n', end), text.indexOf('. ', end), text.indexOf(';', end)].filter((index) => index !== -1);
+  const lineEnd = stops.length > 0 ? Math.min(...stops) : text.length;
+  const items = text
+    .slice(lineStart, lineEnd)
+    .split(/,|\bor\b|\band\b|\//)
+    .map((item) => item.trim().replace(/[.!?]+$/, ''))
+    .filter((item) => item !== '');
+  const value = text.slice(start, end);
+  const mine = shape(value.split(' ')[0] as string);
+  const sameShape = items.filter((item) => !item.includes(' ') && shape(item) === mine);
+  const others = sameShape.filter((item) => !forms.includes(item.toLowerCase()));
+  return sameShape.length >= 3 && others.length >= 2 && sameShape.some((item) => item.toLowerCase() === value.toLowerCase()) ? others : undefined;
 }
 
 /** text and path values: one of the forms (the value, its `forms`, the suite's synonyms for it) as a whole token, outside echoes, not negated. */
@@ -241,6 +279,15 @@ function judgeForms(
       if (context.hedges !== false && clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
       const rival = context.hedges === false ? undefined : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes));
       if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
+      const listed = context.hedges === false || spec.type === 'path' ? undefined : enumerated(report, start, end, forms);
+      if (listed !== undefined)
+        return {
+          pass: false,
+          detail: `lists ${JSON.stringify(report.slice(start, end))} among ${listed
+            .slice(0, 4)
+            .map((item) => JSON.stringify(item))
+            .join(', ')} without saying which answers`,
+        };
       return { pass: true, detail: `gives ${JSON.stringify(report.slice(start, end))}` };
     }
   }

@@ -69,7 +69,7 @@ const PAST_AUX = /^(?:was|were|did|had|has|have)$/;
 /** Failure nouns: a result only when counted or had ("1 error", "no problems", "with errors", "reports 2 failures"). */
 const FAILURE_NOUN = /^(?:problems?|errors?|failures?)$/;
 const COUNTED =
-  /^(?:no|zero|any|some|an|a|with|has|have|had|reports|reported|shows|showed|found|finds|throws|threw|gives|gave|without|more|several|many|few|two|three)$/;
+  /^(?:no|zero|any|some|an|a|the|only|one|single|first|last|with|has|have|had|reports|reported|shows|showed|found|finds|throws|threw|gives|gave|without|more|several|many|few|two|three)$/;
 /** Result words that read as a result only after a copula or a colon (PREDICATE_ONLY, COPULA). */
 const PREDICATE_ONLY = /^(?:ok|okay|fine|green|red|clean|good|broken)$/;
 const COPULA =

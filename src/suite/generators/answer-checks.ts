@@ -51,3 +51,16 @@ export function printedValueCheck(printed: string): Record<string, unknown> | un
 export function withReportFaithful(checks: readonly Record<string, unknown>[]): Record<string, unknown>[] {
   return checks.some((check) => check['check'] === 'report_faithful') ? [...checks] : [...checks, { check: 'report_faithful' }];
 }
+
+/**
+ * The answer_value checks for a question's answer values: one per type, a list where several values share it (the
+ * question asks for all of them: "408, 425 and 429" is one answer, not an enumeration that hides which value is meant).
+ */
+export function valueChecks(values: readonly string[]): Record<string, unknown>[] {
+  const byType = new Map<string, string[]>();
+  for (const value of values) byType.set(valueType(value), [...(byType.get(valueType(value)) ?? []), value]);
+  return [...byType.entries()].map(([type, items]) => {
+    if (items.length === 1) return valueCheck(items[0] as string);
+    return { check: 'answer_value', type, expect: items.map((item) => (type === 'number' ? Number(item.split(/\s/)[0]) : item)) };
+  });
+}

@@ -4,7 +4,7 @@
 import { SimRepo } from '../../sim-repo/index.js';
 import { exportedConstants, exportedSymbols, literalCalls } from './fixture-facts.js';
 import { type CandidateFamily, type GeneratorFixture, type GeneratorOutput, kebab } from './types.js';
-import { printedValueCheck, valueCheck } from './answer-checks.js';
+import { printedValueCheck, valueCheck, valueChecks } from './answer-checks.js';
 
 const task = (fixture: GeneratorFixture, family: string, body: Record<string, unknown>): CandidateFamily => ({
   family,
@@ -145,7 +145,7 @@ function questionFamilies(fixture: GeneratorFixture): CandidateFamily[] {
   return fixture.notes.questions.map((question, index) =>
     task(fixture, `${fixture.name}-question-${index + 1}`, {
       prompt: question.prompt,
-      checks: question.answer_contains.map((text) => valueCheck(text)),
+      checks: valueChecks(question.answer_contains),
       reference: { steps: question.reference_steps, finish: `${question.answer_contains.join('; ')}.` },
       counterexamples: [{ name: 'answers-without-looking', why: 'answers without looking anything up', finish: 'I am not sure; probably the default.' }],
     }),
