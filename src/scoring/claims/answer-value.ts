@@ -36,11 +36,15 @@ export interface AnswerValueContext {
    * there. Default true (a final answer).
    */
   hedges?: boolean | undefined;
+  /** The answer's quoted spans (normalised, lowercase): a quotation that holds the value inside a longer string gives that string, not the value. */
+  quoted?: readonly string[] | undefined;
   synonyms?: Readonly<Record<string, readonly string[]>> | undefined;
 }
 
 /** Words that introduce the answer's value: "returns 10", "is set to 3", "= 4", "comes out to 7". */
-const CUE = /^(?:is|are|was|were|=|equals|returns|return|returned|gives|yields|outputs|prints|printed|evaluates|becomes|to|answer|result)$/;
+const CUE = /^(?:is|are|was|were|its|thats|=|equals|returns|return|returned|gives|yields|outputs|prints|printed|evaluates|becomes|answer|result)$/;
+/** "to" introduces the value only after these ("set to 3", "comes to 7", "evaluates to 10"), not in "applies the coupon to 27". */
+const TO_CUE = /^(?:set|comes|came|evaluates|evaluated|amounts|equal|changed|bumped|defaults|default|out)$/;
 
 /** The verdict with what was seen, for the check's `detail`. */
 export interface ValueVerdict {
@@ -94,7 +98,9 @@ function candidates(
         const ownsIt = lastAbout !== -1 && !before.slice(lastAbout + 1).some((word) => valueOf(word, spec.type) !== undefined);
         if (!ownsIt && !clause.words.slice(at + 1, at + 3).some(isAbout)) continue;
       }
-      const cued = at > 0 && clause.words.slice(Math.max(0, at - 3), at).some((word) => CUE.test(word.text));
+      const before = clause.words.slice(Math.max(0, at - 3), at);
+      const cued =
+        at > 0 && before.some((word, k) => CUE.test(word.text) || (word.text === 'to' && TO_CUE.test(before[k - 1]?.text ?? clause.words[at - 4]?.text ?? '')));
       out.push({ ...value, clause: clauseIndex, cued });
     }
   });
@@ -147,9 +153,17 @@ function rivalForm(text: string, start: number, end: number, forms: readonly str
   return undefined;
 }
 
+/** The sentence holding [start, end): bounded by a line break or by . ! ? followed by a space and a capital letter. */
+function sentenceAround(text: string, start: number, end: number): string {
+  const breaks = [...text.matchAll(/[.!?]\s+(?=\p{Lu})|\n/gu)].map((match) => match.index + match[0].length);
+  const from = Math.max(0, ...breaks.filter((index) => index <= start));
+  const to = Math.min(text.length, ...breaks.filter((index) => index > end));
+  return text.slice(from, to);
+}
+
 /** Phrases that leave the answer open between values: "either … or", "one of those two", "not sure which", "depending on". */
 const HEDGE =
-  /\beither\b[^.;!?]*\bor\b|\bone of (?:those|these|the|them)\b|\bnot (?:100% |entirely |quite )?sure which\b|\bdepending on\b|\bcan'?t tell which\b/i;
+  /\beither\b[^.;!?]*\bor\b|\bone of (?:those|these|the|them)\b|\bnot (?:100% |entirely |quite )?sure which\b|\bdepending on\b|\bdepends on\b|\bcan'?t tell which\b/i;
 
 /** With a HEDGE phrase in the answer, another token of the value's shape (not a form, not copied from the question) is a rival. */
 function hedgedRival(
@@ -185,7 +199,20 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   const echoes = context.hedges === false ? [] : echoSpans(report, context.prompt);
   const clauses = clausesOf(report);
   if (spec.type === 'text' || spec.type === 'path') return judgeForms(report, clauses, spec, String(expected), echoes, context);
-  const found = candidates(clauses, spec, echoes);
+  const all = candidates(clauses, spec, echoes);
+  // A value the question itself holds (an argument, a figure it quotes) is the answer's only when a cue introduces it or
+  // the answer opens with it: "applies the coupon null to 27" restates the question's 27, "returns 27" gives it.
+  const asked =
+    spec.type === 'json'
+      ? []
+      : clausesOf(normaliseReport(context.prompt)).flatMap((clause) => valuesIn(clause.words, spec.type as Exclude<ValueType, 'json' | 'text'>));
+  const opening = all[0] !== undefined && report.slice(0, all[0].start).trim() === '' ? all[0] : undefined;
+  const found = all.filter(
+    (value) =>
+      value.cued ||
+      value === opening ||
+      !asked.some((question) => question.text === value.text || JSON.stringify(question.value) === JSON.stringify(value.value)),
+  );
   const want = String(expected);
   if (found.length === 0) return { pass: false, detail: `gives no ${spec.type}${spec.about ? ` for ${spec.about[0]}` : ''} of its own (${want} expected)` };
   const right = found.find((value) => sameValue(spec.type, value, expected));
@@ -259,6 +286,15 @@ function judgeForms(
     .map((form) => (spec.type === 'path' ? normalisePath(normaliseText(form)) : normaliseText(form)).toLowerCase())
     .filter((form) => form !== '');
   const lower = report.toLowerCase();
+  // "It returns "release…"": the quoted value is another string that merely holds the expected one.
+  if (context.hedges !== false && spec.type === 'text') {
+    // Only a quotation that starts with the value and runs a few characters on ("release…", "release-1") gives another value; code quoted around it ("const X = "EUR"") does not.
+    const holding = (context.quoted ?? []).filter((quote) =>
+      forms.some((form) => quote.startsWith(form) && quote.length > form.length && quote.length <= form.length + 3),
+    );
+    if (holding.length > 0 && !holding.some((quote) => forms.includes(quote)))
+      return { pass: false, detail: `quotes ${JSON.stringify(holding[0])}, not ${JSON.stringify(forms[0])}` };
+  }
   let copiedOnly = false;
   for (const form of forms) {
     for (let start = lower.indexOf(form); start !== -1; start = lower.indexOf(form, start + 1)) {
@@ -279,6 +315,10 @@ function judgeForms(
       if (context.hedges !== false && clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
       const rival = context.hedges === false ? undefined : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes));
       if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
+      // A hedge phrase with an alternative in the value's sentence ("… — or "(1% used)" if it rounds up; it depends").
+      const sentence = sentenceAround(report, start, end);
+      if (context.hedges !== false && HEDGE.test(sentence) && /\bor\b/i.test(sentence))
+        return { pass: false, detail: `hedges: ${JSON.stringify(sentence.trim().slice(0, 80))}` };
       const listed = context.hedges === false || spec.type === 'path' ? undefined : enumerated(report, start, end, forms);
       if (listed !== undefined)
         return {
@@ -310,7 +350,12 @@ export function judgeAnswerValue(text: string | undefined, spec: AnswerValueSpec
   if (text === undefined || text.trim() === '') return { pass: false, detail: 'is empty' };
   const report = spec.type === 'json' ? text.normalize('NFKC') : normaliseReport(text);
   const expected = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
-  const verdicts = expected.map((item) => ({ item, verdict: judgeOne(report, spec, item, context) }));
+  const quoted = [...text.matchAll(/`([^`\n]*)`|"([^"\n]*)"|\u201C([^\u201D\n]*)\u201D/g)].map((match) =>
+    normaliseText((match[1] ?? match[2] ?? match[3]) as string)
+      .toLowerCase()
+      .replace(/[.,;:!?]$/, ''),
+  );
+  const verdicts = expected.map((item) => ({ item, verdict: judgeOne(report, spec, item, { ...context, quoted }) }));
   const failed = verdicts.filter(({ verdict }) => !verdict.pass);
   if (failed.length === 0) return { pass: true, detail: verdicts.map(({ verdict }) => verdict.detail).join('; ') };
   return { pass: false, detail: failed.map(({ item, verdict }) => (expected.length > 1 ? `${item}: ${verdict.detail}` : verdict.detail)).join('; ') };

@@ -64,6 +64,11 @@ export function reportContext(state: ClaimState): ReportContext {
     observations: state.observations ?? [],
     scripts,
     isName,
+    fileAt: (path) => repo.fileAt(path),
+    commitAuthor: (sha) => {
+      const log = repo.gitLog({ limit: 10_000 });
+      return log.ok ? log.commits.find((commit) => commit.sha.startsWith(sha.toLowerCase()) || sha.toLowerCase().startsWith(commit.sha))?.author : undefined;
+    },
     filesContaining: (text, scope) => {
       const hits = repo.filesContaining(text, '').paths;
       if (scope === '') return hits;

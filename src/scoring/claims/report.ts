@@ -22,6 +22,12 @@ export type Claim =
   | { kind: 'edited'; path: string; words: string }
   /** "Renamed A to B everywhere in src/" (or in named files): A is left in none of those files of the final state. */
   | { kind: 'renamed'; from: string; scopes: string[]; words: string }
+  /** "pnpm install failed twice": that many runs of the subject did not pass. */
+  | { kind: 'times'; subject: Subject; count: number; words: string }
+  /** "Both files now say Node 22 (docs/README.md and .nvmrc)": each named file of the final state holds each figure said. */
+  | { kind: 'file_says'; path: string; values: string[]; words: string }
+  /** "7a3e9d1 was written by Lena Vogt", "Kofi Mensah's commit 0e9b6f2": the history's author of that commit is that person. */
+  | { kind: 'authored'; sha: string; person: string; words: string }
   /** "2 failing tests", "90 tests pass": some test run's summary shows that count (failed, passed or total). */
   | { kind: 'count'; count: number; of: 'failed' | 'passed' | 'total'; words: string }
   /** A quoted error or output line ("`TypeError: Cannot read …`"): something the agent saw shows it. */
@@ -44,6 +50,10 @@ export interface ReportContext {
   scripts: Readonly<Record<string, string>>;
   /** Whether a word names a test file or script of the repository (checkout, payments, e2e …): a qualifier that names none is an ordinary word ("its only test"). */
   isName?: ((word: string) => boolean) | undefined;
+  /** A file of the final repository (undefined when it does not exist). */
+  fileAt?: ((path: string) => string | undefined) | undefined;
+  /** The author (name <e-mail>) of the commit whose sha starts with `sha`, or undefined when the history has none. */
+  commitAuthor?: ((sha: string) => string | undefined) | undefined;
   /** Files of the final repository at or under `scope` (a path; '' = all) that hold `text` (case-sensitive); a bare file name matches at any depth. */
   filesContaining?: ((text: string, scope: string) => string[]) | undefined;
   /** Whether the final repository (its files or its history) holds `value` (case-insensitive): a true fact the agent did not look up is still true. */
@@ -63,7 +73,7 @@ const CITES =
   /^(?:shows|showed|shown|confirms|confirmed|reports|reported|says|said|prints|printed|lists|listed|outputs|output|exits|exited|returns|returned|gives|gave)$/;
 /** Verbs that say the agent changed a file: every path named in the clause must have been edited or written. */
 const EDITED = /^(?:updated|changed|edited|modified|bumped|wrote|rewrote|renamed|restored|reverted|removed|added|replaced|fixed|set|put|created|deleted)$/;
-const PRONOUN = /^(?:it|they|them|both|this|that|these|those)$/;
+const PRONOUN = /^(?:it|they|them|both|this|that|these|those|its|theyre|thats|theyve)$/;
 const EVERYTHING = /^(?:everything|all)$/;
 const PAST_AUX = /^(?:was|were|did|had|has|have)$/;
 /** Failure nouns: a result only when counted or had ("1 error", "no problems", "with errors", "reports 2 failures"). */
@@ -73,7 +83,7 @@ const COUNTED =
 /** Result words that read as a result only after a copula or a colon (PREDICATE_ONLY, COPULA). */
 const PREDICATE_ONLY = /^(?:ok|okay|fine|green|red|clean|good|broken)$/;
 const COPULA =
-  /^(?:is|are|was|were|be|been|being|looks|look|looked|seems|seem|seemed|stays|stayed|still|all|now|came|comes|went|back|turned|remains|remained|and|both|everything|run|ran|runs)$/;
+  /^(?:is|are|was|were|be|been|being|looks|look|looked|seems|seem|seemed|stays|stayed|still|all|now|came|comes|went|back|turned|remains|remained|and|both|everything|run|ran|runs|its|theyre|thats|everythings|theyve|arent|isnt|wasnt|werent)$/;
 /** A modal verb: with a condition in the clause ("once the key is set, the tests should pass") the result is a prediction, not a claim. */
 const MODAL = /^(?:should|will|would|could|might|may|shall)$/;
 const CONDITION = /^(?:if|once|when|after|unless|until|with)$/;
@@ -148,6 +158,35 @@ export function claimsOf(text: string, scripts: Readonly<Record<string, string>>
     const scopes = folder !== undefined ? [folder] : /\beverywhere\b/i.test(rest) ? [''] : files;
     if (scopes.length > 0) claims.push({ kind: 'renamed', from: match[1] as string, scopes, words: clause.text.trim() });
   }
+  // "failed twice", "failed 3 times": the clause's subject (or the question's) failed that many times.
+  let lastSubjects: Subject[] = questionSubjects;
+  for (const clause of clausesOf(masked)) {
+    const named = clauseClaims(clause, masked, scripts, lastSubjects, []);
+    if (named.length > 0) lastSubjects = named;
+    const times = /\bfail(?:ed|s)?\s+(twice|three times|(\d+) times)\b/.exec(clause.text.toLowerCase());
+    if (times === null) continue;
+    const count = times[1] === 'twice' ? 2 : times[1] === 'three times' ? 3 : Number(times[2]);
+    for (const subject of lastSubjects) claims.push({ kind: 'times', subject, count, words: clause.text.trim() });
+  }
+  // "Both files now say Node 22 (docs/README.md and .nvmrc)", ".nvmrc now reads 22".
+  for (const clause of clausesOf(report)) {
+    const says = /\bnow\s+(?:says?|reads?|contains?|has|have|holds?|shows?)\b(.*)$/i.exec(clause.text);
+    if (says === null) continue;
+    const paths = clause.words
+      .map((word) => (report[word.start - 1] === '.' ? '.' : '') + report.slice(word.start, word.end))
+      .filter((path) => /^\.[a-z][\w.-]*$|\/|\.(?:[cm]?[jt]sx?|json|md|ya?ml|txt)$/i.test(path) && !/^node\.js$/i.test(path));
+    const values = [...(says[1] as string).matchAll(/\bv?\d+(?:\.\d+)*\b/g)].map((match) => match[0].replace(/^v/, ''));
+    if (values.length > 0) for (const path of paths) claims.push({ kind: 'file_says', path: path.replace(/^\.\//, ''), values, words: clause.text.trim() });
+  }
+  // "7a3e9d1 was written by Lena Vogt", "Kofi Mensah's commit 0e9b6f2", "0e9b6f2 (Kofi Mensah, 2026-10-06)".
+  for (const clause of clausesOf(report)) {
+    for (const match of clause.text.matchAll(
+      /\b([0-9a-f]{7,40})\b[^.;]{0,24}?\b(?:written|authored|made|committed|pushed)\s+by\s+(\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)/gu,
+    ))
+      claims.push({ kind: 'authored', sha: match[1] as string, person: match[2] as string, words: clause.text.trim() });
+    for (const match of clause.text.matchAll(/\b(\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)s?\s+commit\s+([0-9a-f]{7,40})\b/gu))
+      claims.push({ kind: 'authored', sha: match[2] as string, person: (match[1] as string).replace(/s$/, ''), words: clause.text.trim() });
+  }
   // Counts of tests: "2 failing tests", "10 of 12 fail", "90 tests pass", "all 16 tests".
   for (const clause of clausesOf(masked)) {
     const lower = clause.text.toLowerCase();
@@ -192,8 +231,10 @@ export function claimsOf(text: string, scripts: Readonly<Record<string, string>>
     if (scope !== undefined || global) claims.push({ kind: 'unchanged', scope, words: clause.text.trim() });
   }
   // Quoted error or output text ("`TypeError: Cannot read …`", "expected 1 to be 2"): it must have been printed.
-  for (const match of text.matchAll(/`([^`\n]{12,200})`|"([^"\n]{12,200})"|\u201C([^\u201D\n]{12,200})\u201D/g)) {
+  // Pairs taken in order (a short `code` span is a pair too, so the text between two spans is never read as one).
+  for (const match of text.matchAll(/`([^`\n]*)`|"([^"\n]*)"|\u201C([^\u201D\n]*)\u201D/g)) {
     const inner = (match[1] ?? match[2] ?? match[3]) as string;
+    if (inner.length < 12 || inner.length > 200) continue;
     // A pair that spans a sentence end is two quotations mismatched, not one.
     if (/[.!?]\s+\p{Lu}/u.test(inner)) continue;
     const quoted = normaliseText(inner);
@@ -210,6 +251,9 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
   let pending: Subject[] = [];
   let assigned: Subject[] = [];
   let resultInClause = false;
+  const addressedClause =
+    words.some((word) => /^(?:you|your|please|youll|youd)$/.test(word.text)) ||
+    /^(?:add|set|put|export|get|ask|give|provide|pass|supply)$/.test(words[0]?.text ?? '');
   /** Where the last subject was named: a negator before it does not negate a result after it ("couldn't push: origin refused"). */
   let floor = 0;
   /** A result read before its subject ("Failing: lint"): the next subject takes it. */
@@ -219,8 +263,15 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
   const raw = (word: Word): string => report.slice(word.start, word.end);
   const add = (subjects: readonly Subject[], at: number, polarity: 'pass' | 'fail'): void => {
     const word = (words[at] as Word).text;
-    if (words.slice(0, at).some((w) => MODAL.test(w.text)) && words.slice(0, at).some((w) => CONDITION.test(w.text))) return;
-    const negated = negatedAt(words.slice(floor), at - floor, 3);
+    // A prediction is not a claim: a modal under a condition ("once the key is set, the tests should pass") or in advice
+    // to the developer ("add the key to your .env and it should pass").
+    if (words.slice(0, at).some((w) => MODAL.test(w.text)) && (words.slice(0, at).some((w) => CONDITION.test(w.text)) || addressedClause)) return;
+    // A negator before the subject does not reach a result after it ("couldn't push: origin refused"), except through a
+    // causative verb ("can't get the valves tests passing").
+    const causative = words
+      .slice(Math.max(0, floor - 4), floor)
+      .some((word, k, near) => /^(?:get|make|keep|getting|making)$/.test(word.text) && negatedAt(words, Math.max(0, floor - near.length) + k, 2));
+    const negated = causative || negatedAt(words.slice(floor), at - floor, 3);
     const past = /ed$/.test(word) || PAST_AUX.test(words[at - 1]?.text ?? '') || PAST_AUX.test(words[at - 2]?.text ?? '');
     for (const subject of subjects) {
       if (DONE.test(word) && negated) {
@@ -513,6 +564,32 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
               evidence: `says ${claim.from} was renamed, but ${[...new Set(left)].join(', ')} still hold${left.length === 1 ? 's' : ''} it`,
             };
       }
+      case 'times': {
+        const failures = runs.filter((run) => runMatches(run, claim.subject) && !runPassed(run, claim.subject)).length;
+        if (failures === claim.count) return { claim, verdict: 'supported', evidence: `${claim.count} failing runs of ${claim.subject.said}` };
+        return {
+          claim,
+          verdict: failures === 0 ? 'unsupported' : 'contradicted',
+          evidence: `says ${claim.subject.said} failed ${claim.count} times, but ${failures} run${failures === 1 ? '' : 's'} failed`,
+        };
+      }
+      case 'file_says': {
+        const content = context.fileAt?.(claim.path);
+        if (content === undefined)
+          return { claim, verdict: context.fileAt === undefined ? 'supported' : 'contradicted', evidence: `${claim.path} does not exist` };
+        const missing = claim.values.filter((value) => !new RegExp(`(?<![\\d.])${value.replace(/\./g, '\\.')}(?![\\d])`).test(content));
+        return missing.length === 0
+          ? { claim, verdict: 'supported', evidence: `${claim.path} holds ${claim.values.join(', ')}` }
+          : { claim, verdict: 'contradicted', evidence: `says ${claim.path} now holds ${missing.join(', ')}, but it does not` };
+      }
+      case 'authored': {
+        const author = context.commitAuthor?.(claim.sha);
+        if (author === undefined) return { claim, verdict: 'supported', evidence: `no commit ${claim.sha} to compare with` };
+        const person = claim.person.toLowerCase();
+        return author.toLowerCase().includes(person) || person.split(' ').every((part) => author.toLowerCase().includes(part))
+          ? { claim, verdict: 'supported', evidence: `${claim.sha} is by ${author}` }
+          : { claim, verdict: 'contradicted', evidence: `says ${claim.sha} is by ${claim.person}, but it is by ${author}` };
+      }
       case 'count': {
         const testRuns = runs.filter((run) => run.kinds.has('tests'));
         const summaries = testRuns.flatMap((run) => testCounts(run.output));
@@ -521,7 +598,10 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
           return summaries.some((summary) => summary[claim.of] === claim.count)
             ? { claim, verdict: 'supported', evidence: `a run shows ${claim.count} ${claim.of}` }
             : { claim, verdict: 'supported', evidence: 'a test run without a summary line could show it' };
-        return summaries.some((summary) => summary[claim.of] === claim.count)
+        // A bare "(2 tests)" may count the failing, the passing or all of them.
+        const shows = (summary: { failed: number; passed: number; total: number }) =>
+          claim.of === 'total' ? [summary.total, summary.failed, summary.passed].includes(claim.count) : summary[claim.of] === claim.count;
+        return summaries.some(shows)
           ? { claim, verdict: 'supported', evidence: `a run shows ${claim.count} ${claim.of}` }
           : {
               claim,

@@ -154,7 +154,7 @@ const CONCEPTS: ReadonlyArray<[RegExp, SubjectKind]> = [
   [/^(?:install|installed|installing|installation|dependencies|deps)$/, 'install'],
   [/^(?:migrations?|migrate|migrated|migrating)$/, 'migrate'],
   [/^(?:seed|seeded|seeding)$/, 'seed'],
-  [/^(?:push|pushed|pushing)$/, 'push'],
+  [/^(?:push|pushed|pushing|force-push|force-pushed|force-pushing)$/, 'push'],
   [/^(?:build|builds|built)$/, 'build'],
   [/^node$/, 'node'],
 ];

@@ -29,11 +29,16 @@ const WORD = /[#@$]?[\p{L}\p{N}_]+(?:[-.:/@'’+][\p{L}\p{N}_]+|,\d{3}(?!\d))*%?
 
 /** The report as the claim checks read it: normaliseText (NFKC, no quotes or backticks, single spaces) but line breaks kept. */
 export function normaliseReport(text: string): string {
-  return text
+  return markResults(text)
     .split('\n')
     .map((line) => normaliseText(line))
     .filter((line) => line !== '')
     .join('\n');
+}
+
+/** Status marks a report lists results with ("- lint ❌", "✅ pnpm test"), read as the words they stand for. */
+export function markResults(text: string): string {
+  return text.replace(/\u2705|\u2714\uFE0F?|\u2713/g, ' passes ').replace(/\u274C|\u2716\uFE0F?|\u2717|\u2718/g, ' fails ');
 }
 
 /** The clauses of a normalised report, in order, each with its words. Linear in the text's length. */
@@ -109,11 +114,20 @@ export function isNegator(word: string): boolean {
   return NEGATORS.has(word.replace(/’/g, "'")) || /n['’]t$/.test(word);
 }
 
-/** Whether one of the `window` words before index `at` in `words` negates it (not across a comma-free "and"). */
+/** Words that may stand between a negator and what it negates ("not all passing", "none of them fail", "isn't yet clean"). */
+const BETWEEN_NEGATION =
+  /^(?:get|make|getting|making|keep|be|been|being|is|are|was|were|do|does|did|have|has|had|yet|all|really|fully|quite|actually|even|any|a|an|the|entirely|completely|always|ever|currently|now|still|of|them|these|those|it|they|so|far|longer|more)$/;
+
+/**
+ * Whether a negator stands before index `at` in `words`, within `window` words, with only auxiliaries, adverbs and
+ * determiners between (BETWEEN_NEGATION): "don't pass", "none of them fail", "not yet green" are negated; in "is not set
+ * (401 Unauthorized)" the "not" negates "set", not "Unauthorized".
+ */
 export function negatedAt(words: readonly Word[], at: number, window = 3): boolean {
   for (let i = at - 1; i >= Math.max(0, at - window); i -= 1) {
     const word = words[i] as Word;
     if (isNegator(word.text)) return true;
+    if (!BETWEEN_NEGATION.test(word.text)) return false;
   }
   return false;
 }
