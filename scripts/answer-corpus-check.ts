@@ -133,9 +133,14 @@ export function corpusFigures(verdicts: readonly ItemVerdict[]): CorpusFigures {
 }
 
 /** Every item judged. */
-export async function judgeCorpus(items = readCorpus(), files: Partial<Record<'core' | 'bench', string>> = {}): Promise<ItemVerdict[]> {
+export async function judgeCorpus(
+  items = readCorpus(),
+  files: Partial<Record<'core' | 'bench', string>> = {},
+  faces: string | null = REPOS_FILE,
+): Promise<ItemVerdict[]> {
   const tasks = await corpusTasks(files);
-  const frozen = JSON.parse(readFileSync(REPOS_FILE, 'utf8')) as Record<string, string>;
+  // The faces the labels were written on (task-repos.json belongs to corpus.json; a held-out set written on the current suites has none).
+  const frozen = faces === null ? {} : (JSON.parse(readFileSync(faces, 'utf8')) as Record<string, string>);
   const stale = staleItems(items, tasks, frozen);
   return items.flatMap((item) => {
     if (stale.has(item.id)) return [];
@@ -162,7 +167,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   // --corpus F: another labelled set of the same format (tests/fixtures/answer-corpus/heldout.json, measured once).
   const corpusFile = option('--corpus');
   const items = corpusFile === undefined ? readCorpus() : readCorpus(corpusFile);
-  const verdicts = await judgeCorpus(items, { core: option('--core'), bench: option('--bench') });
+  const verdicts = await judgeCorpus(items, { core: option('--core'), bench: option('--bench') }, corpusFile === undefined ? REPOS_FILE : (option('--faces') ?? null));
   const figures = corpusFigures(verdicts);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));
