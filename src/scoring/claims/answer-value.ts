@@ -290,7 +290,9 @@ function judgeForms(
   if (context.hedges !== false && spec.type === 'text') {
     // Only a quotation that starts with the value and runs a few characters on ("release…", "release-1") gives another value; code quoted around it ("const X = "EUR"") does not.
     const holding = (context.quoted ?? []).filter((quote) =>
-      forms.some((form) => quote.startsWith(form) && quote.length > form.length && quote.length <= form.length + 3),
+      forms.some(
+        (form) => quote.startsWith(form) && quote.length > form.length && (quote.length <= form.length + 3 || /^[\s.…*_-]+$/.test(quote.slice(form.length))),
+      ),
     );
     if (holding.length > 0 && !holding.some((quote) => forms.includes(quote)))
       return { pass: false, detail: `quotes ${JSON.stringify(holding[0])}, not ${JSON.stringify(forms[0])}` };
@@ -350,8 +352,10 @@ export function judgeAnswerValue(text: string | undefined, spec: AnswerValueSpec
   if (text === undefined || text.trim() === '') return { pass: false, detail: 'is empty' };
   const report = spec.type === 'json' ? text.normalize('NFKC') : normaliseReport(text);
   const expected = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
+  // Spaces kept as written: "release       " pads the value, it does not give it.
   const quoted = [...text.matchAll(/`([^`\n]*)`|"([^"\n]*)"|\u201C([^\u201D\n]*)\u201D/g)].map((match) =>
-    normaliseText((match[1] ?? match[2] ?? match[3]) as string)
+    ((match[1] ?? match[2] ?? match[3]) as string)
+      .normalize('NFKC')
       .toLowerCase()
       .replace(/[.,;:!?]$/, ''),
   );

@@ -131,7 +131,13 @@ function statesResult(key: string, result: 'pass' | 'fail', checked: readonly Ch
       : subject.kind === wanted.subject.kind && subject.script === wanted.subject.script;
   return checked.some(
     ({ claim, verdict }) =>
-      verdict === 'supported' && claim.kind === 'result' && claim.result === result && claim.subject.said !== 'everything' && sameSubject(claim.subject),
+      // A hedged result ("it's possible they're failing") does not state it.
+      verdict === 'supported' &&
+      claim.kind === 'result' &&
+      claim.hedged !== true &&
+      claim.result === result &&
+      claim.subject.said !== 'everything' &&
+      sameSubject(claim.subject),
   );
 }
 
@@ -147,6 +153,9 @@ export function answerValue(check: Extract<Check, { check: 'answer_value' }>, st
   }
   const { text, name } = textOf(state, check.on);
   if (text === undefined) return { pass: false, detail: `no ${name}` };
+  // A value given without a single tool call is a guess, right or wrong (the trace shows nothing it could come from).
+  if (name === 'answer' && state.observations !== undefined && state.observations.length === 0 && text.trim() !== '')
+    return { pass: false, detail: 'answer gives a value without a single tool call: nothing it could come from was looked at' };
   const verdict = judgeAnswerValue(text, spec, { prompt: state.prompt ?? '', hedges: name === 'answer' });
   return { pass: verdict.pass, detail: `${name} ${verdict.detail}` };
 }
