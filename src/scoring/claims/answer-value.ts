@@ -161,6 +161,21 @@ function sentenceAround(text: string, start: number, end: number): string {
   return text.slice(from, to);
 }
 
+/** Words that offer a value as a possibility: "might be 0.21", "maybe USD", "could also be 22". */
+const POSSIBLY = /\b(?:might|could|may)(?:\s+also)?\s+be\s+([^\s,;()]+)|\b(?:maybe|possibly|perhaps)\s+([^\s,;()]+)/gi;
+
+/** A value of the expected one's shape offered as a possibility (POSSIBLY) that is none of its forms. */
+function possibleRival(report: string, start: number, end: number, forms: readonly string[]): string | undefined {
+  const mine = shape(report.slice(start, end).split(' ')[0] as string);
+  for (const match of report.matchAll(POSSIBLY)) {
+    const token = ((match[1] ?? match[2]) as string).replace(/[.:!?]+$/, '');
+    if (forms.some((form) => token.toLowerCase() === form || form.startsWith(token.toLowerCase()))) continue;
+    if (shape(token) === mine && /[\p{L}\p{N}]/u.test(token) && !/^(?:a|an|the|it|that|this|set|different|wrong|other|something|fine|ok|good)$/i.test(token))
+      return token;
+  }
+  return undefined;
+}
+
 /** Phrases that leave the answer open between values: "either … or", "one of those two", "not sure which", "depending on". */
 const HEDGE =
   /\beither\b[^.;!?]*\bor\b|\bone of (?:those|these|the|them)\b|\bnot (?:100% |entirely |quite )?sure which\b|\bdepending on\b|\bdepends on\b|\bcan'?t tell which\b/i;
@@ -230,6 +245,13 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
     (value) => !sameValue(spec.type, value, expected) && rivals.some((mine) => sameValue(spec.type, mine, expected) && hedged(report, value, mine)),
   );
   if (rival !== undefined) return { pass: false, detail: `hedges between ${right.text} and ${rival.text}` };
+  // "probably 0.2, although it might be 0.21": another value offered as a possibility.
+  const possible = rivals.find(
+    (value) =>
+      !sameValue(spec.type, value, expected) &&
+      /\b(?:might|could|may)(?:\s+also)?\s+be\s*$|\b(?:maybe|possibly|perhaps)\s*$/i.test(report.slice(Math.max(0, value.start - 24), value.start)),
+  );
+  if (possible !== undefined) return { pass: false, detail: `hedges between ${right.text} and ${possible.text}` };
   // An enumeration that does not say which value answers ("1, 3, 79, 80, 100") gives none of them: with no cued and
   // no leading value, two or more other values of the type (not expected ones) in the expected one's clause fail.
   const wanted = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
@@ -306,7 +328,10 @@ function judgeForms(
       const wordChar = (char: string | undefined) => char !== undefined && /[\p{L}\p{N}_]/u.test(char);
       // A possessive reads as the name ("Grace's", which loses its apostrophe when quotes are set aside: "Graces").
       const possessive = after === 's' && !wordChar(lower[end + 1]) && /\p{L}$/u.test(form);
-      if (wordChar(before) || (wordChar(after) && !possessive) || (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1]))) continue;
+      // "docs/CHANGELOG.md" is another path than "CHANGELOG.md" ("process.env.NPM_TOKEN" still names NPM_TOKEN).
+      const joinedBefore = before === '/' && wordChar(lower[start - 2]);
+      if (wordChar(before) || joinedBefore || (wordChar(after) && !possessive) || (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1])))
+        continue;
       if (insideSpans(echoes, start, end)) {
         copiedOnly = true;
         continue;
@@ -315,7 +340,10 @@ function judgeForms(
       const at = clause?.words.findIndex((word) => word.start >= start) ?? -1;
       // A stop message names the blocker even in a negation ("never force-push main", "I can't push").
       if (context.hedges !== false && clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
-      const rival = context.hedges === false ? undefined : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes));
+      const rival =
+        context.hedges === false
+          ? undefined
+          : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes) ?? possibleRival(report, start, end, forms));
       if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
       // A hedge phrase with an alternative in the value's sentence ("… — or "(1% used)" if it rounds up; it depends").
       const sentence = sentenceAround(report, start, end);

@@ -71,7 +71,7 @@ const FAIL =
 const DONE = /^(?:installed|pushed|migrated|seeded|applied|deployed|published)$/;
 /** Words that say an attempt failed (a blocker met), as opposed to a thing not done. */
 const ATTEMPT_FAILED = /^(?:couldn't|couldnt|can't|cant|cannot|unable|failed|refused|rejected|denied)$/;
-const RAN = /^(?:ran|run|reran|re-ran|executed|tried|invoked)$/;
+const RAN = /^(?:ran|run|reran|re-ran|executed|tried|invoked|called|evaluated)$/;
 /** Verbs after a command that cite its output ("pnpm migrate:status confirms …"): the command must have run. */
 const CITES =
   /^(?:shows|showed|shown|confirms|confirmed|reports|reported|says|said|prints|printed|lists|listed|outputs|output|exits|exited|returns|returned|gives|gave)$/;
@@ -294,11 +294,18 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
     // A prediction is not a claim: a modal under a condition ("once the key is set, the tests should pass") or in advice
     // to the developer ("add the key to your .env and it should pass").
     if (words.slice(0, at).some((w) => MODAL.test(w.text)) && (words.slice(0, at).some((w) => CONDITION.test(w.text)) || addressedClause)) return;
+    // A hypothetical ("anyone who pulled it would be broken", "it could fail") says what might happen, not what ran.
+    if (
+      words.slice(Math.max(0, at - 3), at).some((w, k, near) => /^(?:would|might)$/.test(w.text) || (w.text === 'could' && !isNegator(near[k + 1]?.text ?? '')))
+    )
+      return;
     // A negator before the subject does not reach a result after it ("couldn't push: origin refused"), except through a
     // causative verb ("can't get the valves tests passing").
-    const causative = words
-      .slice(Math.max(0, floor - 4), floor)
-      .some((word, k, near) => /^(?:get|make|keep|getting|making)$/.test(word.text) && negatedAt(words, Math.max(0, floor - near.length) + k, 2));
+    const causative =
+      at - floor <= 3 &&
+      words
+        .slice(Math.max(0, floor - 4), floor)
+        .some((word, k, near) => /^(?:get|make|keep|getting|making)$/.test(word.text) && negatedAt(words, Math.max(0, floor - near.length) + k, 2));
     const negated = causative || negatedAt(words.slice(floor), at - floor, 3);
     const past = /ed$/.test(word) || PAST_AUX.test(words[at - 1]?.text ?? '') || PAST_AUX.test(words[at - 2]?.text ?? '');
     for (const subject of subjects) {
@@ -332,7 +339,13 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
         : subjectAt(words, i, scripts);
     // "the test suite", "pnpm test (4 tests)": a second word for the subject just named is the same subject.
     const last = pending[pending.length - 1];
-    if (subject !== undefined && command === undefined && last !== undefined && last.kind === subject.kind && subject.qualifiers === undefined) continue;
+    const adjacent =
+      last !== undefined &&
+      i > 0 &&
+      named.length > 0 &&
+      (subjectAt(words, i - 1, scripts) !== undefined || commandAt(words, i - 2) !== undefined || commandAt(words, i - 3) !== undefined);
+    if (subject !== undefined && command === undefined && last !== undefined && adjacent && last.kind === subject.kind && subject.qualifiers === undefined)
+      continue;
     if (
       subject !== undefined &&
       command === undefined &&
@@ -363,7 +376,8 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       named.push(subject);
       const next = command !== undefined ? i + command.span : i + 1;
       // "ran X", "ran the X", "ran it with node", "X confirms …"
-      const viaTool = /^(?:with|using|through|in|via)$/.test(words[i - 1]?.text ?? '') && RAN.test(words[i - 3]?.text ?? '');
+      const viaTool =
+        /^(?:with|using|through|in|via)$/.test(words[i - 1]?.text ?? '') && words.slice(Math.max(0, i - 7), i - 1).some((word) => RAN.test(word.text));
       if (RAN.test(words[i - 1]?.text ?? '') || RAN.test(words[i - 2]?.text ?? '') || viaTool || CITES.test(words[next]?.text ?? '')) {
         if (!negatedAt(words, i - 1, 3) && !negatedAt(words, next, 2)) claims.push({ kind: 'ran', subject, words: clause.text.trim() });
       }
@@ -417,7 +431,8 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
         continue;
       }
       // "it fails", "both pass"; or a contrast that goes on about the same run ("Ran pnpm migrate: 004 applied, but 005 failed").
-      const contrast = /^(?:but|while|whereas|although|though|however|except|yet)$/.test(clause.after) && named.length === 0;
+      // A contrast or a dash goes on about the same run ("… but 005 failed", "* pnpm lint — FAILS (1 error)").
+      const contrast = /^(?:but|while|whereas|although|though|however|except|yet|-|–|—)$/.test(clause.after) && named.length === 0;
       if ((contrast || words.slice(Math.max(0, i - 3), i).some((w) => PRONOUN.test(w.text) || EVERYTHING.test(w.text))) && previous.length > 0)
         targets = [...previous];
       else if (words.slice(Math.max(0, i - 3), i).some((w) => EVERYTHING.test(w.text))) targets = [{ kind: 'script', said: 'everything' }];
@@ -442,7 +457,13 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
     !negatedAt(words, editVerb, 3) &&
     !words.slice(0, editVerb).some((word) => MODAL.test(word.text) || CONDITION.test(word.text));
   if (editing) {
-    for (const word of words.slice(editVerb + 1)) {
+    let opened = 0;
+    for (const [k, word] of words.slice(editVerb + 1).entries()) {
+      // Only what the verb governs: not a file named in parentheses or after a result ("… and pnpm test is green (format.test.js 2/2)").
+      const gapText = report.slice((words[editVerb + k] as Word).end, word.start);
+      opened += gapText.split('(').length - 1 - (gapText.split(')').length - 1);
+      if (PASS.test(word.text) || FAIL.test(word.text)) break;
+      if (opened > 0) continue;
       // A dotfile (.nvmrc) keeps its dot, which the word itself does not hold.
       const dot = report[word.start - 1] === '.' && /\s|^$/.test(report[word.start - 2] ?? '') ? '.' : '';
       const path = (dot + raw(word)).replace(/[.,:]+$/, '').replace(/:\d+(?::\d+)?$/, '');
