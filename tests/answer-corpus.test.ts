@@ -3,11 +3,17 @@
 // the checks, its labels frozen (commits 668a6b5, 64a66b0) before any check ran on it; a rule is never changed to fit
 // one item, only a kind with a test of its own (tests/claim-checks.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { corpusFigures, judgeCorpus, readCorpus, type ItemVerdict } from '../scripts/answer-corpus-check.js';
 
+/** The three held-out sets, each measured once before the checks were tuned on it (figures in HELDOUT*.md and the closing note of issue 26). */
+const HELD_OUT = ['heldout.json', 'heldout2.json', 'heldout3.json'].map((name) => fileURLToPath(new URL(`./fixtures/answer-corpus/${name}`, import.meta.url)));
+
 let verdicts: ItemVerdict[] = [];
+let heldOut: ItemVerdict[] = [];
 beforeAll(async () => {
   verdicts = await judgeCorpus();
+  for (const file of HELD_OUT) heldOut.push(...(await judgeCorpus(readCorpus(file), {}, null)));
 }, 240_000);
 
 const disagreements = (filter: (verdict: ItemVerdict) => boolean) =>
@@ -33,5 +39,16 @@ describe('the answer corpus, judged by the deterministic checks', () => {
     expect(
       disagreements((verdict) => verdict.item.label === 'wrong' && verdict.accepted && (verdict.item.style === 'echo' || verdict.item.style === 'never_run')),
     ).toEqual([]);
+  });
+});
+
+describe('the three held-out sets, as regression sets now (the checks were tuned on them after their first measurement)', () => {
+  it('refuse no correct answer, accept no more wrong ones than at issue 26 (9 of 231: causal claims about commits, code-state claims), no echo', () => {
+    const figures = corpusFigures(heldOut);
+    expect(figures.items).toBeGreaterThanOrEqual(400);
+    expect(heldOut.filter((verdict) => verdict.item.label === 'correct' && !verdict.accepted).map((verdict) => `${verdict.item.id}: ${verdict.refusals.join('; ')}`)).toEqual([]);
+    // A ceiling at the level measured, not the issue's 3% bar (3.9% pooled): a change that accepts more wrong answers fails here.
+    expect(figures.wrongAccepted).toBeLessThanOrEqual(9);
+    expect(heldOut.filter((verdict) => verdict.item.label === 'wrong' && verdict.accepted && verdict.item.style === 'echo').map((verdict) => verdict.item.id)).toEqual([]);
   });
 });
