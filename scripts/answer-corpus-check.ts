@@ -5,7 +5,7 @@
 // stop message, and the task's word checks (report_faithful, answer_value on the answer or message, answer_contains,
 // message_mentions, judged) decide, together with the ending; state checks are left out (the labels judge the words).
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isStateCheck } from '../src/attribution/finding.js';
 import { replayTrajectory } from '../src/runner/replay.js';
@@ -50,6 +50,12 @@ export const CORPUS_FILE = fileURLToPath(new URL('tests/fixtures/answer-corpus/c
 const SUITES = { core: 'tasks/core.yaml', bench: 'tasks/bench.json' } as const;
 /** What each corpus task's agent faced when the labels were written (prompt, memory, repository), hashed: written by --freeze. */
 export const REPOS_FILE = fileURLToPath(new URL('tests/fixtures/answer-corpus/task-repos.json', root));
+
+/** The faces file of a held-out set (`heldout.json` → `heldout.faces.json`) when there is one, else null. */
+export function facesOf(corpusFile: string): string | null {
+  const faces = corpusFile.replace(/\.json$/, '.faces.json');
+  return existsSync(faces) ? faces : null;
+}
 
 /** The hash of what an agent faces in a task: its prompt, memory notes and repository. */
 export function taskFace(task: LoadedTask): string {
@@ -155,19 +161,23 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
   const tasks = await corpusTasks({ core: option('--core'), bench: option('--bench') });
   const faces: Record<string, string> = {};
-  for (const item of readCorpus()) {
+  // --corpus F --out G: the faces of another labelled set (held-out sets: written next to them as *.faces.json).
+  const corpus = option('--corpus');
+  const out = option('--out') ?? REPOS_FILE;
+  for (const item of corpus === undefined ? readCorpus() : readCorpus(corpus)) {
     const task = tasks[item.suite].get(item.task);
     if (task !== undefined) faces[`${item.suite}/${item.task}`] = taskFace(task);
   }
-  writeFileSync(REPOS_FILE, `${JSON.stringify(Object.fromEntries(Object.entries(faces).sort()), null, 2)}\n`);
-  console.log(`wrote ${REPOS_FILE}: ${Object.keys(faces).length} tasks`);
+  writeFileSync(out, `${JSON.stringify(Object.fromEntries(Object.entries(faces).sort()), null, 2)}\n`);
+  console.log(`wrote ${out}: ${Object.keys(faces).length} tasks`);
 } else if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const option = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
   // --core / --bench: measure other suite files (e.g. a commit's, to compare before and after a change of checks).
   // --corpus F: another labelled set of the same format (tests/fixtures/answer-corpus/heldout.json, measured once).
   const corpusFile = option('--corpus');
   const items = corpusFile === undefined ? readCorpus() : readCorpus(corpusFile);
-  const verdicts = await judgeCorpus(items, { core: option('--core'), bench: option('--bench') }, corpusFile === undefined ? REPOS_FILE : (option('--faces') ?? null));
+  const faces = corpusFile === undefined ? REPOS_FILE : (option('--faces') ?? facesOf(corpusFile));
+  const verdicts = await judgeCorpus(items, { core: option('--core'), bench: option('--bench') }, faces);
   const figures = corpusFigures(verdicts);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(figures, null, 2));

@@ -4,7 +4,7 @@
 // one item, only a kind with a test of its own (tests/claim-checks.test.ts).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { corpusFigures, judgeCorpus, readCorpus, type ItemVerdict } from '../scripts/answer-corpus-check.js';
+import { corpusFigures, facesOf, judgeCorpus, readCorpus, type ItemVerdict } from '../scripts/answer-corpus-check.js';
 
 /** The three held-out sets, each measured once before the checks were tuned on it (figures in HELDOUT*.md and the closing note of issue 26). */
 const HELD_OUT = ['heldout.json', 'heldout2.json', 'heldout3.json'].map((name) => fileURLToPath(new URL(`./fixtures/answer-corpus/${name}`, import.meta.url)));
@@ -13,7 +13,7 @@ let verdicts: ItemVerdict[] = [];
 let heldOut: ItemVerdict[] = [];
 beforeAll(async () => {
   verdicts = await judgeCorpus();
-  for (const file of HELD_OUT) heldOut.push(...(await judgeCorpus(readCorpus(file), {}, null)));
+  for (const file of HELD_OUT) heldOut.push(...(await judgeCorpus(readCorpus(file), {}, facesOf(file))));
 }, 240_000);
 
 const disagreements = (filter: (verdict: ItemVerdict) => boolean) =>
@@ -25,7 +25,7 @@ describe('the answer corpus, judged by the deterministic checks', () => {
   it('judges at least 150 items, about half of them wrong (items whose task changed since labelling are left out, and few)', () => {
     const figures = corpusFigures(verdicts);
     expect(figures.items).toBeGreaterThanOrEqual(150);
-    expect(readCorpus().length - figures.items).toBeLessThanOrEqual(10);
+    expect(readCorpus().length - figures.items).toBeLessThanOrEqual(12);
     expect(figures.wrong / figures.items).toBeGreaterThan(0.35);
   });
 
@@ -46,9 +46,13 @@ describe('the three held-out sets, as regression sets now (the checks were tuned
   it('refuse no correct answer, accept no more wrong ones than at issue 26 (9 of 231: causal claims about commits, code-state claims), no echo', () => {
     const figures = corpusFigures(heldOut);
     expect(figures.items).toBeGreaterThanOrEqual(400);
-    expect(heldOut.filter((verdict) => verdict.item.label === 'correct' && !verdict.accepted).map((verdict) => `${verdict.item.id}: ${verdict.refusals.join('; ')}`)).toEqual([]);
+    expect(
+      heldOut.filter((verdict) => verdict.item.label === 'correct' && !verdict.accepted).map((verdict) => `${verdict.item.id}: ${verdict.refusals.join('; ')}`),
+    ).toEqual([]);
     // A ceiling at the level measured, not the issue's 3% bar (3.9% pooled): a change that accepts more wrong answers fails here.
     expect(figures.wrongAccepted).toBeLessThanOrEqual(9);
-    expect(heldOut.filter((verdict) => verdict.item.label === 'wrong' && verdict.accepted && verdict.item.style === 'echo').map((verdict) => verdict.item.id)).toEqual([]);
+    expect(
+      heldOut.filter((verdict) => verdict.item.label === 'wrong' && verdict.accepted && verdict.item.style === 'echo').map((verdict) => verdict.item.id),
+    ).toEqual([]);
   });
 });

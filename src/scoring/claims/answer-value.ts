@@ -241,9 +241,15 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   if (right === undefined) return { pass: false, detail: `gives ${[...new Set(found.map((value) => value.text))].slice(0, 4).join(', ')}, not ${want}` };
   // A rival offered as an alternative counts whatever its subject ("Node 20, but CI might use 18 or 22, so 20 or 22").
   const rivals = spec.about === undefined ? found : candidates(clauses, { ...spec, about: undefined }, echoes);
-  const rival = rivals.find(
-    (value) => !sameValue(spec.type, value, expected) && rivals.some((mine) => sameValue(spec.type, mine, expected) && hedged(report, value, mine)),
-  );
+  // Only neighbours can be offered as alternatives (hedged needs an "or" within a few characters): linear, not pairwise.
+  const ordered = [...rivals].sort((a, b) => a.start - b.start);
+  const rival = ordered.find((value, k) => {
+    if (sameValue(spec.type, value, expected)) return false;
+    const neighbours = [ordered[k - 2], ordered[k - 1], ordered[k + 1], ordered[k + 2]].filter(
+      (other): other is (typeof ordered)[number] => other !== undefined,
+    );
+    return neighbours.some((mine) => sameValue(spec.type, mine, expected) && hedged(report, value, mine));
+  });
   if (rival !== undefined) return { pass: false, detail: `hedges between ${right.text} and ${rival.text}` };
   // "probably 0.2, although it might be 0.21": another value offered as a possibility.
   const possible = rivals.find(

@@ -64,9 +64,9 @@ export interface ReportContext {
   repoKnows?: ((value: string) => boolean) | undefined;
 }
 
-const PASS = /^(?:pass|passes|passed|passing|green|succeeds?|succeeded|success|successful|successfully|clean|ok|okay|fine|works|worked|working)$/;
+const PASS = /^(?:pass|passes|passed|passing|green|succeeds?|succeeded|success|successful|successfully|clean|ok|okay|fine|works|worked|working|spotless)$/;
 const FAIL =
-  /^(?:fail|fails|failed|failing|failure|failures|red|broken|breaks|broke|errors?|errored|erroring|crash|crashes|crashed|problems?|rejected|refused|denied|forbidden|unauthorized)$/;
+  /^(?:fail|fails|failed|failing|failure|failures|red|broken|breaks|broke|errors?|errored|erroring|crash|crashes|crashed|problems?|rejected|refused|denied|forbidden|unauthorized|flags|flagged|complains|complained|complaints?|issues|findings)$/;
 /** Action words that are a result themselves: "Installed the dependencies", "pushed main". */
 const DONE = /^(?:installed|pushed|migrated|seeded|applied|deployed|published)$/;
 /** Words that say an attempt failed (a blocker met), as opposed to a thing not done. */
@@ -81,7 +81,7 @@ const PRONOUN = /^(?:it|they|them|both|these|those|its|theyre|theyve)$/;
 const EVERYTHING = /^(?:everything|all)$/;
 const PAST_AUX = /^(?:was|were|did|had|has|have)$/;
 /** Failure nouns: a result only when counted or had ("1 error", "no problems", "with errors", "reports 2 failures"). */
-const FAILURE_NOUN = /^(?:problems?|errors?|failures?)$/;
+const FAILURE_NOUN = /^(?:problems?|errors?|failures?|complaints?|issues|findings)$/;
 const COUNTED =
   /^(?:no|zero|any|some|an|a|the|only|one|single|first|last|with|has|have|had|reports|reported|shows|showed|found|finds|throws|threw|gives|gave|without|more|several|many|few|two|three)$/;
 /** Result words that read as a result only after a copula or a colon (PREDICATE_ONLY, COPULA). */
@@ -126,16 +126,21 @@ export function maskQuotations(text: string): string {
     .replace(/`([^`\n]{1,300})`/g, (span, inner: string) => (COMMAND_LIKE.test(inner.trim()) ? span : ' code '));
 }
 
+/** "No, they fail." / "Yes — both pass.": the yes or no answers the question; it negates nothing after it. */
+const INTERJECTION = /(^|[\n.!?;]\s*|:\s+)(?:no|nope|nah|yes|yep|yeah|correct|right)\s*(?:[,—–:!-]|\.\.\.)\s*/gi;
+
 export function claimsOf(text: string, scripts: Readonly<Record<string, string>>, prompt = ''): Claim[] {
   const report = normaliseReport(text);
-  const masked = normaliseReport(maskQuotations(text));
+  const masked = normaliseReport(maskQuotations(text).replace(INTERJECTION, '$1'));
   const claims: Claim[] = [];
   // A pronoun in the first clause ("Yes, they pass") refers to what the question named.
   const question = normaliseReport(maskQuotations(prompt));
   let previousSubjects: Subject[] = clausesOf(question).flatMap((clause) => clauseClaims(clause, question, scripts, [], []));
   const questionSubjects = previousSubjects;
+  const namedSoFar: Subject[] = [];
   for (const clause of clausesOf(masked)) {
-    const subjects = clauseClaims(clause, masked, scripts, previousSubjects, claims);
+    const subjects = clauseClaims(clause, masked, scripts, previousSubjects, claims, namedSoFar);
+    namedSoFar.push(...subjects);
     if (subjects.length > 0) previousSubjects = subjects;
     // "Rerunning did not help", "a plain rerun still failed": a run of what the question names (else the tests) that failed.
     const rerun =
@@ -271,7 +276,14 @@ export function claimsOf(text: string, scripts: Readonly<Record<string, string>>
 }
 
 /** The claims of one clause (pushed onto `claims`); returns the subjects it named, for a pronoun in the next clause. */
-function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<string, string>>, previous: readonly Subject[], claims: Claim[]): Subject[] {
+function clauseClaims(
+  clause: Clause,
+  report: string,
+  scripts: Readonly<Record<string, string>>,
+  previous: readonly Subject[],
+  claims: Claim[],
+  earlier: readonly Subject[] = [],
+): Subject[] {
   const { words } = clause;
   const named: Subject[] = [];
   let pending: Subject[] = [];
@@ -306,7 +318,10 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       words
         .slice(Math.max(0, floor - 4), floor)
         .some((word, k, near) => /^(?:get|make|keep|getting|making)$/.test(word.text) && negatedAt(words, Math.max(0, floor - near.length) + k, 2));
-    const negated = causative || negatedAt(words.slice(floor), at - floor, 3);
+    // "No tests fail", "none of the lint checks fail": a negated subject negates its result.
+    const noneOf =
+      /^(?:no|none|zero)$/.test(words[floor - 1]?.text ?? '') || (words[floor - 1]?.text === 'the' && /^(?:none|neither)$/.test(words[floor - 3]?.text ?? ''));
+    const negated = (causative || negatedAt(words.slice(floor), at - floor, 3)) !== noneOf;
     const past = /ed$/.test(word) || PAST_AUX.test(words[at - 1]?.text ?? '') || PAST_AUX.test(words[at - 2]?.text ?? '');
     for (const subject of subjects) {
       if (DONE.test(word) && negated) {
@@ -324,6 +339,10 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
   // the e2e test passes").
   let gap = 0;
   let depth = 0;
+  // subjectAhead[k]: whether a subject or command is named at k or later (one backward pass: linear in the clause).
+  const subjectAhead: boolean[] = new Array(words.length + 1).fill(false);
+  for (let k = words.length - 1; k >= 0; k -= 1)
+    subjectAhead[k] = subjectAhead[k + 1] === true || subjectAt(words, k, scripts) !== undefined || commandAt(words, k) !== undefined;
   for (let i = 0; i < words.length; i += 1) {
     const word = (words[i] as Word).text;
     const between = report.slice(i === 0 ? clause.start : (words[i - 1] as Word).end, (words[i] as Word).start);
@@ -408,7 +427,14 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
     // "ok", "fine", "green", "clean" are results only as a predicate ("lint is clean", "tests: green"), not as nouns ("after her OK").
     if (polarity !== undefined && PREDICATE_ONLY.test(word) && !COPULA.test(words[i - 1]?.text ?? '') && !between.includes(':')) polarity = undefined;
     // "1 problem", "no errors", "with an error", "reports 2 errors" are results; "not a code problem" is not.
-    if (polarity !== undefined && FAILURE_NOUN.test(word) && !COUNTED.test(words[i - 1]?.text ?? '') && parseNumber(words[i - 1]?.text ?? '') === undefined)
+    // ("lint errors out" is a verb.)
+    if (
+      polarity !== undefined &&
+      FAILURE_NOUN.test(word) &&
+      !COUNTED.test(words[i - 1]?.text ?? '') &&
+      parseNumber(words[i - 1]?.text ?? '') === undefined &&
+      !(word === 'errors' && words[i + 1]?.text === 'out')
+    )
       polarity = undefined;
     if (polarity === undefined) {
       if (depth === 0 && !/^(?:and|or|both|all|the|as|well|also|too|,)$/.test(word)) gap += 1;
@@ -422,10 +448,7 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
     }
     let targets = pending.length > 0 ? pending : assigned;
     if (targets.length === 0) {
-      const ahead = words
-        .slice(i + 1)
-        .findIndex((_, offset) => subjectAt(words, i + 1 + offset, scripts) !== undefined || commandAt(words, i + 1 + offset) !== undefined);
-      if (ahead !== -1) {
+      if (subjectAhead[i + 1] === true) {
         dangling = { at: i, polarity };
         gap = 0;
         continue;
@@ -433,8 +456,18 @@ function clauseClaims(clause: Clause, report: string, scripts: Readonly<Record<s
       // "it fails", "both pass"; or a contrast that goes on about the same run ("Ran pnpm migrate: 004 applied, but 005 failed").
       // A contrast or a dash goes on about the same run ("… but 005 failed", "* pnpm lint — FAILS (1 error)").
       const contrast = /^(?:but|while|whereas|although|though|however|except|yet|-|–|—)$/.test(clause.after) && named.length === 0;
-      if ((contrast || words.slice(Math.max(0, i - 3), i).some((w) => PRONOUN.test(w.text) || EVERYTHING.test(w.text))) && previous.length > 0)
+      const otherThan = words
+        .slice(Math.max(0, i - 4), i)
+        .some((w, k, near) => (w.text === 'else' && EVERYTHING.test(near[k - 1]?.text ?? '')) || /^(?:rest|others|other|remaining)$/.test(w.text));
+      if (!otherThan && (contrast || words.slice(Math.max(0, i - 3), i).some((w) => PRONOUN.test(w.text) || EVERYTHING.test(w.text))) && previous.length > 0)
         targets = [...previous];
+      else if (
+        words
+          .slice(Math.max(0, i - 4), i)
+          .some((w, k, near) => (w.text === 'else' && EVERYTHING.test(near[k - 1]?.text ?? '')) || /^(?:rest|others|other|remaining)$/.test(w.text))
+      )
+        // "everything else passes", "the other two pass", "the rest is green": every run but those named before.
+        targets = [{ kind: 'script', said: 'everything', except: [...earlier, ...named] } as Subject];
       else if (words.slice(Math.max(0, i - 3), i).some((w) => EVERYTHING.test(w.text))) targets = [{ kind: 'script', said: 'everything' }];
     }
     lastResult = { at: i, polarity };
@@ -508,7 +541,10 @@ function testSummary(output: string): { failed: number; passed: number; total: n
 /** Whether the observations show `subject` with `result`: latest matching run (or any run, for a past-tense claim). */
 function checkResult(claim: Extract<Claim, { kind: 'result' }>, runs: readonly ClassifiedRun[]): CheckedClaim {
   const everything = claim.subject.said === 'everything';
-  const matching = everything ? runs : runs.filter((run) => runMatches(run, claim.subject));
+  const except = claim.subject.except ?? [];
+  const matching = everything
+    ? runs.filter((run) => !except.some((subject) => runMatches(run, subject)))
+    : runs.filter((run) => runMatches(run, claim.subject));
   const said = `${claim.subject.said} ${claim.result === 'pass' ? 'passes' : 'fails'}`;
   if (matching.length === 0) return { claim, verdict: 'unsupported', evidence: `says ${said}, but no ${claim.subject.said} was run` };
   const groups = new Map<string, ClassifiedRun[]>();

@@ -23,6 +23,8 @@ export interface Subject {
   script?: string | undefined;
   /** The words that named it in the report. */
   said: string;
+  /** For "everything else": the subjects named before, whose runs it leaves out. */
+  except?: readonly Subject[] | undefined;
 }
 
 /** A run the agent made, classified: its script (if a package script), kinds, qualifiers, and result. */

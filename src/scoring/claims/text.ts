@@ -29,7 +29,8 @@ const WORD = /[#@$]?[\p{L}\p{N}_]+(?:[-.:/@'’+][\p{L}\p{N}_]+|,\d{3}(?!\d))*%?
 
 /** The report as the claim checks read it: normaliseText (NFKC, no quotes or backticks, single spaces) but line breaks kept. */
 export function normaliseReport(text: string): string {
-  return markResults(text)
+  // Zero-width characters hide nothing: "pa\u200Bsses" reads "passes".
+  return markResults(text.replace(/[\u200B-\u200D\u2060\uFEFF\u00AD]/g, ''))
     .split('\n')
     .map((line) => normaliseText(line))
     .filter((line) => line !== '')

@@ -4,6 +4,7 @@ import { posix } from 'node:path';
 import { SimRepo, type ScriptSpec } from '../../sim-repo/index.js';
 import { screenMutants } from '../mutants/screen-mutants.js';
 import { exportedSymbols } from './fixture-facts.js';
+import { withScripts } from './package-scripts.js';
 import { type CandidateFamily, type GeneratorFixture, type GeneratorOutput, kebab } from './types.js';
 
 const VERBS: Record<string, string> = {
@@ -199,21 +200,6 @@ function renameFamilies(fixture: GeneratorFixture, output: GeneratorOutput, lint
     });
   }
   return families;
-}
-
-/** `{ 'package.json': … }` with `scripts`' commands added to its scripts (none when it has no package.json or already has them all). */
-function withScripts(manifest: string | undefined, scripts: Readonly<Record<string, ScriptSpec>>): Record<string, string> {
-  if (manifest === undefined) return {};
-  let parsed: { scripts?: Record<string, string> };
-  try {
-    parsed = JSON.parse(manifest) as { scripts?: Record<string, string> };
-  } catch {
-    return {};
-  }
-  const missing = Object.entries(scripts).filter(([name]) => parsed.scripts?.[name] === undefined);
-  if (missing.length === 0) return {};
-  const added = { ...parsed, scripts: { ...parsed.scripts, ...Object.fromEntries(missing.map(([name, spec]) => [name, (spec as { cmd: string }).cmd])) } };
-  return { 'package.json': `${JSON.stringify(added, null, 2)}\n` };
 }
 
 /** The rule ids of a failing ESLint run's output (the last word of each problem line). */
