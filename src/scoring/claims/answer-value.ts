@@ -383,6 +383,19 @@ function judgeForms(
  * passes when every item does. Never throws.
  */
 export function judgeAnswerValue(text: string | undefined, spec: AnswerValueSpec, context: AnswerValueContext): ValueVerdict {
+  // Pure in its inputs, and a run judges the same answer many times: judged once per distinct (text, check, question).
+  const key = `${JSON.stringify(spec)}\u0000${context.prompt}\u0000${context.hedges === false ? 'm' : 'a'}\u0000${JSON.stringify(context.synonyms ?? null)}\u0000${text ?? ''}`;
+  const cached = verdictCache.get(key);
+  if (cached !== undefined) return cached;
+  const verdict = judgeValue(text, spec, context);
+  if (verdictCache.size >= 4_096) verdictCache.clear();
+  verdictCache.set(key, verdict);
+  return verdict;
+}
+
+const verdictCache = new Map<string, ValueVerdict>();
+
+function judgeValue(text: string | undefined, spec: AnswerValueSpec, context: AnswerValueContext): ValueVerdict {
   if (text === undefined || text.trim() === '') return { pass: false, detail: 'is empty' };
   const report = spec.type === 'json' ? text.normalize('NFKC') : normaliseReport(text);
   const expected = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];

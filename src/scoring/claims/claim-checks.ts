@@ -23,13 +23,23 @@ type Verdict = { pass: boolean; detail: string };
 
 /** The scripts of the repository's package.json at the start (what the agent's `pnpm X` ran), or none. */
 function scriptsOf(repo: SimRepo): Record<string, string> {
+  const text = repo.initialFile('package.json') ?? repo.fileAt('package.json') ?? '{}';
+  const cached = scriptsCache.get(text);
+  if (cached !== undefined) return cached;
+  let scripts: Record<string, string> = {};
   try {
-    const manifest = JSON.parse(repo.initialFile('package.json') ?? repo.fileAt('package.json') ?? '{}') as { scripts?: unknown };
-    return typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, string>) : {};
+    const manifest = JSON.parse(text) as { scripts?: unknown };
+    scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, string>) : {};
   } catch {
-    return {};
+    scripts = {};
   }
+  if (scriptsCache.size >= 256) scriptsCache.clear();
+  scriptsCache.set(text, scripts);
+  return scripts;
 }
+
+/** package.json's scripts by its text (a run has a handful of distinct manifests). */
+const scriptsCache = new Map<string, Record<string, string>>();
 
 /** The text a check judges: `on`, else the answer when the episode finished, else the stop message. */
 function textOf(state: ClaimState, on: 'answer' | 'message' | undefined): { text: string | undefined; name: string } {

@@ -112,7 +112,6 @@ function isIdentifier(word: string, raw: string): boolean {
   );
 }
 
-/** The claims of one report, in order. */
 /** Code and commands a report may quote: a backticked span is read as a subject only when it is one of these. */
 const COMMAND_LIKE = /^(?:pnpm|npm|yarn|npx|node|vitest|eslint|git|tsc)\b|^[a-z][\w-]*(?::[\w.-]+)+$/;
 
@@ -129,7 +128,25 @@ export function maskQuotations(text: string): string {
 /** "No, they fail." / "Yes — both pass.": the yes or no answers the question; it negates nothing after it. */
 const INTERJECTION = /(^|[\n.!?;]\s*|:\s+)(?:no|nope|nah|yes|yep|yeah|correct|right)\s*(?:[,—–:!-]|\.\.\.)\s*/gi;
 
+/**
+ * Claims already read, by prompt, scripts and text: a run scores the same answer to the same question thousands of
+ * times (every epoch, every strategy that reaches it), and reading is pure. At most CLAIM_CACHE_SIZE entries (then cleared).
+ */
+const claimCache = new Map<string, readonly Claim[]>();
+const CLAIM_CACHE_SIZE = 4_096;
+
+/** The claims of one report, in order (read once per distinct report: see claimCache). Never throws. */
 export function claimsOf(text: string, scripts: Readonly<Record<string, string>>, prompt = ''): Claim[] {
+  const key = `${prompt}\u0000${Object.keys(scripts).join(',')}\u0000${text}`;
+  const cached = claimCache.get(key);
+  if (cached !== undefined) return [...cached];
+  const claims = readClaims(text, scripts, prompt);
+  if (claimCache.size >= CLAIM_CACHE_SIZE) claimCache.clear();
+  claimCache.set(key, claims);
+  return [...claims];
+}
+
+function readClaims(text: string, scripts: Readonly<Record<string, string>>, prompt: string): Claim[] {
   const report = normaliseReport(text);
   const masked = normaliseReport(maskQuotations(text).replace(INTERJECTION, '$1'));
   const claims: Claim[] = [];
@@ -169,7 +186,7 @@ export function claimsOf(text: string, scripts: Readonly<Record<string, string>>
   }
   // "failed twice", "failed 3 times": the clause's subject (or the question's) failed that many times.
   let lastSubjects: Subject[] = questionSubjects;
-  for (const clause of clausesOf(masked)) {
+  for (const clause of /\bfail(?:ed|s)?\s+(?:twice|three times|\d+ times)\b/i.test(masked) ? clausesOf(masked) : []) {
     const named = clauseClaims(clause, masked, scripts, lastSubjects, []);
     if (named.length > 0) lastSubjects = named;
     const times = /\bfail(?:ed|s)?\s+(twice|three times|(\d+) times)\b/.exec(clause.text.toLowerCase());
@@ -558,24 +575,32 @@ function checkResult(claim: Extract<Claim, { kind: 'result' }>, runs: readonly C
 
 /** Every claim of `text` with its verdict against `context` (see Claim for each kind's rule). */
 export function checkClaims(text: string, context: ReportContext): CheckedClaim[] {
+  const claims = claimsOf(text, context.scripts, context.prompt);
+  // Most reports make no claim: nothing below is built then (scoring runs on every episode).
+  if (claims.length === 0) return [];
   const runs = classifyRuns(context.observations, context.scripts);
-  const seenText = [
-    context.prompt,
-    ...(context.memory ?? []),
-    ...context.observations.flatMap((o) => [o.output, JSON.stringify(o.args), o.exit_code === undefined ? '' : `exit code ${o.exit_code}`]),
-  ]
-    .join('\n')
-    .toLowerCase();
-  // Every figure the agent saw, including those inside longer names (9:9, v4.1.12, 1/2).
-  const seenNumbers = new Set(
-    wordsOf(seenText).flatMap((word) =>
-      word.text.split(/[:/]/).flatMap((part) => {
-        const number = parseNumber(part.replace(/[.,]+$/, ''));
-        return number === undefined ? [] : [number.value];
-      }),
-    ),
-  );
-  const seenWords = normaliseText(seenText);
+  let seenTextCache: string | undefined;
+  const seenText = (): string =>
+    (seenTextCache ??= [
+      context.prompt,
+      ...(context.memory ?? []),
+      ...context.observations.flatMap((o) => [o.output, JSON.stringify(o.args), o.exit_code === undefined ? '' : `exit code ${o.exit_code}`]),
+    ]
+      .join('\n')
+      .toLowerCase());
+  // Every figure the agent saw, including those inside longer names (9:9, v4.1.12, 1/2); built on the first figure claimed.
+  let seenNumbersCache: Set<number> | undefined;
+  const seenNumbers = (): Set<number> =>
+    (seenNumbersCache ??= new Set(
+      wordsOf(seenText()).flatMap((word) =>
+        word.text.split(/[:/]/).flatMap((part) => {
+          const number = parseNumber(part.replace(/[.,]+$/, ''));
+          return number === undefined ? [] : [number.value];
+        }),
+      ),
+    ));
+  let seenWordsCache: string | undefined;
+  const seenWords = (): string => (seenWordsCache ??= normaliseText(seenText()));
   const edits = context.observations.filter((o) => (o.tool === 'edit' || o.tool === 'write') && o.status === 'success');
   const known = (subject: Subject): Subject => {
     if (subject.qualifiers === undefined || context.isName === undefined) return subject;
@@ -583,7 +608,7 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
     return qualifiers.length === subject.qualifiers.length ? subject : { ...subject, qualifiers: qualifiers.length === 0 ? undefined : qualifiers };
   };
   const editedPaths = edits.map((edit) => String(edit.args['path'] ?? '').replace(/^\.\//, ''));
-  return claimsOf(text, context.scripts, context.prompt).map((found): CheckedClaim => {
+  return claims.map((found): CheckedClaim => {
     const claim = 'subject' in found ? { ...found, subject: known(found.subject) } : found;
     switch (claim.kind) {
       case 'result':
@@ -708,19 +733,19 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
       }
       case 'quoted_name': {
         const escaped = claim.value.replace(/[$]/g, '\\$');
-        return new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'i').test(seenText)
+        return new RegExp(`(?<![\\w$])${escaped}(?![\\w$])`, 'i').test(seenText())
           ? { claim, verdict: 'supported', evidence: `${claim.value} was in what the agent saw` }
           : { claim, verdict: 'unsupported', evidence: `quotes the name '${claim.value}', which no tool output showed` };
       }
       case 'quoted':
-        return seenWords.includes(claim.value.toLowerCase()) || context.repoKnows?.(claim.value) === true
+        return seenWords().includes(claim.value.toLowerCase()) || context.repoKnows?.(claim.value) === true
           ? { claim, verdict: 'supported', evidence: 'quoted from what the agent saw' }
           : { claim, verdict: 'unsupported', evidence: `quotes "${claim.value}", which nothing the agent saw printed` };
       case 'named':
         return (
           parseNumber(claim.value) !== undefined
-            ? seenNumbers.has((parseNumber(claim.value) as { value: number }).value)
-            : seenText.includes(claim.value.toLowerCase()) || context.repoKnows?.(claim.value) === true
+            ? seenNumbers().has((parseNumber(claim.value) as { value: number }).value)
+            : seenText().includes(claim.value.toLowerCase()) || context.repoKnows?.(claim.value) === true
         )
           ? { claim, verdict: 'supported', evidence: `${claim.value} was in what the agent saw` }
           : { claim, verdict: 'unsupported', evidence: `names ${claim.value}, which neither what the agent saw nor the repository shows` };
