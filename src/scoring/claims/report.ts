@@ -573,6 +573,14 @@ function checkResult(claim: Extract<Claim, { kind: 'result' }>, runs: readonly C
   return ok ? { claim, verdict: 'supported', evidence: seen } : { claim, verdict: 'contradicted', evidence: `says ${said}, but ${seen}` };
 }
 
+/** The figures of a trace's text, by that text (episodes of later epochs see the same outputs): at most 1,024 kept. */
+const numbersSeen = new Map<string, Set<number>>();
+function rememberNumbers(text: string, numbers: Set<number>): Set<number> {
+  if (numbersSeen.size >= 1_024) numbersSeen.clear();
+  numbersSeen.set(text, numbers);
+  return numbers;
+}
+
 /** Every claim of `text` with its verdict against `context` (see Claim for each kind's rule). */
 export function checkClaims(text: string, context: ReportContext): CheckedClaim[] {
   const claims = claimsOf(text, context.scripts, context.prompt);
@@ -591,14 +599,19 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
   // Every figure the agent saw, including those inside longer names (9:9, v4.1.12, 1/2); built on the first figure claimed.
   let seenNumbersCache: Set<number> | undefined;
   const seenNumbers = (): Set<number> =>
-    (seenNumbersCache ??= new Set(
-      wordsOf(seenText()).flatMap((word) =>
-        word.text.split(/[:/]/).flatMap((part) => {
-          const number = parseNumber(part.replace(/[.,]+$/, ''));
-          return number === undefined ? [] : [number.value];
-        }),
-      ),
-    ));
+    (seenNumbersCache ??=
+      numbersSeen.get(seenText()) ??
+      rememberNumbers(
+        seenText(),
+        new Set(
+          wordsOf(seenText()).flatMap((word) =>
+            word.text.split(/[:/]/).flatMap((part) => {
+              const number = parseNumber(part.replace(/[.,]+$/, ''));
+              return number === undefined ? [] : [number.value];
+            }),
+          ),
+        ),
+      ));
   let seenWordsCache: string | undefined;
   const seenWords = (): string => (seenWordsCache ??= normaliseText(seenText()));
   const edits = context.observations.filter((o) => (o.tool === 'edit' || o.tool === 'write') && o.status === 'success');
