@@ -95,7 +95,7 @@ function candidates(
         const isAbout = (word: { text: string }) => about.some((a) => word.text === a || word.text.startsWith(a));
         const before = clause.words.slice(Math.max(0, at - 4), at);
         const lastAbout = before.map(isAbout).lastIndexOf(true);
-        const ownsIt = lastAbout !== -1 && !before.slice(lastAbout + 1).some((word) => valueOf(word, spec.type) !== undefined);
+        const ownsIt = lastAbout !== -1 && !before.slice(lastAbout + 1).some((word) => valueOfWord(word, spec.type) !== undefined);
         if (!ownsIt && !clause.words.slice(at + 1, at + 3).some(isAbout)) continue;
       }
       const before = clause.words.slice(Math.max(0, at - 3), at);
@@ -108,7 +108,7 @@ function candidates(
 }
 
 /** The value of `type` one word holds, if any (number, version, sha, path; undefined for json and text). */
-function valueOf(word: { text: string; start: number; end: number }, type: ValueType): FoundValue | undefined {
+function valueOfWord(word: { text: string; start: number; end: number }, type: ValueType): FoundValue | undefined {
   if (type === 'json' || type === 'text') return undefined;
   return valuesIn([word], type)[0];
 }
