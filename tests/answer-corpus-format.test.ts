@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type LoadedTask, loadSuiteFile } from '../src/suite/load-suite.js';
 import { SimRepo } from '../src/sim-repo/index.js';
 import { executeToolCall } from '../src/tools/index.js';
+import type { CorpusItem } from '../scripts/answer-corpus-check.js';
 
 const CORPUS = fileURLToPath(new URL('./fixtures/answer-corpus/corpus.json', import.meta.url));
 const SUITE_FILES = { core: 'tasks/core.yaml', bench: 'tasks/bench.json' } as const;
@@ -25,18 +26,6 @@ const STYLES = [
   'invented_value',
   'partial',
 ];
-
-interface CorpusItem {
-  id: string;
-  suite: 'core' | 'bench';
-  task: string;
-  steps: { tool: string; args: Record<string, unknown> }[];
-  ending: 'finish' | 'stop';
-  text: string;
-  label: 'correct' | 'wrong';
-  style: string;
-  why: string;
-}
 
 type Suites = Record<CorpusItem['suite'], readonly LoadedTask[]>;
 
