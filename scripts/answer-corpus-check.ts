@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { isStateCheck } from '../src/attribution/finding.js';
 import { replayTrajectory } from '../src/runner/replay.js';
 import { type LoadedTask, loadSuiteFile } from '../src/suite/load-suite.js';
@@ -53,6 +54,8 @@ export const REPOS_FILE = fileURLToPath(new URL('tests/fixtures/answer-corpus/ta
 
 /** The faces file of a held-out set (`heldout.json` → `heldout.faces.json`) when there is one, else null. */
 export function facesOf(corpusFile: string): string | null {
+  // The first corpus keeps its faces in task-repos.json (it came first); a held-out set beside it in F.faces.json.
+  if (resolve(corpusFile) === resolve(REPOS_FILE.replace(/task-repos\.json$/, 'corpus.json'))) return REPOS_FILE;
   const faces = corpusFile.replace(/\.json$/, '.faces.json');
   return existsSync(faces) ? faces : null;
 }

@@ -207,6 +207,12 @@ export class SimRepo {
     return resolved.ok ? this.state.base.initial.get(resolved.path) : undefined;
   }
 
+  /** Every commit of the history, newest first, with its changes (for scoring: neither advances the clock nor is recorded). */
+  history(): readonly Commit[] {
+    const log = gitLog(this.state, { limit: Number.MAX_SAFE_INTEGER });
+    return log.ok ? log.commits : [];
+  }
+
   /** Content of a path at HEAD, or undefined. */
   headFile(path: string): string | undefined {
     const resolved = resolveRepoPath(path);

@@ -164,13 +164,16 @@ function sentenceAround(text: string, start: number, end: number): string {
 /** Words that offer a value as a possibility: "might be 0.21", "maybe USD", "could also be 22". */
 const POSSIBLY = /\b(?:might|could|may)(?:\s+also)?\s+be\s+([^\s,;()]+)|\b(?:maybe|possibly|perhaps)\s+([^\s,;()]+)/gi;
 
-/** A value of the expected one's shape offered as a possibility (POSSIBLY) that is none of its forms. */
-function possibleRival(report: string, start: number, end: number, forms: readonly string[]): string | undefined {
-  const mine = shape(report.slice(start, end).split(' ')[0] as string);
+/**
+ * A value of the expected one's shape offered as a possibility (POSSIBLY) that is none of its forms. The shape is the
+ * found form's or the expected value's ("It's euros, I think … maybe USD": USD has EUR's shape).
+ */
+function possibleRival(report: string, start: number, end: number, forms: readonly string[], expected = ''): string | undefined {
+  const shapes = new Set([shape(report.slice(start, end).split(' ')[0] as string), ...(expected === '' ? [] : [shape(expected.split(' ')[0] as string)])]);
   for (const match of report.matchAll(POSSIBLY)) {
     const token = ((match[1] ?? match[2]) as string).replace(/[.:!?]+$/, '');
     if (forms.some((form) => token.toLowerCase() === form || form.startsWith(token.toLowerCase()))) continue;
-    if (shape(token) === mine && /[\p{L}\p{N}]/u.test(token) && !/^(?:a|an|the|it|that|this|set|different|wrong|other|something|fine|ok|good)$/i.test(token))
+    if (shapes.has(shape(token)) && /[\p{L}\p{N}]/u.test(token) && !/^(?:a|an|the|it|that|this|set|different|wrong|other|something|fine|ok|good)$/i.test(token))
       return token;
   }
   return undefined;
@@ -349,7 +352,7 @@ function judgeForms(
       const rival =
         context.hedges === false
           ? undefined
-          : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes) ?? possibleRival(report, start, end, forms));
+          : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes) ?? possibleRival(report, start, end, forms, expected));
       if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
       // A hedge phrase with an alternative in the value's sentence ("… — or "(1% used)" if it rounds up; it depends").
       const sentence = sentenceAround(report, start, end);

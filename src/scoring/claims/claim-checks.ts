@@ -52,6 +52,7 @@ function textOf(state: ClaimState, on: 'answer' | 'message' | undefined): { text
 export function reportContext(state: ClaimState): ReportContext {
   const { repo } = state;
   let history: string | undefined;
+  let culprits: string[] | undefined;
   const scripts = scriptsOf(repo);
   // The names a qualifier may be: words of script names and commands, and of test files' paths (built on first use:
   // most reports name no narrowed subject, and listing the files of a big repository is not free).
@@ -76,28 +77,69 @@ export function reportContext(state: ClaimState): ReportContext {
     isName,
     fileAt: (path) => repo.fileAt(path),
     commitAuthor: (sha) => {
-      const log = repo.gitLog({ limit: 10_000 });
-      return log.ok ? log.commits.find((commit) => commit.sha.startsWith(sha.toLowerCase()) || sha.toLowerCase().startsWith(commit.sha))?.author : undefined;
+      return repo.history().find((commit) => commit.sha.startsWith(sha.toLowerCase()) || sha.toLowerCase().startsWith(commit.sha))?.author;
     },
     filesContaining: (text, scope) => {
       const hits = repo.filesContaining(text, '').paths;
       if (scope === '') return hits;
       return hits.filter((path) => path === scope || path.startsWith(`${scope.replace(/\/$/, '')}/`) || (!scope.includes('/') && path.endsWith(`/${scope}`)));
     },
+    culprits: () => (culprits ??= culpritsOf(repo, state.observations ?? [])),
     repoKnows: (value) => {
       if (repo.filesContaining(value).paths.length > 0) return true;
       if (history === undefined) {
-        const log = repo.gitLog({ limit: 10_000 });
-        history = log.ok
-          ? log.commits
-              .map((commit) => `${commit.sha} ${commit.author} ${commit.date} ${commit.message}`)
-              .join('\n')
-              .toLowerCase()
-          : '';
+        history = repo
+          .history()
+          .map((commit) => `${commit.sha} ${commit.author} ${commit.date} ${commit.message}`)
+          .join('\n')
+          .toLowerCase();
       }
       return history.includes(value.toLowerCase());
     },
   };
+}
+
+/** The lines of a text worth comparing (trimmed; blank lines and lone brackets say nothing about a change). */
+function meaningfulLines(text: string | null | undefined): Set<string> {
+  return new Set(
+    (text ?? '')
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line.length >= 4 && /[\w]/.test(line)),
+  );
+}
+
+/**
+ * The commits the agent's fix undoes: for each file the agent edited, the lines the fix removed (in the file at the start,
+ * not at the end) and restored (the reverse); a commit whose change to that file added one of the removed lines or dropped
+ * one of the restored ones is a culprit. Shas newest first; empty when no commit's change meets the fix.
+ */
+export function culpritsOf(repo: SimRepo, observations: readonly Observation[]): string[] {
+  const paths = [
+    ...new Set(
+      observations
+        .filter((o) => (o.tool === 'edit' || o.tool === 'write') && o.status === 'success')
+        .map((o) => String(o.args['path'] ?? '').replace(/^\.\//, '')),
+    ),
+  ];
+  if (paths.length === 0) return [];
+  const culprits: string[] = [];
+  const fixes = paths.map((path) => {
+    const before = meaningfulLines(repo.initialFile(path));
+    const after = meaningfulLines(repo.fileAt(path));
+    return { path, removed: [...before].filter((line) => !after.has(line)), restored: [...after].filter((line) => !before.has(line)) };
+  });
+  for (const commit of repo.history()) {
+    const hit = commit.changes.some((change) => {
+      const fix = fixes.find((candidate) => candidate.path === change.path);
+      if (fix === undefined) return false;
+      const was = meaningfulLines(change.before);
+      const is = meaningfulLines(change.after);
+      return fix.removed.some((line) => is.has(line) && !was.has(line)) || fix.restored.some((line) => was.has(line) && !is.has(line));
+    });
+    if (hit) culprits.push(commit.sha);
+  }
+  return culprits;
 }
 
 /** Words for a claim in a detail line. */
