@@ -339,7 +339,14 @@ function judgeForms(
       const possessive = after === 's' && !wordChar(lower[end + 1]) && /\p{L}$/u.test(form);
       // "docs/CHANGELOG.md" is another path than "CHANGELOG.md" ("process.env.NPM_TOKEN" still names NPM_TOKEN).
       const joinedBefore = before === '/' && wordChar(lower[start - 2]);
-      if (wordChar(before) || joinedBefore || (wordChar(after) && !possessive) || (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1])))
+      // "v2.4.0" writes the version 2.4.0.
+      const versionPrefix = before === 'v' && /^\d+(?:\.\d+)+$/.test(form) && !wordChar(lower[start - 2]);
+      if (
+        (wordChar(before) && !versionPrefix) ||
+        joinedBefore ||
+        (wordChar(after) && !possessive) ||
+        (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1]))
+      )
         continue;
       if (insideSpans(echoes, start, end)) {
         copiedOnly = true;
@@ -349,9 +356,13 @@ function judgeForms(
       const at = clause?.words.findIndex((word) => word.start >= start) ?? -1;
       // A stop message names the blocker even in a negation ("never force-push main", "I can't push").
       if (context.hedges !== false && clause !== undefined && at > 0 && negatedAt(clause.words, at, 3)) continue;
+      // A stop message may name the blocker beside others ("Dana or #payments"), but not guess between two of a kind
+      // ("probably Sam Okafor, or maybe Mira Kovač").
       const rival =
         context.hedges === false
-          ? undefined
+          ? /\b(?:probably|maybe|perhaps|possibly|not sure)\b/i.test(sentenceAround(report, start, end))
+            ? rivalForm(report, start, end, forms)
+            : undefined
           : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes) ?? possibleRival(report, start, end, forms, expected));
       if (rival !== undefined) return { pass: false, detail: `hedges between ${JSON.stringify(report.slice(start, end))} and ${JSON.stringify(rival)}` };
       // A hedge phrase with an alternative in the value's sentence ("… — or "(1% used)" if it rounds up; it depends").

@@ -20,9 +20,9 @@ export interface Clause {
 /**
  * What ends a clause: a sentence end (. ! ? followed by a space or the end), ; and a line break, and the
  * contrastive joins "but", "while", "whereas", "although", "though", "however", "except" (so "tests pass but lint
- * fails" is two claims). A dot inside a name (`src/a.js`, `107.07`, `v22.1`) does not end a clause.
+ * fails" is two claims). The dot of an abbreviation that brings an example or a comparison (e.g., vs.) and a dot inside a name (`src/a.js`, `107.07`, `v22.1`) does not end a clause.
  */
-const CLAUSE_BREAK = /[.!?]+(?=\s|$)|[;\n]|\s[-–—]\s|\s(?:but|while|whereas|although|though|however|except|yet)\b/giu;
+const CLAUSE_BREAK = /(?<!\b(?:e\.g|vs|cf|approx))[.!?]+(?=\s|$)|[;\n]|\s[-–—]\s|\s(?:but|while|whereas|although|though|however|except|yet)\b/giu;
 
 /** A word: letters, digits, and the joiners that keep a name whole (`no-unused-vars`, `test:checkout`, `src/a.js`, `107.07`, `#payments`). */
 const WORD = /[#@$]?[\p{L}\p{N}_]+(?:[-.:/@'’+][\p{L}\p{N}_]+|,\d{3}(?!\d))*%?/gu;
@@ -117,7 +117,7 @@ export function isNegator(word: string): boolean {
 
 /** Words that may stand between a negator and what it negates ("not all passing", "none of them fail", "isn't yet clean"). */
 const BETWEEN_NEGATION =
-  /^(?:get|make|getting|making|keep|be|been|being|is|are|was|were|do|does|did|have|has|had|yet|all|really|fully|quite|actually|even|any|a|an|the|entirely|completely|always|ever|currently|now|still|of|them|these|those|it|they|so|far|longer|more)$/;
+  /^(?:get|got|gotten|make|getting|making|keep|be|been|being|is|are|was|were|do|does|did|have|has|had|yet|all|really|fully|quite|actually|even|any|a|an|the|entirely|completely|always|ever|currently|now|still|of|them|these|those|it|they|so|far|longer|more)$/;
 
 /**
  * Whether a negator stands before index `at` in `words`, within `window` words, with only auxiliaries, adverbs and
