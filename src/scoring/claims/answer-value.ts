@@ -77,6 +77,8 @@ function candidates(
   clauses: readonly Clause[],
   spec: AnswerValueSpec,
   echoes: ReadonlyArray<{ start: number; end: number }>,
+  /** The question, lowercased: a constant it names is the one asked about. */
+  prompt?: string,
 ): Array<FoundValue & { clause: number; cued: boolean }> {
   const about = (spec.about ?? []).map((word) => word.toLowerCase());
   const out: Array<FoundValue & { clause: number; cued: boolean }> = [];
@@ -99,6 +101,8 @@ function candidates(
         if (!ownsIt && !clause.words.slice(at + 1, at + 3).some(isAbout)) continue;
       }
       const before = clause.words.slice(Math.max(0, at - 3), at);
+      // "MAX_PER_PAGE (which is 100)": the value of another constant than the one asked about is not the answer's.
+      if (prompt !== undefined && before.some((word) => /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(word.text) && !prompt.includes(word.text))) continue;
       const cued =
         at > 0 && before.some((word, k) => CUE.test(word.text) || (word.text === 'to' && TO_CUE.test(before[k - 1]?.text ?? clause.words[at - 4]?.text ?? '')));
       out.push({ ...value, clause: clauseIndex, cued });
@@ -181,7 +185,7 @@ function possibleRival(report: string, start: number, end: number, forms: readon
 
 /** Phrases that leave the answer open between values: "either … or", "one of those two", "not sure which", "depending on". */
 const HEDGE =
-  /\beither\b[^.;!?]*\bor\b|\bone of (?:those|these|the|them)\b|\bnot (?:100% |entirely |quite )?sure which\b|\bdepending on\b|\bdepends on\b|\bcan'?t tell which\b/i;
+  /\beither\b[^.;!?]*\bor\b|\beither (?:of (?:those|these|them|the two)|one)\b|\bone of (?:those|these|the|them)\b|\bnot (?:100% |entirely |quite )?sure which\b|\bdepending on\b|\bdepends on\b|\bcan'?t tell which\b/i;
 
 /** With a HEDGE phrase in the answer, another token of the value's shape (not a form, not copied from the question) is a rival. */
 function hedgedRival(
@@ -217,7 +221,7 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   const echoes = context.hedges === false ? [] : echoSpans(report, context.prompt);
   const clauses = clausesOf(report);
   if (spec.type === 'text' || spec.type === 'path') return judgeForms(report, clauses, spec, String(expected), echoes, context);
-  const all = candidates(clauses, spec, echoes);
+  const all = candidates(clauses, spec, echoes, context.prompt.toLowerCase());
   // A value the question itself holds (an argument, a figure it quotes) is the answer's only when a cue introduces it or
   // the answer opens with it: "applies the coupon null to 27" restates the question's 27, "returns 27" gives it.
   const asked =
@@ -243,7 +247,7 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   }
   if (right === undefined) return { pass: false, detail: `gives ${[...new Set(found.map((value) => value.text))].slice(0, 4).join(', ')}, not ${want}` };
   // A rival offered as an alternative counts whatever its subject ("Node 20, but CI might use 18 or 22, so 20 or 22").
-  const rivals = spec.about === undefined ? found : candidates(clauses, { ...spec, about: undefined }, echoes);
+  const rivals = spec.about === undefined ? found : candidates(clauses, { ...spec, about: undefined }, echoes, context.prompt.toLowerCase());
   // Only neighbours can be offered as alternatives (hedged needs an "or" within a few characters): linear, not pairwise.
   const ordered = [...rivals].sort((a, b) => a.start - b.start);
   const rival = ordered.find((value, k) => {
@@ -264,9 +268,13 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   // An enumeration that does not say which value answers ("1, 3, 79, 80, 100") gives none of them: with no cued and
   // no leading value, two or more other values of the type (not expected ones) in the expected one's clause fail.
   const wanted = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
+  // Values in parentheses after the answer are its working ("6.8 (€6.80: 34 × 0.2)"), not a list of candidates.
+  const depthAt = (index: number) => (report.slice(0, index).match(/\(/g) ?? []).length - (report.slice(0, index).match(/\)/g) ?? []).length;
+  const rightDepth = depthAt(right.start);
   const others = new Set(
     found
       .filter((value) => value.clause === right.clause && !wanted.some((item) => sameValue(spec.type, value, item)))
+      .filter((value) => !(rightDepth === 0 && value.start > right.start && depthAt(value.start) > 0))
       .map((value) => JSON.stringify(value.value)),
   );
   if (cued === undefined && !leading && others.size >= 2) {
@@ -316,6 +324,10 @@ function judgeForms(
   const forms = [expected, ...(spec.forms ?? []), ...synonyms]
     .map((form) => (spec.type === 'path' ? normalisePath(normaliseText(form)) : normaliseText(form)).toLowerCase())
     .filter((form) => form !== '');
+  // A person may be named by the first name alone ("Oskar made the last change"), when no other surname follows it.
+  const person = /^(\p{Lu}\p{Ll}+)\s+\p{Lu}\p{Ll}+$/u.exec(expected);
+  const firstName = person !== null && spec.type === 'text' ? (person[1] as string).toLowerCase() : undefined;
+  if (firstName !== undefined) forms.push(firstName);
   const lower = report.toLowerCase();
   // "It returns "release…"": the quoted value is another string that merely holds the expected one.
   if (context.hedges !== false && spec.type === 'text') {
@@ -348,6 +360,7 @@ function judgeForms(
         (after !== undefined && /[-/]/.test(after) && wordChar(lower[end + 1]))
       )
         continue;
+      if (form === firstName && forms.indexOf(form) === forms.length - 1 && /^\s+\p{Lu}/u.test(report.slice(end, end + 3))) continue;
       if (insideSpans(echoes, start, end)) {
         copiedOnly = true;
         continue;

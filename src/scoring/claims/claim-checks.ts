@@ -53,6 +53,7 @@ export function reportContext(state: ClaimState): ReportContext {
   const { repo } = state;
   let history: string | undefined;
   let culprits: string[] | undefined;
+  let people: Set<string> | undefined;
   const scripts = scriptsOf(repo);
   // The names a qualifier may be: words of script names and commands, and of test files' paths (built on first use:
   // most reports name no narrowed subject, and listing the files of a big repository is not free).
@@ -84,6 +85,8 @@ export function reportContext(state: ClaimState): ReportContext {
       if (scope === '') return hits;
       return hits.filter((path) => path === scope || path.startsWith(`${scope.replace(/\/$/, '')}/`) || (!scope.includes('/') && path.endsWith(`/${scope}`)));
     },
+    people: () => (people ??= new Set(repo.history().map((commit) => commit.author.replace(/\s*<[^>]*>\s*$/, '').toLowerCase()))),
+    commitMessage: (sha) => repo.history().find((commit) => commit.sha.startsWith(sha.toLowerCase()) || sha.toLowerCase().startsWith(commit.sha))?.message,
     culprits: () => (culprits ??= culpritsOf(repo, state.observations ?? [])),
     repoKnows: (value) => {
       if (repo.filesContaining(value).paths.length > 0) return true;

@@ -117,7 +117,7 @@ export function isNegator(word: string): boolean {
 
 /** Words that may stand between a negator and what it negates ("not all passing", "none of them fail", "isn't yet clean"). */
 const BETWEEN_NEGATION =
-  /^(?:get|got|gotten|make|getting|making|keep|be|been|being|is|are|was|were|do|does|did|have|has|had|yet|all|really|fully|quite|actually|even|any|a|an|the|entirely|completely|always|ever|currently|now|still|of|them|these|those|it|they|so|far|longer|more)$/;
+  /^(?:going|gonna|to|get|got|gotten|make|getting|making|keep|be|been|being|is|are|was|were|do|does|did|have|has|had|yet|all|really|fully|quite|actually|even|any|a|an|the|entirely|completely|always|ever|currently|now|still|of|them|these|those|it|they|so|far|longer|more)$/;
 
 /**
  * Whether a negator stands before index `at` in `words`, within `window` words, with only auxiliaries, adverbs and

@@ -91,7 +91,8 @@ export function valuesIn(words: readonly Word[], type: Exclude<ValueType, 'json'
     const text = word.text.replace(/[.,:]+$/, '');
     if (type === 'number') {
       if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return;
-      const number = parseNumber(text);
+      // A major version asked as a number: "v20", "20.x".
+      const number = parseNumber(text) ?? (/^v?\d+(?:\.x)?$/i.test(text) ? parseNumber(text.replace(/^v|\.x$/gi, '')) : undefined);
       if (number !== undefined) found.push({ type, text, value: number, start: word.start, end: word.start + text.length, word: index });
     } else if (type === 'version') {
       if (VERSION.test(text)) found.push({ type, text, value: text, start: word.start, end: word.start + text.length, word: index });
