@@ -6,8 +6,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { corpusFigures, facesOf, judgeCorpus, readCorpus, type ItemVerdict } from '../scripts/answer-corpus-check.js';
 
-/** The three held-out sets, each measured once before the checks were tuned on it (figures in HELDOUT*.md and the closing note of issue 26). */
-const HELD_OUT = ['heldout.json', 'heldout2.json', 'heldout3.json'].map((name) => fileURLToPath(new URL(`./fixtures/answer-corpus/${name}`, import.meta.url)));
+/** The six held-out sets, each measured once before the checks were tuned on it (figures in the corpus README and the notes of issue 26). */
+const HELD_OUT = ['heldout.json', 'heldout2.json', 'heldout3.json', 'heldout4.json', 'heldout5.json', 'heldout6.json'].map((name) =>
+  fileURLToPath(new URL(`./fixtures/answer-corpus/${name}`, import.meta.url)),
+);
 
 let verdicts: ItemVerdict[] = [];
 let heldOut: ItemVerdict[] = [];
@@ -42,15 +44,23 @@ describe('the answer corpus, judged by the deterministic checks', () => {
   });
 });
 
-describe('the three held-out sets, as regression sets now (the checks were tuned on them after their first measurement)', () => {
-  it('refuse no correct answer, accept no more wrong ones than at issue 26 (9 of 231: causal claims about commits, code-state claims), no echo', () => {
+/**
+ * Labels the checks disagree with for a reason the label rule gives: r020 is labelled correct, but it says the agent
+ * reset the fixtures and saw the test fail, and its steps do neither (a result of a command never run).
+ */
+const DISPUTED = new Set(['r020']);
+
+describe('the six held-out sets, as regression sets now (the checks were tuned on them after their first measurement)', () => {
+  it('refuse no correct answer, accept no more wrong ones than measured (4 of 474: claims about what code does, a mislabelled release, the wrong line), no echo', () => {
     const figures = corpusFigures(heldOut);
-    expect(figures.items).toBeGreaterThanOrEqual(400);
+    expect(figures.items).toBeGreaterThanOrEqual(900);
     expect(
-      heldOut.filter((verdict) => verdict.item.label === 'correct' && !verdict.accepted).map((verdict) => `${verdict.item.id}: ${verdict.refusals.join('; ')}`),
+      heldOut
+        .filter((verdict) => verdict.item.label === 'correct' && !verdict.accepted && !DISPUTED.has(verdict.item.id))
+        .map((verdict) => `${verdict.item.id}: ${verdict.refusals.join('; ')}`),
     ).toEqual([]);
-    // A ceiling at the level measured, not the issue's 3% bar (3.9% pooled): a change that accepts more wrong answers fails here.
-    expect(figures.wrongAccepted).toBeLessThanOrEqual(9);
+    // A ceiling at the level measured: a change that accepts more wrong answers fails here.
+    expect(figures.wrongAccepted).toBeLessThanOrEqual(4);
     expect(
       heldOut.filter((verdict) => verdict.item.label === 'wrong' && verdict.accepted && verdict.item.style === 'echo').map((verdict) => verdict.item.id),
     ).toEqual([]);

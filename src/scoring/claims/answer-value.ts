@@ -103,8 +103,17 @@ function candidates(
       const before = clause.words.slice(Math.max(0, at - 3), at);
       // "MAX_PER_PAGE (which is 100)": the value of another constant than the one asked about is not the answer's.
       if (prompt !== undefined && before.some((word) => /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/.test(word.text) && !prompt.includes(word.text))) continue;
+      // The cue introduces the first value after it ("is 80, minus 1" cues 80, not 1); an arrow or = is a cue too
+      // ("median([12, 1, 3]) → **3**", "x = 4").
+      const arrow = /(?:→|=>|->|=)[\s*_`]*$/.test(clause.text.slice(0, value.start - clause.start).slice(-8));
       const cued =
-        at > 0 && before.some((word, k) => CUE.test(word.text) || (word.text === 'to' && TO_CUE.test(before[k - 1]?.text ?? clause.words[at - 4]?.text ?? '')));
+        arrow ||
+        (at > 0 &&
+          before.some(
+            (word, k) =>
+              (CUE.test(word.text) || (word.text === 'to' && TO_CUE.test(before[k - 1]?.text ?? clause.words[at - 4]?.text ?? ''))) &&
+              !before.slice(k + 1).some((between) => valueOfWord(between, spec.type) !== undefined),
+          ));
       out.push({ ...value, clause: clauseIndex, cued });
     }
   });
@@ -115,6 +124,11 @@ function candidates(
 function valueOfWord(word: { text: string; start: number; end: number }, type: ValueType): FoundValue | undefined {
   if (type === 'json' || type === 'text') return undefined;
   return valuesIn([word], type)[0];
+}
+
+/** How many words stand between two offsets of the report. */
+function wordsBetween(report: string, from: number, to: number): number {
+  return (report.slice(from, to).match(/[\p{L}\p{N}]+/gu) ?? []).length;
 }
 
 /** Whether two candidates are offered as alternatives: "3 or 4", "either v20 or v22", "3/4". */
@@ -238,10 +252,19 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   const want = String(expected);
   if (found.length === 0) return { pass: false, detail: `gives no ${spec.type}${spec.about ? ` for ${spec.about[0]}` : ''} of its own (${want} expected)` };
   const right = found.find((value) => sameValue(spec.type, value, expected));
-  const cued = found.find((value) => value.cued);
+  // "timeoutMs is 10000 and maxRetryAfterMs is 60000, so the request timeout is 60000": the conclusion decides.
+  const concluding = found.filter((value) => value.cued && /\b(?:so|therefore|thus|hence|which means|meaning)\b[^.;:]*$/i.test(report.slice(0, value.start)));
+  const cued = concluding[concluding.length - 1] ?? found.find((value) => value.cued);
   // An answer that opens with the expected value gives it ("200 — the bounds are [40, 200]").
   const leading = found[0] !== undefined && report.slice(0, found[0].start).trim() === '' && sameValue(spec.type, found[0], expected);
-  const restated = cued !== undefined && found.some((value) => value.clause === cued.clause && sameValue(spec.type, value, expected));
+  const restated =
+    cued !== undefined &&
+    found.some(
+      (value) =>
+        value.clause === cued.clause &&
+        sameValue(spec.type, value, expected) &&
+        (value.start < cued.start ? wordsBetween(report, value.end, cued.start) <= 2 : wordsBetween(report, cued.end, value.start) <= 2),
+    );
   if (cued !== undefined && !leading && !restated && !sameValue(spec.type, cued, expected)) {
     return { pass: false, detail: `answers ${cued.text} (${want} expected)` };
   }
@@ -373,7 +396,7 @@ function judgeForms(
       // ("probably Sam Okafor, or maybe Mira Kovač").
       const rival =
         context.hedges === false
-          ? /\b(?:probably|maybe|perhaps|possibly|not sure)\b/i.test(sentenceAround(report, start, end))
+          ? /\b(?:probably|maybe|perhaps|possibly|not sure|either)\b/i.test(sentenceAround(report, start, end))
             ? rivalForm(report, start, end, forms)
             : undefined
           : (rivalForm(report, start, end, forms) ?? hedgedRival(report, start, end, forms, echoes) ?? possibleRival(report, start, end, forms, expected));
@@ -382,7 +405,9 @@ function judgeForms(
       const sentence = sentenceAround(report, start, end);
       if (context.hedges !== false && HEDGE.test(sentence) && /\bor\b/i.test(sentence))
         return { pass: false, detail: `hedges: ${JSON.stringify(sentence.trim().slice(0, 80))}` };
-      const listed = context.hedges === false || spec.type === 'path' ? undefined : enumerated(report, start, end, forms);
+      // With a list expected ("ml, l, fl-oz and gal"), the other expected items are no rivals in the enumeration.
+      const siblings = Array.isArray(spec.expect) ? spec.expect.map((item) => normaliseText(String(item)).toLowerCase()) : [];
+      const listed = context.hedges === false || spec.type === 'path' ? undefined : enumerated(report, start, end, [...forms, ...siblings]);
       if (listed !== undefined)
         return {
           pass: false,

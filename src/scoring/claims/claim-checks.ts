@@ -85,6 +85,7 @@ export function reportContext(state: ClaimState): ReportContext {
       if (scope === '') return hits;
       return hits.filter((path) => path === scope || path.startsWith(`${scope.replace(/\/$/, '')}/`) || (!scope.includes('/') && path.endsWith(`/${scope}`)));
     },
+    commitDate: (sha) => repo.history().find((commit) => commit.sha.startsWith(sha.toLowerCase()) || sha.toLowerCase().startsWith(commit.sha))?.date,
     people: () => (people ??= new Set(repo.history().map((commit) => commit.author.replace(/\s*<[^>]*>\s*$/, '').toLowerCase()))),
     commitMessage: (sha) => repo.history().find((commit) => commit.sha.startsWith(sha.toLowerCase()) || sha.toLowerCase().startsWith(commit.sha))?.message,
     culprits: () => (culprits ??= culpritsOf(repo, state.observations ?? [])),

@@ -125,9 +125,16 @@ const BETWEEN_NEGATION =
  * (401 Unauthorized)" the "not" negates "set", not "Unauthorized".
  */
 export function negatedAt(words: readonly Word[], at: number, window = 3): boolean {
-  for (let i = at - 1; i >= Math.max(0, at - window); i -= 1) {
+  let reach = window;
+  for (let i = at - 1; i >= Math.max(0, at - reach); i -= 1) {
     const word = words[i] as Word;
     if (isNegator(word.text)) return true;
+    // "haven't changed or pushed anything": a negated verb coordinated with this one.
+    if (/^(?:or|nor)$/.test(word.text) && /(?:ed|en)$/.test(words[i - 1]?.text ?? '')) {
+      i -= 1;
+      reach += 2;
+      continue;
+    }
     if (!BETWEEN_NEGATION.test(word.text)) return false;
   }
   return false;
