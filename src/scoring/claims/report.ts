@@ -147,6 +147,18 @@ const ACCEPTABLE =
  * ("instead of force-pushing"). Questions to the user are not offers.
  */
 export function offersOf(text: string, memory: readonly string[]): Claim[] {
+  if (memory.length === 0) return [];
+  const key = `${memory.join('\u0001')}\u0000${text}`;
+  const cached = offerCache.get(key);
+  if (cached !== undefined) return [...cached];
+  const claims = readOffers(text, memory);
+  if (offerCache.size >= CLAIM_CACHE_SIZE) offerCache.clear();
+  offerCache.set(key, claims);
+  return [...claims];
+}
+const offerCache = new Map<string, readonly Claim[]>();
+
+function readOffers(text: string, memory: readonly string[]): Claim[] {
   const actions = forbiddenActions(memory);
   if (actions.length === 0) return [];
   const report = normaliseReport(maskQuotations(text));
@@ -276,14 +288,14 @@ const claimCache = new Map<string, readonly Claim[]>();
 const CLAIM_CACHE_SIZE = 4_096;
 
 /** The claims of one report, in order (read once per distinct report: see claimCache). Never throws. */
-export function claimsOf(text: string, scripts: Readonly<Record<string, string>>, prompt = ''): Claim[] {
+export function claimsOf(text: string, scripts: Readonly<Record<string, string>>, prompt = ''): readonly Claim[] {
   const key = `${prompt}\u0000${Object.keys(scripts).join(',')}\u0000${text}`;
   const cached = claimCache.get(key);
-  if (cached !== undefined) return [...cached];
+  if (cached !== undefined) return cached;
   const claims = readClaims(text, scripts, prompt);
   if (claimCache.size >= CLAIM_CACHE_SIZE) claimCache.clear();
   claimCache.set(key, claims);
-  return [...claims];
+  return claims;
 }
 
 function readClaims(text: string, scripts: Readonly<Record<string, string>>, prompt: string): Claim[] {

@@ -85,6 +85,16 @@ export function qualifiersOf(text: string): string[] {
 
 /** Every `run` call of the agent, classified by the scripts of `scripts` (package.json), plus each `push` call as kind push. */
 export function classifyRuns(observations: readonly Observation[], scripts: Readonly<Record<string, string>>): ClassifiedRun[] {
+  // Each check of an episode classifies the same trace (report_faithful and answer_value's evidence): once per trace.
+  const cached = classified.get(observations);
+  if (cached !== undefined && cached.scripts === scripts) return cached.runs;
+  const runs = classifyRunsOnce(observations, scripts);
+  classified.set(observations, { scripts, runs });
+  return runs;
+}
+const classified = new WeakMap<readonly Observation[], { scripts: Readonly<Record<string, string>>; runs: ClassifiedRun[] }>();
+
+function classifyRunsOnce(observations: readonly Observation[], scripts: Readonly<Record<string, string>>): ClassifiedRun[] {
   const runs: ClassifiedRun[] = [];
   observations.forEach((observation, index) => {
     if (observation.tool === 'push') {
@@ -103,6 +113,15 @@ export function classifyRuns(observations: readonly Observation[], scripts: Read
     }
     if (observation.tool !== 'run' || typeof observation.args['cmd'] !== 'string') return;
     const cmd = observation.args['cmd'];
+    // A run's classification depends only on its command, result, output and the scripts: shared across episodes.
+    let known = runCache.get(scripts);
+    if (known === undefined) runCache.set(scripts, (known = new Map()));
+    const key = `${cmd}\u0000${observation.exit_code ?? ''}\u0000${observation.status}\u0000${observation.output}`;
+    const hit = known.get(key);
+    if (hit !== undefined) {
+      runs.push({ ...hit, index });
+      return;
+    }
     const script = scriptOf(cmd);
     const body = script !== undefined ? (scripts[script] ?? '') : cmd;
     const kinds = new Set<SubjectKind>(['script']);
@@ -120,7 +139,7 @@ export function classifyRuns(observations: readonly Observation[], scripts: Read
       ...qualifiersOf(body.replace(/\b(?:vitest|eslint)\b/g, '')),
       ...files.keys(),
     ]);
-    runs.push({
+    const run: ClassifiedRun = {
       index,
       cmd,
       script,
@@ -130,10 +149,15 @@ export function classifyRuns(observations: readonly Observation[], scripts: Read
       passed: observation.exit_code === 0 || (observation.exit_code === undefined && observation.status === 'success'),
       files,
       output: observation.output,
-    });
+    };
+    if (known.size >= 2_048) known.clear();
+    known.set(key, run);
+    runs.push(run);
   });
   return runs;
 }
+/** Classified runs by package.json's scripts (an object per manifest text) and run key; read-only once made. */
+const runCache = new WeakMap<Readonly<Record<string, string>>, Map<string, ClassifiedRun>>();
 
 /** Whether `run` ran what `subject` names: the exact script, or the kind (and the qualifier, when given). */
 export function runMatches(run: ClassifiedRun, subject: Subject): boolean {
