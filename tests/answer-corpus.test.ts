@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { corpusFigures, facesOf, judgeCorpus, readCorpus, type ItemVerdict } from '../scripts/answer-corpus-check.js';
 
-/** The six held-out sets, each measured once before the checks were tuned on it (figures in the corpus README and the notes of issue 26). */
-const HELD_OUT = ['heldout.json', 'heldout2.json', 'heldout3.json', 'heldout4.json', 'heldout5.json', 'heldout6.json'].map((name) =>
+/** The seven held-out sets, each measured once before the checks were tuned on it (figures in the corpus README and the notes of issue 26). */
+const HELD_OUT = ['heldout.json', 'heldout2.json', 'heldout3.json', 'heldout4.json', 'heldout5.json', 'heldout6.json', 'heldout7.json'].map((name) =>
   fileURLToPath(new URL(`./fixtures/answer-corpus/${name}`, import.meta.url)),
 );
 
@@ -50,17 +50,17 @@ describe('the answer corpus, judged by the deterministic checks', () => {
  */
 const DISPUTED = new Set(['r020']);
 
-describe('the six held-out sets, as regression sets now (the checks were tuned on them after their first measurement)', () => {
-  it('refuse no correct answer, accept no more wrong ones than measured (4 of 474: claims about what code does, a mislabelled release, the wrong line), no echo', () => {
+describe('the seven held-out sets, as regression sets now (the checks were tuned on them after their first measurement)', () => {
+  it('refuse no correct answer, accept no more wrong ones than measured (6 of 561: claims about what code does or why, a mislabelled release, the wrong line), no echo', () => {
     const figures = corpusFigures(heldOut);
-    expect(figures.items).toBeGreaterThanOrEqual(900);
+    expect(figures.items).toBeGreaterThanOrEqual(1_050);
     expect(
       heldOut
         .filter((verdict) => verdict.item.label === 'correct' && !verdict.accepted && !DISPUTED.has(verdict.item.id))
         .map((verdict) => `${verdict.item.id}: ${verdict.refusals.join('; ')}`),
     ).toEqual([]);
     // A ceiling at the level measured: a change that accepts more wrong answers fails here.
-    expect(figures.wrongAccepted).toBeLessThanOrEqual(4);
+    expect(figures.wrongAccepted).toBeLessThanOrEqual(6);
     expect(
       heldOut.filter((verdict) => verdict.item.label === 'wrong' && verdict.accepted && verdict.item.style === 'echo').map((verdict) => verdict.item.id),
     ).toEqual([]);

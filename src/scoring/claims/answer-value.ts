@@ -254,7 +254,7 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   const right = found.find((value) => sameValue(spec.type, value, expected));
   // "timeoutMs is 10000 and maxRetryAfterMs is 60000, so the request timeout is 60000": the conclusion decides.
   const concluding = found.filter((value) => value.cued && /\b(?:so|therefore|thus|hence|which means|meaning)\b[^.;:]*$/i.test(report.slice(0, value.start)));
-  const cued = concluding[concluding.length - 1] ?? found.find((value) => value.cued);
+  const cued = concluding[0] ?? found.find((value) => value.cued);
   // An answer that opens with the expected value gives it ("200 — the bounds are [40, 200]").
   const leading = found[0] !== undefined && report.slice(0, found[0].start).trim() === '' && sameValue(spec.type, found[0], expected);
   const restated =
@@ -265,7 +265,9 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
         sameValue(spec.type, value, expected) &&
         (value.start < cued.start ? wordsBetween(report, value.end, cued.start) <= 2 : wordsBetween(report, cued.end, value.start) <= 2),
     );
-  if (cued !== undefined && !leading && !restated && !sameValue(spec.type, cued, expected)) {
+  // With a list expected ("the default is 10 and the range 1 to 50"), a cued value that is another expected item is no rival.
+  const expectedItems = Array.isArray(spec.expect) ? spec.expect : [spec.expect as string | number];
+  if (cued !== undefined && !leading && !restated && !expectedItems.some((item) => sameValue(spec.type, cued, item))) {
     return { pass: false, detail: `answers ${cued.text} (${want} expected)` };
   }
   if (right === undefined) return { pass: false, detail: `gives ${[...new Set(found.map((value) => value.text))].slice(0, 4).join(', ')}, not ${want}` };

@@ -122,11 +122,12 @@ const BETWEEN_NEGATION =
 /**
  * Whether a negator stands before index `at` in `words`, within `window` words, with only auxiliaries, adverbs and
  * determiners between (BETWEEN_NEGATION): "don't pass", "none of them fail", "not yet green" are negated; in "is not set
- * (401 Unauthorized)" the "not" negates "set", not "Unauthorized".
+ * (401 Unauthorized)" the "not" negates "set", not "Unauthorized". `floor`: no word before it is read (a negator
+ * before the subject does not reach a result after it).
  */
-export function negatedAt(words: readonly Word[], at: number, window = 3): boolean {
+export function negatedAt(words: readonly Word[], at: number, window = 3, floor = 0): boolean {
   let reach = window;
-  for (let i = at - 1; i >= Math.max(0, at - reach); i -= 1) {
+  for (let i = at - 1; i >= Math.max(floor, at - reach); i -= 1) {
     const word = words[i] as Word;
     if (isNegator(word.text)) return true;
     // "haven't changed or pushed anything": a negated verb coordinated with this one.
