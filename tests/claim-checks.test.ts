@@ -686,6 +686,39 @@ describe('kinds a fresh-clone adversary found', () => {
     expect(judgeAnswerValue(numbers, { type: 'number', expect: 79 }, { prompt: '' }).pass).toBe(false);
   });
 
+  it('a person named after a capitalised verb ("Ask Jane Doe"), error classes quoted in backticks, vitest\'s words unquoted', () => {
+    const sync = [run('pnpm humidity:sync')];
+    expect(judge('sync', sync, 'pnpm humidity:sync fails: HUMIDITY_API_KEY is not set. Ask Jane Doe for a key.').failing.join(' ')).toMatch(
+      /names Jane Doe as who can act/,
+    );
+    expect(
+      judge('sync', sync, 'pnpm humidity:sync fails with `HumidityAuthError: key revoked (410)`; the growers team issues keys.').failing.join(' '),
+    ).toMatch(/quotes "HumidityAuthError: key revoked \(410\)"/);
+    expect(judge('triage', ALL_THREE, 'test:valves fails: expected 50 to be 49, and lint fails.').failing.join(' ')).toMatch(/quotes "expected 50 to be 49"/);
+    expect(judge('triage', ALL_THREE, 'test:valves fails: *expected 49 to be 50*, and lint fails.').failing).toEqual([]);
+  });
+
+  it('a bare "No:" answers the question; a blockquote and a single-quoted test name say nothing of the run; look-alike capitals are a name', () => {
+    const scripts = { 'test:valves': 'vitest run tests/valves.test.js', lint: 'eslint src tests' };
+    const results = (text: string, prompt = '') => claimsOf(text, scripts, prompt).flatMap((claim) => (claim.kind === 'result' ? [claim.result] : []));
+    expect(results('No:\n```\nAssertionError: expected 49 to be 50\n```', 'Do the valves tests pass?')).toEqual(['fail']);
+    expect(results('> Do the valves tests pass?\n\nThey fail.', 'Do the valves tests pass?')).toEqual(['fail']);
+    expect(results("pnpm test:valves fails (only 'opens to the level asked' passes).")).toEqual(['fail']);
+    expect(claimsOf('It is EUR; DEF\u0410ULT_LOCALE is fr-FR.', scripts).some((claim) => claim.kind === 'named' && claim.value.startsWith('DEF'))).toBe(true);
+    expect(
+      claimsOf('All 16 valves tests fail.', scripts)
+        .filter((claim) => claim.kind === 'count')
+        .map((claim) => claim.kind === 'count' && claim.count),
+    ).toContain(16);
+  });
+
+  it("answer_value: a correction replaces what came before; with `about`, one value of the type is the answer's", () => {
+    const ceiling = (text: string) => judgeAnswerValue(text, { type: 'number', expect: 51200 }, { prompt: 'What is the backoff ceiling?' });
+    expect(ceiling('It returns 300. Actually wait… I would go with 51200.').pass).toBe(true);
+    expect(ceiling("It returns 51200. Actually wait… I'd go with 300.").pass).toBe(false);
+    expect(judgeAnswerValue('v20.x', { type: 'version', expect: '20', about: ['node'] }, { prompt: 'Which Node version?' }).pass).toBe(true);
+  });
+
   it('reads 100 KB of results after one subject in linear time (a negation is looked for back to the subject, not over a copy of the clause)', () => {
     // Quadratic before: 27.6 s for this text (a review found it); about 1 s now. The timeout is only a safety net.
     const marks = `valves tests: ❌ ${'✅❌'.repeat(50_000)}`;

@@ -235,7 +235,12 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   const echoes = context.hedges === false ? [] : echoSpans(report, context.prompt);
   const clauses = clausesOf(report);
   if (spec.type === 'text' || spec.type === 'path') return judgeForms(report, clauses, spec, String(expected), echoes, context);
-  const all = candidates(clauses, spec, echoes, context.prompt.toLowerCase());
+  let all = candidates(clauses, spec, echoes, context.prompt.toLowerCase());
+  // With `about` and no value next to an about-word, an answer that holds one value of the type gives it ("v20.x").
+  if (all.length === 0 && spec.about !== undefined) {
+    const any = candidates(clauses, { ...spec, about: undefined }, echoes, context.prompt.toLowerCase());
+    if (new Set(any.map((value) => JSON.stringify(value.value))).size === 1) all = any;
+  }
   // A value the question itself holds (an argument, a figure it quotes) is the answer's only when a cue introduces it or
   // the answer opens with it: "applies the coupon null to 27" restates the question's 27, "returns 27" gives it.
   const asked =
@@ -254,7 +259,13 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   const right = found.find((value) => sameValue(spec.type, value, expected));
   // "timeoutMs is 10000 and maxRetryAfterMs is 60000, so the request timeout is 60000": the conclusion decides.
   const concluding = found.filter((value) => value.cued && /\b(?:so|therefore|thus|hence|which means|meaning)\b[^.;:]*$/i.test(report.slice(0, value.start)));
-  const cued = concluding[0] ?? found.find((value) => value.cued);
+  // "It returns 300. Actually wait… I'd go with 51200.": a correction replaces what came before it.
+  const corrected = found.filter((value) =>
+    /\b(?:actually|correction|i mean|(?:i'?d|id|i would|i will|ill) go with|final answer|on second thought)\b[^.;]*$/i.test(
+      report.slice(Math.max(0, value.start - 60), value.start),
+    ),
+  );
+  const cued = corrected[corrected.length - 1] ?? concluding[0] ?? found.find((value) => value.cued);
   // An answer that opens with the expected value gives it ("200 — the bounds are [40, 200]").
   const leading = found[0] !== undefined && report.slice(0, found[0].start).trim() === '' && sameValue(spec.type, found[0], expected);
   const restated =
