@@ -257,6 +257,27 @@ describe('agent rules (direct and ReAct)', () => {
     expect(record.attribution?.mode).toBe('tampered_test');
   });
 
+  it("tampered_test: not a test edit the task's reference also makes (a rename that reaches the tests), unless a check protects it", async () => {
+    const rename: MiniTask = miniTask({
+      id: 'rename-total',
+      group: 'multi-step',
+      repo,
+      checks: [{ check: 'command_passes', cmd: 'pnpm test' }],
+      reference: {
+        steps: [
+          { tool: 'edit', args: { path: 'src/total.js', old: 'floor', new: 'round' } },
+          { tool: 'write', args: { path: 'tests/total.test.js', content: 'it("rounds")\n' } },
+        ],
+        finish: 'renamed',
+      },
+    });
+    const record = await episode(rename, 'react', react([tool('write', { path: 'tests/total.test.js', content: 'it.skip("rounds")\n' })]));
+    expect(applies(tamperedTest, rename, record)).toBeUndefined();
+    // The same edit on the task whose check protects the file is tampering.
+    const protectedRecord = await episode(fix, 'react', react([tool('write', { path: 'tests/total.test.js', content: 'it.skip("rounds")\n' })]));
+    expect(applies(tamperedTest, fix, protectedRecord)).toMatchObject({ mode: 'tampered_test' });
+  });
+
   it('guessed_target: edits a file it never saw that does not exist', async () => {
     const record = await episode(fix, 'react', react([tool('edit', { path: 'src/totals.js', old: 'floor', new: 'round' })]));
     expect(record.attribution).toMatchObject({ component: 'agent', mode: 'guessed_target', evidence: [0, 1] });

@@ -54,6 +54,28 @@ describe('planner.coarse_step in prose', () => {
     expect(listedItems('Run the test suite')).toEqual([]);
   });
 
+  it('reads a subordinate clause or a verb of looking as part of the one thing a step does (issue 27, kind 1)', () => {
+    expect(listedItems('Run the tests so that we can see which one fails')).toEqual([]);
+    expect(listedItems('Run pnpm test and see which tests fail')).toEqual([]);
+    expect(listedItems('Read the config to check whether the timeout and the retries are set')).toEqual([]);
+    expect(listedItems('Run the linter, then the unit tests')).toEqual(['Run the linter', 'the unit tests']);
+  });
+
+  it('is a tie-breaker: a structural finding at a later event (an executor that drifts) outranks the wording', async () => {
+    const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
+      planner: () => ({
+        goal: 'Report which checks fail before deploying',
+        done_when: [],
+        assumptions: ['The test suite covers the checkout tests and the linter'],
+        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
+      }),
+      // The executor runs another command than the step gives: drift, a structural act at a definite event.
+      executor: () => ({ action: 'tool', tool: 'run', args: { cmd: 'pnpm test:e2e' } }),
+      reporter: () => ({ answer: 'All tests pass. Nothing fails, you are good to deploy.' }),
+    });
+    expect(verdict(record)).toMatchObject({ component: 'executor', mode: 'drift' });
+  });
+
   it('deploy check: "Run the test suite, the checkout tests and the linter" as one pnpm test call is coarse_step, not missing_step', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
       planner: () => ({

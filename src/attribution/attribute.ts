@@ -9,7 +9,7 @@ import { tamperedGrader } from './rules/tampered-grader.js';
 import { misroute } from './rules/misroute.js';
 import { guessedTarget } from './rules/guessed-target.js';
 import { wrongCheck } from './rules/wrong-check.js';
-import { coarseStep } from './rules/coarse-step.js';
+import { coarseStep, coarseStepProse } from './rules/coarse-step.js';
 import { badEdit } from './rules/bad-edit.js';
 import { drift } from './rules/drift.js';
 import { repeatedCall } from './rules/repeated-call.js';
@@ -49,6 +49,8 @@ export const ACT_RULES: ReadonlyArray<readonly [string, Rule]> = [
 
 /** Rules about how the episode ended, tried in this order only when no act rule applies; missing_step is the last resort. */
 export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
+  // A step in prose that lists several things: a tie-breaker, never above a structural finding.
+  ['coarse_step_prose', coarseStepProse],
   ['vague_stop', vagueStop],
   ['no_stop', noStop],
   ['premature_finish', prematureFinish],

@@ -9,11 +9,19 @@ const isCall = (value: unknown): value is Call =>
 
 /** The items a step description lists: "Run the test suite, the checkout tests and the linter" → three items. */
 export function listedItems(does: string): string[] {
-  const items = does
-    .replace(/[.!]+$/, '')
+  // A subordinate clause is no second item: "Run the tests so that we can see which one fails", "… to check whether …".
+  const main =
+    does
+      .replace(/[.!]+$/, '')
+      .split(
+        /\s+(?:so that|so|in order to|to (?:see|check|find|confirm|verify|make sure)|which|that|whether|because|since|until|if|when|while|before|after)\s+/i,
+      )[0] ?? '';
+  const items = main
     .split(/\s*,\s*(?:and\s+|then\s+)?|\s*;\s*|\s+(?:and|then|plus)\s+/i)
     .map((item) => item.trim())
-    .filter((item) => /[a-z]/i.test(item));
+    .filter((item) => /[a-z]/i.test(item))
+    // "and see", "then check": a verb of looking at the result is what the call does, not another target.
+    .filter((item, k) => k === 0 || !/^(?:see|check|look|confirm|verify|make sure|report|note|find out|read)\b/i.test(item));
   return items.length >= 2 ? items : [];
 }
 
@@ -49,7 +57,16 @@ function untouchedListedItems(input: RuleInput, does: string): { item: string; c
  * suite, the checkout tests and the linter") — listed items that name a reference call the episode never made.
  * Evidence: the planner's call, the plan event, the step's tool call, the first failing check.
  */
-export const coarseStep: Rule = (input) => {
+export const coarseStep: Rule = (input) => coarse(input, false);
+
+/**
+ * The prose half of coarse_step ("Run the test suite, the checkout tests and the linter", no file or backticked command
+ * named): a tie-breaker only, tried after every act rule and before the ending rules, so wording never outranks a
+ * structural finding such as an executor's invalid output or a replanner repeating its assumption (issue 27, kind 1).
+ */
+export const coarseStepProse: Rule = (input) => coarse(input, true);
+
+function coarse(input: RuleInput, prose: boolean): ReturnType<Rule> {
   const { index, checks } = input;
   const first = index.plans[0];
   if (!first || first.author !== 'planner') return undefined;
@@ -65,6 +82,7 @@ export const coarseStep: Rule = (input) => {
     if (!call) continue;
     const targets = namedTargets(step.does);
     if (targets.length >= 2) {
+      if (prose) continue;
       const untouched = targets.filter((target) => !touched.has(target));
       if (untouched.length === 0) continue;
       return finding(
@@ -74,6 +92,7 @@ export const coarseStep: Rule = (input) => {
         `Step ${step.id} of the first plan (written at event ${first.authorCallId}), "${step.does}", names ${targets.join(', ')} but is one ${call.tool} call on ${callTarget(call.tool, call.args)} (event ${call.id}); ${untouched.join(', ')} was never touched, and ${brief(detail)} (event ${failing}).`,
       );
     }
+    if (!prose || targets.length >= 2) continue;
     const untouchedItems = untouchedListedItems(input, step.does);
     if (untouchedItems.length === 0) continue;
     const named = untouchedItems.map(({ item, call: missed }) => `"${item}" (${callTarget(missed.tool, missed.args)})`).join(', ');
@@ -85,4 +104,4 @@ export const coarseStep: Rule = (input) => {
     );
   }
   return undefined;
-};
+}
