@@ -219,6 +219,38 @@ describe('executor.drift', () => {
   });
 });
 
+describe('executor.drift on a step whose arguments the plan leaves to the executor (issue 27, kind 2)', () => {
+  it('blames an edit of another file than the one the step names (the test instead of the code)', async () => {
+    const record = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'edit', null, [], 'Round the total in src/total.js to the nearest cent')]),
+      executor: () => ({ tool: 'edit', args: { path: 'tests/total.test.js', old: 'toBe', new: 'toEqual' } }),
+    });
+    expect(record.attribution).toMatchObject({ component: 'executor', mode: 'drift', evidence: [2, 3] });
+    expect(record.attribution?.explanation).toContain('names src/total.js, but the executor');
+  });
+
+  it("blames a run of the step's own description, and another command than the backticked one", async () => {
+    const own = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'run', null, [], 'Run the test suite')]),
+      executor: () => ({ tool: 'run', args: { cmd: 'Run the test suite' } }),
+    });
+    expect(own.attribution).toMatchObject({ component: 'executor', mode: 'drift', evidence: [2, 3] });
+    const other = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'run', null, [], 'Run `pnpm test` to see the failure')]),
+      executor: () => ({ tool: 'run', args: { cmd: 'pnpm lint' } }),
+    });
+    expect(other.attribution).toMatchObject({ component: 'executor', mode: 'drift', evidence: [2, 3] });
+  });
+
+  it('accepts the file the step names written another way (total.js for src/total.js)', async () => {
+    const record = await episode(task, 'plan-up-front', {
+      planner: plan([step('s1', 'read', null, [], 'Read total.js')]),
+      executor: () => ({ tool: 'read', args: { path: 'src/total.js' } }),
+    });
+    expect(applies(drift, task, record)).toBeUndefined();
+  });
+});
+
 describe('executor.bad_edit', () => {
   it('blames edit text the file does not contain although it was read', async () => {
     const record = await episode(task, 'plan-up-front', {
