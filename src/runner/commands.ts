@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } from '../suite/load-suite.js';
+import { missingScripts } from '../suite/missing-scripts.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -597,11 +598,12 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
 /**
  * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
  * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
- * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, prompt_contamination? }`
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, missing_scripts, prompt_contamination? }`
  * (composition: tasks and families per group × split and per fixture; rejected: the generator's rejects) instead of
  * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
  * warning on stderr; so is each answer_contains / message_mentions check (`warnings`: a grounded check could judge
- * its claim, see wordCheckWarnings); a warning does not change the exit code.
+ * its claim, see wordCheckWarnings) and each script a task's prompt, memory or reference names that its package.json
+ * lacks (`missing_scripts`: `{ task, script, where }`, see missingScripts); a warning does not change the exit code.
  */
 export async function validateCommand(path: string, options: { json?: boolean; prompts?: string; wide?: boolean } = {}): Promise<number> {
   const suite = await loadSuiteOrThrow(path);
@@ -612,6 +614,12 @@ export async function validateCommand(path: string, options: { json?: boolean; p
   const composition = suiteComposition(suite.tasks, suite.groups);
   // Substring checks that judge a claim (issue 26 §2): a warning each, which does not change the exit code.
   for (const warning of suite.warnings) process.stderr.write(`warning: ${formatSuiteError(warning)}\n`);
+  // Scripts a task names that its repository lacks (issue 27 §4): an agent would fail for the suite's reason.
+  const scripts = missingScripts(suite.tasks);
+  for (const missing of scripts)
+    process.stderr.write(
+      `warning: ${path}: task ${missing.task}: its ${missing.where} names the script ${missing.script}, which its package.json does not define\n`,
+    );
   if (options.json === true) {
     const document = {
       suite: suite.name,
@@ -620,6 +628,7 @@ export async function validateCommand(path: string, options: { json?: boolean; p
       composition,
       rejected: suite.rejected,
       warnings: suite.warnings,
+      missing_scripts: scripts,
       ...(contamination ? { prompt_contamination: contamination } : {}),
     };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
