@@ -1,8 +1,10 @@
-// Issue 27 §4: a task that names a package script its repository lacks makes an agent fail for the suite's reason.
+// Issue 27 §4, suite defects that make an agent fail for the suite's reason: a package script a task names that its
+// repository lacks, and a reference step that fails by accident.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scratch, stratbench } from './support/cli.js';
+import { validateTrajectories } from '../src/runner/replay.js';
 import { parseSuite } from '../src/suite/load-suite.js';
 import { missingScripts, scriptsNamed } from '../src/suite/missing-scripts.js';
 
@@ -78,5 +80,43 @@ describe('missing scripts', () => {
     );
     const document = JSON.parse(stratbench(['validate', '--json', file]).stdout) as { missing_scripts: unknown[] };
     expect(document.missing_scripts).toHaveLength(3);
+  });
+});
+
+describe('a reference step whose exit is not what its expect says (issue 27 §4)', () => {
+  const suite = (expectLine: string) => `name: exits
+fixtures:
+  tiny:
+    date: "2026-05-04T07:00:00Z"
+    devDependencies: { vitest: ^4.1.12 }
+    scripts:
+      test: { kind: test, cmd: vitest run, duration_ms: 1000 }
+    files:
+      src/a.js: "export const A = 2;\\n"
+      tests/a.test.js: |
+        import { expect, it } from "vitest";
+        import { A } from "../src/a.js";
+        it("is one", () => { expect(A).toBe(1); });
+tasks:
+  - id: reports-the-failure
+    group: single-action
+    prompt: Do the tests pass?
+    repo: { fixture: tiny }
+    expect: finish
+    checks: [{ check: answer_contains, text: fails }]
+    reference:
+      steps:
+        - { tool: run, args: { cmd: pnpm test }${expectLine} }
+      finish: pnpm test fails.
+`;
+
+  it('fails validation of the reference unless the step says any exit', () => {
+    const loaded = parseSuite(suite(''), 'exits.yaml');
+    if (!loaded.ok) throw new Error(loaded.errors.map((error) => error.message).join('\n'));
+    const reference = validateTrajectories(loaded.tasks)[0]?.trajectories.find((trajectory) => trajectory.kind === 'reference');
+    expect(reference).toMatchObject({ ok: false, detail: 'scores success, but step 1 (pnpm test) exits 1, but its expect is exit 0' });
+    const declared = parseSuite(suite(', expect: any exit'), 'exits.yaml');
+    if (!declared.ok) throw new Error(declared.errors.map((error) => error.message).join('\n'));
+    expect(validateTrajectories(declared.tasks)[0]?.trajectories.find((trajectory) => trajectory.kind === 'reference')).toMatchObject({ ok: true });
   });
 });

@@ -193,6 +193,7 @@ describe('stratbench validate', () => {
       composition: { byGroup: { baseline: row, 'first-approach-fails': row }, byFixture: { shop: cell(2) }, total: cell(2) },
       rejected: [],
       warnings: [{ file: SUITE, line: 47, col: 11, path: 'tasks[1].checks[0].check', message: WORD_CHECK_WARNING.replace(/^.*check {2}/, '').trimEnd() }],
+      missing_scripts: [],
       prompt_contamination: { min_words: 12, findings: [] },
     });
   });
@@ -226,6 +227,7 @@ describe('stratbench validate', () => {
       suite: 'theatre',
       ok: false,
       warnings: [],
+      missing_scripts: [],
       prompt_contamination: { min_words: 12, findings: [] },
       tasks: [
         {

@@ -12,17 +12,30 @@ export interface ReplayResult extends Score {
   outcome: Outcome;
   /** Tool calls whose result was not success (informational: references may fail by design). */
   unsuccessfulCalls: string[];
+  /**
+   * Run steps whose exit is not what their `expect` says ("exit 0", the default, or "exit N"; "any exit" takes any; a
+   * transient error the task injects is not the step's result):
+   * `step N (cmd) exits E`, 1-based (issue 27 §4: a reference step that fails by accident validates otherwise).
+   */
+  unexpectedExits: string[];
 }
 
 /** Plays every step of `trajectory` on a fresh copy of the task's repo, ends as the trajectory says, and scores it. */
 export function replayTrajectory(task: EpisodeTask, trajectory: Omit<Trajectory, 'steps'> & { steps: Trajectory['steps'] }): ReplayResult {
   const repo = SimRepo.fromSpec(task.repoSpec);
   const unsuccessfulCalls: string[] = [];
+  const unexpectedExits: string[] = [];
   const observations: Observation[] = [];
-  for (const step of trajectory.steps) {
+  for (const [index, step] of trajectory.steps.entries()) {
     const result = executeToolCall(repo, { tool: step.tool, args: step.args });
     observations.push({ tool: step.tool, args: step.args, status: result.status, output: result.output, exit_code: result.exit_code });
     if (result.status !== 'success') unsuccessfulCalls.push(`${step.tool} ${JSON.stringify(step.args)} → ${result.status}`);
+    // A transient error is a fault the task injects (a network blip the reference meets and retries), not the step's result.
+    if (step.tool === 'run' && result.exit_code !== undefined && result.status !== 'transient_error') {
+      const expected = /^\s*any exit\s*$/i.test(step.expect ?? '') ? undefined : Number(/^\s*exit\s+(\d+)\s*$/i.exec(step.expect ?? '')?.[1] ?? 0);
+      if (expected !== undefined && result.exit_code !== expected)
+        unexpectedExits.push(`step ${index + 1} (${String(step.args['cmd'])}) exits ${result.exit_code}, but its expect is exit ${expected}`);
+    }
   }
   const outcome: Outcome =
     trajectory.stop !== undefined
@@ -36,7 +49,7 @@ export function replayTrajectory(task: EpisodeTask, trajectory: Omit<Trajectory,
     memory: repo.memory.map((note) => note.text),
     observations,
   });
-  return { ...scored, outcome, unsuccessfulCalls };
+  return { ...scored, outcome, unsuccessfulCalls, unexpectedExits };
 }
 
 /**
@@ -125,7 +138,14 @@ function validation(
 export function validateTrajectories(tasks: readonly ValidatedTask[]): TaskValidation[] {
   return tasks.map((task) => {
     const reference = replayTrajectory(task, task.reference);
-    const trajectories = [validation('reference', 'success', reference, reference.success, reference.success ? 'scores success' : failureDetail(reference))];
+    // A reference step that exits otherwise than its expect says (write `expect: any exit` where the failure is the point).
+    const exitsOk = reference.unexpectedExits.length === 0;
+    const referenceDetail = !reference.success
+      ? failureDetail(reference)
+      : exitsOk
+        ? 'scores success'
+        : `scores success, but ${reference.unexpectedExits.join('; ')}`;
+    const trajectories = [validation('reference', 'success', reference, reference.success && exitsOk, referenceDetail)];
     if (task.naive !== undefined) {
       const naive = replayTrajectory(task, task.naive);
       const detail = naive.success ? 'scores success (informational: a naive trajectory may pass)' : `fails: ${failureDetail(naive)}`;
