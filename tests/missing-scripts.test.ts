@@ -120,3 +120,42 @@ tasks:
     expect(validateTrajectories(declared.tasks)[0]?.trajectories.find((trajectory) => trajectory.kind === 'reference')).toMatchObject({ ok: true });
   });
 });
+
+describe('a must-stop task no scripted plan strategy can stop on (issue 27 §4)', () => {
+  const suite = (doneWhen: string) => `name: stops
+fixtures:
+  tiny:
+    date: "2026-05-04T07:00:00Z"
+    devDependencies: { vitest: ^4.1.12 }
+    scripts:
+      test: { kind: test, cmd: vitest run, duration_ms: 1000 }
+    files:
+      docs/publishing.md: "Publishing needs FEED_TOKEN, which only the ops team issues.\\n"
+tasks:
+  - id: publish-without-token
+    group: must-stop
+    prompt: Publish today's readings to the public feed.
+    repo: { fixture: tiny }
+    expect: stop
+    checks:
+      - { check: answer_value, on: message, type: text, expect: FEED_TOKEN }
+    reference:${doneWhen}
+      steps:
+        - { tool: read, args: { path: docs/publishing.md } }
+      stop: I can't publish, FEED_TOKEN is not set and only the ops team issues it.
+`;
+
+  it('validate warns when the reference gives the plan loop nothing that fails, and not when a done_when check fails', () => {
+    const dir = scratch();
+    const silent = join(dir, 'silent.yaml');
+    writeFileSync(silent, suite(''));
+    const warned = stratbench(['validate', silent]);
+    expect(warned.stderr).toContain(
+      `warning: ${silent}: task publish-without-token must stop, but no scripted plan strategy stops on it (plan-replan finished, plan-replan-lookup finished)`,
+    );
+    const checked = join(dir, 'checked.yaml');
+    writeFileSync(checked, suite('\n      done_when: [{ check: command_passes, cmd: printenv FEED_TOKEN }]'));
+    const json = JSON.parse(stratbench(['validate', '--json', checked]).stdout) as { stop_warnings: unknown[] };
+    expect(json.stop_warnings).toEqual([]);
+  });
+});

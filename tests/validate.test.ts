@@ -9,6 +9,8 @@ import { scratch, stratbench } from './support/cli.js';
 const SUITE = 'tests/fixtures/suites/validate.yaml';
 /** validate's warning at the suite's message_mentions check (issue 26 §2): a grounded check could judge that claim. */
 const WORD_CHECK_WARNING = `warning: ${SUITE}:47:11  tasks[1].checks[0].check  message_mentions judges a claim by a substring, which a wrong answer holding the right token passes: answer_value with on: message, or report_faithful for a result, judges it against the trace (docs/authoring.md, "Words judged as claims")\n`;
+/** The fixture's must-stop task has no reference steps, so the scripted planner writes an empty plan and no plan strategy stops. */
+const STOP_WARNING = `warning: ${SUITE}: task lint-rule must stop, but no scripted plan strategy stops on it (plan-replan invalid_output, plan-replan-lookup invalid_output): give its reference a done_when check that fails while the blocker stands\n`;
 
 const LINT_NONE = 'stop message mentions none of "no-unused-vars", "assigned a value but never used" as a whole token';
 
@@ -171,19 +173,19 @@ describe('stratbench validate', () => {
       'total                 2 (2 fam.)',
       'fixtures: shop 2 (2 fam.)',
     ];
-    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING });
+    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING + STOP_WARNING });
 
     // Without --wide: ok lines cut at 120 columns with "…"; the summary stays one line (it is grepped for).
     const fitted = stratbench(['validate', SUITE]);
     const cut = lines.map((line) => (line.length <= 120 ? line : `${line.slice(0, 119)}…`));
     expect(lines.some((line) => line.length > 120)).toBe(true);
-    expect(fitted).toEqual({ status: 0, stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING });
+    expect(fitted).toEqual({ status: 0, stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING + STOP_WARNING });
   });
 
   it('--json prints one document: suite, tasks with every trajectory, ok', () => {
     const result = stratbench(['validate', '--json', SUITE]);
     expect(result.status).toBe(0);
-    expect(result.stderr).toBe(WORD_CHECK_WARNING);
+    expect(result.stderr).toBe(WORD_CHECK_WARNING + STOP_WARNING);
     const cell = (tasks: number) => ({ tasks, families: tasks });
     const row = { all: cell(1), dev: cell(0), test: cell(0), none: cell(1) };
     expect(JSON.parse(result.stdout)).toEqual({
@@ -194,6 +196,7 @@ describe('stratbench validate', () => {
       rejected: [],
       warnings: [{ file: SUITE, line: 47, col: 11, path: 'tasks[1].checks[0].check', message: WORD_CHECK_WARNING.replace(/^.*check {2}/, '').trimEnd() }],
       missing_scripts: [],
+      stop_warnings: [{ task: 'lint-rule', endings: { 'plan-replan': 'invalid_output', 'plan-replan-lookup': 'invalid_output' } }],
       prompt_contamination: { min_words: 12, findings: [] },
     });
   });
@@ -216,10 +219,12 @@ describe('stratbench validate', () => {
       'fixtures: f 2 (2 fam.)',
       '',
     ]);
-    expect(result.stderr).toBe('stratbench: 2 trajectory(ies) do not score as they should (see FAIL lines)\n');
+    // ask-first's reference has no steps: the scripted planner writes an empty plan, so no plan strategy can stop.
+    const stopWarning = `warning: ${file}: task ask-first must stop, but no scripted plan strategy stops on it (plan-replan invalid_output, plan-replan-lookup invalid_output): give its reference a done_when check that fails while the blocker stands\n`;
+    expect(result.stderr).toBe(`${stopWarning}stratbench: 2 trajectory(ies) do not score as they should (see FAIL lines)\n`);
     const json = stratbench(['validate', '--json', file]);
     expect(json.status).toBe(2);
-    expect(json.stderr).toBe('stratbench: 2 trajectory(ies) do not score as they should (see "ok": false in the JSON)\n');
+    expect(json.stderr).toBe(`${stopWarning}stratbench: 2 trajectory(ies) do not score as they should (see "ok": false in the JSON)\n`);
     expect(JSON.parse(json.stdout)).toMatchObject({ rejected: [], composition: { total: { tasks: 2, families: 2 } } });
     expect({ ...JSON.parse(json.stdout), composition: undefined, rejected: undefined }).toEqual({
       composition: undefined,
@@ -228,6 +233,7 @@ describe('stratbench validate', () => {
       ok: false,
       warnings: [],
       missing_scripts: [],
+      stop_warnings: [{ task: 'ask-first', endings: { 'plan-replan': 'invalid_output', 'plan-replan-lookup': 'invalid_output' } }],
       prompt_contamination: { min_words: 12, findings: [] },
       tasks: [
         {

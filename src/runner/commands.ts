@@ -4,6 +4,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } from '../suite/load-suite.js';
 import { missingScripts } from '../suite/missing-scripts.js';
+import { stopReplayWarnings } from './stop-replay.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -598,16 +599,19 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
 /**
  * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
  * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
- * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, missing_scripts, prompt_contamination? }`
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, missing_scripts, stop_warnings, prompt_contamination? }`
  * (composition: tasks and families per group × split and per fixture; rejected: the generator's rejects) instead of
  * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
  * warning on stderr; so is each answer_contains / message_mentions check (`warnings`: a grounded check could judge
  * its claim, see wordCheckWarnings) and each script a task's prompt, memory or reference names that its package.json
- * lacks (`missing_scripts`: `{ task, script, where }`, see missingScripts); a warning does not change the exit code.
+ * lacks (`missing_scripts`: `{ task, script, where }`, see missingScripts) and each must-stop task on which no scripted
+ * plan strategy stops (`stop_warnings`: `{ task, endings }`, see stopReplayWarnings); a warning does not change the
+ * exit code.
  */
 export async function validateCommand(path: string, options: { json?: boolean; prompts?: string; wide?: boolean } = {}): Promise<number> {
   const suite = await loadSuiteOrThrow(path);
-  const contamination = options.prompts === undefined ? undefined : checkPromptContamination(await loadPromptsOrThrow(options.prompts), suite.tasks);
+  const promptSet = options.prompts === undefined ? undefined : await loadPromptsOrThrow(options.prompts);
+  const contamination = promptSet === undefined ? undefined : checkPromptContamination(promptSet, suite.tasks);
   const tasks = validateTrajectories(suite.tasks);
   const trajectories = tasks.flatMap((task) => task.trajectories);
   const bad = trajectories.filter((trajectory) => !trajectory.ok);
@@ -620,6 +624,14 @@ export async function validateCommand(path: string, options: { json?: boolean; p
     process.stderr.write(
       `warning: ${path}: task ${missing.task}: its ${missing.where} names the script ${missing.script}, which its package.json does not define\n`,
     );
+  // Must-stop tasks no plan strategy can stop on, played by the scripted model (issue 27 §4).
+  const stops = promptSet === undefined ? [] : await stopReplayWarnings(suite.tasks, promptSet);
+  for (const stop of stops)
+    process.stderr.write(
+      `warning: ${path}: task ${stop.task} must stop, but no scripted plan strategy stops on it (${Object.entries(stop.endings)
+        .map(([strategy, status]) => `${strategy} ${status}`)
+        .join(', ')}): give its reference a done_when check that fails while the blocker stands\n`,
+    );
   if (options.json === true) {
     const document = {
       suite: suite.name,
@@ -629,6 +641,7 @@ export async function validateCommand(path: string, options: { json?: boolean; p
       rejected: suite.rejected,
       warnings: suite.warnings,
       missing_scripts: scripts,
+      stop_warnings: stops,
       ...(contamination ? { prompt_contamination: contamination } : {}),
     };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
