@@ -51,7 +51,7 @@ export async function addCounterfactuals(runs: CorpusRun[]): Promise<void> {
 const DEFAULT_REPORT = { answer: 'Here is what the run did: the steps above ran; see their results.' };
 
 /** The reply of `episode` to one request: the role's next reply (the last repeats), or the defaults for executor and reporter. */
-function replier(episode: CorpusEpisode): (request: FakeChatRequest) => FixtureReply {
+export function replier(episode: Pick<CorpusEpisode, 'id' | 'replies'>): (request: FakeChatRequest) => FixtureReply {
   const counts = new Map<string, number>();
   return (request) => {
     if (!request.messages || request.messages.length === 0) return okReply('');

@@ -1,0 +1,158 @@
+// Issue 27 §3: the blind attribution corpus on generated tasks (tests/fixtures/attribution-corpus-generated.ts), each
+// episode served by a fake Ollama on 127.0.0.1 through the real `stratbench run` path on tasks/bench.json, and the
+// rules' verdicts compared with the labels frozen before any run: component, mode (a labelled alternative accepted),
+// first erroneous event, and no finding on a success. `npx tsx scripts/generated-corpus-check.ts [--list]`.
+import { fileURLToPath } from 'node:url';
+import { GENERATED_CORPUS, type GeneratedEpisode } from '../tests/fixtures/attribution-corpus-generated.js';
+import { okReply, startFakeOllama, type FakeChatRequest, type FixtureReply } from '../tests/support/fake-ollama-server.js';
+import { records, runInProcess, scratch } from '../tests/support/scripted-over-ollama.js';
+import type { EpisodeRecord } from '../src/records/index.js';
+import { wilsonInterval } from '../src/report/statistics-intervals.js';
+import { nthCall, replier } from './realistic-corpus.js';
+import { loadSuiteFile } from '../src/suite/load-suite.js';
+import { loadPromptSet } from '../src/runner/prompt-files.js';
+import { toolDescriptionsForPrompt } from '../src/tools/index.js';
+import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
+import { replayCounterfactuals } from '../src/runner/counterfactual-replay.js';
+import type { EpisodeCounterfactual } from '../src/records/index.js';
+
+const BENCH = fileURLToPath(new URL('../tasks/bench.json', import.meta.url));
+
+/** One corpus episode as it ran, with the verdict compared to its label. */
+export interface GeneratedRun {
+  episode: GeneratedEpisode;
+  record: EpisodeRecord | undefined;
+  /** Why it could not be measured as labelled (no record, an error ending, the outcome differs from the label). */
+  problem?: string;
+  /** The counterfactual replay of a failed episode (each role swapped for the reference oracle). */
+  counterfactual?: EpisodeCounterfactual;
+}
+
+/** Adds the counterfactual replay to every failed run measured (no model is called). Throws when the suite does not load. */
+export async function addGeneratedCounterfactuals(runs: GeneratedRun[]): Promise<void> {
+  const loaded = await loadSuiteFile(BENCH);
+  if (!loaded.ok) throw new Error('tasks/bench.json does not load');
+  const unused: ChatModel = { name: 'unused', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
+  const env = {
+    models: Object.fromEntries(ROLES.map((role): [Role, ChatModel] => [role, unused])) as Record<Role, ChatModel>,
+    prompts: await loadPromptSet(fileURLToPath(new URL('../prompts', import.meta.url))),
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash: 'generated-corpus',
+  };
+  for (const run of runs) {
+    const task = loaded.tasks.find((t) => t.id === run.episode.task);
+    if (!run.record || run.problem !== undefined || run.record.success || !task) continue;
+    run.counterfactual = await replayCounterfactuals(run.record, task, env);
+  }
+}
+
+/** Runs every corpus episode (or those named). Throws if the fake server cannot start. */
+export async function runGeneratedCorpus(ids?: readonly string[]): Promise<GeneratedRun[]> {
+  let current: ((request: FakeChatRequest) => FixtureReply) | undefined;
+  const server = await startFakeOllama({ reply: (request) => (current ? current(request) : okReply('')) });
+  const runs: GeneratedRun[] = [];
+  try {
+    for (const episode of GENERATED_CORPUS.filter((e) => !ids || ids.includes(e.id))) {
+      current = replier(episode as Parameters<typeof replier>[0]);
+      const out = `${scratch()}/run`;
+      const result = await runInProcess({
+        suite: BENCH,
+        out,
+        model: 'ollama:qwen3:8b',
+        ollamaHost: server.url,
+        strategies: episode.strategy,
+        tasks: episode.task,
+        concurrency: 1,
+        progress: false,
+      });
+      const record = result.code === 0 || result.code === 1 || result.code === 3 ? records(out)[0] : undefined;
+      const wantFailure = episode.expected.outcome === 'failure';
+      const problem =
+        record === undefined
+          ? `the run exited ${result.code}: ${result.stderr.trim().split('\n').slice(-1)[0] ?? ''}`
+          : record.outcome.status === 'error'
+            ? `error: ${record.outcome.message ?? record.outcome.reason}`
+            : record.success === wantFailure
+              ? `labelled ${episode.expected.outcome}, but the episode ${record.success ? 'succeeded' : `failed (${record.outcome.status})`}`
+              : undefined;
+      runs.push({ episode, record, ...(problem ? { problem } : {}) });
+    }
+  } finally {
+    await server.close();
+  }
+  return runs;
+}
+
+const pct = (hits: number, n: number): string => {
+  if (n === 0) return 'n/a';
+  const ci = wilsonInterval(hits, n);
+  return `${String(hits).padStart(3)}/${n}  ${((hits / n) * 100).toFixed(1)}%  95% CI [${(ci.lower * 100).toFixed(1)}%, ${(ci.upper * 100).toFixed(1)}%]`;
+};
+
+/** The figures as text: agreement on the failed episodes measured, findings on successes, the confusion matrix. */
+export function renderGeneratedReport(runs: readonly GeneratedRun[], list = false): string {
+  const measured = runs.filter((run) => run.problem === undefined && run.episode.expected.outcome === 'failure' && run.record !== undefined);
+  const successes = runs.filter((run) => run.problem === undefined && run.episode.expected.outcome === 'success');
+  let component = 0;
+  let mode = 0;
+  let first = 0;
+  const confusion: Record<string, Record<string, number>> = {};
+  const misses: string[] = [];
+  for (const run of measured) {
+    const expected = run.episode.expected as Extract<GeneratedEpisode['expected'], { outcome: 'failure' }>;
+    const got = run.record?.attribution;
+    const label = `${expected.component}.${expected.mode}`;
+    const verdict = got ? `${got.component}.${got.mode}` : '(none)';
+    const row = (confusion[expected.component] ??= {});
+    row[got?.component ?? '(none)'] = (row[got?.component ?? '(none)'] ?? 0) + 1;
+    const componentHit = got?.component === expected.component || (expected.alternatives ?? []).some((alt) => alt.split('.')[0] === got?.component);
+    const modeHit = verdict === label || (expected.alternatives ?? []).includes(verdict);
+    const event = run.record ? nthCall(run.record, expected.first.role, expected.first.call) : undefined;
+    const firstHit = event !== undefined && got?.evidence[0] === event;
+    if (componentHit) component += 1;
+    if (modeHit) mode += 1;
+    if (firstHit) first += 1;
+    if (!modeHit || !firstHit)
+      misses.push(
+        `  ${run.episode.id}  expected ${label} @${expected.first.role}#${expected.first.call} (${event ?? '?'})  got ${verdict} @${got?.evidence[0] ?? '?'}`,
+      );
+  }
+  const replayed = measured.filter((run) => run.counterfactual !== undefined);
+  const named = (run: GeneratedRun) => run.counterfactual?.component ?? 'none';
+  const labelled = (run: GeneratedRun) => {
+    const role = (run.episode.expected as { counterfactual?: string }).counterfactual ?? 'none';
+    // The reporter writes up the executor's results: its component is the executor's (decision 0004).
+    return role === 'reporter' ? 'executor' : role === 'direct' ? 'agent' : role;
+  };
+  const counterfactualHits = replayed.filter((run) => named(run) === labelled(run)).length;
+  for (const run of replayed)
+    if (named(run) !== labelled(run)) misses.push(`  ${run.episode.id}  counterfactual: labelled ${labelled(run)}, replay names ${named(run)}`);
+  const lines = [
+    `generated-task corpus (tests/fixtures/attribution-corpus-generated.ts, blind labels): ${runs.length} episodes, ${measured.length} failed as labelled and measured, ${successes.length} succeeded as labelled`,
+    `component  ${pct(component, measured.length)}   goal ≥ 95%`,
+    `mode       ${pct(mode, measured.length)}   goal ≥ 90% (a labelled alternative accepted)`,
+    `first      ${pct(first, measured.length)}`,
+    `counterfactual ${pct(counterfactualHits, replayed.length)}   goal ≥ 90% (names the labelled role; "none" when no swap fixes it)`,
+    `findings on successes: ${successes.filter((run) => run.record?.attribution).length} of ${successes.length}`,
+    'confusion (rows: labelled component, columns: attributed component)',
+    ...Object.entries(confusion).map(
+      ([row, cells]) =>
+        `  ${row.padEnd(10)} ${Object.entries(cells)
+          .map(([col, n]) => `${col} ${n}`)
+          .join(', ')}`,
+    ),
+  ];
+  const problems = runs.filter((run) => run.problem !== undefined);
+  lines.push(`not measured (${problems.length}; the episode did not go as labelled):`);
+  lines.push(...problems.map((run) => `  ${run.episode.id}: ${run.problem}`));
+  if (list) lines.push(`misses (${misses.length}):`, ...misses);
+  return lines.join('\n');
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const runs = await runGeneratedCorpus();
+  await addGeneratedCounterfactuals(runs);
+  process.stdout.write(`${renderGeneratedReport(runs, process.argv.includes('--list'))}\n`);
+}
