@@ -66,6 +66,35 @@ describe('stratbench run --counterfactual', () => {
     );
   }, 60_000);
 
+  it("swaps the reporter too: a report that misstates right results is fixed by the oracle's report alone (issue 27, kind 5)", async () => {
+    const model = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS['suite'])));
+    const serve = scriptedOllamaReply(model);
+    server = await startFakeOllama({
+      reply: (request) =>
+        (extractView(request.messages ?? []) as { role?: string } | undefined)?.role === 'reporter'
+          ? {
+              status: 200,
+              body: { model: request.model, message: { role: 'assistant', content: JSON.stringify({ answer: 'The currency is USD.' }) }, done: true },
+            }
+          : serve(request),
+    });
+    const out = `${scratch()}/run`;
+    const run = await runInProcess({
+      out,
+      model: 'ollama:qwen3:8b',
+      ollamaHost: server.url,
+      strategies: 'plan-up-front',
+      tasks: 'default-currency',
+      counterfactual: true,
+      concurrency: 1,
+    });
+    expect(run.code).toBe(0);
+    const record = records(out)[0]!;
+    expect(record.success).toBe(false);
+    expect(record.counterfactual).toMatchObject({ fixed_by: expect.arrayContaining(['reporter']), component: 'executor' });
+    expect(record.counterfactual!.swaps['reporter']).toMatchObject({ success: true, unreplayed: 0 });
+  }, 60_000);
+
   it('sends no request to the model server for the replays, and does not replay an infrastructure error', async () => {
     const model = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS['suite'])), ['executor.bad_edit', 'agent.wrong_answer']);
     const serve = scriptedOllamaReply(model);

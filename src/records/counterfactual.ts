@@ -15,7 +15,7 @@ export const CounterfactualSwap = z.object({
 export type CounterfactualSwap = z.infer<typeof CounterfactualSwap>;
 
 export const EpisodeCounterfactual = z.object({
-  swaps: z.record(z.string(), CounterfactualSwap).describe('role → its swap; every role the episode called except the reporter'),
+  swaps: z.record(z.string(), CounterfactualSwap).describe('role → its swap; every role the episode called, the reporter included'),
   fixed_by: z.array(z.string()).describe('Roles whose swap alone turned the failure into a success'),
   component: z
     .string()

@@ -66,8 +66,9 @@ export class ReplayModel implements ChatModel {
 export const componentOf = (role: string): string => (role === 'direct' ? 'agent' : role === 'reporter' ? 'executor' : role);
 
 /**
- * Replays a failed episode once per role it used (the reporter excepted: its reports are replayed), with that role
- * played by the oracle and every other role replayed from the trace. No model is called: replayed roles answer from
+ * Replays a failed episode once per role it used (the reporter too: a report that misstates right results is fixed by
+ * the oracle's report alone, issue 27 kind 5), with that role played by the oracle and every other role replayed from
+ * the trace. No model is called: replayed roles answer from
  * the trace, the oracle from the task's reference, and the replays' messages are not stored (no `texts` sink).
  * Returns the record's `counterfactual` field. Throws only for a harness bug (a record whose strategy is unknown).
  */
@@ -77,7 +78,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
   const oracle = new OracleModel([task], { replans: strategy !== 'plan-up-front' });
   const firstCall = new Map<string, number>();
   for (const event of record.trace) if (event.type === 'model_call' && !firstCall.has(event.role)) firstCall.set(event.role, event.id);
-  const roles = ROLES.filter((role) => role !== 'reporter' && firstCall.has(role));
+  const roles = ROLES.filter((role) => firstCall.has(role));
   const { texts: _unstored, ...quiet } = env;
   const swaps: Partial<Record<Role, CounterfactualSwap>> = {};
   for (const role of roles) {
