@@ -8,11 +8,8 @@ import { okReply, startFakeOllama, type FakeChatRequest, type FixtureReply } fro
 import { records, runInProcess, scratch } from '../tests/support/scripted-over-ollama.js';
 import type { EpisodeRecord } from '../src/records/index.js';
 import { wilsonInterval } from '../src/report/statistics-intervals.js';
-import { nthCall, replier } from './realistic-corpus.js';
+import { nthCall, replayEnvironment, replier } from './realistic-corpus.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
-import { loadPromptSet } from '../src/runner/prompt-files.js';
-import { toolDescriptionsForPrompt } from '../src/tools/index.js';
-import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
 import { replayCounterfactuals } from '../src/runner/counterfactual-replay.js';
 import type { EpisodeCounterfactual } from '../src/records/index.js';
 
@@ -32,15 +29,7 @@ export interface GeneratedRun {
 export async function addGeneratedCounterfactuals(runs: GeneratedRun[]): Promise<void> {
   const loaded = await loadSuiteFile(BENCH);
   if (!loaded.ok) throw new Error('tasks/bench.json does not load');
-  const unused: ChatModel = { name: 'unused', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
-  const env = {
-    models: Object.fromEntries(ROLES.map((role): [Role, ChatModel] => [role, unused])) as Record<Role, ChatModel>,
-    prompts: await loadPromptSet(fileURLToPath(new URL('../prompts', import.meta.url))),
-    toolDescriptions: toolDescriptionsForPrompt(),
-    chatOptions: () => ({ temperature: 0 }),
-    options: { lookupMissAsResult: false },
-    configHash: 'generated-corpus',
-  };
+  const env = await replayEnvironment('generated-corpus');
   for (const run of runs) {
     const task = loaded.tasks.find((t) => t.id === run.episode.task);
     if (!run.record || run.problem !== undefined || run.record.success || !task) continue;

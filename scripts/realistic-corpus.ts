@@ -25,21 +25,29 @@ export interface CorpusRun {
 }
 
 /**
+ * The environment a counterfactual replay of a corpus runs in: the shipped prompts, and for every role a model that
+ * refuses to be called (a replay answers from the trace and the oracle; a model call would be a harness bug).
+ */
+export async function replayEnvironment(configHash: string) {
+  const unused: ChatModel = { name: 'unused', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
+  return {
+    models: Object.fromEntries(ROLES.map((role) => [role, unused])) as Record<Role, ChatModel>,
+    prompts: await loadPromptSet(String(RUN_DEFAULTS['prompts'])),
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash,
+  };
+}
+
+/**
  * Adds the counterfactual replay to every failed run: each role the episode used swapped for the reference oracle,
  * the others replayed from the recorded trace (no model is called). Throws when the core suite does not load.
  */
 export async function addCounterfactuals(runs: CorpusRun[]): Promise<void> {
   const loaded = await loadSuiteFile(String(RUN_DEFAULTS['suite']));
   if (!loaded.ok) throw new Error('the core suite does not load');
-  const unused: ChatModel = { name: 'unused', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
-  const env = {
-    models: Object.fromEntries(ROLES.map((role) => [role, unused])) as Record<Role, ChatModel>,
-    prompts: await loadPromptSet(String(RUN_DEFAULTS['prompts'])),
-    toolDescriptions: toolDescriptionsForPrompt(),
-    chatOptions: () => ({ temperature: 0 }),
-    options: { lookupMissAsResult: false },
-    configHash: 'realistic-corpus',
-  };
+  const env = await replayEnvironment('realistic-corpus');
   for (const run of runs) {
     const task = loaded.tasks.find((t) => t.id === run.episode.task);
     if (!run.record || !run.trial.failed || !task) continue;
