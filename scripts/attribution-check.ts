@@ -1,5 +1,6 @@
 // Measures attribution against injected faults: every fault × applicable task × strategy, run in-process on the scripted model.
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../src/suite/load-suite.js';
 import { loadPromptSet } from '../src/runner/prompt-files.js';
@@ -298,9 +299,23 @@ export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text
 }
 
 async function main(): Promise<number> {
-  const { trials, skipped } = await runAttributionCheck();
+  // --suite PATH: the injected faults on another suite (the generated one: tasks/bench.json); --every N keeps every
+  // Nth task of it (a deterministic sample). The realistic corpus is written for the core suite and runs only without --suite.
+  const { values } = parseArgs({ options: { suite: { type: 'string' }, every: { type: 'string', default: '1' } } });
+  const every = Number(values.every);
+  if (!Number.isInteger(every) || every < 1) throw new Error(`--every: a whole number ≥ 1, not "${values.every}"`);
+  let tasks: string[] | undefined;
+  if (values.suite !== undefined && every > 1) {
+    const loaded = await loadSuiteFile(resolve(values.suite));
+    if (!loaded.ok) throw new Error(loaded.errors.map(formatSuiteError).join('\n'));
+    tasks = loaded.tasks.filter((_, i) => i % every === 0).map((t) => t.id);
+  }
+  const { trials, skipped } = await runAttributionCheck({ ...(values.suite ? { suite: resolve(values.suite) } : {}), ...(tasks ? { tasks } : {}) });
   const injected = renderAccuracyReport(measureAccuracy(trials), skipped);
-  process.stdout.write(`== injected faults (scripted model)\n${injected.text}\n\n`);
+  process.stdout.write(
+    `== injected faults (scripted model${values.suite ? `, ${values.suite}${every > 1 ? `, every ${every}th task` : ''}` : ''})\n${injected.text}\n\n`,
+  );
+  if (values.suite !== undefined) return injected.passed ? 0 : 1;
   const { runRealisticCorpus, addCounterfactuals } = await import('./realistic-corpus.js');
   const runs = await runRealisticCorpus();
   await addCounterfactuals(runs);

@@ -61,6 +61,13 @@ describe('planner.coarse_step in prose', () => {
     expect(listedItems('Run the linter, then the unit tests')).toEqual(['Run the linter', 'the unit tests']);
   });
 
+  it('reads a source named after a comma as where the step comes from, not a second thing it does', () => {
+    expect(listedItems('Rerun the tests, as the memory note says')).toEqual([]);
+    expect(listedItems('Reset the fixtures, per the runbook')).toEqual([]);
+    expect(listedItems('Run the linter, according to CONTRIBUTING.md')).toEqual([]);
+    expect(listedItems('Run the linter, the tests, as the note says')).toEqual(['Run the linter', 'the tests']);
+  });
+
   it('is a tie-breaker: a structural finding at a later event (an executor that drifts) outranks the wording', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
       planner: () => ({

@@ -1,7 +1,7 @@
 // Scripted faults: named and documented, validated by the registry, derived from the view alone, and harmless to other roles.
 import { describe, expect, it } from 'vitest';
 import { buildModels, ModelSpecError, modelSpecsByRole, parseModelSpec } from '../src/models/registry.js';
-import { ScriptedModel } from '../src/models/scripted.js';
+import { ScriptedModel, type ScriptedTask } from '../src/models/scripted.js';
 import { FAULT_NAMES, faultIn, faultStrikesRole, guessedPath, markFault, SCRIPTED_FAULTS } from '../src/models/scripted-faults.js';
 import type { ChatModel, ChatRequest, ChatResponse, RoleView } from '../src/models/types.js';
 import { MODES } from '../src/attribution/modes.js';
@@ -93,5 +93,39 @@ describe('where faults strike', () => {
       }
       expect({ name, struck: struck > 0 }).toEqual({ name, struck: true });
     }
+  });
+});
+
+describe('the fault-free scripted replanner', () => {
+  const task = {
+    id: 'rename-widget',
+    reference: { steps: [{ tool: 'run', args: { cmd: 'pnpm test' }, deferred: false }], finish: 'Renamed.' },
+  } as unknown as ScriptedTask;
+  const stopFor = (output: string): string => {
+    const view = {
+      role: 'replanner',
+      task_id: 'rename-widget',
+      prompt: 'Rename widget',
+      memory: [],
+      plan: { revision: 0 },
+      history: [],
+      failure: { kind: 'step_failed', step_id: 's3', tool: 'run', args: { cmd: 'pnpm test' }, status: 'failure', output },
+      changes: [],
+      named_assumptions: [],
+      replans_left: 2,
+    } as unknown as RoleView;
+    return (new ScriptedModel([task]).decide(view) as { message: string }).message;
+  };
+
+  it("gives up naming what failed, not the package manager's echo of the script (issue 27: a fault-free stop read as vague)", () => {
+    const vitest =
+      '> vitest run --exclude tests/live\n\n RUN  v4.1.12 /repo\n\n ✓ tests/a.test.js (2 tests)\n × tests/query.test.js > query > formats values\n   → TypeError: not a function';
+    expect(stopFor(vitest)).toBe('I could not finish: step s3 (run) ended failure: × tests/query.test.js > query > formats values.');
+  });
+
+  it('keeps the first line (what the script ran) when no line marks the failure', () => {
+    expect(stopFor('> node scripts/migrate.js --status\n\nApplied: 001\nPending: 004')).toBe(
+      'I could not finish: step s3 (run) ended failure: > node scripts/migrate.js --status.',
+    );
   });
 });

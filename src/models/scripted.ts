@@ -165,8 +165,17 @@ function ending(trajectory: Trajectory): unknown {
   return trajectory.stop !== undefined ? { action: 'stop', message: trajectory.stop } : { action: 'finish', answer: trajectory.finish ?? '' };
 }
 
+/**
+ * The line of a failed call's output that says what failed: the first line marking a failure (vitest's `×`/`FAIL`, an
+ * error), else the first line (for a script, the package manager's echo of what it ran: `> node scripts/migrate.js`).
+ */
+function failureLine(output: string): string {
+  const lines = output.split('\n').map((line) => line.trim());
+  return lines.find((line) => /^(?:×|✗|FAIL\b)|\b(?:Error|ERR_|error|failed|Missing script)\b/.test(line)) ?? lines[0] ?? '';
+}
+
 function describeFailure(failure: FailureView): string {
-  if (failure.kind === 'step_failed') return `step ${failure.step_id} (${failure.tool}) ended ${failure.status}: ${failure.output.split('\n')[0] ?? ''}`;
+  if (failure.kind === 'step_failed') return `step ${failure.step_id} (${failure.tool}) ended ${failure.status}: ${failureLine(failure.output)}`;
   return `done_when failed: ${failure.checks.map((c) => c.detail).join(', ')}`;
 }
 

@@ -9,12 +9,13 @@ const isCall = (value: unknown): value is Call =>
 
 /** The items a step description lists: "Run the test suite, the checkout tests and the linter" → three items. */
 export function listedItems(does: string): string[] {
-  // A subordinate clause is no second item: "Run the tests so that we can see which one fails", "… to check whether …".
+  // A subordinate clause is no second item: "Run the tests so that we can see which one fails", "… to check whether …";
+  // nor is a source attributed after a comma: "Rerun the tests, as the memory note says", "…, per the runbook".
   const main =
     does
       .replace(/[.!]+$/, '')
       .split(
-        /\s+(?:so that|so|in order to|to (?:see|check|find|confirm|verify|make sure)|which|that|whether|because|since|until|if|when|while|before|after)\s+/i,
+        /\s+(?:so that|so|in order to|to (?:see|check|find|confirm|verify|make sure)|which|that|whether|because|since|until|if|when|while|before|after)\s+|\s*,\s*(?:as|per|according to|like)\s+/i,
       )[0] ?? '';
   const items = main
     .split(/\s*,\s*(?:and\s+|then\s+)?|\s*;\s*|\s+(?:and|then|plus)\s+/i)
