@@ -118,12 +118,25 @@ export function renderGeneratedReport(runs: readonly GeneratedRun[], list = fals
   const counterfactualHits = replayed.filter((run) => named(run) === labelled(run)).length;
   for (const run of replayed)
     if (named(run) !== labelled(run)) misses.push(`  ${run.episode.id}  counterfactual: labelled ${labelled(run)}, replay names ${named(run)}`);
+  // The decisive decision against the labelled first erroneous event (the episodes whose labelled role a decision swap names).
+  const firstEvent = (run: GeneratedRun) => {
+    const expected = run.episode.expected as Extract<GeneratedEpisode['expected'], { outcome: 'failure' }>;
+    return run.record ? nthCall(run.record, expected.first.role, expected.first.call) : undefined;
+  };
+  const decisiveHits = replayed.filter((run) => run.counterfactual?.decisive != null && run.counterfactual.decisive.event === firstEvent(run)).length;
+  const withDecisive = replayed.filter((run) => run.counterfactual?.decisive != null).length;
+  for (const run of replayed)
+    if (run.counterfactual?.decisive != null && run.counterfactual.decisive.event !== firstEvent(run))
+      misses.push(
+        `  ${run.episode.id}  decisive decision: ${run.counterfactual.decisive.role} @${run.counterfactual.decisive.event}, labelled first event @${firstEvent(run) ?? '?'}`,
+      );
   const lines = [
     `generated-task corpus (tests/fixtures/attribution-corpus-generated.ts, blind labels): ${runs.length} episodes, ${measured.length} failed as labelled and measured, ${successes.length} succeeded as labelled`,
     `component  ${pct(component, measured.length)}   goal ≥ 95%`,
     `mode       ${pct(mode, measured.length)}   goal ≥ 90% (a labelled alternative accepted)`,
     `first      ${pct(first, measured.length)}`,
     `counterfactual ${pct(counterfactualHits, replayed.length)}   goal ≥ 90% (names the labelled role; "none" when no swap fixes it)`,
+    `decisive   ${pct(decisiveHits, withDecisive)}   (the counterfactual's decisive decision is the labelled first erroneous event; ${replayed.length - withDecisive} replays with no single fixing decision)`,
     `findings on successes: ${successes.filter((run) => run.record?.attribution).length} of ${successes.length}`,
     'confusion (rows: labelled component, columns: attributed component)',
     ...Object.entries(confusion).map(

@@ -1,6 +1,9 @@
 // run --counterfactual: each failed episode replayed with one role at a time swapped for the reference oracle, kept in its record.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedModel } from '../src/models/scripted.js';
+import { faultIn } from '../src/models/scripted-faults.js';
+import type { RoleView } from '../src/models/types.js';
+import { OracleModel } from '../src/runner/counterfactual-oracle.js';
 import { extractView } from '../src/strategies/prompts.js';
 import { startFakeOllama, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
 import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';
@@ -39,16 +42,27 @@ describe('stratbench run --counterfactual', () => {
     });
     expect(Object.keys(rename.counterfactual!.swaps)).toEqual(['planner', 'executor', 'replanner']);
     expect(rename.counterfactual!.swaps['planner']).toMatchObject({ success: false, unreplayed: 0 });
-    const swaps = Object.values(rename.counterfactual!.swaps);
-    expect(rename.counterfactual!.extra_calls).toBe(swaps.reduce((sum, s) => sum + s.oracle_calls + s.unreplayed, 0));
+    // The decisive decision (issue 27 §2): the executor's one reply carrying the bad edit, swapped alone, fixes it;
+    // the executor's earlier replies (the reads) swapped alone do not.
+    const badEdit = rename.trace.find((e) => e.type === 'model_call' && faultIn(e.text) === 'executor.bad_edit')!;
+    expect(rename.counterfactual!.decisive).toEqual({ role: 'executor', event: badEdit.id });
+    const executorDecisions = rename.counterfactual!.decisions!.filter((d) => d.role === 'executor');
+    expect(executorDecisions.map((d) => d.event)).toEqual([badEdit.id]);
+    // After it, the executor's record is spent (the faulted episode stopped there): its three later steps fall to the
+    // stand-in, and the reporter, never called in the episode, to the oracle (unreplayed).
+    expect(executorDecisions[0]).toMatchObject({ success: true, oracle_calls: 4, unreplayed: 1 });
+    const swaps = [...Object.values(rename.counterfactual!.swaps), ...rename.counterfactual!.decisions!];
+    expect(rename.counterfactual!.extra_calls).toBeGreaterThanOrEqual(swaps.reduce((sum, s) => sum + s.oracle_calls + s.unreplayed, 0));
     // A single agent's swap is the oracle agent (ReAct) or the oracle direct model.
-    expect(byCell.get('default-currency|react')!.counterfactual).toEqual({
+    const react = byCell.get('default-currency|react')!;
+    const wrongAnswer = react.trace.find((e) => e.type === 'model_call' && faultIn(e.text) === 'agent.wrong_answer')!;
+    expect(react.counterfactual).toMatchObject({
       swaps: { agent: { success: true, oracle_calls: 2, replayed: 0, unreplayed: 0 } },
       fixed_by: ['agent'],
+      decisive: { role: 'agent', event: wrongAnswer.id },
       component: 'agent',
       rules: 'agent.wrong_answer',
       agrees_with_rules: true,
-      extra_calls: 2,
     });
     expect(byCell.get('default-currency|direct')!.counterfactual).toMatchObject({ fixed_by: ['direct'], component: 'agent', agrees_with_rules: true });
     // Direct cannot do a three-call task even played perfectly: no single swap fixes it, so no verdict to compare.
@@ -140,4 +154,33 @@ describe('stratbench run --counterfactual', () => {
     expect(recorded).toBeGreaterThan(0);
     expect(answered).toHaveLength(recorded);
   }, 60_000);
+});
+
+describe('the oracle executor is bound to its contract (issue 27, kind 5)', () => {
+  const executorView = async (does: string) => {
+    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+    const loaded = await loadSuiteFile(String(RUN_DEFAULTS['suite']));
+    if (!loaded.ok) throw new Error('core suite does not load');
+    const task = loaded.tasks.find((t) => t.id === 'fix-checkout-test')!;
+    const oracle = new OracleModel([{ id: task.id, reference: task.reference!, naive: task.naive }]);
+    const view = {
+      role: 'executor',
+      task_id: task.id,
+      prompt: task.prompt,
+      step: { id: 's3', does, tool: 'edit', args: null },
+      history: [],
+    } as unknown as RoleView;
+    return { oracle, view };
+  };
+
+  it('carries out a step left to it with the reference call it stands for, where the step allows that target', async () => {
+    const { oracle, view } = await executorView('Fix the rounding in src/pricing.js');
+    expect(oracle.abstains(view)).toBe(false);
+    expect(oracle.decide(view)).toMatchObject({ tool: 'edit', args: { path: 'src/pricing.js' } });
+  });
+
+  it('abstains on a step that names another target: it neither edits the right file instead nor sends an empty edit', async () => {
+    const { oracle, view } = await executorView('Update tests/checkout.test.js to expect the new total');
+    expect(oracle.abstains(view)).toBe(true);
+  });
 });

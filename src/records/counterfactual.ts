@@ -14,13 +14,32 @@ export const CounterfactualSwap = z.object({
 });
 export type CounterfactualSwap = z.infer<typeof CounterfactualSwap>;
 
+/** One decision swapped alone (issue 27 §2): the role's output at one model call replaced, the rest replayed. */
+export const CounterfactualDecision = CounterfactualSwap.extend({
+  role: z.string().describe('The role whose one decision was replaced'),
+  event: z.number().int().nonnegative().describe('The trace event id of that decision (its model_call)'),
+  replayed: z.number().int().nonnegative().describe('Calls answered from the recorded trace, the role’s own later replies included'),
+});
+export type CounterfactualDecision = z.infer<typeof CounterfactualDecision>;
+
 export const EpisodeCounterfactual = z.object({
   swaps: z.record(z.string(), CounterfactualSwap).describe('role → its swap; every role the episode called, the reporter included'),
   fixed_by: z.array(z.string()).describe('Roles whose swap alone turned the failure into a success'),
+  decisions: z
+    .array(CounterfactualDecision)
+    .optional()
+    .describe('Every single decision whose swap alone turned the failure into a success (decisions of the fixing roles are tried)'),
+  decisive: z
+    .object({ role: z.string(), event: z.number().int().nonnegative() })
+    .nullable()
+    .optional()
+    .describe('The decisive decision: of the fixing decisions, the one resting least on the oracle for other roles, then the earliest'),
   component: z
     .string()
     .nullable()
-    .describe('The component blamed: of the fixing swaps, the one resting least on the oracle for other roles, then the earliest role; null if none'),
+    .describe(
+      'The component blamed: the decisive decision’s role; where no single decision fixes it, of the fixing role swaps the one resting least on the oracle for other roles, then the earliest role; null if none',
+    ),
   rules: z.string().optional().describe('The rule-based verdict, component.mode'),
   agrees_with_rules: z.boolean().nullable().describe('component equals the rules’ component (null when either is missing)'),
   extra_calls: z

@@ -3,6 +3,7 @@ import type { ChatModel, ChatRequest, ChatResponse, Observation, RoleView } from
 import { ScriptedModel, type ScriptedTask } from '../models/scripted.js';
 import { describeStep } from '../models/scripted-tracks.js';
 import { canonicalJson } from '../records/index.js';
+import { callTarget, namedTargets } from '../attribution/targets.js';
 import type { TrajectoryStep as SuiteStep } from '../suite/schema.js';
 
 type TrajectoryStep = ScriptedTask['reference']['steps'][number];
@@ -64,6 +65,18 @@ export class OracleModel implements ChatModel {
     for (const task of given) this.planned.set(task.id, (options.replans ? task.naive : undefined) ?? task.reference);
   }
 
+  /**
+   * Whether the oracle has no output of its own for this view and so does not intervene: an executor step whose
+   * arguments the plan left to it (args null) that no reference call stands for. A stand-in bound to the executor's
+   * contract carries out the step it was given; inventing arguments (or sending none, which "fixes" an episode by
+   * never making the harmful edit) would be an intervention on the plan, not on the executor (issue 27, kind 5).
+   */
+  abstains(view: RoleView | ChatRequest['view']): boolean {
+    if (view.role !== 'executor' || view.step.args !== null) return false;
+    const task = this.tasks.get(view.task_id);
+    return task !== undefined && this.referenceCallFor(task, view.step, view.history) === undefined;
+  }
+
   async chat(request: ChatRequest): Promise<ChatResponse> {
     if (request.view.role === 'judge') throw new Error('counterfactual oracle: it plays roles of a strategy, not the judge');
     return respond(this.decide(request.view));
@@ -83,17 +96,31 @@ export class OracleModel implements ChatModel {
       case 'executor': {
         const { step, history } = view;
         if (step.args !== null) return { tool: step.tool, args: step.args };
-        const candidates = reference.steps.filter((s) => s.tool === step.tool);
-        const known =
-          candidates.find((s) => describe(s) === step.does) ??
-          candidates.find((s) => !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)));
-        return { tool: step.tool, args: known?.args ?? {} };
+        return { tool: step.tool, args: this.referenceCallFor(task, step, history)?.args ?? {} };
       }
       case 'replanner':
         return this.continuation(task, view.plan as { revision: number }, view.history);
       default:
         return this.scripted.decide(view);
     }
+  }
+
+  /**
+   * The reference call a step left to the executor stands for: the one with its description, else the first of its
+   * tool not yet made whose target the description allows (a step that names files or commands names its target:
+   * "Update tests/pricing.test.js to expect 107.09" is not the reference's edit of src/pricing.js). Undefined when
+   * none fits: then the oracle abstains.
+   */
+  private referenceCallFor(task: ScriptedTask, step: { tool: string; does: string }, history: readonly Observation[]): TrajectoryStep | undefined {
+    const candidates = task.reference.steps.filter((s) => s.tool === step.tool);
+    const named = namedTargets(step.does);
+    return (
+      candidates.find((s) => describe(s) === step.does) ??
+      candidates.find(
+        (s) =>
+          (named.length === 0 || named.includes(callTarget(s.tool, s.args))) && !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)),
+      )
+    );
   }
 
   private continuation(task: ScriptedTask, plan: { revision: number }, history: readonly Observation[]): unknown {

@@ -1,7 +1,15 @@
 // Counterfactual replay (issue 11 §2): swap one role of a failed episode for the reference oracle, replay every other role from the trace.
 import { ROLES, type ChatModel, type ChatRequest, type ChatResponse, type Role } from '../models/types.js';
 import type { ScriptedTask } from '../models/scripted.js';
-import { storedTextHash, type CounterfactualSwap, type EpisodeCounterfactual, type EpisodeRecord, type TraceEvent } from '../records/index.js';
+import {
+  canonicalJson,
+  storedTextHash,
+  type CounterfactualDecision,
+  type CounterfactualSwap,
+  type EpisodeCounterfactual,
+  type EpisodeRecord,
+  type TraceEvent,
+} from '../records/index.js';
 import { STRATEGIES, type StrategyName } from '../strategies/index.js';
 import { OracleModel } from './counterfactual-oracle.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
@@ -21,9 +29,12 @@ export class ReplayModel implements ChatModel {
   unreplayed = 0;
   /** Calls answered from the trace. */
   replayed = 0;
-  private readonly byMessages = new Map<string, string>();
+  private readonly byMessages = new Map<string, { text: string; index: number }>();
+  /** Each role's recorded calls in trace order. */
   private readonly inOrder = new Map<string, ModelCall[]>();
+  /** Each role's next recorded call, past the last one answered (in order, or matched by messages). */
   private readonly next = new Map<string, number>();
+  private readonly keyed: boolean;
 
   constructor(
     trace: readonly TraceEvent[],
@@ -31,45 +42,89 @@ export class ReplayModel implements ChatModel {
   ) {
     for (const event of trace) {
       if (event.type !== 'model_call') continue;
+      const calls = this.inOrder.get(event.role) ?? [];
       // The first message sent is the system prompt, which a backend may extend (Ollama adds the schema line): the rest identify the request.
-      if (event.sent) this.byMessages.set(`${event.role}|${event.sent.messages.slice(1).join(',')}`, event.text);
-      else this.inOrder.set(event.role, [...(this.inOrder.get(event.role) ?? []), event]);
+      if (event.sent) this.byMessages.set(`${event.role}|${event.sent.messages.slice(1).join(',')}`, { text: event.text, index: calls.length });
+      calls.push(event);
+      this.inOrder.set(event.role, calls);
     }
+    this.keyed = this.byMessages.size > 0;
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     const text = this.recorded(request);
     if (text !== undefined) {
       this.replayed += 1;
-      return { text, tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: this.name, done_reason: 'stop' };
+      return replayedText(text);
     }
     this.unreplayed += 1;
     return this.fallback.chat(request);
   }
 
-  private recorded(request: ChatRequest): string | undefined {
-    if (this.byMessages.size > 0) {
+  /** The recorded calls of a role, in trace order. */
+  calls(role: string): readonly ModelCall[] {
+    return this.inOrder.get(role) ?? [];
+  }
+
+  /**
+   * The recorded reply to this very request: by its messages (after the system prompt) where the trace kept them,
+   * else the role's next recorded call in order. Undefined when the trace never had it.
+   */
+  recorded(request: ChatRequest): string | undefined {
+    if (this.keyed) {
       const hashes = request
         .messages()
         .filter((message) => message.role !== 'system')
         .map((message) => storedTextHash(message.role, message.content));
-      return this.byMessages.get(`${request.role}|${hashes.join(',')}`);
+      const hit = this.byMessages.get(`${request.role}|${hashes.join(',')}`);
+      if (hit) this.next.set(request.role, hit.index + 1);
+      return hit?.text;
     }
-    const calls = this.inOrder.get(request.role) ?? [];
-    const n = this.next.get(request.role) ?? 0;
-    this.next.set(request.role, n + 1);
-    return calls[n]?.text;
+    return this.positional(request.role);
+  }
+
+  /**
+   * The role's next recorded reply in order, for a request the swap changed: what the role went on to do in the
+   * episode (the minimal assumption about a role that was not swapped). Undefined once its record is spent.
+   */
+  positional(role: string): string | undefined {
+    return this.positionalCall(role)?.text;
+  }
+
+  /** `positional`, as the recorded model_call event (its parsed `value` included). */
+  positionalCall(role: string): ModelCall | undefined {
+    const calls = this.inOrder.get(role) ?? [];
+    const n = this.next.get(role) ?? 0;
+    this.next.set(role, n + 1);
+    return calls[n];
+  }
+
+  /** Moves a role's place in its record (past a swapped decision and the repairs it made unnecessary). */
+  skipTo(role: string, index: number): void {
+    this.next.set(role, index);
   }
 }
 
 /** The component a role's mistakes are counted against (decision 0004): direct and ReAct are the agent; the reporter is the executor's. */
 export const componentOf = (role: string): string => (role === 'direct' ? 'agent' : role === 'reporter' ? 'executor' : role);
 
+/** How many decisions of one role the decision-level replay tries at most (a budget-bound episode has fewer). */
+export const MAX_DECISIONS_PER_ROLE = 40;
+
 /**
- * Replays a failed episode once per role it used (the reporter too: a report that misstates right results is fixed by
- * the oracle's report alone, issue 27 kind 5), with that role played by the oracle and every other role replayed from
- * the trace. No model is called: replayed roles answer from
- * the trace, the oracle from the task's reference, and the replays' messages are not stored (no `texts` sink).
+ * Replays a failed episode in two passes, calling no model: replayed roles answer from the trace, the oracle from the
+ * task's reference, and the replays' messages are not stored (no `texts` sink).
+ * 1. Each role it used (the reporter too: a report that misstates right results is fixed by the oracle's report
+ *    alone, issue 27 kind 5) played by the oracle, every other role replayed from the trace.
+ * 2. For each role whose swap fixed it, each of its decisions alone (issue 27 §2, minimal intervention): the role's
+ *    output at that one model call replaced by the oracle's, everything before replayed, and after it the role goes on
+ *    as it did in the episode (its later replies replayed, by request where the trace has it, else in order) while
+ *    other roles answer from the trace where it has their request, else from the oracle (`unreplayed`). A stand-in
+ *    is bound to its role's contract: where the oracle has no output of its own (an executor step left to it that no
+ *    reference call stands for, `OracleModel.abstains`) it does not intervene.
+ * The verdict blames the decisive decision — of the decisions that fix the episode alone, the one resting least on the
+ * oracle for other roles, then the earliest event (Who&When's "decisive error") — and keeps every fixing swap; where
+ * no single decision fixes it, the role swap resting least on the oracle, then the earliest role.
  * Returns the record's `counterfactual` field. Throws only for a harness bug (a record whose strategy is unknown).
  */
 export async function replayCounterfactuals(record: EpisodeRecord, task: EpisodeTask & ScriptedTask, env: RunEnvironment): Promise<EpisodeCounterfactual> {
@@ -80,38 +135,112 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
   for (const event of record.trace) if (event.type === 'model_call' && !firstCall.has(event.role)) firstCall.set(event.role, event.id);
   const roles = ROLES.filter((role) => firstCall.has(role));
   const { texts: _unstored, ...quiet } = env;
+  const replayWith = async (role: Role, model: (replay: ReplayModel) => ChatModel, tag: string): Promise<{ success: boolean; replay: ReplayModel }> => {
+    const replay = new ReplayModel(record.trace, oracle);
+    const swapped = model(replay);
+    const models = Object.fromEntries(ROLES.map((r) => [r, r === role ? swapped : replay])) as Record<Role, ChatModel>;
+    const replayedEpisode = await runEpisode(
+      { task, strategy, epoch: record.epoch, seed: record.seed },
+      { ...quiet, models, configHash: `${env.configHash}|counterfactual:${tag}` },
+    );
+    return { success: replayedEpisode.success, replay };
+  };
+
   const swaps: Partial<Record<Role, CounterfactualSwap>> = {};
   for (const role of roles) {
     let oracleCalls = 0;
-    const counting: ChatModel = {
-      name: 'oracle',
-      deterministic: true,
-      chat: (request) => {
-        oracleCalls += 1;
-        return oracle.chat(request);
-      },
-    };
-    const replay = new ReplayModel(record.trace, oracle);
-    const models = Object.fromEntries(ROLES.map((r) => [r, r === role ? counting : replay])) as Record<Role, ChatModel>;
-    const replayed = await runEpisode(
-      { task, strategy, epoch: record.epoch, seed: record.seed },
-      { ...quiet, models, configHash: `${env.configHash}|counterfactual:${role}` },
+    const { success, replay } = await replayWith(
+      role,
+      (replay) => ({
+        name: 'oracle',
+        deterministic: true,
+        chat: async (request) => {
+          // Where the oracle has no output of its own, the role's own reply stands (the stand-in does not intervene).
+          const own = oracle.abstains(request.view) ? (replay.recorded(request) ?? replay.positional(role)) : undefined;
+          if (own !== undefined) return replayedText(own);
+          oracleCalls += 1;
+          return oracle.chat(request);
+        },
+      }),
+      role,
     );
-    swaps[role] = { success: replayed.success, oracle_calls: oracleCalls, replayed: replay.replayed, unreplayed: replay.unreplayed };
+    swaps[role] = { success, oracle_calls: oracleCalls, replayed: replay.replayed, unreplayed: replay.unreplayed };
   }
   const fixedBy = roles.filter((role) => swaps[role]!.success);
+
+  const decisions: CounterfactualDecision[] = [];
+  for (const role of fixedBy) {
+    const calls = new ReplayModel(record.trace, oracle).calls(role);
+    const starts = calls.flatMap((call, index) => (call.attempt === 1 ? [index] : [])).slice(0, MAX_DECISIONS_PER_ROLE);
+    for (const [k, index] of starts.entries()) {
+      const resume = starts[k + 1] ?? calls.length;
+      let seen = 0;
+      let oracleCalls = 0;
+      let intervened = false;
+      let own = 0;
+      const { success, replay } = await replayWith(
+        role,
+        (replay) => ({
+          name: 'one-decision',
+          deterministic: true,
+          chat: async (request) => {
+            const n = seen++;
+            if (n < index) return replay.chat(request);
+            if (n === index) {
+              if (oracle.abstains(request.view)) return replay.chat(request);
+              intervened = true;
+              // The repairs this decision needed are not asked for once the stand-in answered: the role goes on after them.
+              replay.skipTo(role, resume);
+              oracleCalls += 1;
+              return oracle.chat(request);
+            }
+            const text = replay.recorded(request) ?? ownNext(replay, role, request);
+            if (text !== undefined) {
+              own += 1;
+              return replayedText(text);
+            }
+            oracleCalls += 1;
+            return oracle.chat(request);
+          },
+        }),
+        `${role}@${calls[index]!.id}`,
+      );
+      if (!intervened) continue;
+      decisions.push({ role, event: calls[index]!.id, success, oracle_calls: oracleCalls, replayed: replay.replayed + own, unreplayed: replay.unreplayed });
+    }
+  }
+  const fixing = decisions.filter((d) => d.success);
   const best = [...fixedBy].sort((a, b) => swaps[a]!.unreplayed - swaps[b]!.unreplayed || firstCall.get(a)! - firstCall.get(b)!)[0];
+  const decisive = fixing.filter((d) => d.role === best).sort((a, b) => a.event - b.event)[0];
   const component = best === undefined ? null : componentOf(best);
   const rules = record.attribution ? `${record.attribution.component}.${record.attribution.mode}` : undefined;
   return {
     swaps,
     fixed_by: fixedBy,
+    decisions: fixing,
+    decisive: decisive ? { role: decisive.role, event: decisive.event } : null,
     component,
     ...(rules ? { rules } : {}),
     agrees_with_rules: component === null || record.attribution === null ? null : component === record.attribution.component,
-    extra_calls: Object.values(swaps).reduce((sum, swap) => sum + swap.oracle_calls + swap.unreplayed, 0),
+    extra_calls: [...Object.values(swaps), ...decisions].reduce((sum, swap) => sum + swap.oracle_calls + swap.unreplayed, 0),
   };
 }
+
+/**
+ * The role's next recorded reply, for a request the swap changed, where it still answers this request: an executor's
+ * recorded call is what it did for *its* step, so it stands only for a step of the same tool (and, where the plan gave
+ * them, the same arguments); anything else its contract decides (the stand-in). Undefined then, or once spent.
+ */
+function ownNext(replay: ReplayModel, role: Role, request: ChatRequest): string | undefined {
+  const recorded = replay.positionalCall(role);
+  const view = request.view;
+  if (recorded === undefined || view.role !== 'executor') return recorded?.text;
+  const call = recorded.value as { tool?: unknown; args?: unknown } | undefined;
+  if (call?.tool !== view.step.tool) return undefined;
+  return view.step.args === null || canonicalJson(call.args) === canonicalJson(view.step.args) ? recorded.text : undefined;
+}
+
+const replayedText = (text: string): ChatResponse => ({ text, tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: 'replay', done_reason: 'stop' });
 
 /**
  * The record with its counterfactual replay added, for a failed episode that did not end in an infrastructure error
@@ -128,5 +257,6 @@ export function renderCounterfactualVerdict(v: EpisodeCounterfactual): string {
   const swaps = Object.entries(v.swaps)
     .map(([role, s]) => `${role}:${s.success ? 'fixes' : 'fails'}${s.unreplayed ? ` (+${s.unreplayed} unreplayed)` : ''}`)
     .join(' ');
-  return `counterfactual ${v.component ?? 'none'}  rules ${v.rules ?? '-'}${v.agrees_with_rules === null ? '' : v.agrees_with_rules ? '  agree' : '  DISAGREE'}  [${swaps}]`;
+  const decisive = v.decisive ? `  decisive ${v.decisive.role}@${v.decisive.event}` : '';
+  return `counterfactual ${v.component ?? 'none'}${decisive}  rules ${v.rules ?? '-'}${v.agrees_with_rules === null ? '' : v.agrees_with_rules ? '  agree' : '  DISAGREE'}  [${swaps}]`;
 }

@@ -45,6 +45,19 @@ function renderLines(verdict: EpisodeCounterfactual): string[] {
       ([role, swap]) =>
         `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`,
     ),
+    ...(verdict.decisive
+      ? [
+          `  decisive decision: the ${verdict.decisive.role}'s reply at event ${verdict.decisive.event} — swapped alone, the rest replayed, it fixes the episode`,
+        ]
+      : verdict.decisions !== undefined && verdict.fixed_by.length > 0
+        ? ['  no single decision of the blamed role fixes it alone (only the whole role swapped does)']
+        : []),
+    ...(verdict.decisions ?? [])
+      .filter((d) => d.role !== verdict.decisive?.role || d.event !== verdict.decisive?.event)
+      .map(
+        (d) =>
+          `  also fixes it alone: the ${d.role}'s reply at event ${d.event}${d.unreplayed > 0 ? ` (${d.unreplayed} call(s) of other roles answered by the oracle)` : ''}`,
+      ),
     `  extra calls: ${verdict.extra_calls}, all answered by the oracle (no model was called)`,
   ];
 }
