@@ -254,3 +254,32 @@ describe('replanner.no_progress', () => {
     expect(record.attribution?.explanation).toContain('an oscillation back to revision 1 after revision 2');
   });
 });
+
+describe('gate.misroute is blamed only where the route was decisive (issue 27, kind 4)', () => {
+  const routedToPlan = (report: string) => ({
+    gate: () => ({ route: 'plan' }),
+    planner: () => ({
+      goal: 'Say whether the checkout tests pass',
+      done_when: [],
+      assumptions: [],
+      steps: [{ ...step('s1', 'run', { cmd: 'pnpm test:checkout' }, [], 'Run the checkout tests'), expect: 'any exit' }],
+    }),
+    executor: () => ({ tool: 'run', args: { cmd: 'pnpm test:checkout' } }),
+    reporter: () => ({ answer: report }),
+  });
+
+  it('is not the gate when the plan found the answer and the report then misstated it', async () => {
+    const record = await replay(await coreTask('checkout-tests-status'), 'gated', routedToPlan('Yes, the checkout tests pass.'));
+    expect(record.success).toBe(false);
+    expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'executor', mode: 'wrong_answer' });
+  });
+
+  it('the same route with a right report succeeds: the route itself cost nothing decisive', async () => {
+    const record = await replay(
+      await coreTask('checkout-tests-status'),
+      'gated',
+      routedToPlan('No. `pnpm test:checkout` fails: expected 107.07 to be 107.09 (tests/checkout.test.js:7).'),
+    );
+    expect(record.success).toBe(true);
+  });
+});

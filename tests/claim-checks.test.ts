@@ -752,6 +752,24 @@ describe('answer_value', () => {
     expect(currency('EUR (euro), set in src/config.js.').pass).toBe(true);
   });
 
+  it('reads a value heading the answer before a colon as the answer, the rest as its evidence (issue 27 blind corpus)', () => {
+    const exit = (text: string) =>
+      judgeAnswerValue(text, { type: 'number', expect: 70 }, { prompt: 'Which exit code does relnote use for an internal error?' });
+    expect(exit('Exit code 70: src/errors.js defines EXIT = { OK: 0, PROBLEMS: 1, USAGE: 2, INTERNAL: 70 }.').pass).toBe(true);
+    expect(exit('Exit code 2: src/errors.js defines EXIT = { OK: 0, PROBLEMS: 1, USAGE: 2, INTERNAL: 70 }.').pass).toBe(false);
+    // Not a headline: several values before the colon, or a long lead-in, still lists candidates.
+    expect(exit('Codes 0, 1, 2 and 70: see src/errors.js.').pass).toBe(false);
+  });
+
+  it('reads values each labelled by their own noun as named, where only the right one is the thing asked about', () => {
+    const count = (text: string) => judgeAnswerValue(text, { type: 'number', expect: 90 }, { prompt: 'How many tests does `pnpm test` run?' });
+    expect(count('pnpm test passes: 90 tests in 12 files, 0 failures.').pass).toBe(true);
+    expect(count('pnpm test passes: 12 tests in 90 files, 0 failures.').pass).toBe(false);
+    // Unlabelled, or two labelled with the noun asked about, is still a list that does not say which answers.
+    expect(count('pnpm test: 90, 12, 0.').pass).toBe(false);
+    expect(count('Either 90 tests or 88 tests, 2 skipped.').pass).toBe(false);
+  });
+
   it('does not count a value the question holds unless a cue introduces it or the answer opens with it', () => {
     const echo = (text: string) => judgeAnswerValue(text, { type: 'number', expect: 27 }, { prompt: 'What does applyCoupon(null, 27, "2026-09-15") return?' });
     expect(echo('It applies the coupon null to 27 on 2026-09-15.').pass).toBe(false);

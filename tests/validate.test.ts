@@ -11,6 +11,8 @@ const SUITE = 'tests/fixtures/suites/validate.yaml';
 const WORD_CHECK_WARNING = `warning: ${SUITE}:47:11  tasks[1].checks[0].check  message_mentions judges a claim by a substring, which a wrong answer holding the right token passes: answer_value with on: message, or report_faithful for a result, judges it against the trace (docs/authoring.md, "Words judged as claims")\n`;
 /** The fixture's must-stop task has no reference steps, so the scripted planner writes an empty plan and no plan strategy stops. */
 const STOP_WARNING = `warning: ${SUITE}: task lint-rule must stop, but no scripted plan strategy stops on it (plan-replan invalid_output, plan-replan-lookup invalid_output): give its reference a done_when check that fails while the blocker stands\n`;
+// rename-rate's naive approach opens with its reference's first edit: the scripted ReAct agent cannot tell the two apart (issue 27 §4).
+const NAIVE_WARNING = `warning: ${SUITE}: task rename-rate: the scripted ReAct agent, trying its naive approach first and then the reference, ends finished ("TAX_RATE" still in src/pricing.js): the naive approach must fail observably and not open with the reference's first call\n`;
 
 const LINT_NONE = 'stop message mentions none of "no-unused-vars", "assigned a value but never used" as a whole token';
 
@@ -173,19 +175,27 @@ describe('stratbench validate', () => {
       'total                 2 (2 fam.)',
       'fixtures: shop 2 (2 fam.)',
     ];
-    expect(result).toEqual({ status: 0, stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING + STOP_WARNING });
+    expect(result).toEqual({
+      status: 0,
+      stdout: `${lines.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`,
+      stderr: WORD_CHECK_WARNING + STOP_WARNING + NAIVE_WARNING,
+    });
 
     // Without --wide: ok lines cut at 120 columns with "…"; the summary stays one line (it is grepped for).
     const fitted = stratbench(['validate', SUITE]);
     const cut = lines.map((line) => (line.length <= 120 ? line : `${line.slice(0, 119)}…`));
     expect(lines.some((line) => line.length > 120)).toBe(true);
-    expect(fitted).toEqual({ status: 0, stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`, stderr: WORD_CHECK_WARNING + STOP_WARNING });
+    expect(fitted).toEqual({
+      status: 0,
+      stdout: `${cut.join('\n')}\n\n${summary}\n\n${makeUp.join('\n')}\n`,
+      stderr: WORD_CHECK_WARNING + STOP_WARNING + NAIVE_WARNING,
+    });
   });
 
   it('--json prints one document: suite, tasks with every trajectory, ok', () => {
     const result = stratbench(['validate', '--json', SUITE]);
     expect(result.status).toBe(0);
-    expect(result.stderr).toBe(WORD_CHECK_WARNING + STOP_WARNING);
+    expect(result.stderr).toBe(WORD_CHECK_WARNING + STOP_WARNING + NAIVE_WARNING);
     const cell = (tasks: number) => ({ tasks, families: tasks });
     const row = { all: cell(1), dev: cell(0), test: cell(0), none: cell(1) };
     expect(JSON.parse(result.stdout)).toEqual({
@@ -197,6 +207,7 @@ describe('stratbench validate', () => {
       warnings: [{ file: SUITE, line: 47, col: 11, path: 'tasks[1].checks[0].check', message: WORD_CHECK_WARNING.replace(/^.*check {2}/, '').trimEnd() }],
       missing_scripts: [],
       stop_warnings: [{ task: 'lint-rule', endings: { 'plan-replan': 'invalid_output', 'plan-replan-lookup': 'invalid_output' } }],
+      naive_warnings: [{ task: 'rename-rate', ending: 'finished', detail: '"TAX_RATE" still in src/pricing.js' }],
       prompt_contamination: { min_words: 12, findings: [] },
     });
   });
@@ -234,6 +245,7 @@ describe('stratbench validate', () => {
       warnings: [],
       missing_scripts: [],
       stop_warnings: [{ task: 'ask-first', endings: { 'plan-replan': 'invalid_output', 'plan-replan-lookup': 'invalid_output' } }],
+      naive_warnings: [],
       prompt_contamination: { min_words: 12, findings: [] },
       tasks: [
         {

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } from '../suite/load-suite.js';
 import { missingScripts } from '../suite/missing-scripts.js';
-import { stopReplayWarnings } from './stop-replay.js';
+import { naiveReplayWarnings, stopReplayWarnings } from './stop-replay.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -599,14 +599,15 @@ function validateSummary(trajectories: readonly TrajectoryValidation[]): string 
 /**
  * `stratbench validate [--json]`: 0 when every reference succeeds and every counterexample and untouched run
  * fails; 2 otherwise (and for a suite that does not load). With `json`, stdout is one document
- * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, missing_scripts, stop_warnings, prompt_contamination? }`
+ * `{ suite, tasks: [{ id, group, trajectories: TrajectoryValidation[] }], ok, composition, rejected, warnings, missing_scripts, stop_warnings, naive_warnings, prompt_contamination? }`
  * (composition: tasks and families per group × split and per fixture; rejected: the generator's rejects) instead of
  * the lines. With `prompts` (a folder of role templates), the contamination check runs and each finding is a
  * warning on stderr; so is each answer_contains / message_mentions check (`warnings`: a grounded check could judge
  * its claim, see wordCheckWarnings) and each script a task's prompt, memory or reference names that its package.json
  * lacks (`missing_scripts`: `{ task, script, where }`, see missingScripts) and each must-stop task on which no scripted
- * plan strategy stops (`stop_warnings`: `{ task, endings }`, see stopReplayWarnings); a warning does not change the
- * exit code.
+ * plan strategy stops (`stop_warnings`: `{ task, endings }`, see stopReplayWarnings) and each task with a naive
+ * approach the scripted ReAct agent cannot get past (`naive_warnings`: `{ task, ending, detail }`, see
+ * naiveReplayWarnings); a warning does not change the exit code.
  */
 export async function validateCommand(path: string, options: { json?: boolean; prompts?: string; wide?: boolean } = {}): Promise<number> {
   const suite = await loadSuiteOrThrow(path);
@@ -632,6 +633,12 @@ export async function validateCommand(path: string, options: { json?: boolean; p
         .map(([strategy, status]) => `${strategy} ${status}`)
         .join(', ')}): give its reference a done_when check that fails while the blocker stands\n`,
     );
+  // Naive approaches the scripted ReAct agent cannot get past, playing only the task's own trajectories (issue 27 §4).
+  const naive = promptSet === undefined ? [] : await naiveReplayWarnings(suite.tasks, promptSet);
+  for (const warning of naive)
+    process.stderr.write(
+      `warning: ${path}: task ${warning.task}: the scripted ReAct agent, trying its naive approach first and then the reference, ends ${warning.ending} (${warning.detail}): the naive approach must fail observably and not open with the reference's first call\n`,
+    );
   if (options.json === true) {
     const document = {
       suite: suite.name,
@@ -642,6 +649,7 @@ export async function validateCommand(path: string, options: { json?: boolean; p
       warnings: suite.warnings,
       missing_scripts: scripts,
       stop_warnings: stops,
+      naive_warnings: naive,
       ...(contamination ? { prompt_contamination: contamination } : {}),
     };
     process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);

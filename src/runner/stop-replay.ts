@@ -53,3 +53,44 @@ export async function stopReplayWarnings(
   }
   return warnings;
 }
+
+/** A task with a naive first approach on which the scripted ReAct agent does not succeed, and why. */
+export interface NaiveReplayWarning {
+  task: string;
+  /** The episode's end status. */
+  ending: string;
+  /** The first failing check's detail, or the ending's reason when every check passed. */
+  detail: string;
+}
+
+/**
+ * Plays each task that has a `naive` trajectory with the scripted ReAct agent, which tries the naive approach first and
+ * switches to the reference once it fails (seed 001's "sensible opening" that turns out wrong), and returns the tasks on
+ * which it does not succeed (issue 27 §4). The agent plays only the task's own trajectories, so such a failure is the
+ * trajectories' doing: a naive approach whose failure is not observable, one that opens with the reference's own first
+ * call (the two cannot be told apart), or one whose side effects the reference does not undo. No model is called.
+ */
+export async function naiveReplayWarnings(
+  tasks: ReadonlyArray<EpisodeTask & { expect: 'finish' | 'stop'; reference: Trajectory; naive?: Trajectory | undefined }>,
+  prompts: PromptSet,
+): Promise<NaiveReplayWarning[]> {
+  const naiveTasks = tasks.filter((task) => task.naive !== undefined);
+  if (naiveTasks.length === 0) return [];
+  const scripted = new ScriptedModel(naiveTasks.map((task) => ({ id: task.id, reference: task.reference, naive: task.naive })));
+  const env = {
+    models: Object.fromEntries(ROLES.map((role): [Role, ChatModel] => [role, scripted])) as Record<Role, ChatModel>,
+    prompts,
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash: 'validate',
+  };
+  const warnings: NaiveReplayWarning[] = [];
+  for (const task of naiveTasks) {
+    const record = await runEpisode({ task, strategy: 'react', epoch: 0, seed: 1 }, env);
+    if (record.success) continue;
+    const failing = record.checks.find((check) => !check.pass);
+    warnings.push({ task: task.id, ending: record.outcome.status, detail: failing?.detail ?? record.outcome.reason ?? record.outcome.status });
+  }
+  return warnings;
+}

@@ -1,12 +1,14 @@
 // Rule: the gate sent a task to the wrong path — a multi-step task to direct, or a one-action task to the planner.
 import { failingChecks, finding, type Rule } from '../finding.js';
+import { sameTarget } from '../targets.js';
 
 /**
  * Gated episodes that failed. Route direct, when the task needs more than one action: its reference trajectory has
  * several tool calls or it has a naive first approach that fails (without trajectories, a failing state check or a
  * failed direct call stands in). Route plan-replan, when one action settles the task: its reference is a single
  * call with no naive first approach (seed 001: the gate "sent 'do the checkout tests pass right now?' to the
- * planner"). The explanation names the route and the reason. Evidence: the gate's model call, the gate event,
+ * planner") — unless the plan made that one call and ran to its report (the plan had found the answer: the route
+ * was not decisive). The explanation names the route and the reason. Evidence: the gate's model call, the gate event,
  * the first tool call, the end.
  */
 export const misroute: Rule = ({ task, index, checks }) => {
@@ -16,6 +18,13 @@ export const misroute: Rule = ({ task, index, checks }) => {
   const referenceCalls = task.reference?.steps.length;
   if (gate.route === 'plan-replan') {
     if (referenceCalls !== 1 || task.naive !== undefined) return undefined;
+    // Decisive only if the plan path failed by its own machinery (a done_when check, a replanner's stop, a budget): a
+    // plan that made the one call that settles it and ran to its report had found the answer, and what failed after
+    // that (a report that misstates it) would have failed on the direct path too (issue 27, kind 4).
+    const settling = task.reference!.steps[0] as { tool: string; args: Record<string, unknown> };
+    // A command that ran gave its answer whatever its exit code ("do the checkout tests pass?": exit 1 is the answer).
+    const found = index.toolCalls.some((made) => (made.status === 'success' || made.status === 'failure') && sameTarget(made, settling));
+    if (found && index.end.status === 'finished') return undefined;
     const calls = index.toolCalls.length;
     const planCalls = index.modelCalls.length - 1;
     return finding(

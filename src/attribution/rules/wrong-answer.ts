@@ -1,15 +1,32 @@
 // Rule: the state is right but the answer (or stop message) misses what the checks ask for.
 import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
-import { brief } from '../targets.js';
+import { brief, callTarget } from '../targets.js';
+import type { CheckResult } from '../../records/index.js';
 import { lastCallOf } from '../trace-index.js';
 import { showsWords } from '../word-checks.js';
 import { endingMatches as endingMatchesTask } from '../../scoring/ending.js';
 
 /**
+ * For a report_faithful check that found a claim *contradicted* (not merely unsupported): the tool call whose result
+ * contradicts it — the call the detail names after "but" ("says checkout tests passes, but pnpm test:checkout → exit
+ * 1"), else the last call. The trace showed the truth and the report misstated it. Undefined for an unsupported claim
+ * (nothing was run that could show it: the plan never looked).
+ */
+function contradictingCall<T extends { tool: string; args: Record<string, unknown> }>(calls: readonly T[], words: readonly CheckResult[]): T | undefined {
+  const contradiction = words
+    .filter((c) => c.check['check'] === 'report_faithful')
+    .map((c) => /\bcontradicted: .*?, but (.+?)(?: →|;|$)/.exec(c.detail)?.[1])
+    .find((named) => named !== undefined);
+  if (contradiction === undefined || calls.length === 0) return undefined;
+  return calls.find((call) => contradiction.startsWith(callTarget(call.tool, call.args))) ?? calls[calls.length - 1];
+}
+
+/**
  * Every state check passes, the ending matches the task, and an answer_contains or message_mentions check fails.
  * Direct/ReAct: the agent's last call wrote it. Plan strategies: the reporter wrote it from the executor's results,
  * so it is `executor.wrong_answer` only when a tool output showed what the check asks for and the report left it
- * out; when nothing ever showed it, the plan never looked, and missing_step (the last resort) takes it.
+ * out, or when report_faithful found a claim the trace contradicts (see contradictingCall); when nothing ever showed
+ * it, the plan never looked, and missing_step (the last resort) takes it.
  * Evidence: that call, the failing check, the end.
  */
 export const wrongAnswer: Rule = (input) => {
@@ -32,7 +49,7 @@ export const wrongAnswer: Rule = (input) => {
     );
   }
   const reporter = lastCallOf(index, ['reporter']);
-  const shown = index.toolCalls.find((t) => words.some((c) => showsWords(t.output, c.check)));
+  const shown = index.toolCalls.find((t) => words.some((c) => showsWords(t.output, c.check))) ?? contradictingCall(index.toolCalls, words);
   if (!reporter || !shown) return undefined;
   return finding(
     'executor',

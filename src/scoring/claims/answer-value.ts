@@ -313,7 +313,7 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
       .filter((value) => !(rightDepth === 0 && value.start > right.start && depthAt(value.start) > 0))
       .map((value) => JSON.stringify(value.value)),
   );
-  if (cued === undefined && !leading && others.size >= 2) {
+  if (cued === undefined && !leading && others.size >= 2 && !headline(report, found, right) && !namedByUnit(report, found, right, context.prompt)) {
     return {
       pass: false,
       detail: `lists ${others.size + 1} values (${found
@@ -325,6 +325,39 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
   }
   return { pass: true, detail: `gives ${right.text}` };
 }
+
+type Found = { start: number; end: number; clause: unknown };
+
+/**
+ * An answer headed by its value, the rest after a colon being the evidence: "Exit code 70: src/errors.js defines
+ * EXIT = { OK: 0, USAGE: 2, INTERNAL: 70 }". The value is the first the answer gives, a few words open it, and a colon
+ * follows within three words.
+ */
+function headline(report: string, found: readonly Found[], right: Found): boolean {
+  if (found[0] !== right) return false;
+  const before = report.slice(0, right.start).trim();
+  return before.split(/\s+/).filter(Boolean).length <= 4 && !/[.;:\n]/.test(before) && /^(?:\s*[\p{L}%-]+){0,3}\s*:/u.test(report.slice(right.end));
+}
+
+/**
+ * Values each labelled by their own noun, where only the right one's noun is the question's: "pnpm test passes: 90 tests
+ * in 12 files, 0 failures" answers "how many tests" with 90 — the nouns say which value is which, so this is no
+ * enumeration of candidates. Nouns compare by stem (test/tests).
+ */
+function namedByUnit(report: string, found: readonly Found[], right: Found, prompt: string): boolean {
+  const noun = (value: Found) => /^\s+([a-z]{3,})/i.exec(report.slice(value.end))?.[1]?.toLowerCase();
+  const asked = new Set((prompt.toLowerCase().match(/[a-z]{3,}/g) ?? []).map(stem));
+  const mine = noun(right);
+  if (mine === undefined || !asked.has(stem(mine))) return false;
+  const others = found.filter((value) => value.clause === right.clause && value !== right);
+  return others.every((value) => {
+    const theirs = noun(value);
+    return theirs !== undefined && stem(theirs) !== stem(mine) && !asked.has(stem(theirs));
+  });
+}
+
+/** A crude English stem: a plural's s dropped (tests → test, files → file, failures → failure). */
+const stem = (word: string): string => (word.length > 3 ? word.replace(/s$/, '') : word);
 
 /**
  * Whether the form at [start, end) is one item of a list of three or more single tokens of its shape ("EUR, USD, GBP
