@@ -83,6 +83,19 @@ describe('planner.coarse_step in prose', () => {
     expect(verdict(record)).toMatchObject({ component: 'executor', mode: 'drift' });
   });
 
+  it('is a tie-breaker among the ending rules too: a report the trace contradicts is blamed before the wording', async () => {
+    const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
+      planner: () => ({
+        goal: 'Report which checks fail before deploying',
+        done_when: [],
+        assumptions: ['The test suite covers the checkout tests and the linter'],
+        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
+      }),
+      reporter: () => ({ answer: 'pnpm test fails, so do not deploy.' }),
+    });
+    expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'executor', mode: 'wrong_answer' });
+  });
+
   it('deploy check: "Run the test suite, the checkout tests and the linter" as one pnpm test call is coarse_step, not missing_step', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
       planner: () => ({

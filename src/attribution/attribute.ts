@@ -49,13 +49,13 @@ export const ACT_RULES: ReadonlyArray<readonly [string, Rule]> = [
 
 /** Rules about how the episode ended, tried in this order only when no act rule applies; missing_step is the last resort. */
 export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
-  // A step in prose that lists several things: a tie-breaker, never above a structural finding.
-  ['coarse_step_prose', coarseStepProse],
   ['vague_stop', vagueStop],
   ['no_stop', noStop],
   ['premature_finish', prematureFinish],
   ['wrong_answer', wrongAnswer],
   ['budget', budgetExhausted],
+  // A step in prose that lists several things: a tie-breaker, never above a structural finding, only above the last resort.
+  ['coarse_step_prose', coarseStepProse],
   ['missing_step', missingStep],
 ];
 
