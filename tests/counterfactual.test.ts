@@ -75,6 +75,7 @@ describe('stratbench run --counterfactual', () => {
     expect(run.stdout).toContain('Counterfactual replay (4 failed episode(s);');
     expect(run.stdout).toContain('fixed by a single-role swap: 3/4 (agent 2, executor 1)');
     expect(run.stdout).toContain('agreement with the rules: 3/3 (100.0%) of episodes where both name a component');
+    expect(run.stdout).toContain("decisive decision (one reply that, swapped alone, fixes it): 3/4; the rules' first erroneous event in 3/3");
     expect(run.stdout).toMatch(
       /extra calls: \d+ answered by the oracle \(\d+ of them for replayed roles whose request was not in the trace; no model is called\), \d+ replayed from traces/,
     );

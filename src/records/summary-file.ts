@@ -99,6 +99,14 @@ export const CounterfactualSummary = z.object({
   oracle_calls: z.number().int().nonnegative().describe('Calls of the swapped roles, answered by the oracle'),
   unreplayed: z.number().int().nonnegative().describe('Calls of replayed roles the traces could not answer, answered by the oracle'),
   replayed_calls: z.number().int().nonnegative().describe('Calls answered from the recorded traces'),
+  decisive: z.number().int().nonnegative().optional().describe('Replayed episodes with a decisive decision: one reply that, swapped alone, fixes it'),
+  decisive_agreed: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe("Of those with a rule verdict, the episodes whose decisive decision is the rules' first erroneous event"),
+  decisive_compared: z.number().int().nonnegative().optional().describe('Episodes with both a decisive decision and a rule verdict'),
 });
 export type CounterfactualSummary = z.infer<typeof CounterfactualSummary>;
 

@@ -33,10 +33,17 @@ export class FindingsTally {
       c.compared += 1;
       if (replay.agrees_with_rules) c.agreed += 1;
     }
-    for (const swap of Object.values(replay.swaps)) {
+    for (const swap of [...Object.values(replay.swaps), ...(replay.decisions ?? [])]) {
       c.oracle_calls += swap.oracle_calls;
       c.unreplayed += swap.unreplayed;
       c.replayed_calls += swap.replayed;
+    }
+    if (replay.decisive) {
+      c.decisive = (c.decisive ?? 0) + 1;
+      if (record.attribution) {
+        c.decisive_compared = (c.decisive_compared ?? 0) + 1;
+        if (record.attribution.evidence[0] === replay.decisive.event) c.decisive_agreed = (c.decisive_agreed ?? 0) + 1;
+      }
     }
   }
 
@@ -77,6 +84,11 @@ export function renderCounterfactualSummary(c: CounterfactualSummary | undefined
     `Counterfactual replay (${c.replayed} failed episode(s); each role swapped for the reference oracle, the others replayed from the trace):`,
     `  fixed by a single-role swap: ${c.fixed}/${c.replayed}${blamed ? ` (${blamed})` : ''}`,
     `  agreement with the rules: ${c.agreed}/${c.compared} (${percent(c.agreed, c.compared)}) of episodes where both name a component`,
+    ...(c.decisive === undefined
+      ? []
+      : [
+          `  decisive decision (one reply that, swapped alone, fixes it): ${c.decisive}/${c.replayed}; the rules' first erroneous event in ${c.decisive_agreed ?? 0}/${c.decisive_compared ?? 0}`,
+        ]),
     `  extra calls: ${c.oracle_calls + c.unreplayed} answered by the oracle (${c.unreplayed} of them for replayed roles whose request was not in the trace; no model is called), ${c.replayed_calls} replayed from traces`,
   ].join('\n');
 }
