@@ -50,7 +50,12 @@ describe('explain on a failed episode', () => {
     const text = await captured(() => explainCommand(out, 'default-currency', 'react'));
     expect(text).toContain('counterfactual: agent (agrees with the rules)');
     expect(text).toMatch(/^ {2}agent {5}fixes it$/m);
-    expect(text).toContain('  extra calls: 2, all answered by the oracle (no model was called)');
+    // The decisive decision is the agent's wrong answer, the event the rules mark ▶ (issue 27 §2).
+    expect(text).toMatch(/^ {2}decisive decision: the agent's reply at event (\d+) — swapped alone, the rest replayed, it fixes the episode$/m);
+    const decisive = /decisive decision: the agent's reply at event (\d+)/.exec(text)![1];
+    expect(text).toMatch(new RegExp(`^▶ ${decisive} +model_call agent: finish`, 'm'));
+    // 2 for the role swap (the read and the answer), 1 for each of the agent's two decisions swapped alone.
+    expect(text).toContain('  extra calls: 4, all answered by the oracle (no model was called)');
   }, 60_000);
 
   it('prints no counterfactual for an episode that succeeded', async () => {
