@@ -131,7 +131,7 @@ function program(): Command {
     )
     .option(
       '--counterfactual',
-      "replay each failed episode once per role, that role played by an oracle on the task's reference and the others replayed from the trace (no model calls); the record keeps which swaps fix it and whether that agrees with the rules",
+      "replay each failed episode once per role, that role played by an oracle on the task's reference and the others replayed from the trace, then each decision of a role that fixed it swapped alone (no model calls); the record keeps which swaps fix it, the decisive decision and whether that agrees with the rules",
     )
     .option('--resume <dir>', 'continue an interrupted run in <dir>: finished episodes are kept, the rest run')
     .option('--shard <i/n>', 'run only slice i of n of the episode matrix (merge the folders with `stratbench merge`)')

@@ -287,6 +287,42 @@ describe('gate.misroute is blamed only where the route was decisive (issue 27, k
     expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'executor', mode: 'wrong_answer' });
   });
 
+  it('is the gate when the plan path also changed what a question must leave alone (the route was decisive)', async () => {
+    const record = await replay(await coreTask('checkout-tests-status'), 'gated', {
+      gate: () => ({ route: 'plan' }),
+      planner: () => ({
+        goal: 'Make the checkout tests pass',
+        done_when: [],
+        assumptions: [],
+        steps: [
+          { ...step('s1', 'run', { cmd: 'pnpm test:checkout' }, [], 'Run the checkout tests'), expect: 'any exit' },
+          step('s2', 'edit', { path: 'src/pricing.js', old: 'Math.floor(net', new: 'Math.round(net' }, ['s1'], 'Fix the rounding'),
+          { ...step('s3', 'run', { cmd: 'pnpm test:checkout' }, ['s2'], 'Rerun the checkout tests'), expect: 'any exit' },
+        ],
+      }),
+      executor: (request) => {
+        const view = request.view as { step: { tool: string; args: unknown } };
+        return { tool: view.step.tool, args: view.step.args };
+      },
+      reporter: () => ({ answer: 'They did fail (expected 107.07 to be 107.09), so I fixed the rounding in src/pricing.js; they pass now.' }),
+    });
+    expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'gate', mode: 'misroute' });
+  });
+
+  it('is not the gate on a must-stop task whose plan made the settling call and stopped: the stop message is the replanner’s', async () => {
+    const record = await replay(await coreTask('push-read-only-token'), 'gated', {
+      gate: () => ({ route: 'plan' }),
+      planner: () => ({
+        goal: 'Push main',
+        done_when: [],
+        assumptions: [],
+        steps: [step('s1', 'push', { remote: 'origin', branch: 'main' }, [], 'Push main')],
+      }),
+      replanner: () => ({ decision: 'stop', invalidated: '', assumptions: [], steps: [], message: "The push didn't work. Can you take a look?" }),
+    });
+    expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'replanner', mode: 'vague_stop' });
+  });
+
   it('the same route with a right report succeeds: the route itself cost nothing decisive', async () => {
     const record = await replay(
       await coreTask('checkout-tests-status'),

@@ -757,17 +757,43 @@ describe('answer_value', () => {
       judgeAnswerValue(text, { type: 'number', expect: 70 }, { prompt: 'Which exit code does relnote use for an internal error?' });
     expect(exit('Exit code 70: src/errors.js defines EXIT = { OK: 0, PROBLEMS: 1, USAGE: 2, INTERNAL: 70 }.').pass).toBe(true);
     expect(exit('Exit code 2: src/errors.js defines EXIT = { OK: 0, PROBLEMS: 1, USAGE: 2, INTERNAL: 70 }.').pass).toBe(false);
-    // Not a headline: several values before the colon, or a long lead-in, still lists candidates.
+    // Not a headline: several values before the colon, a hedge, or a label of something else the question never names.
     expect(exit('Codes 0, 1, 2 and 70: see src/errors.js.').pass).toBe(false);
+    expect(exit('Perhaps 70: OK 0, USAGE 70, INTERNAL 2.').pass).toBe(false);
+    expect(exit('Guessing 70: internal errors exit 2, usage 64, ok 0.').pass).toBe(false);
+    const retries = judgeAnswerValue(
+      'Step 3 done: the client retries 5 times, 200 ms apart.',
+      { type: 'number', expect: 3 },
+      { prompt: 'How many times does the client retry?' },
+    );
+    expect(retries.pass).toBe(false);
   });
 
   it('reads values each labelled by their own noun as named, where only the right one is the thing asked about', () => {
-    const count = (text: string) => judgeAnswerValue(text, { type: 'number', expect: 90 }, { prompt: 'How many tests does `pnpm test` run?' });
+    const count = (text: string) =>
+      judgeAnswerValue(text, { type: 'number', expect: 90 }, { prompt: 'Does pnpm test pass right now, and how many tests run?' });
     expect(count('pnpm test passes: 90 tests in 12 files, 0 failures.').pass).toBe(true);
     expect(count('pnpm test passes: 12 tests in 90 files, 0 failures.').pass).toBe(false);
     // Unlabelled, or two labelled with the noun asked about, is still a list that does not say which answers.
     expect(count('pnpm test: 90, 12, 0.').pass).toBe(false);
     expect(count('Either 90 tests or 88 tests, 2 skipped.').pass).toBe(false);
+    // The counted noun qualified by a word the question does not use counts other things (adversary review).
+    expect(count('Output: 90 tests listed, 85 executed, 5 skipped.').pass).toBe(false);
+    expect(count('pnpm test: 88 pass, 90 tests before the change, 12 files.').pass).toBe(false);
+    const failing = (text: string) => judgeAnswerValue(text, { type: 'number', expect: 2 }, { prompt: 'How many tests fail?' });
+    expect(failing('Results: 2 tests skipped, 5 failures, 90 passed.').pass).toBe(false);
+    const workers = judgeAnswerValue(
+      'Pool config: 4 workers max, 2 started, 8 queued.',
+      { type: 'number', expect: 4 },
+      { prompt: 'How many workers does the pool start?' },
+    );
+    expect(workers.pass).toBe(false);
+    const bytes = judgeAnswerValue(
+      'Header: 16 bytes reserved, 24 used, 8 padding.',
+      { type: 'number', expect: 16 },
+      { prompt: 'How many bytes does the header take?' },
+    );
+    expect(bytes.pass).toBe(false);
   });
 
   it('does not count a value the question holds unless a cue introduces it or the answer opens with it', () => {

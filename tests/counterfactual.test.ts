@@ -81,6 +81,24 @@ describe('stratbench run --counterfactual', () => {
     );
   }, 60_000);
 
+  it("names the planner for a planner's fault in a trace that kept no messages: replies replay in order only where they answered the same request", async () => {
+    const out = `${scratch()}/run`;
+    const run = await runInProcess({
+      out,
+      strategies: 'plan-up-front,plan-replan',
+      tasks: 'default-currency,rename-tax-rate,checkout-tests-status',
+      plannerModel: 'scripted:faults=planner.guessed_target',
+      counterfactual: true,
+      concurrency: 1,
+    });
+    expect(run.code).toBe(0);
+    const failed = records(out).filter((r) => !r.success);
+    expect(failed).toHaveLength(6);
+    // The scripted model keeps no messages: before, the executor's recorded calls replayed in order under the oracle's
+    // plan re-ran the guessed path, the planner's swap fixed nothing and the replanner was blamed (adversary review).
+    for (const record of failed) expect([record.key, record.counterfactual?.component]).toEqual([record.key, 'planner']);
+  }, 60_000);
+
   it("swaps the reporter too: a report that misstates right results is fixed by the oracle's report alone (issue 27, kind 5)", async () => {
     const model = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS['suite'])));
     const serve = scriptedOllamaReply(model);
@@ -183,5 +201,68 @@ describe('the oracle executor is bound to its contract (issue 27, kind 5)', () =
   it('abstains on a step that names another target: it neither edits the right file instead nor sends an empty edit', async () => {
     const { oracle, view } = await executorView('Update tests/checkout.test.js to expect the new total');
     expect(oracle.abstains(view)).toBe(true);
+    // A test edit that names no file is still an edit of a test, not the reference's edit of src/pricing.js.
+    expect(oracle.abstains((await executorView('Update the expected total in the test to what the code returns now')).view)).toBe(true);
+  });
+});
+
+describe('the oracle reporter is bound to its contract: it writes up what the steps showed', () => {
+  const reporterView = async (history: Array<{ tool: string; args: Record<string, unknown>; status: string; output: string }>) => {
+    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+    const loaded = await loadSuiteFile(String(RUN_DEFAULTS['suite']));
+    if (!loaded.ok) throw new Error('core suite does not load');
+    const task = loaded.tasks.find((t) => t.id === 'default-currency')!;
+    const oracle = new OracleModel([{ id: task.id, reference: task.reference!, naive: task.naive }]);
+    const view = {
+      role: 'reporter',
+      task_id: task.id,
+      prompt: task.prompt,
+      plan: { revision: 0, steps: history.map(() => ({ status: 'done', revision: 0 })) },
+      history,
+      failures: [],
+    } as unknown as RoleView;
+    return oracle.decide(view) as { answer: string };
+  };
+
+  it("gives the reference's answer only where a step showed it, else says it was not found", async () => {
+    const config = {
+      tool: 'read',
+      args: { path: 'src/config.js' },
+      status: 'success',
+      output: 'export const CURRENCY = "EUR";\nexport const LOCALE = "fr-FR";',
+    };
+    const manifest = { tool: 'read', args: { path: 'package.json' }, status: 'success', output: '{ "name": "shop" }' };
+    expect((await reporterView([config])).answer).toMatch(/^EUR\./);
+    expect((await reporterView([manifest])).answer).toBe('Not done: what the steps showed does not answer the request.');
+  });
+
+  it('lets a plan that never looked take the blame, not the report that said so (issue 27 adversary review)', async () => {
+    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+    const { runEpisode } = await import('../src/runner/episode.js');
+    const { replayCounterfactuals } = await import('../src/runner/counterfactual-replay.js');
+    const { allRoles, environment, roleModel } = await import('./support/episode-fixtures.js');
+    const loaded = await loadSuiteFile(String(RUN_DEFAULTS['suite']));
+    if (!loaded.ok) throw new Error('core suite does not load');
+    const task = loaded.tasks.find((t) => t.id === 'default-currency')!;
+    const env = await environment(
+      allRoles(
+        roleModel({
+          planner: () => ({
+            goal: 'Find the default currency',
+            done_when: [],
+            assumptions: [],
+            steps: [
+              { id: 's1', does: 'Read package.json', tool: 'read', args: { path: 'package.json' }, depends_on: [], expect: 'success', side_effect: 'none' },
+            ],
+          }),
+          reporter: () => ({ answer: 'package.json does not set a currency; I could not find it.' }),
+        }),
+      ),
+    );
+    const record = await runEpisode({ task, strategy: 'plan-replan', epoch: 0, seed: 1 }, env);
+    expect(record.success).toBe(false);
+    const verdict = await replayCounterfactuals(record, { ...task, reference: task.reference! }, env);
+    expect(verdict.swaps['reporter'], JSON.stringify(verdict)).toMatchObject({ success: false });
+    expect(verdict.component, JSON.stringify(verdict)).toBe('planner');
   });
 });

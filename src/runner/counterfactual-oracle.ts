@@ -27,9 +27,22 @@ const sideEffect = (step: TrajectoryStep): string =>
       : /\bmigrate\b(?!:status)/.test(String(step.args['cmd'] ?? ''))
         ? 'irreversible'
         : 'none';
+/** A test file's path: under a tests/ folder, or named *.test.* / *.spec.*. */
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__)\/|\.(?:test|spec)\.[cm]?[jt]sx?$/;
 /** Test and lint runs are checks: the continuation runs them again after any change. */
 const isCheckRun = (step: TrajectoryStep): boolean =>
   step.tool === 'run' && /\b(test|lint|vitest|eslint)\b|migrate:status/.test(String(step.args['cmd'] ?? ''));
+
+/**
+ * Whether every value an answer gives is in what the episode saw: each number, sha and all-caps name of `answer`
+ * appears in some call's output or arguments. An answer with none of them is evidenced.
+ */
+export function evidenced(answer: string, history: readonly Observation[]): boolean {
+  const seen = history.map((o) => `${o.output}\n${JSON.stringify(o.args)}`).join('\n');
+  // Quotations are left out: a report paraphrases what it quotes ("Node 20 (the version in .nvmrc)" for `.nvmrc`).
+  const values = answer.match(/\b\d+(?:\.\d+)+\b|\b\d{2,}\b|\b[0-9a-f]{7,40}\b|\b[A-Z][A-Z0-9_]{2,}\b/g) ?? [];
+  return values.every((value) => seen.includes(value));
+}
 
 /**
  * The reference played for one role, acting from the current state:
@@ -100,6 +113,12 @@ export class OracleModel implements ChatModel {
       }
       case 'replanner':
         return this.continuation(task, view.plan as { revision: number }, view.history);
+      case 'reporter': {
+        // A reporter writes up what the steps showed (its contract): the reference's answer only where the trace holds
+        // its evidence, else that the answer was not found — it does not know what no step looked at.
+        const reply = this.scripted.decide(view) as { answer: string };
+        return evidenced(reply.answer, view.history) ? reply : { answer: 'Not done: what the steps showed does not answer the request.' };
+      }
       default:
         return this.scripted.decide(view);
     }
@@ -108,18 +127,19 @@ export class OracleModel implements ChatModel {
   /**
    * The reference call a step left to the executor stands for: the one with its description, else the first of its
    * tool not yet made whose target the description allows (a step that names files or commands names its target:
-   * "Update tests/pricing.test.js to expect 107.09" is not the reference's edit of src/pricing.js). Undefined when
-   * none fits: then the oracle abstains.
+   * "Update tests/pricing.test.js to expect 107.09" is not the reference's edit of src/pricing.js; an edit of "the
+   * expected strings in the test" is an edit of a test file). Undefined when none fits: then the oracle abstains.
    */
   private referenceCallFor(task: ScriptedTask, step: { tool: string; does: string }, history: readonly Observation[]): TrajectoryStep | undefined {
     const candidates = task.reference.steps.filter((s) => s.tool === step.tool);
     const named = namedTargets(step.does);
+    // An edit "in the test" / "the expected strings" is an edit of a test file, whichever file it leaves unnamed.
+    const ofTests = (step.tool === 'edit' || step.tool === 'write') && /\btests?\b|\bspecs?\b|\bexpect(?:ed|ations?)\b/i.test(step.does);
+    const allows = (s: TrajectoryStep) =>
+      named.length > 0 ? named.includes(callTarget(s.tool, s.args)) : !ofTests || TEST_PATH.test(String(s.args['path'] ?? ''));
     return (
       candidates.find((s) => describe(s) === step.does) ??
-      candidates.find(
-        (s) =>
-          (named.length === 0 || named.includes(callTarget(s.tool, s.args))) && !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)),
-      )
+      candidates.find((s) => allows(s) && !history.some((o) => o.status === 'success' && sameCall(s.tool, s.args, o)))
     );
   }
 

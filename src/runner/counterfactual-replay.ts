@@ -35,6 +35,8 @@ export class ReplayModel implements ChatModel {
   /** Each role's next recorded call, past the last one answered (in order, or matched by messages). */
   private readonly next = new Map<string, number>();
   private readonly keyed: boolean;
+  private readonly stepOf = new Map<number, RecordedStep>();
+  private readonly madeBefore = new Map<number, string[]>();
 
   constructor(
     trace: readonly TraceEvent[],
@@ -49,6 +51,24 @@ export class ReplayModel implements ChatModel {
       this.inOrder.set(event.role, calls);
     }
     this.keyed = this.byMessages.size > 0;
+    // The plan step each executor call answered: its tool_call names the call, the plan event and the step id.
+    // And the tool calls each model call came after: what its history held.
+    const plans = new Map<number, ReadonlyArray<RecordedStep & { id: string }>>();
+    const made: string[] = [];
+    for (const event of trace) {
+      if (event.type === 'model_call') this.madeBefore.set(event.id, [...made]);
+      if (event.type === 'tool_call') made.push(observed(event));
+      if (event.type === 'plan' || event.type === 'plan_revision') plans.set(event.id, event.plan.steps as ReadonlyArray<RecordedStep & { id: string }>);
+      if (event.type === 'tool_call' && event.call !== undefined && event.plan !== undefined) {
+        const step = plans.get(event.plan)?.find((candidate) => candidate.id === event.step_id);
+        if (step) this.stepOf.set(event.call, step);
+      }
+    }
+  }
+
+  /** The plan step a recorded executor call answered, where its tool call says so. */
+  stepAnswered(call: ModelCall): RecordedStep | undefined {
+    return this.stepOf.get(call.id);
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
@@ -80,7 +100,20 @@ export class ReplayModel implements ChatModel {
       if (hit) this.next.set(request.role, hit.index + 1);
       return hit?.text;
     }
-    return this.positional(request.role);
+    // Without messages, the role's next reply in order, where the request is the one it answered as far as the trace
+    // tells: the same tool calls made before it (what messages would have shown) and, for an executor, the same step.
+    const call = this.positionalCall(request.role);
+    return call !== undefined && this.sawTheSame(call, request.view) && fitsStep(call, request.view, this.stepAnswered(call)) ? call.text : undefined;
+  }
+
+  /** Whether the request's history (tool, args, status of each call) ends as the tool calls made before `call` did. */
+  private sawTheSame(call: ModelCall, view: ChatRequest['view']): boolean {
+    const history = 'history' in view ? (view.history as ReadonlyArray<{ tool: string; args: unknown; status: string }>) : undefined;
+    if (history === undefined) return true;
+    const before = this.madeBefore.get(call.id) ?? [];
+    if (history.length > before.length) return false;
+    const tail = before.slice(before.length - history.length);
+    return history.every((o, k) => observed(o) === tail[k]);
   }
 
   /**
@@ -233,11 +266,32 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
  */
 function ownNext(replay: ReplayModel, role: Role, request: ChatRequest): string | undefined {
   const recorded = replay.positionalCall(role);
-  const view = request.view;
-  if (recorded === undefined || view.role !== 'executor') return recorded?.text;
+  return recorded !== undefined && fitsStep(recorded, request.view, replay.stepAnswered(recorded)) ? recorded.text : undefined;
+}
+
+/** One tool call as a history compares it: tool, canonical args, status. */
+const observed = (o: { tool: string; args: unknown; status: string }): string => `${o.tool}|${canonicalJson(o.args)}|${o.status}`;
+
+/** A plan step as a trace's plan events keep it. */
+type RecordedStep = { tool: string; args: Record<string, unknown> | null; does: string };
+
+/**
+ * Whether a recorded reply, replayed in order, answers this request: always, except an executor's call, which is what
+ * it did for *its* step — the same step here (same tool, and the same args where the plan gave them, else the same
+ * description), whatever the call itself did (a drift is replayed as the drift it was). Where the trace does not say
+ * which step a call answered, the call must match the step: same tool, and the step's args where it gave them.
+ */
+function fitsStep(recorded: ModelCall, view: ChatRequest['view'], answered: RecordedStep | undefined): boolean {
+  if (view.role !== 'executor') return true;
+  if (answered !== undefined) {
+    if (answered.tool !== view.step.tool) return false;
+    return answered.args !== null && view.step.args !== null
+      ? canonicalJson(answered.args) === canonicalJson(view.step.args)
+      : answered.args === view.step.args && answered.does === view.step.does;
+  }
   const call = recorded.value as { tool?: unknown; args?: unknown } | undefined;
-  if (call?.tool !== view.step.tool) return undefined;
-  return view.step.args === null || canonicalJson(call.args) === canonicalJson(view.step.args) ? recorded.text : undefined;
+  if (call?.tool !== view.step.tool) return false;
+  return view.step.args === null || canonicalJson(call.args) === canonicalJson(view.step.args);
 }
 
 const replayedText = (text: string): ChatResponse => ({ text, tokens_in: 0, tokens_out: 0, duration_ms: 0, load_ms: 0, model: 'replay', done_reason: 'stop' });

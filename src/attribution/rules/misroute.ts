@@ -7,8 +7,8 @@ import { sameTarget } from '../targets.js';
  * several tool calls or it has a naive first approach that fails (without trajectories, a failing state check or a
  * failed direct call stands in). Route plan-replan, when one action settles the task: its reference is a single
  * call with no naive first approach (seed 001: the gate "sent 'do the checkout tests pass right now?' to the
- * planner") — unless the plan made that one call and ran to its report (the plan had found the answer: the route
- * was not decisive). The explanation names the route and the reason. Evidence: the gate's model call, the gate event,
+ * planner") — unless the plan made that one call, ended as the task expects and left every state check passing
+ * (the plan had found the answer: the route was not decisive). The explanation names the route and the reason. Evidence: the gate's model call, the gate event,
  * the first tool call, the end.
  */
 export const misroute: Rule = ({ task, index, checks }) => {
@@ -18,13 +18,18 @@ export const misroute: Rule = ({ task, index, checks }) => {
   const referenceCalls = task.reference?.steps.length;
   if (gate.route === 'plan-replan') {
     if (referenceCalls !== 1 || task.naive !== undefined) return undefined;
-    // Decisive only if the plan path failed by its own machinery (a done_when check, a replanner's stop, a budget): a
-    // plan that made the one call that settles it and ran to its report had found the answer, and what failed after
-    // that (a report that misstates it) would have failed on the direct path too (issue 27, kind 4).
+    // Decisive only if the plan path failed by its own machinery (a done_when check turning a question into a repair
+    // loop, a replanner's stop where an answer was asked for, a budget, changes made around the call): a plan that made
+    // the one call that settles it, ended as the task expects by its own decision (finished, or stopped on a task that
+    // must stop; not ended by a budget) and left
+    // every state check passing had found the answer, and what failed after that — the words of its report or stop —
+    // would have failed on the direct path too (issue 27, kind 4).
     const settling = task.reference!.steps[0] as { tool: string; args: Record<string, unknown> };
-    // A command that ran gave its answer whatever its exit code ("do the checkout tests pass?": exit 1 is the answer).
-    const found = index.toolCalls.some((made) => (made.status === 'success' || made.status === 'failure') && sameTarget(made, settling));
-    if (found && index.end.status === 'finished') return undefined;
+    // A call that ran gave its answer whatever its status ("do the checkout tests pass?": exit 1 is the answer; a push
+    // refused for want of write access is what a must-stop task is about); only a transient error told nothing.
+    const found = index.toolCalls.some((made) => made.status !== 'transient_error' && sameTarget(made, settling));
+    const ended = index.end.status === (task.expect === 'stop' ? 'stopped' : 'finished');
+    if (found && ended && failingChecks(checks).state.length === 0) return undefined;
     const calls = index.toolCalls.length;
     const planCalls = index.modelCalls.length - 1;
     return finding(

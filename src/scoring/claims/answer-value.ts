@@ -313,7 +313,13 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
       .filter((value) => !(rightDepth === 0 && value.start > right.start && depthAt(value.start) > 0))
       .map((value) => JSON.stringify(value.value)),
   );
-  if (cued === undefined && !leading && others.size >= 2 && !headline(report, found, right) && !namedByUnit(report, found, right, context.prompt)) {
+  if (
+    cued === undefined &&
+    !leading &&
+    others.size >= 2 &&
+    !headline(report, found, right, context.prompt) &&
+    !namedByUnit(report, found, right, context.prompt)
+  ) {
     return {
       pass: false,
       detail: `lists ${others.size + 1} values (${found
@@ -328,31 +334,42 @@ function judgeOne(report: string, spec: AnswerValueSpec, expected: string | numb
 
 type Found = { start: number; end: number; clause: unknown };
 
+/** Words of at least three letters, lower case, as stems (see stem). */
+const stems = (text: string): Set<string> => new Set((text.toLowerCase().match(/[a-z]{3,}/g) ?? []).map(stem));
+
 /**
  * An answer headed by its value, the rest after a colon being the evidence: "Exit code 70: src/errors.js defines
- * EXIT = { OK: 0, USAGE: 2, INTERNAL: 70 }". The value is the first the answer gives, a few words open it, and a colon
- * follows within three words.
+ * EXIT = { OK: 0, USAGE: 2, INTERNAL: 70 }". The value is the first the answer gives, and the few words around it
+ * before the colon are the question's own ("Which exit code …?"): a hedge ("Perhaps 70:") or a label of something
+ * else ("Step 3 done:") is no headline.
  */
-function headline(report: string, found: readonly Found[], right: Found): boolean {
+function headline(report: string, found: readonly Found[], right: Found, prompt: string): boolean {
   if (found[0] !== right) return false;
   const before = report.slice(0, right.start).trim();
-  return before.split(/\s+/).filter(Boolean).length <= 4 && !/[.;:\n]/.test(before) && /^(?:\s*[\p{L}%-]+){0,3}\s*:/u.test(report.slice(right.end));
+  const after = /^((?:\s*[\p{L}%-]+){0,3})\s*:/u.exec(report.slice(right.end));
+  if (after === null || /[.;:\n]/.test(before) || before.split(/\s+/).filter(Boolean).length > 4) return false;
+  const asked = stems(prompt);
+  return [...stems(`${before} ${after[1] ?? ''}`)].every((word) => asked.has(word));
 }
 
 /**
- * Values each labelled by their own noun, where only the right one's noun is the question's: "pnpm test passes: 90 tests
- * in 12 files, 0 failures" answers "how many tests" with 90 — the nouns say which value is which, so this is no
- * enumeration of candidates. Nouns compare by stem (test/tests).
+ * Values each labelled by their own noun, where only the right one's noun is the one the question counts: "how many
+ * tests run?" answered "pnpm test passes: 90 tests in 12 files, 0 failures" gives 90 — the nouns say which value is
+ * which, so this is no enumeration of candidates. The noun must be the one after "how many", and nothing may qualify
+ * it but a preposition or the question's own words ("90 tests skipped" counts other tests than the ones asked about).
  */
 function namedByUnit(report: string, found: readonly Found[], right: Found, prompt: string): boolean {
-  const noun = (value: Found) => /^\s+([a-z]{3,})/i.exec(report.slice(value.end))?.[1]?.toLowerCase();
-  const asked = new Set((prompt.toLowerCase().match(/[a-z]{3,}/g) ?? []).map(stem));
-  const mine = noun(right);
-  if (mine === undefined || !asked.has(stem(mine))) return false;
+  const counted = /\bhow many\s+([a-z]{3,})/i.exec(prompt)?.[1]?.toLowerCase();
+  if (counted === undefined) return false;
+  const labelled = (value: Found) => /^\s+([a-z]{3,})(?:\s+([a-z]+))?/i.exec(report.slice(value.end));
+  const mine = labelled(right);
+  if (mine === null || stem(mine[1]!.toLowerCase()) !== stem(counted)) return false;
+  const next = mine[2]?.toLowerCase();
+  if (next !== undefined && !/^(?:in|across|over|from|total|overall|and|with)$/.test(next) && !stems(prompt).has(stem(next))) return false;
   const others = found.filter((value) => value.clause === right.clause && value !== right);
   return others.every((value) => {
-    const theirs = noun(value);
-    return theirs !== undefined && stem(theirs) !== stem(mine) && !asked.has(stem(theirs));
+    const theirs = labelled(value)?.[1]?.toLowerCase();
+    return theirs !== undefined && stem(theirs) !== stem(counted);
   });
 }
 
