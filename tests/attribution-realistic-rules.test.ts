@@ -68,6 +68,31 @@ describe('planner.coarse_step in prose', () => {
     expect(listedItems('Run the linter, the tests, as the note says')).toEqual(['Run the linter', 'the tests']);
   });
 
+  it('keeps a list around a relative clause, "as well as", and a verb of looking that names a target (adversary review)', () => {
+    expect(listedItems('Run the unit tests, as well as the checkout tests and the linter')).toEqual(['Run the unit tests', 'the checkout tests', 'the linter']);
+    expect(listedItems('Run the test suite that CI runs, the checkout tests and the linter')).toEqual([
+      'Run the test suite',
+      'the checkout tests',
+      'the linter',
+    ]);
+    expect(listedItems('Run the test suite and check the linter')).toEqual(['Run the test suite', 'check the linter']);
+    expect(listedItems('Run pnpm test and check whether it passes')).toEqual([]);
+  });
+
+  it('names only the listed things whose own call never ran: "Run the test suite" is pnpm test, which did', async () => {
+    const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
+      planner: () => ({
+        goal: 'Report which checks fail before deploying',
+        done_when: [],
+        assumptions: [],
+        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
+      }),
+      reporter: () => ({ answer: 'All tests pass (4 tests). Nothing fails, you are good to deploy.' }),
+    });
+    expect(record.attribution?.mode).toBe('coarse_step');
+    expect(record.attribution?.explanation).not.toContain('"Run the test suite"');
+  });
+
   it('is a tie-breaker: a structural finding at a later event (an executor that drifts) outranks the wording', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
       planner: () => ({

@@ -46,9 +46,7 @@ function renderLines(verdict: EpisodeCounterfactual): string[] {
         `  ${role.padEnd(9)} ${swap.success ? 'fixes it' : 'still fails'}${swap.unreplayed > 0 ? ` (${swap.unreplayed} call(s) of other roles not in the trace, answered by the oracle)` : ''}`,
     ),
     ...(verdict.decisive
-      ? [
-          `  decisive decision: the ${verdict.decisive.role}'s reply at event ${verdict.decisive.event} — swapped alone, the rest replayed, it fixes the episode`,
-        ]
+      ? [`  decisive decision: the ${verdict.decisive.role}'s reply at event ${verdict.decisive.event} — ${decisiveShare(verdict)}`]
       : verdict.decisions !== undefined && verdict.fixed_by.length > 0
         ? ['  no single decision of the blamed role fixes it alone (only the whole role swapped does)']
         : []),
@@ -60,4 +58,17 @@ function renderLines(verdict: EpisodeCounterfactual): string[] {
       ),
     `  extra calls: ${verdict.extra_calls}, all answered by the oracle (no model was called)`,
   ];
+}
+
+/** How the decisive swap fixed it: alone with the rest replayed, or with how many later calls the oracle answered. */
+function decisiveShare(verdict: EpisodeCounterfactual): string {
+  const swap = verdict.decisions?.find((d) => d.role === verdict.decisive?.role && d.event === verdict.decisive?.event);
+  const own = (swap?.oracle_calls ?? 1) - 1;
+  const others = swap?.unreplayed ?? 0;
+  if (own === 0 && others === 0) return 'swapped alone, the rest replayed, it fixes the episode';
+  const parts = [
+    ...(own > 0 ? [`${own} later call(s) of the ${verdict.decisive!.role} the trace had no reply for`] : []),
+    ...(others > 0 ? [`${others} call(s) of other roles not in the trace`] : []),
+  ];
+  return `swapped alone, it fixes the episode; the oracle also answered ${parts.join(' and ')}`;
 }

@@ -10,19 +10,29 @@ const isCall = (value: unknown): value is Call =>
 /** The items a step description lists: "Run the test suite, the checkout tests and the linter" → three items. */
 export function listedItems(does: string): string[] {
   // A subordinate clause is no second item: "Run the tests so that we can see which one fails", "… to check whether …";
-  // nor is a source attributed after a comma: "Rerun the tests, as the memory note says", "…, per the runbook".
-  const main =
-    does
-      .replace(/[.!]+$/, '')
-      .split(
-        /\s+(?:so that|so|in order to|to (?:see|check|find|confirm|verify|make sure)|which|that|whether|because|since|until|if|when|while|before|after)\s+|\s*,\s*(?:as|per|according to|like)\s+/i,
-      )[0] ?? '';
+  // it runs to the next comma ("Run the test suite that CI runs, the checkout tests and the linter" keeps its list).
+  // Nor is a source named after a comma: "Rerun the tests, as the memory note says", "…, per the runbook" (", as well
+  // as" is a conjunction, not a source).
+  const main = does
+    .replace(/[.!]+$/, '')
+    .replace(/\s*,\s*(?:as(?!\s+well\s+as\b)|per|according to|like)\s+[^,;]*/gi, '')
+    .replace(
+      /\s+(?:so that|so|in order to|to (?:see|check|find|confirm|verify|make sure)|which|that|whether|because|since|until|if|when|while|before|after)\s+[^,;]*/gi,
+      '',
+    );
   const items = main
-    .split(/\s*,\s*(?:and\s+|then\s+)?|\s*;\s*|\s+(?:and|then|plus)\s+/i)
+    .split(/\s*,\s*(?:and\s+|then\s+|as well as\s+)?|\s*;\s*|\s+(?:and|then|plus|as well as)\s+/i)
     .map((item) => item.trim())
     .filter((item) => /[a-z]/i.test(item))
-    // "and see", "then check": a verb of looking at the result is what the call does, not another target.
-    .filter((item, k) => k === 0 || !/^(?:see|check|look|confirm|verify|make sure|report|note|find out|read)\b/i.test(item));
+    // "and see which fail", "then check whether …", "and report the result": a verb of looking at the result is what the
+    // call does, not another target; "and check the linter" names one.
+    .filter(
+      (item, k) =>
+        k === 0 ||
+        !/^(?:see|check|look|confirm|verify|make sure|report|note|find out|read)\b(?:\s*$|\s+(?:which|what|whether|if|how|that|the (?:result|output|outcome)s?|it|them|for)\b)/i.test(
+          item,
+        ),
+    );
   return items.length >= 2 ? items : [];
 }
 
@@ -41,13 +51,21 @@ function untouchedListedItems(input: RuleInput, does: string): { item: string; c
   const items = listedItems(does);
   if (items.length === 0) return [];
   const reference = (input.task.reference?.steps ?? []).filter(isCall);
-  const missed = reference.filter((call) => !input.index.toolCalls.some((made) => sameTarget(made, call)));
+  const made = (call: Call) => input.index.toolCalls.some((done) => sameTarget(done, call));
   return items.flatMap((item) => {
     const words = contentWords(item);
-    const call = missed.find((candidate) =>
-      contentWords(callTarget(candidate.tool, candidate.args)).some((target) => words.some((word) => sameStem(word, target))),
-    );
-    return call ? [{ item, call }] : [];
+    // The reference call the item names best: most target words it shares, fewest it lacks ("Run the test suite" is
+    // `pnpm test`, not `pnpm test:checkout`). It counts only if the episode never made that call.
+    const scored = reference
+      .map((candidate) => {
+        const target = contentWords(callTarget(candidate.tool, candidate.args));
+        const shared = target.filter((t) => words.some((word) => sameStem(word, t))).length;
+        return { candidate, shared, score: shared - (target.length - shared) };
+      })
+      .filter((entry) => entry.shared > 0)
+      .sort((a, b) => b.score - a.score);
+    const best = scored[0]?.candidate;
+    return best !== undefined && !made(best) ? [{ item, call: best }] : [];
   });
 }
 
