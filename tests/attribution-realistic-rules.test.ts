@@ -79,6 +79,22 @@ describe('planner.coarse_step in prose', () => {
     expect(listedItems('Run pnpm test and check whether it passes')).toEqual([]);
   });
 
+  it('is not outranked by a report that claims what no step ran: a value some output printed in passing is no answer shown', async () => {
+    const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
+      planner: () => ({
+        goal: 'Report which checks fail before deploying',
+        done_when: [],
+        assumptions: [],
+        steps: [
+          step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter'),
+          step('s2', 'git_log', { limit: 10 }, ['s1'], 'Show the recent commits'),
+        ],
+      }),
+      reporter: () => ({ answer: 'Everything passes, nothing fails.' }),
+    });
+    expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'planner', mode: 'coarse_step' });
+  });
+
   it('names only the listed things whose own call never ran: "Run the test suite" is pnpm test, which did', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
       planner: () => ({

@@ -794,6 +794,20 @@ describe('answer_value', () => {
       { prompt: 'How many bytes does the header take?' },
     );
     expect(bytes.pass).toBe(false);
+    // A question that counts a subset ("fail", "are skipped", "test files") is not answered by the unqualified noun.
+    const subset = (prompt: string, expect: number, text: string) => judgeAnswerValue(text, { type: 'number', expect }, { prompt }).pass;
+    expect(subset('How many tests fail?', 4, 'I ran pnpm test: 4 tests in 2 files, 1 failure.')).toBe(false);
+    expect(subset('How many tests are skipped?', 4, 'I ran pnpm test: 4 tests in 2 files, 1 skipped.')).toBe(false);
+    expect(subset('How many test files are there?', 2, 'I ran pnpm test: 2 tests in 4 files, 0 failures.')).toBe(false);
+    expect(subset('How many tests are there?', 90, 'pnpm test passes: 90 tests in 12 files, 0 failures.')).toBe(true);
+  });
+
+  it('reads markdown emphasis and linking words around a headline value as no words of their own', () => {
+    const exit = (text: string) =>
+      judgeAnswerValue(text, { type: 'number', expect: 70 }, { prompt: 'Which exit code does the CLI use for an internal error?' });
+    expect(exit('**70**: EXIT = { OK: 0, USAGE: 2, INTERNAL: 70 } in src/errors.js').pass).toBe(true);
+    expect(exit('Exit code **70**: EXIT = { OK: 0, USAGE: 2, INTERNAL: 70 } in src/errors.js').pass).toBe(true);
+    expect(exit('Internal errors exit with 70: EXIT = { OK: 0, USAGE: 2, INTERNAL: 70 }.').pass).toBe(true);
   });
 
   it('does not count a value the question holds unless a cue introduces it or the answer opens with it', () => {

@@ -29,18 +29,27 @@ const sideEffect = (step: TrajectoryStep): string =>
         : 'none';
 /** A test file's path: under a tests/ folder, or named *.test.* / *.spec.*. */
 const TEST_PATH = /(?:^|\/)(?:tests?|__tests__)\/|\.(?:test|spec)\.[cm]?[jt]sx?$/;
+/** A step that changes something (an edit, a write, a push, a command that is not a check): work a report would claim. */
+const isWork = (step: TrajectoryStep): boolean =>
+  ['edit', 'write', 'push'].includes(step.tool) ||
+  (step.tool === 'run' && !isCheckRun(step) && !/\b(status|log|show|diff|list|ls|cat)\b/.test(String(step.args['cmd'] ?? '')));
+const sameTarget = (step: TrajectoryStep, o: Observation): boolean => o.tool === step.tool && callTarget(o.tool, o.args) === callTarget(step.tool, step.args);
 /** Test and lint runs are checks: the continuation runs them again after any change. */
 const isCheckRun = (step: TrajectoryStep): boolean =>
   step.tool === 'run' && /\b(test|lint|vitest|eslint)\b|migrate:status/.test(String(step.args['cmd'] ?? ''));
 
 /**
- * Whether every value an answer gives is in what the episode saw: each number, sha and all-caps name of `answer`
- * appears in some call's output or arguments. An answer with none of them is evidenced.
+ * Whether every value an answer gives is in what the episode saw: each number, sha, all-caps name, script name, path and
+ * camelCase identifier of `answer` appears in the request (`prompt`) or some call's output or arguments. An answer with
+ * none of them is evidenced.
  */
-export function evidenced(answer: string, history: readonly Observation[]): boolean {
-  const seen = history.map((o) => `${o.output}\n${JSON.stringify(o.args)}`).join('\n');
+export function evidenced(answer: string, history: readonly Observation[], prompt = ''): boolean {
+  const seen = `${prompt}\n${history.map((o) => `${o.output}\n${JSON.stringify(o.args)}`).join('\n')}`;
   // Quotations are left out: a report paraphrases what it quotes ("Node 20 (the version in .nvmrc)" for `.nvmrc`).
-  const values = answer.match(/\b\d+(?:\.\d+)+\b|\b\d{2,}\b|\b[0-9a-f]{7,40}\b|\b[A-Z][A-Z0-9_]{2,}\b/g) ?? [];
+  // Code-like tokens count: a script name (test:checkout), a path (src/config.js), an identifier (formatValue).
+  const values =
+    answer.match(/\b\d+(?:\.\d+)+\b|\b\d{2,}\b|\b[0-9a-f]{7,40}\b|\b[A-Z][A-Z0-9_]{2,}\b|\b[\w-]+:[\w:-]+\b|(?:[\w.-]+\/)+[\w.-]+\.\w+|\b[a-z]+[A-Z]\w*\b/g) ??
+    [];
   return values.every((value) => seen.includes(value));
 }
 
@@ -114,10 +123,12 @@ export class OracleModel implements ChatModel {
       case 'replanner':
         return this.continuation(task, view.plan as { revision: number }, view.history);
       case 'reporter': {
-        // A reporter writes up what the steps showed (its contract): the reference's answer only where the trace holds
-        // its evidence, else that the answer was not found — it does not know what no step looked at.
-        const reply = this.scripted.decide(view) as { answer: string };
-        return evidenced(reply.answer, view.history) ? reply : { answer: 'Not done: what the steps showed does not answer the request.' };
+        // A reporter writes up what the steps showed (its contract): the reference's answer where the reference's work
+        // was done and the steps showed the answer's values — whatever other step failed on the way — else that the
+        // answer was not found: it does not know what no step looked at.
+        const answer = reference.finish ?? reference.stop ?? '';
+        const worked = reference.steps.filter(isWork).every((s) => view.history.some((o) => o.status === 'success' && sameTarget(s, o)));
+        return worked && evidenced(answer, view.history, view.prompt) ? { answer } : { answer: 'Not done: what the steps showed does not answer the request.' };
       }
       default:
         return this.scripted.decide(view);

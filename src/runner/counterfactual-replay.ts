@@ -102,8 +102,7 @@ export class ReplayModel implements ChatModel {
     }
     // Without messages, the role's next reply in order, where the request is the one it answered as far as the trace
     // tells: the same tool calls made before it (what messages would have shown) and, for an executor, the same step.
-    const call = this.positionalCall(request.role);
-    return call !== undefined && this.sawTheSame(call, request.view) && fitsStep(call, request.view, this.stepAnswered(call)) ? call.text : undefined;
+    return this.nextFitting(request.role, (call) => this.sawTheSame(call, request.view) && fitsStep(call, request.view, this.stepAnswered(call)))?.text;
   }
 
   /** Whether the request's history (tool, args, status of each call) ends as the tool calls made before `call` did. */
@@ -126,10 +125,23 @@ export class ReplayModel implements ChatModel {
 
   /** `positional`, as the recorded model_call event (its parsed `value` included). */
   positionalCall(role: string): ModelCall | undefined {
-    const calls = this.inOrder.get(role) ?? [];
-    const n = this.next.get(role) ?? 0;
-    this.next.set(role, n + 1);
-    return calls[n];
+    const call = this.peek(role);
+    if (call !== undefined) this.next.set(role, (this.next.get(role) ?? 0) + 1);
+    return call;
+  }
+
+  /** The role's next recorded call in order, without moving past it. */
+  peek(role: string): ModelCall | undefined {
+    return (this.inOrder.get(role) ?? [])[this.next.get(role) ?? 0];
+  }
+
+  /**
+   * The role's next recorded call in order where `fits` accepts it for this request, and only then moves past it: a
+   * reply that does not answer this request stays for the one it may answer.
+   */
+  nextFitting(role: string, fits: (call: ModelCall) => boolean): ModelCall | undefined {
+    const call = this.peek(role);
+    return call !== undefined && fits(call) ? this.positionalCall(role) : undefined;
   }
 
   /** Moves a role's place in its record (past a swapped decision and the repairs it made unnecessary). */
@@ -189,7 +201,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
         deterministic: true,
         chat: async (request) => {
           // Where the oracle has no output of its own, the role's own reply stands (the stand-in does not intervene).
-          const own = oracle.abstains(request.view) ? (replay.recorded(request) ?? replay.positional(role)) : undefined;
+          const own = oracle.abstains(request.view) ? (replay.recorded(request) ?? ownNext(replay, role, request)) : undefined;
           if (own !== undefined) return replayedText(own);
           oracleCalls += 1;
           return oracle.chat(request);
@@ -265,8 +277,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
  * them, the same arguments); anything else its contract decides (the stand-in). Undefined then, or once spent.
  */
 function ownNext(replay: ReplayModel, role: Role, request: ChatRequest): string | undefined {
-  const recorded = replay.positionalCall(role);
-  return recorded !== undefined && fitsStep(recorded, request.view, replay.stepAnswered(recorded)) ? recorded.text : undefined;
+  return replay.nextFitting(role, (recorded) => fitsStep(recorded, request.view, replay.stepAnswered(recorded)))?.text;
 }
 
 /** One tool call as a history compares it: tool, canonical args, status. */

@@ -18,18 +18,15 @@ export const misroute: Rule = ({ task, index, checks }) => {
   const referenceCalls = task.reference?.steps.length;
   if (gate.route === 'plan-replan') {
     if (referenceCalls !== 1 || task.naive !== undefined) return undefined;
-    // Decisive only if the plan path failed by its own machinery (a done_when check turning a question into a repair
-    // loop, a replanner's stop where an answer was asked for, a budget, changes made around the call): a plan that made
-    // the one call that settles it, ended as the task expects by its own decision (finished, or stopped on a task that
-    // must stop; not ended by a budget) and left
-    // every state check passing had found the answer, and what failed after that — the words of its report or stop —
-    // would have failed on the direct path too (issue 27, kind 4).
+    // Decisive only if the plan path failed by its own machinery (see endedByPlanMachinery) or changed what it should
+    // have left alone: a plan that made the one call that settles it, was not ended by its machinery and left every
+    // state check passing had found the answer, and what failed after that — the words of its report or stop, a report
+    // the reporter could not write — would have failed on the direct path too (issue 27, kind 4).
     const settling = task.reference!.steps[0] as { tool: string; args: Record<string, unknown> };
     // A call that ran gave its answer whatever its status ("do the checkout tests pass?": exit 1 is the answer; a push
     // refused for want of write access is what a must-stop task is about); only a transient error told nothing.
     const found = index.toolCalls.some((made) => made.status !== 'transient_error' && sameTarget(made, settling));
-    const ended = index.end.status === (task.expect === 'stop' ? 'stopped' : 'finished');
-    if (found && ended && failingChecks(checks).state.length === 0) return undefined;
+    if (found && !endedByPlanMachinery(task.expect, index) && failingChecks(checks).state.length === 0) return undefined;
     const calls = index.toolCalls.length;
     const planCalls = index.modelCalls.length - 1;
     return finding(
@@ -55,3 +52,20 @@ export const misroute: Rule = ({ task, index, checks }) => {
     `The gate (event ${gate.callId}) sent ${task.id} to direct, but ${why}; direct made ${call ? `one ${call.tool} call (event ${call.id})` : 'no call'} and ended ${index.end.status} (event ${index.end.id}).`,
   );
 };
+
+/**
+ * Whether the plan loop's own machinery ended the episode: a budget (replans, repeated calls), a stop where an answer
+ * was asked for (a done_when check turned the question into a repair loop), a finish where a stop was due, or an
+ * invalid plan or revision. A report the reporter could not write is not the route's doing.
+ */
+function endedByPlanMachinery(expect: string, index: Parameters<Rule>[0]['index']): boolean {
+  const status = index.end!.status;
+  if (status === 'budget_exhausted') return true;
+  if (status === 'stopped') return expect !== 'stop';
+  if (status === 'finished') return expect === 'stop';
+  if (status === 'invalid_output') {
+    const last = index.modelCalls[index.modelCalls.length - 1];
+    return last?.role === 'planner' || last?.role === 'replanner';
+  }
+  return false;
+}

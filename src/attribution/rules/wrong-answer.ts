@@ -49,6 +49,11 @@ export const wrongAnswer: Rule = (input) => {
     );
   }
   const reporter = lastCallOf(index, ['reporter']);
+  // A report that claims what no step ran ("nothing fails" with no lint run) and contradicts nothing the steps showed:
+  // the plan never looked, and the plan's rules (a coarse step, a missing step) take it, not a value a tool printed
+  // in passing (adversary review: "discount" in a commit message was read as the answer shown).
+  const faithfulness = words.filter((c) => c.check['check'] === 'report_faithful').map((c) => c.detail);
+  if (faithfulness.some((detail) => /\bunsupported: /.test(detail)) && !faithfulness.some((detail) => /\bcontradicted: /.test(detail))) return undefined;
   const shown = index.toolCalls.find((t) => words.some((c) => showsWords(t.output, c.check))) ?? contradictingCall(index.toolCalls, words);
   if (!reporter || !shown) return undefined;
   return finding(

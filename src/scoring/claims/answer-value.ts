@@ -345,11 +345,15 @@ const stems = (text: string): Set<string> => new Set((text.toLowerCase().match(/
  */
 function headline(report: string, found: readonly Found[], right: Found, prompt: string): boolean {
   if (found[0] !== right) return false;
-  const before = report.slice(0, right.start).trim();
-  const after = /^((?:\s*[\p{L}%-]+){0,3})\s*:/u.exec(report.slice(right.end));
+  // Markdown emphasis around the value or the lead-in ("**70**:", "Exit code `70`:") is no word of its own.
+  const before = report
+    .slice(0, right.start)
+    .replace(/[*_`]+/g, '')
+    .trim();
+  const after = /^[*_`]*((?:\s*[\p{L}%-]+){0,3})[*_`]*\s*:/u.exec(report.slice(right.end));
   if (after === null || /[.;:\n]/.test(before) || before.split(/\s+/).filter(Boolean).length > 4) return false;
   const asked = stems(prompt);
-  return [...stems(`${before} ${after[1] ?? ''}`)].every((word) => asked.has(word));
+  return [...stems(`${before} ${after[1] ?? ''}`)].every((word) => asked.has(word) || LINKING.has(word));
 }
 
 /**
@@ -359,7 +363,11 @@ function headline(report: string, found: readonly Found[], right: Found, prompt:
  * it but a preposition or the question's own words ("90 tests skipped" counts other tests than the ones asked about).
  */
 function namedByUnit(report: string, found: readonly Found[], right: Found, prompt: string): boolean {
-  const counted = /\bhow many\s+([a-z]{3,})/i.exec(prompt)?.[1]?.toLowerCase();
+  // The counted noun, where the question counts all of them ("how many tests run?", "… are there?"), not a subset it
+  // qualifies ("how many tests fail?", "how many test files …").
+  const counted = /\bhow many\s+([a-z]{3,})(?=\s*(?:[?.,]|$)|\s+(?:run|runs|ran|exist|exists|in total|altogether|are there|is there|does|do|did|have|has)\b)/i
+    .exec(prompt)?.[1]
+    ?.toLowerCase();
   if (counted === undefined) return false;
   const labelled = (value: Found) => /^\s+([a-z]{3,})(?:\s+([a-z]+))?/i.exec(report.slice(value.end));
   const mine = labelled(right);
@@ -372,6 +380,11 @@ function namedByUnit(report: string, found: readonly Found[], right: Found, prom
     return theirs !== undefined && stem(theirs) !== stem(counted);
   });
 }
+
+/** Words that link a headline's value to its subject without naming anything ("Internal errors exit with 70:"). */
+const LINKING = new Set(
+  ['with', 'the', 'and', 'for', 'use', 'uses', 'used', 'code', 'value', 'answer'].map((word) => (word.length > 3 ? word.replace(/s$/, '') : word)),
+);
 
 /** A crude English stem: a plural's s dropped (tests → test, files → file, failures → failure). */
 const stem = (word: string): string => (word.length > 3 ? word.replace(/s$/, '') : word);
