@@ -27,6 +27,14 @@ const step = (
   side_effect,
 });
 
+/** Seed 001's deploy check: three checks listed in one step that runs only `pnpm test` (and any steps after it). */
+const collapsedDeployPlan = (assumptions: string[] = [], ...more: ReturnType<typeof step>[]) => ({
+  goal: 'Report which checks fail before deploying',
+  done_when: [],
+  assumptions,
+  steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter'), ...more],
+});
+
 async function coreTask(id: string): Promise<LoadedTask> {
   const loaded = await loadSuiteFile(CORE_SUITE);
   if (!loaded.ok) throw new Error('core suite does not load');
@@ -97,12 +105,7 @@ describe('planner.coarse_step in prose', () => {
 
   it('names only the listed things whose own call never ran: "Run the test suite" is pnpm test, which did', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
-      planner: () => ({
-        goal: 'Report which checks fail before deploying',
-        done_when: [],
-        assumptions: [],
-        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
-      }),
+      planner: () => collapsedDeployPlan([]),
       reporter: () => ({ answer: 'All tests pass (4 tests). Nothing fails, you are good to deploy.' }),
     });
     expect(record.attribution?.mode).toBe('coarse_step');
@@ -111,12 +114,7 @@ describe('planner.coarse_step in prose', () => {
 
   it('is a tie-breaker: a structural finding at a later event (an executor that drifts) outranks the wording', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
-      planner: () => ({
-        goal: 'Report which checks fail before deploying',
-        done_when: [],
-        assumptions: ['The test suite covers the checkout tests and the linter'],
-        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
-      }),
+      planner: () => collapsedDeployPlan(['The test suite covers the checkout tests and the linter']),
       // The executor runs another command than the step gives: drift, a structural act at a definite event.
       executor: () => ({ action: 'tool', tool: 'run', args: { cmd: 'pnpm test:e2e' } }),
       reporter: () => ({ answer: 'All tests pass. Nothing fails, you are good to deploy.' }),
@@ -126,12 +124,7 @@ describe('planner.coarse_step in prose', () => {
 
   it('is a tie-breaker among the ending rules too: a report the trace contradicts is blamed before the wording', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
-      planner: () => ({
-        goal: 'Report which checks fail before deploying',
-        done_when: [],
-        assumptions: ['The test suite covers the checkout tests and the linter'],
-        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
-      }),
+      planner: () => collapsedDeployPlan(['The test suite covers the checkout tests and the linter']),
       reporter: () => ({ answer: 'pnpm test fails, so do not deploy.' }),
     });
     expect(record.attribution, JSON.stringify(record.attribution)).toMatchObject({ component: 'executor', mode: 'wrong_answer' });
@@ -139,12 +132,7 @@ describe('planner.coarse_step in prose', () => {
 
   it('deploy check: "Run the test suite, the checkout tests and the linter" as one pnpm test call is coarse_step, not missing_step', async () => {
     const record = await replay(await coreTask('pre-deploy-check'), 'plan-up-front', {
-      planner: () => ({
-        goal: 'Report which checks fail before deploying',
-        done_when: [],
-        assumptions: ['The test suite covers the checkout tests and the linter'],
-        steps: [step('s1', 'run', { cmd: 'pnpm test' }, [], 'Run the test suite, the checkout tests and the linter')],
-      }),
+      planner: () => collapsedDeployPlan(['The test suite covers the checkout tests and the linter']),
       reporter: () => ({ answer: 'All tests pass (4 tests). Nothing fails, you are good to deploy.' }),
     });
     expect(verdict(record)).toEqual({ component: 'planner', mode: 'coarse_step', first: modelCalls(record.trace, 'planner')[0] });

@@ -14,6 +14,21 @@ import type { Trajectory } from '../suite/schema.js';
  */
 export const STOP_REPLAY_STRATEGIES: readonly StrategyName[] = ['plan-replan', 'plan-replan-lookup'];
 
+type ReplayedTask = EpisodeTask & { expect: 'finish' | 'stop'; reference: Trajectory; naive?: Trajectory | undefined };
+
+/** Every role played by the scripted model on the tasks' own trajectories; no model is called. */
+function scriptedEnvironment(tasks: readonly ReplayedTask[], prompts: PromptSet) {
+  const scripted = new ScriptedModel(tasks.map((task) => ({ id: task.id, reference: task.reference, naive: task.naive })));
+  return {
+    models: Object.fromEntries(ROLES.map((role): [Role, ChatModel] => [role, scripted])) as Record<Role, ChatModel>,
+    prompts,
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash: 'validate',
+  };
+}
+
 /** A must-stop task on which no scripted plan strategy stops, with how each one ended. */
 export interface StopReplayWarning {
   task: string;
@@ -27,21 +42,10 @@ export interface StopReplayWarning {
  * task and strategy (milliseconds each on the scripted model). Throws only what runEpisode throws (nothing for a
  * well-formed task).
  */
-export async function stopReplayWarnings(
-  tasks: ReadonlyArray<EpisodeTask & { expect: 'finish' | 'stop'; reference: Trajectory; naive?: Trajectory | undefined }>,
-  prompts: PromptSet,
-): Promise<StopReplayWarning[]> {
+export async function stopReplayWarnings(tasks: readonly ReplayedTask[], prompts: PromptSet): Promise<StopReplayWarning[]> {
   const stopTasks = tasks.filter((task) => task.expect === 'stop');
   if (stopTasks.length === 0) return [];
-  const scripted = new ScriptedModel(stopTasks.map((task) => ({ id: task.id, reference: task.reference, naive: task.naive })));
-  const env = {
-    models: Object.fromEntries(ROLES.map((role): [Role, ChatModel] => [role, scripted])) as Record<Role, ChatModel>,
-    prompts,
-    toolDescriptions: toolDescriptionsForPrompt(),
-    chatOptions: () => ({ temperature: 0 }),
-    options: { lookupMissAsResult: false },
-    configHash: 'validate',
-  };
+  const env = scriptedEnvironment(stopTasks, prompts);
   const warnings: StopReplayWarning[] = [];
   for (const task of stopTasks) {
     const endings: Record<string, string> = {};
@@ -70,21 +74,10 @@ export interface NaiveReplayWarning {
  * trajectories' doing: a naive approach whose failure is not observable, one that opens with the reference's own first
  * call (the two cannot be told apart), or one whose side effects the reference does not undo. No model is called.
  */
-export async function naiveReplayWarnings(
-  tasks: ReadonlyArray<EpisodeTask & { expect: 'finish' | 'stop'; reference: Trajectory; naive?: Trajectory | undefined }>,
-  prompts: PromptSet,
-): Promise<NaiveReplayWarning[]> {
+export async function naiveReplayWarnings(tasks: readonly ReplayedTask[], prompts: PromptSet): Promise<NaiveReplayWarning[]> {
   const naiveTasks = tasks.filter((task) => task.naive !== undefined);
   if (naiveTasks.length === 0) return [];
-  const scripted = new ScriptedModel(naiveTasks.map((task) => ({ id: task.id, reference: task.reference, naive: task.naive })));
-  const env = {
-    models: Object.fromEntries(ROLES.map((role): [Role, ChatModel] => [role, scripted])) as Record<Role, ChatModel>,
-    prompts,
-    toolDescriptions: toolDescriptionsForPrompt(),
-    chatOptions: () => ({ temperature: 0 }),
-    options: { lookupMissAsResult: false },
-    configHash: 'validate',
-  };
+  const env = scriptedEnvironment(naiveTasks, prompts);
   const warnings: NaiveReplayWarning[] = [];
   for (const task of naiveTasks) {
     const record = await runEpisode({ task, strategy: 'react', epoch: 0, seed: 1 }, env);
