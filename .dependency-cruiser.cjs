@@ -1,10 +1,11 @@
 // The layering of DESIGN.md, enforced in CI (.ci/run): `npx depcruise src`. Arrows point down only:
-//   cli → runner → report → results-folder → records
+//   cli → runner → report → results-folder → records;  api (src/index.ts) → strategies, models
 //   runner → strategies → (models, tools → sim-repo), scoring, attribution, suite
 // records/ (shapes that cross folders) and sim-repo/ (the simulated repository) import nothing of ours;
 // files/ (filesystem helpers) is a leaf too. A folder may import itself and anything listed for it below.
 /** Folders each folder may import (besides itself, records/, node built-ins and packages). */
 const ALLOWED = {
+  api: ['strategies', 'models'],
   cli: ['runner', 'models', 'sim-repo'],
   runner: ['report', 'results-folder', 'strategies', 'scoring', 'attribution', 'suite', 'models', 'tools', 'sim-repo', 'trace', 'files'],
   report: ['attribution', 'results-folder', 'files'],
@@ -21,8 +22,9 @@ const ALLOWED = {
   files: [],
 };
 
-// cli is src/cli.ts and its start-up helpers (src/cli-*.ts).
-const folderOf = (name) => (name === 'cli' ? '^src/cli[a-z-]*\\.ts$' : `^src/${name}/`);
+// cli is src/cli.ts and its start-up helpers (src/cli-*.ts); api is src/index.ts, the package's public API (what a
+// strategy module imports: issue 28 §1).
+const folderOf = (name) => (name === 'cli' ? '^src/cli[a-z-]*\\.ts$' : name === 'api' ? '^src/index\\.ts$' : `^src/${name}/`);
 
 module.exports = {
   forbidden: [

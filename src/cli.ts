@@ -184,6 +184,11 @@ function program(): Command {
       "where judge-check keeps its measurements, read to record the judge's calibration in run.json (default: .stratbench-cache/judge-calibration)",
     );
   run.option(
+    '--strategy-module <path>',
+    "a module defining a strategy (export default defineStrategy({ name, roles, run }) from 'stratbench'), repeatable; .js/.mjs, or .ts through jiti; its name joins --strategies",
+    (value: string, previous: string[] = []) => [...previous, value],
+  );
+  run.option(
     '--role-option <role.key=value>',
     'an option for one role, repeatable: temperature, num_ctx, num_predict, think, keep_alive, timeout_ms (e.g. planner.num_ctx=16384)',
     (value: string, previous: string[] = []) => [...previous, value],

@@ -82,7 +82,7 @@ describe.each(names)('strategy contract: %s', (strategy) => {
 
   it('names the model serving each of its roles', async () => {
     const record = await runEpisode({ task: currency, strategy, epoch: 0, seed: 1 }, await environment(scriptedFor(currency)));
-    expect(Object.keys(record.models).sort()).toEqual([...STRATEGIES[strategy].roles].sort());
+    expect(Object.keys(record.models).sort()).toEqual([...STRATEGIES[strategy as keyof typeof STRATEGIES].roles].sort());
     expect(new Set(Object.values(record.models))).toEqual(new Set(['scripted']));
   });
 });

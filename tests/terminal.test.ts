@@ -162,15 +162,17 @@ describe('the run report fits 120 columns', () => {
 });
 
 describe('npm pack', () => {
-  it('ships the built CLI, the prompts, the suites and the HTML assets, and nothing else', () => {
+  it('ships the built CLI, its public API with types, the prompts, the suites and the HTML assets, and nothing else', () => {
     const result = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
     expect(result.status).toBe(0);
     const files = (JSON.parse(result.stdout) as Array<{ files: Array<{ path: string }> }>)[0]?.files.map((file) => file.path) ?? [];
     expect(files).toContain('dist/cli.js');
     expect(files).toContain('tasks/core.yaml');
+    // The public API a strategy module imports (issue 28 §1), with its types.
+    expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/strategies/define.d.ts']));
     for (const role of ['agent', 'direct', 'executor', 'gate', 'planner', 'replanner', 'reporter']) expect(files).toContain(`prompts/${role}.md`);
     const unexpected = files.filter(
-      (file) => !/^(dist\/.*\.js|prompts\/[^/]+\.md|tasks\/[^/]+\.(yaml|json)|src\/report\/html-assets\/[^/]+|README\.md|package\.json|LICENSE)$/.test(file),
+      (file) => !/^(dist\/.*\.(?:js|d\.ts)|prompts\/[^/]+\.md|tasks\/[^/]+\.(yaml|json)|src\/report\/html-assets\/[^/]+|README\.md|package\.json|LICENSE)$/.test(file),
     );
     expect(unexpected).toEqual([]);
   });

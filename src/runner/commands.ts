@@ -5,12 +5,13 @@ import { join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } from '../suite/load-suite.js';
 import { missingScripts } from '../suite/missing-scripts.js';
 import { naiveReplayWarnings, stopReplayWarnings } from './stop-replay.js';
+import { loadStrategyModules } from './strategy-modules.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
 import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
-import { DEFAULT_STRATEGIES, isStrategyName, STRATEGIES, type StrategyName } from '../strategies/index.js';
+import { DEFAULT_STRATEGIES, isStrategyName, knownStrategyNames, strategyByName, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { listNames, renderRunReport } from '../report/index.js';
 import { cutLine, DEFAULT_REPORT_WIDTH } from '../report/formats/fit-width.js';
@@ -100,7 +101,7 @@ export function parseStrategies(value: string): StrategyName[] {
     .filter(Boolean);
   const unknown = names.filter((name) => !isStrategyName(name));
   if (unknown.length > 0 || names.length === 0) {
-    throw new UsageError(`unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'}; known: ${Object.keys(STRATEGIES).join(', ')}, all`);
+    throw new UsageError(`unknown strategy ${unknown.map((u) => `"${u}"`).join(', ') || '(none given)'}; known: ${knownStrategyNames().join(', ')}, all`);
   }
   return [...new Set(names)] as StrategyName[];
 }
@@ -264,6 +265,8 @@ async function runLocked(
   const options = await resumeDefaults(givenOptions, explicit);
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
+  // Module strategies first: --strategies may name them (issue 28 §1).
+  await loadStrategyModules((options['strategyModule'] as string[] | undefined) ?? []);
   const strategies = parseStrategies(String(options['strategies']));
   checkPairs(strategies, options['pairs'] as [string, string][] | undefined);
   let tasks = suite.tasks;
@@ -320,7 +323,7 @@ async function runLocked(
   }
   const prompts = await loadPromptsOrThrow(String(options['prompts']));
   const contamination = checkPromptContamination(prompts, suite.tasks);
-  const usedRoles = [...new Set(strategies.flatMap((s) => STRATEGIES[s].roles))];
+  const usedRoles = [...new Set(strategies.flatMap((s) => strategyByName(s)?.roles ?? []))];
   // Preflight (Ollama answers, every model is there) before any episode and before the results folder.
   const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);
   models = prepared.models;

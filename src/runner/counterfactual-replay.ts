@@ -10,7 +10,7 @@ import {
   type EpisodeRecord,
   type TraceEvent,
 } from '../records/index.js';
-import { STRATEGIES, type StrategyName } from '../strategies/index.js';
+import { strategyByName, type StrategyName } from '../strategies/index.js';
 import { OracleModel } from './counterfactual-oracle.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
 
@@ -174,7 +174,7 @@ export const MAX_DECISIONS_PER_ROLE = 40;
  */
 export async function replayCounterfactuals(record: EpisodeRecord, task: EpisodeTask & ScriptedTask, env: RunEnvironment): Promise<EpisodeCounterfactual> {
   const strategy = record.strategy as StrategyName;
-  if (!(strategy in STRATEGIES)) throw new Error(`unknown strategy ${record.strategy}`);
+  if (strategyByName(strategy) === undefined) throw new Error(`unknown strategy ${record.strategy}`);
   const oracle = new OracleModel([task], { replans: strategy !== 'plan-up-front' });
   const firstCall = new Map<string, number>();
   for (const event of record.trace) if (event.type === 'model_call' && !firstCall.has(event.role)) firstCall.set(event.role, event.id);

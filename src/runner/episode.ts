@@ -6,7 +6,7 @@ import { CallInterrupted, InfrastructureError, type ChatModel, type ChatOptions,
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
 import { attribute, costFindings } from '../attribution/index.js';
-import { ContextExceededEnding, STRATEGIES, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
+import { ContextExceededEnding, strategyByName, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
 import { JudgeFailure, type Judge } from './judge.js';
 import { gradeJudgedChecks } from './judge-checks.js';
@@ -59,7 +59,8 @@ export function episodeKey(task: string, strategy: string, epoch: number, config
 
 /**
  * Runs one episode end to end. Throws only `CallInterrupted` (the run was interrupted while a model call was in
- * flight: the episode has no ending to record, and `--resume` runs it). An InfrastructureError ends it as `error` (reason
+ * flight: the episode has no ending to record, and `--resume` runs it) and an Error for a strategy name no built-in or
+ * registered module defines (a caller's bug: `run` checks names before any episode). An InfrastructureError ends it as `error` (reason
  * `infrastructure:<kind>`), any other exception (a strategy or model bug) as `error` (reason
  * `harness_error`) with the message; neither is scored as a strategy failure. A prompt past the model's context
  * window (`ContextExceededEnding`) ends it as `budget_exhausted` / `context_exceeded`: a failure of the strategy.
@@ -69,7 +70,8 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   const { task } = spec;
   const repo = SimRepo.fromSpec(task.repoSpec);
   const trace = new Trace(repo.clock, env.texts);
-  const strategy = STRATEGIES[spec.strategy];
+  const strategy = strategyByName(spec.strategy);
+  if (strategy === undefined) throw new Error(`unknown strategy ${spec.strategy}: not built in and no --strategy-module defines it`);
   let outcome: Outcome;
   const chatOptions: Partial<Record<Role, ChatOptions>> = {};
   try {
@@ -86,8 +88,10 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     });
   } catch (error) {
     if (error instanceof CallInterrupted) throw error;
-    if (error instanceof ContextExceededEnding) {
-      outcome = contextExceeded(trace, error);
+    // By name too: a strategy module may call roles through its own copy of the package (a local install beside a
+    // global CLI), whose ContextExceededEnding is another class of the same shape.
+    if (error instanceof ContextExceededEnding || (error instanceof Error && error.name === 'ContextExceededEnding')) {
+      outcome = contextExceeded(trace, error as ContextExceededEnding);
     } else {
       outcome = errorOutcome(error);
       trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });

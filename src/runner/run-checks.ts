@@ -1,7 +1,7 @@
 // What `run` checks before its first episode (the references replay, the matrix is bounded) and after its last (errors).
 import type { LoadedTask } from '../suite/load-suite.js';
 import { PLAN_REPLAN_BUDGETS, PLAN_UP_FRONT_BUDGETS, REACT_BUDGETS } from '../strategies/context.js';
-import type { StrategyName } from '../strategies/index.js';
+import { strategyByName, type StrategyName } from '../strategies/index.js';
 import { replayTrajectory, untouchedSuccessDetail, untouchedTrajectory } from './replay.js';
 import { UsageError } from './usage-error.js';
 
@@ -81,10 +81,9 @@ export function maxModelCalls(strategy: StrategyName): number {
       return plan(PLAN_REPLAN_BUDGETS);
     case 'gated':
       return 1 + Math.max(2, plan(PLAN_REPLAN_BUDGETS));
-    default: {
-      const unhandled: never = strategy;
-      return unhandled;
-    }
+    default:
+      // A module strategy says its own bound (Strategy.maxModelCalls); else the gated bound, the largest built in.
+      return strategyByName(strategy)?.maxModelCalls ?? 1 + Math.max(2, plan(PLAN_REPLAN_BUDGETS));
   }
 }
 

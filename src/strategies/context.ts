@@ -68,4 +68,6 @@ export interface Strategy {
   /** Roles whose model calls this strategy makes. */
   readonly roles: readonly Role[];
   run(ctx: StrategyContext): Promise<Outcome>;
+  /** The most model calls one episode can make, before reply repairs (run checks size a run by it); built-in ones are known. */
+  readonly maxModelCalls?: number;
 }

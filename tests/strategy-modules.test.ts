@@ -1,0 +1,117 @@
+// Issue 28 §1: a researcher's strategy as a module — `run --strategy-module PATH` adds it by name to --strategies, and
+// it is run, scored, attributed and replayed like a built-in one. Through the built CLI, as a user runs it.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineStrategy } from '../src/strategies/define.js';
+import { episodes, ROOT, scratch, stratbench } from './support/cli.js';
+
+const EXAMPLE = join(ROOT, 'examples/strategies/short-react.ts');
+
+describe('run --strategy-module', () => {
+  it('runs a .ts module strategy (jiti; importing from stratbench) beside a built-in one, in every table', () => {
+    const out = join(scratch(), 'run');
+    const result = stratbench([
+      'run',
+      '--strategy-module',
+      EXAMPLE,
+      '--strategies',
+      'short-react,react',
+      '--tasks',
+      'default-currency,rename-tax-rate',
+      '--out',
+      out,
+    ]);
+    expect(result.stderr).toContain('matrix: 2 tasks × 2 strategies × 1 epoch = 4 episodes');
+    expect(result.stderr).not.toMatch(/error|warning/i);
+    expect(result.status).toBe(0);
+    const rows = episodes(out);
+    expect(rows.map((r) => `${r['task']}|${r['strategy']}|${r['success']}`).sort()).toEqual([
+      'default-currency|react|true',
+      'default-currency|short-react|true',
+      'rename-tax-rate|react|true',
+      'rename-tax-rate|short-react|true',
+    ]);
+    // The roles it declared serve it: the scripted model for agent (and reporter, unused on success).
+    expect(rows.find((r) => r['strategy'] === 'short-react')!['models']).toEqual({ agent: 'scripted', reporter: 'scripted' });
+    expect(result.stdout).toMatch(/│ short-react │ all\s+│ 2\s+│ 2\s+│ 0\s+│ 100\.0%/);
+    expect(result.stdout).toMatch(/│ short-react │ react\s+│ 2/);
+  });
+
+  it("attributes a module strategy's failures by component and replays them counterfactually", () => {
+    const out = join(scratch(), 'run');
+    const result = stratbench([
+      'run',
+      '--strategy-module',
+      EXAMPLE,
+      '--strategies',
+      'short-react',
+      '--tasks',
+      'default-currency,checkout-tests-status',
+      '--agent-model',
+      'scripted:faults=agent.wrong_answer',
+      '--counterfactual',
+      '--out',
+      out,
+    ]);
+    expect(result.status).toBe(0);
+    const failed = episodes(out).filter((r) => r['success'] === false);
+    expect(failed).toHaveLength(2);
+    for (const row of failed) {
+      expect(row['attribution']).toMatchObject({ component: 'agent', mode: 'wrong_answer' });
+      expect(row['counterfactual']).toMatchObject({ component: 'agent', agrees_with_rules: true });
+    }
+  });
+
+  it('refuses a missing file, a module without a strategy, a malformed one and a built-in name, with exit 2 naming the path', () => {
+    const dir = scratch();
+    const write = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const run = (path: string) =>
+      stratbench(['run', '--strategy-module', path, '--strategies', 'react', '--tasks', 'default-currency', '--out', join(dir, 'out')]);
+    const missing = run(join(dir, 'nope.mjs'));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain(`--strategy-module ${join(dir, 'nope.mjs')}: no such file`);
+    const empty = run(write('empty.mjs', 'export const answer = 42;\n'));
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('exports no strategy');
+    const broken = run(write('broken.mjs', 'export default { name: "Bad Name", roles: ["agent"], run: async () => ({}) };\n'));
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toContain('a strategy needs a name of lower-case letters');
+    const clash = run(write('clash.mjs', 'export default { name: "react", roles: ["agent"], run: async () => ({}) };\n'));
+    expect(clash.status).toBe(2);
+    expect(clash.stderr).toContain('strategy react: the name of a built-in strategy');
+    const syntax = run(write('syntax.mjs', 'export default {\n'));
+    expect(syntax.status).toBe(2);
+    expect(syntax.stderr).toContain('the module does not load');
+  });
+
+  it('an unknown strategy name lists the module strategies a run knows', () => {
+    const result = stratbench([
+      'run',
+      '--strategy-module',
+      EXAMPLE,
+      '--strategies',
+      'short-reac',
+      '--tasks',
+      'default-currency',
+      '--out',
+      join(scratch(), 'out'),
+    ]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('known: direct, react, plan-up-front, plan-replan, plan-replan-lookup, gated, short-react, all');
+  });
+});
+
+describe('defineStrategy', () => {
+  const run = async () => ({ status: 'finished' as const, reason: 'finished' });
+  it('checks the definition and names the first problem', () => {
+    expect(() => defineStrategy({ name: 'Mine', roles: ['agent'], run })).toThrow(/name must be lower-case letters/);
+    expect(() => defineStrategy({ name: 'mine', roles: [], run })).toThrow(/roles must list the roles it calls/);
+    expect(() => defineStrategy({ name: 'mine', roles: ['solver' as 'agent'], run })).toThrow(/unknown role\(s\) solver; known: direct, agent/);
+    expect(() => defineStrategy({ name: 'mine', roles: ['agent'], run, maxModelCalls: 0 })).toThrow(/maxModelCalls must be a positive integer/);
+    expect(defineStrategy({ name: 'mine', roles: ['agent', 'agent'], run })).toMatchObject({ name: 'mine', roles: ['agent'] });
+  });
+});
