@@ -172,7 +172,8 @@ describe('npm pack', () => {
     expect(files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/strategies/define.d.ts']));
     for (const role of ['agent', 'direct', 'executor', 'gate', 'planner', 'replanner', 'reporter']) expect(files).toContain(`prompts/${role}.md`);
     const unexpected = files.filter(
-      (file) => !/^(dist\/.*\.(?:js|d\.ts)|prompts\/[^/]+\.md|tasks\/[^/]+\.(yaml|json)|src\/report\/html-assets\/[^/]+|README\.md|package\.json|LICENSE)$/.test(file),
+      (file) =>
+        !/^(dist\/.*\.(?:js|d\.ts)|prompts\/[^/]+\.md|tasks\/[^/]+\.(yaml|json)|src\/report\/html-assets\/[^/]+|README\.md|package\.json|LICENSE)$/.test(file),
     );
     expect(unexpected).toEqual([]);
   });
