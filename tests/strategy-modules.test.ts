@@ -1,6 +1,6 @@
 // Issue 28 §1: a researcher's strategy as a module — `run --strategy-module PATH` adds it by name to --strategies, and
 // it is run, scored, attributed and replayed like a built-in one. Through the built CLI, as a user runs it.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineStrategy } from '../src/strategies/define.js';
@@ -86,6 +86,25 @@ describe('run --strategy-module', () => {
     const syntax = run(write('syntax.mjs', 'export default {\n'));
     expect(syntax.status).toBe(2);
     expect(syntax.stderr).toContain('the module does not load');
+  });
+
+  it('--resume loads the modules the run recorded, and refuses a module edited since (its hash is in the configuration)', () => {
+    const dir = scratch();
+    const module = join(dir, 'mine.ts');
+    // Outside the package, a module imports stratbench by its path (a project would install it).
+    const text = readFileSync(EXAMPLE, 'utf8').replaceAll("from 'stratbench'", `from '${join(ROOT, 'dist/index.js')}'`);
+    writeFileSync(module, text.replace("name: 'short-react'", "name: 'mine'"));
+    const out = join(dir, 'run');
+    expect(stratbench(['run', '--strategy-module', module, '--strategies', 'mine', '--tasks', 'default-currency', '--out', out]).status).toBe(0);
+    const config = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).config;
+    expect(config.strategy_modules).toEqual([{ path: module, sha256: expect.stringMatching(/^[0-9a-f]{64}$/), strategies: ['mine'] }]);
+    const resumed = stratbench(['run', '--resume', out]);
+    expect(resumed.stderr).not.toMatch(/unknown strategy/);
+    expect(resumed.status).toBe(0);
+    writeFileSync(module, `${readFileSync(module, 'utf8')}// edited\n`);
+    const edited = stratbench(['run', '--resume', out]);
+    expect(edited.status).toBe(2);
+    expect(edited.stderr).toContain('options or strategy modules differ');
   });
 
   it('an unknown strategy name lists the module strategies a run knows', () => {

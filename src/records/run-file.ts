@@ -17,6 +17,10 @@ export const RunConfig = z.looseObject({
   options: z.looseObject({ lookupMissAsResult: z.boolean() }),
   ollama_flags: z.record(z.string(), z.unknown()).optional().describe('The Ollama flags given, for --resume'),
   judge: z.string().optional().describe('The judge model spec (`--judge`), for --resume; absent: no judge'),
+  strategy_modules: z
+    .array(z.object({ path: z.string(), sha256: z.string(), strategies: z.array(z.string()) }))
+    .optional()
+    .describe('The --strategy-module files the run loaded (absolute path, content hash, strategies), for --resume'),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 

@@ -66,7 +66,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   const run = await readRunForResume(dir);
   if (run.config_hash !== configHash) {
     throw new ResumeError(
-      `${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite or options differ`,
+      `${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite, options or strategy modules differ`,
     );
   }
   const located = await locateEpisodes(dir);

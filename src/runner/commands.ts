@@ -170,6 +170,11 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   take('concurrency', config.concurrency);
   take('prompts', config.prompts_dir);
   take('judge', config.judge);
+  // The strategy modules the run loaded, by the absolute paths it recorded (their strategies are in --strategies).
+  take(
+    'strategyModule',
+    config.strategy_modules?.map((module) => module.path),
+  );
   // The episodes file's format (--compress), even when the run was killed before it wrote its first episode.
   take('compress', read.run.episodes_format === 'gzip' ? true : undefined);
   const specs = config.model_specs;
@@ -266,7 +271,7 @@ async function runLocked(
   const suitePath = String(options['suite']);
   const suite = await loadSuiteOrThrow(suitePath);
   // Module strategies first: --strategies may name them (issue 28 §1).
-  await loadStrategyModules((options['strategyModule'] as string[] | undefined) ?? []);
+  const strategyModules = await loadStrategyModules((options['strategyModule'] as string[] | undefined) ?? []);
   const strategies = parseStrategies(String(options['strategies']));
   checkPairs(strategies, options['pairs'] as [string, string][] | undefined);
   let tasks = suite.tasks;
@@ -363,6 +368,7 @@ async function runLocked(
     models: specs,
     prompts: promptShas,
     options: strategyOptions,
+    ...(strategyModules.modules.length > 0 ? { strategy_modules: strategyModules.modules.map((module) => module.sha256) } : {}),
     ...(judgeBuilt ? { judge: { spec: judgeBuilt.judge.spec, prompt: judgeBuilt.judge.promptSha256 } } : {}),
     ...(ollamaInfo ? { ollama: ollamaConfigIdentity(ollamaInfo) } : {}),
     ...(openaiInfo ? { openai: { tool_calling: openaiInfo.tool_calling, options: openaiConfig.options, models: openaiInfo.models } } : {}),
@@ -415,6 +421,7 @@ async function runLocked(
       ...(judgeSpec === undefined ? {} : { judge: judgeSpec }),
       prompts_dir: String(options['prompts']),
       options: strategyOptions,
+      ...(strategyModules.modules.length > 0 ? { strategy_modules: strategyModules.modules } : {}),
       // The backend flags (host, base URL, timeouts) of every model the run calls, the judge's included, for --resume.
       ...(ollamaInfo || judgeSpec?.startsWith('ollama:') ? { ollama_flags: ollamaFlags(options) } : {}),
       ...(openaiInfo || judgeSpec?.startsWith('openai:')

@@ -1,5 +1,6 @@
 // `run --strategy-module PATH`: a researcher's strategy, loaded from a module and registered by its name (issue 28 §1).
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { addModuleStrategy, type Strategy } from '../strategies/index.js';
@@ -11,12 +12,15 @@ const isStrategy = (value: unknown): value is Strategy =>
 /**
  * Imports each module (`.js`/`.mjs` natively; `.ts`/`.mts`/`.cts` through jiti, the loader ESLint and Vite use for
  * configs) and registers the strategies it exports: its default export (a strategy or an array of them) and every
- * named export that is a strategy (`defineStrategy` makes them). Returns the names registered, in order. Throws a
+ * named export that is a strategy (`defineStrategy` makes them). Returns the names registered, in order, and each
+ * module's absolute path and content hash (run.json keeps them: `--resume` loads them again, and an edited module
+ * changes the run's configuration hash, as an edited prompt does). Throws a
  * UsageError (exit 2) naming the path for a missing file, a module that does not load, one that exports no strategy,
  * and a malformed or clashing strategy.
  */
-export async function loadStrategyModules(paths: readonly string[]): Promise<string[]> {
+export async function loadStrategyModules(paths: readonly string[]): Promise<LoadedModules> {
   const names: string[] = [];
+  const modules: LoadedModules['modules'] = [];
   for (const path of paths) {
     const file = resolve(path);
     if (!existsSync(file)) throw new UsageError(`--strategy-module ${path}: no such file`);
@@ -45,6 +49,17 @@ export async function loadStrategyModules(paths: readonly string[]): Promise<str
       }
       names.push(strategy.name);
     }
+    modules.push({
+      path: file,
+      sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+      strategies: strategies.map((strategy) => strategy.name),
+    });
   }
-  return names;
+  return { names, modules };
+}
+
+/** The strategies registered, and each module as the run records it (absolute path, content hash, strategy names). */
+export interface LoadedModules {
+  names: string[];
+  modules: Array<{ path: string; sha256: string; strategies: string[] }>;
 }
