@@ -301,7 +301,18 @@ export function renderRealisticReport(runs: ReadonlyArray<RealisticRun>): { text
 async function main(): Promise<number> {
   // --suite PATH: the injected faults on another suite (the generated one: tasks/bench.json); --every N keeps every
   // Nth task of it (a deterministic sample). The realistic corpus is written for the core suite and runs only without --suite.
-  const { values } = parseArgs({ options: { suite: { type: 'string' }, every: { type: 'string', default: '1' } } });
+  // --strategy-module PATH (repeatable) with --strategies a,b: the injected faults on a module's strategies (issue 28 §2).
+  const { values } = parseArgs({
+    options: {
+      suite: { type: 'string' },
+      every: { type: 'string', default: '1' },
+      'strategy-module': { type: 'string', multiple: true },
+      strategies: { type: 'string' },
+    },
+  });
+  const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
+  await loadStrategyModules(values['strategy-module'] ?? []);
+  const strategies = values.strategies?.split(',').map((name) => name.trim());
   const every = Number(values.every);
   if (!Number.isInteger(every) || every < 1) throw new Error(`--every: a whole number ≥ 1, not "${values.every}"`);
   let tasks: string[] | undefined;
@@ -310,12 +321,16 @@ async function main(): Promise<number> {
     if (!loaded.ok) throw new Error(loaded.errors.map(formatSuiteError).join('\n'));
     tasks = loaded.tasks.filter((_, i) => i % every === 0).map((t) => t.id);
   }
-  const { trials, skipped } = await runAttributionCheck({ ...(values.suite ? { suite: resolve(values.suite) } : {}), ...(tasks ? { tasks } : {}) });
+  const { trials, skipped } = await runAttributionCheck({
+    ...(values.suite ? { suite: resolve(values.suite) } : {}),
+    ...(tasks ? { tasks } : {}),
+    ...(strategies ? { strategies } : {}),
+  });
   const injected = renderAccuracyReport(measureAccuracy(trials), skipped);
   process.stdout.write(
     `== injected faults (scripted model${values.suite ? `, ${values.suite}${every > 1 ? `, every ${every}th task` : ''}` : ''})\n${injected.text}\n\n`,
   );
-  if (values.suite !== undefined) return injected.passed ? 0 : 1;
+  if (values.suite !== undefined || strategies !== undefined) return injected.passed ? 0 : 1;
   const { runRealisticCorpus, addCounterfactuals } = await import('./realistic-corpus.js');
   const runs = await runRealisticCorpus();
   await addCounterfactuals(runs);

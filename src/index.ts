@@ -8,3 +8,6 @@ export { budgetExhausted, finished, invalidOutput, stopped, type WriteReport } f
 export { newLedger, useToolAhead, type ToolLedger, type ToolOutcome } from './strategies/tool-use.js';
 export type { Outcome } from './records/index.js';
 export type { ChatModel, Observation, Role, RoleView } from './models/types.js';
+export { validatePlan, planSnapshot, readySteps, planDiff, type PlanState, type StepState, type StepStatus } from './strategies/plan.js';
+export { meetsExpectation } from './strategies/plan-loop.js';
+export type { FailureView } from './models/types.js';

@@ -134,3 +134,81 @@ describe('defineStrategy', () => {
     expect(defineStrategy({ name: 'mine', roles: ['agent', 'agent'], run })).toMatchObject({ name: 'mine', roles: ['agent'] });
   });
 });
+
+describe('the ReWOO example (examples/strategies/rewoo.ts), written only through the public API', () => {
+  const REWOO = join(ROOT, 'examples/strategies/rewoo.ts');
+
+  it('plans once, runs every step without a model, and answers once: two model calls per episode on the core suite', () => {
+    const out = join(scratch(), 'run');
+    const result = stratbench(['run', '--strategy-module', REWOO, '--strategies', 'rewoo', '--out', out]);
+    expect(result.status).toBe(0);
+    const rows = episodes(out);
+    expect(rows).toHaveLength(14);
+    // A straight-line reference succeeds; what needs a replan, a stop or an executor to fill a step does not.
+    expect(
+      rows
+        .filter((r) => r['success'] === true)
+        .map((r) => r['task'])
+        .sort(),
+    ).toEqual(['checkout-test-script', 'checkout-tests-status', 'default-currency', 'last-pricing-commit', 'pre-deploy-check'].sort());
+    for (const row of rows) {
+      const calls = (row['trace'] as Array<{ type: string; role?: string }>).filter((e) => e.type === 'model_call').map((e) => e.role);
+      expect(calls).toEqual(['planner', 'reporter']);
+      if (row['success'] === false) expect((row['attribution'] as { component: string }).component).toBe('planner');
+    }
+  });
+
+  it('fills an evidence placeholder from the step it names: #E1 in a path is the first file the search printed', async () => {
+    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
+    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
+    const { runEpisode } = await import('../src/runner/episode.js');
+    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+    const { allRoles, CORE_SUITE, environment, roleModel } = await import('./support/episode-fixtures.js');
+    clearRegisteredStrategies();
+    await loadStrategyModules([REWOO]);
+    const loaded = await loadSuiteFile(CORE_SUITE);
+    if (!loaded.ok) throw new Error('core suite does not load');
+    const task = loaded.tasks.find((t) => t.id === 'default-currency')!;
+    const step = (id: string, tool: string, args: Record<string, unknown>) => ({
+      id,
+      does: `${tool} ${id}`,
+      tool,
+      args,
+      depends_on: [],
+      expect: 'success',
+      side_effect: 'none',
+    });
+    const env = await environment(
+      allRoles(
+        roleModel({
+          planner: () => ({
+            goal: 'Find the currency',
+            done_when: [],
+            assumptions: [],
+            steps: [step('s1', 'search', { text: 'CURRENCY =' }), step('s2', 'read', { path: '#E1' })],
+          }),
+          reporter: () => ({ answer: 'EUR. src/config.js sets `CURRENCY = "EUR"` (with the locale fr-FR).' }),
+        }),
+      ),
+    );
+    const record = await runEpisode({ task, strategy: 'rewoo', epoch: 0, seed: 1 }, env);
+    const reads = record.trace.filter((e) => e.type === 'tool_call' && e.tool === 'read');
+    expect(reads.map((e) => (e as { args: Record<string, unknown> }).args)).toEqual([{ path: 'src/config.js' }]);
+    expect(record.success).toBe(true);
+    clearRegisteredStrategies();
+  });
+
+  it("attributes the planner's injected faults to the planner and the single agent's to the agent (core suite)", async () => {
+    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
+    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
+    const { runAttributionCheck, measureAccuracy } = await import('../scripts/attribution-check.js');
+    clearRegisteredStrategies();
+    await loadStrategyModules([REWOO, EXAMPLE]);
+    const { trials } = await runAttributionCheck({ strategies: ['rewoo', 'short-react'] });
+    const report = measureAccuracy(trials);
+    expect(report.measured.length).toBeGreaterThanOrEqual(30);
+    expect(report.component.hits / report.component.n).toBeGreaterThanOrEqual(0.95);
+    expect(report.confusion).toEqual({ agent: { agent: expect.any(Number) }, planner: { planner: expect.any(Number) } });
+    clearRegisteredStrategies();
+  }, 120_000);
+});
