@@ -212,3 +212,68 @@ describe('the ReWOO example (examples/strategies/rewoo.ts), written only through
     clearRegisteredStrategies();
   }, 120_000);
 });
+
+describe('the Reflexion example (examples/strategies/reflexion.ts), written only through the public API', () => {
+  const REFLEXION = join(ROOT, 'examples/strategies/reflexion.ts');
+
+  it('after a trial that finished with its tests failing, reflects into memory and retries; the second trial succeeds', async () => {
+    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
+    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
+    const { runEpisode } = await import('../src/runner/episode.js');
+    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+    const { allRoles, CORE_SUITE, environment, roleModel } = await import('./support/episode-fixtures.js');
+    clearRegisteredStrategies();
+    await loadStrategyModules([REFLEXION]);
+    const loaded = await loadSuiteFile(CORE_SUITE);
+    if (!loaded.ok) throw new Error('core suite does not load');
+    const task = loaded.tasks.find((t) => t.id === 'rename-tax-rate')!;
+    const edit = (path: string, old: string, next: string) => ({ action: 'tool', tool: 'edit', args: { path, old, new: next, replace_all: true } });
+    const firstTrial = [
+      edit('src/config.js', 'TAX_RATE', 'VAT_RATE'),
+      { action: 'tool', tool: 'run', args: { cmd: 'pnpm test' } },
+      { action: 'finish', answer: 'Renamed.' },
+    ];
+    const secondTrial = [
+      edit('src/pricing.js', 'TAX_RATE', 'VAT_RATE'),
+      edit('src/orders/invoice.js', 'TAX_RATE', 'VAT_RATE'),
+      { action: 'tool', tool: 'run', args: { cmd: 'pnpm test' } },
+      { action: 'finish', answer: 'Renamed TAX_RATE to VAT_RATE in src/config.js, src/pricing.js and src/orders/invoice.js; pnpm test passes.' },
+    ];
+    const memories: string[][] = [];
+    let second = 0;
+    const env = await environment(
+      allRoles(
+        roleModel({
+          agent: (request, n) => {
+            const memory = (request.view as { memory: Array<{ text: string }> }).memory.map((note) => note.text);
+            memories.push(memory);
+            return memory.some((text) => text.startsWith('Reflection:')) ? secondTrial[second++] : firstTrial[n];
+          },
+          reporter: () => ({ answer: 'pnpm test fails: src/pricing.js and src/orders/invoice.js still import TAX_RATE; rename it there too.' }),
+        }),
+      ),
+    );
+    const record = await runEpisode({ task, strategy: 'reflexion', epoch: 0, seed: 1 }, env);
+    clearRegisteredStrategies();
+    expect(record.success, JSON.stringify(record.checks.filter((c) => !c.pass))).toBe(true);
+    const roles = record.trace.filter((e) => e.type === 'model_call').map((e) => (e as { role: string }).role);
+    expect(roles).toEqual(['agent', 'agent', 'agent', 'reporter', 'agent', 'agent', 'agent', 'agent']);
+    expect(memories.at(-1)).toContain('Reflection: pnpm test fails: src/pricing.js and src/orders/invoice.js still import TAX_RATE; rename it there too.');
+  });
+
+  it('runs the core suite beside ReAct and is attributed like it under injected agent faults', async () => {
+    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
+    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
+    const { runAttributionCheck, measureAccuracy } = await import('../scripts/attribution-check.js');
+    clearRegisteredStrategies();
+    await loadStrategyModules([REFLEXION]);
+    const { trials, skipped } = await runAttributionCheck({ strategies: ['reflexion'] });
+    clearRegisteredStrategies();
+    expect(skipped.baselineFailed).toEqual([]);
+    const report = measureAccuracy(trials);
+    expect(report.measured.length).toBeGreaterThanOrEqual(15);
+    expect(report.component.hits / report.component.n).toBeGreaterThanOrEqual(0.95);
+    // A retried trial that finishes the same wrong way: the first such finish is the first erroneous event.
+    expect(report.step.hits / report.step.n).toBeGreaterThanOrEqual(0.9);
+  }, 120_000);
+});

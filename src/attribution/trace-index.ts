@@ -207,3 +207,14 @@ export function lastDoneWhenBlock(index: TraceIndex): CheckEvent[] {
 export function lastCallOf(index: TraceIndex, roles: readonly string[]): ModelCallEvent | undefined {
   return [...index.modelCalls].reverse().find((c) => roles.includes(c.role));
 }
+
+/**
+ * The single agent's first reply that ended its work the way the episode ended (`finish`, or `stop`): where a strategy
+ * lets the agent try again after it finished (a Reflexion-style retry) and it finishes the same way, the first such
+ * reply is the first erroneous event. The last agent call when no reply says so (ReAct and direct have one).
+ */
+export function endingCallOf(index: TraceIndex, roles: readonly string[]): ModelCallEvent | undefined {
+  const action = index.end?.status === 'stopped' ? 'stop' : 'finish';
+  const first = index.modelCalls.find((c) => roles.includes(c.role) && (c.value as { action?: unknown } | undefined)?.action === action);
+  return first ?? lastCallOf(index, roles);
+}

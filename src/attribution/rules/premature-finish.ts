@@ -1,7 +1,7 @@
 // Rule: the direct/ReAct agent ended before the task was done.
 import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
 import { brief } from '../targets.js';
-import { lastCallOf } from '../trace-index.js';
+import { endingCallOf, lastCallOf } from '../trace-index.js';
 
 const UNRESOLVED = new Set(['lookup_miss', 'transient_error', 'permission_denied']);
 
@@ -24,7 +24,7 @@ export const prematureFinish: Rule = (input) => {
   const referenceCalls = task.reference?.steps.length ?? 0;
   const short = index.toolCalls.length < referenceCalls;
   if (state.length === 0 && !unresolved && !short && end.status === 'finished') return undefined;
-  const call = lastCallOf(index, ['agent', 'direct']);
+  const call = endingCallOf(index, ['agent', 'direct']);
   const failing = state[0] ?? checks.find((c) => !c.pass);
   const after = unresolved
     ? `right after ${last.tool} ended ${last.status} (event ${last.id})`

@@ -2,7 +2,7 @@
 import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
 import { brief, callTarget } from '../targets.js';
 import type { CheckResult } from '../../records/index.js';
-import { lastCallOf } from '../trace-index.js';
+import { endingCallOf, lastCallOf } from '../trace-index.js';
 import { showsWords } from '../word-checks.js';
 import { endingMatches as endingMatchesTask } from '../../scoring/ending.js';
 
@@ -40,7 +40,7 @@ export const wrongAnswer: Rule = (input) => {
   const said = end.answer ?? end.message ?? '';
   const quote = said.length > 80 ? `${said.slice(0, 79)}…` : said;
   if (index.family === 'agent') {
-    const call = lastCallOf(index, ['agent', 'direct']);
+    const call = endingCallOf(index, ['agent', 'direct']);
     return finding(
       'agent',
       'wrong_answer',
