@@ -251,6 +251,24 @@ function program(): Command {
     });
 
   cli
+    .command('check-strategy')
+    .description(
+      "Run the contract every built-in strategy meets on a strategy module's strategies (scripted model, a reply that never parses, a server that is down, the core suite): one line per clause; exit 0 when all hold, 1 when one does not, 2 for a module that does not load.",
+    )
+    .argument('<path>', 'the strategy module (.js/.mjs, or .ts through jiti)')
+    .option('--suite <file>', 'task suite the clauses run on (default: the core suite)', DEFAULT_SUITE)
+    .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
+    .option('--json', 'print one JSON document instead of lines')
+    .action(async (path: string, options: Record<string, unknown>) => {
+      const { checkStrategyCommand } = await import('./runner/check-strategy.js');
+      process.exitCode = await checkStrategyCommand(path, {
+        suite: String(options['suite']),
+        prompts: String(options['prompts']),
+        json: options['json'] === true,
+      });
+    });
+
+  cli
     .command('report')
     .description('Re-print the tables (run, statistics) of a results folder without running anything.')
     .argument('<dir>', 'results folder')

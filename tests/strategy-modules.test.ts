@@ -277,3 +277,49 @@ describe('the Reflexion example (examples/strategies/reflexion.ts), written only
     expect(report.step.hits / report.step.n).toBeGreaterThanOrEqual(0.9);
   }, 120_000);
 });
+
+describe('stratbench check-strategy', () => {
+  it('holds for the three examples (exit 0)', () => {
+    for (const example of ['short-react', 'rewoo', 'reflexion']) {
+      const result = stratbench(['check-strategy', join(ROOT, `examples/strategies/${example}.ts`)]);
+      expect(result.stdout).toContain(`7/7 contract clauses hold for ${example}`);
+      expect(result.status).toBe(0);
+    }
+  });
+
+  it('names each clause a broken strategy breaks, with what it saw (exit 1), and refuses a missing module (exit 2)', () => {
+    const dir = scratch();
+    const api = join(ROOT, 'dist/index.js');
+    // Declares only the agent but asks the reporter too, ignores a reply that does not parse, and crashes on a rename.
+    const module = join(dir, 'sloppy.mjs');
+    writeFileSync(
+      module,
+      `import { ActionReply, ReportReply, callRole, defineStrategy, finished, newLedger, useToolAhead } from '${api}';
+export default defineStrategy({
+  name: 'sloppy',
+  roles: ['agent'],
+  async run(ctx) {
+    if (ctx.task.id.startsWith('rename')) throw new Error('not implemented');
+    const ledger = newLedger();
+    const view = { role: 'agent', task_id: ctx.task.id, prompt: ctx.task.prompt, memory: ctx.task.memory, history: ledger.history, tool_calls_left: 4 };
+    const first = await callRole(ctx, 'agent', 'action', ActionReply, view);
+    if (first.ok && first.value.action === 'tool') await useToolAhead(ctx, ledger, first.value.tool, first.value.args ?? {});
+    const report = await callRole(ctx, 'reporter', 'report', ReportReply, { role: 'reporter', task_id: ctx.task.id, prompt: ctx.task.prompt, plan: null, history: ledger.history, failures: [] });
+    return finished(ctx, report.ok ? report.value.answer : '');
+  },
+});
+`,
+    );
+    const result = stratbench(['check-strategy', module]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL {2}sloppy {2}a reply that never parses ends the episode as invalid_output after one repair — ended finished/m);
+    expect(result.stdout).toMatch(/^FAIL {2}sloppy {2}calls only the roles it declares — called [\w-]+: reporter/m);
+    expect(result.stdout).toMatch(/^FAIL {2}sloppy {2}runs every task of the suite \(14\) without a harness error — rename-tax-rate: not implemented/m);
+    expect(result.stdout).toMatch(/^ok {4}sloppy {2}an unreachable model server ends the episode as an infrastructure error$/m);
+    const json = JSON.parse(stratbench(['check-strategy', '--json', module]).stdout);
+    expect(json).toMatchObject({ strategies: ['sloppy'], ok: false });
+    const missing = stratbench(['check-strategy', join(dir, 'nope.ts')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('no such file');
+  });
+});

@@ -1,0 +1,168 @@
+// `stratbench check-strategy PATH`: the contract every built-in strategy meets, run on a module's strategies (issue 28 §2).
+import { InfrastructureError, ROLES, type ChatModel, type ChatRequest, type ChatResponse, type Role } from '../models/types.js';
+import { ScriptedModel } from '../models/scripted.js';
+import type { EpisodeRecord } from '../records/index.js';
+import { strategyByName } from '../strategies/index.js';
+import { toolDescriptionsForPrompt } from '../tools/index.js';
+import type { LoadedTask } from '../suite/load-suite.js';
+import { runEpisode, type RunEnvironment } from './episode.js';
+import type { PromptSet } from '../strategies/index.js';
+
+/** One contract clause on one strategy: whether it held, and what was seen when it did not. */
+export interface ContractResult {
+  strategy: string;
+  clause: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** A model answering every role from a function (the contract's doubles: a reply that never parses, a server that is down). */
+const modelOf = (name: string, respond: (request: ChatRequest) => string): ChatModel => ({
+  name,
+  deterministic: true,
+  chat: async (request): Promise<ChatResponse> => ({
+    text: respond(request),
+    tokens_in: 0,
+    tokens_out: 0,
+    duration_ms: 0,
+    load_ms: 0,
+    model: name,
+    done_reason: 'stop',
+  }),
+});
+
+const everyRole = (model: ChatModel) => Object.fromEntries(ROLES.map((role) => [role, model])) as Record<Role, ChatModel>;
+
+/** A trace as two runs must agree on it: every event without its clock. */
+const traceShape = (record: EpisodeRecord): string => JSON.stringify(record.trace.map(({ t_ms: _t, ...event }) => event));
+
+/**
+ * Runs the contract on a strategy: on `question` (a task one read answers) and on every task of `suite`, with the
+ * scripted model, a model whose replies never parse and a model server that is down. No model is called. Clauses:
+ * - solves a one-read question with the scripted model, with a complete trace (ids 0…n−1, one end event);
+ * - a reply that never parses ends the episode as invalid_output after one repair, never as an error;
+ * - an unreachable model server ends it as an infrastructure error, not as the strategy's failure;
+ * - it calls only the roles it declares; it stays within its maxModelCalls (first attempts);
+ * - no task of the suite ends in a harness error; the same episode twice gives the same trace.
+ * Throws only for an unknown strategy name (a caller's bug).
+ */
+export async function checkStrategyContract(name: string, question: LoadedTask, suite: readonly LoadedTask[], prompts: PromptSet): Promise<ContractResult[]> {
+  const strategy = strategyByName(name);
+  if (strategy === undefined) throw new Error(`unknown strategy ${name}`);
+  const env = (models: Record<Role, ChatModel>): RunEnvironment => ({
+    models,
+    prompts,
+    toolDescriptions: toolDescriptionsForPrompt(),
+    chatOptions: () => ({ temperature: 0 }),
+    options: { lookupMissAsResult: false },
+    configHash: 'check-strategy',
+  });
+  const scripted = everyRole(new ScriptedModel(suite.map((task) => ({ id: task.id, reference: task.reference!, naive: task.naive }))));
+  const run = (task: LoadedTask, models: Record<Role, ChatModel>) => runEpisode({ task, strategy: name, epoch: 0, seed: 1 }, env(models));
+  const results: ContractResult[] = [];
+  const clause = (text: string, ok: boolean, detail: string) => results.push({ strategy: name, clause: text, ok, detail: ok ? 'holds' : detail });
+
+  const solved = await run(question, scripted);
+  const ids = solved.trace.map((event) => event.id);
+  const ends = solved.trace.filter((event) => event.type === 'end').length;
+  clause(
+    `solves a one-read question (${question.id}) with the scripted model, with a complete trace`,
+    solved.success && ids.every((id, k) => id === k) && ends === 1,
+    `ended ${solved.outcome.status} (${solved.outcome.reason}), success ${solved.success}, ${ends} end event(s)`,
+  );
+  const garbled = await run(question, everyRole(modelOf('garbled', () => 'I think the answer is EUR, no JSON here')));
+  const attempts = garbled.trace.filter((event) => event.type === 'model_call').length;
+  clause(
+    'a reply that never parses ends the episode as invalid_output after one repair',
+    garbled.outcome.status === 'invalid_output' && attempts === 2,
+    `ended ${garbled.outcome.status} (${garbled.outcome.reason}) after ${attempts} model call(s)`,
+  );
+  const down = await run(
+    question,
+    everyRole(
+      modelOf('down', () => {
+        throw new InfrastructureError('connect ECONNREFUSED 127.0.0.1:11434', 'unreachable');
+      }),
+    ),
+  );
+  clause(
+    'an unreachable model server ends the episode as an infrastructure error',
+    down.outcome.status === 'error' && down.outcome.reason === 'infrastructure:unreachable',
+    `ended ${down.outcome.status} (${down.outcome.reason})`,
+  );
+  const records = [];
+  for (const task of suite) records.push(await run(task, scripted));
+  // The roles its model calls name (the record's models list only the declared ones: a run configures those).
+  const undeclared = records.flatMap((record) =>
+    record.trace.flatMap((event) => (event.type === 'model_call' && !strategy.roles.includes(event.role as Role) ? [`${record.task}: ${event.role}`] : [])),
+  );
+  clause('calls only the roles it declares', undeclared.length === 0, `called ${[...new Set(undeclared)].slice(0, 5).join(', ')}`);
+  if (strategy.maxModelCalls !== undefined) {
+    const over = records
+      .map((record) => ({ task: record.task, calls: record.trace.filter((event) => event.type === 'model_call' && event.attempt === 1).length }))
+      .filter((entry) => entry.calls > strategy.maxModelCalls!);
+    clause(
+      `stays within its maxModelCalls (${strategy.maxModelCalls})`,
+      over.length === 0,
+      over
+        .map((entry) => `${entry.task}: ${entry.calls}`)
+        .slice(0, 5)
+        .join(', '),
+    );
+  }
+  const errors = records.filter((record) => record.outcome.status === 'error');
+  clause(
+    `runs every task of the suite (${suite.length}) without a harness error`,
+    errors.length === 0,
+    errors
+      .map((record) => `${record.task}: ${record.outcome.message ?? record.outcome.reason}`)
+      .slice(0, 5)
+      .join('; '),
+  );
+  const again = await run(suite[suite.length - 1]!, scripted);
+  clause('the same episode twice gives the same trace', traceShape(again) === traceShape(records[records.length - 1]!), `${again.task}: the traces differ`);
+  return results;
+}
+
+/** The task the first clauses use: the core suite's one-read question. */
+export const CONTRACT_QUESTION = 'default-currency';
+
+/**
+ * `stratbench check-strategy PATH [--suite FILE] [--prompts DIR] [--json]`: loads the module (as `run
+ * --strategy-module` does), runs the contract on each strategy it defines and prints one line per clause (or one JSON
+ * document). Returns 0 when every clause holds, 1 when one does not; throws a UsageError (exit 2) for a module that
+ * does not load or defines no strategy, a suite that does not load or lacks the contract's question, a prompts folder
+ * that lacks a template.
+ */
+export async function checkStrategyCommand(
+  path: string,
+  options: { suite: string; prompts: string; json?: boolean },
+  out: NodeJS.WritableStream = process.stdout,
+): Promise<number> {
+  const { loadStrategyModules } = await import('./strategy-modules.js');
+  const { loadSuiteFile, formatSuiteError } = await import('../suite/load-suite.js');
+  const { loadPromptSet, PromptFilesError } = await import('./prompt-files.js');
+  const { UsageError } = await import('./usage-error.js');
+  const { names } = await loadStrategyModules([path]);
+  const loaded = await loadSuiteFile(options.suite);
+  if (!loaded.ok) throw new UsageError(loaded.errors.map(formatSuiteError).join('\n'));
+  const tasks = loaded.tasks.filter((task) => task.reference !== undefined);
+  const question = tasks.find((task) => task.id === CONTRACT_QUESTION) ?? tasks.find((task) => task.reference!.steps.length === 1 && task.expect === 'finish');
+  if (question === undefined) throw new UsageError(`${options.suite}: no task with a one-call reference to check the contract on`);
+  let prompts: PromptSet;
+  try {
+    prompts = await loadPromptSet(options.prompts);
+  } catch (error) {
+    if (error instanceof PromptFilesError) throw new UsageError(error.message);
+    throw error;
+  }
+  const results: ContractResult[] = [];
+  for (const name of names) results.push(...(await checkStrategyContract(name, question, tasks, prompts)));
+  const failed = results.filter((result) => !result.ok);
+  if (options.json === true) out.write(`${JSON.stringify({ module: path, strategies: names, ok: failed.length === 0, results }, null, 2)}\n`);
+  else {
+    for (const result of results) out.write(`${result.ok ? 'ok  ' : 'FAIL'}  ${result.strategy}  ${result.clause}${result.ok ? '' : ` — ${result.detail}`}\n`);
+    out.write(`\n${results.length - failed.length}/${results.length} contract clauses hold for ${names.join(', ')}\n`);
+  }
+  return failed.length === 0 ? 0 : 1;
+}
