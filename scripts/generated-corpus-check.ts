@@ -5,10 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { GENERATED_CORPUS, type GeneratedEpisode } from '../tests/fixtures/attribution-corpus-generated.js';
 import { okReply, startFakeOllama, type FakeChatRequest, type FixtureReply } from '../tests/support/fake-ollama-server.js';
-import { records, runInProcess, scratch } from '../tests/support/scripted-over-ollama.js';
+import { records } from '../tests/support/scripted-over-ollama.js';
 import type { EpisodeRecord } from '../src/records/index.js';
 import { wilsonInterval } from '../src/report/statistics-intervals.js';
-import { nthCall, replayEnvironment, replier } from './realistic-corpus.js';
+import { nthCall, replayEnvironment, replier, runServed } from './realistic-corpus.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
 import { replayCounterfactuals } from '../src/runner/counterfactual-replay.js';
 import type { EpisodeCounterfactual } from '../src/records/index.js';
@@ -45,22 +45,12 @@ export async function runGeneratedCorpus(ids?: readonly string[]): Promise<Gener
   try {
     for (const episode of GENERATED_CORPUS.filter((e) => !ids || ids.includes(e.id))) {
       current = replier(episode as Parameters<typeof replier>[0]);
-      const out = `${scratch()}/run`;
-      const result = await runInProcess({
-        suite: BENCH,
-        out,
-        model: 'ollama:qwen3:8b',
-        ollamaHost: server.url,
-        strategies: episode.strategy,
-        tasks: episode.task,
-        concurrency: 1,
-        progress: false,
-      });
-      const record = result.code === 0 || result.code === 1 || result.code === 3 ? records(out)[0] : undefined;
+      const { code, out, stderr } = await runServed(server.url, episode, BENCH);
+      const record = code === 0 || code === 1 || code === 3 ? records(out)[0] : undefined;
       const wantFailure = episode.expected.outcome === 'failure';
       const problem =
         record === undefined
-          ? `the run exited ${result.code}: ${result.stderr.trim().split('\n').slice(-1)[0] ?? ''}`
+          ? `the run exited ${code}: ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`
           : record.outcome.status === 'error'
             ? `error: ${record.outcome.message ?? record.outcome.reason}`
             : record.success === wantFailure

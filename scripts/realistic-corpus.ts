@@ -85,6 +85,29 @@ export const nthCall = (record: EpisodeRecord, role: string, n: number): number 
  * Runs every corpus episode (or those named) as `stratbench run --model ollama:qwen3:8b --tasks T --strategies S`
  * against a fake server on 127.0.0.1 that answers from the episode's replies. Throws if the server cannot start.
  */
+/**
+ * One corpus episode through `stratbench run` in process, every role served by the fake Ollama at `serverUrl` (which
+ * replays the episode's replies): its exit code, results folder and stderr. `suite`: the suite file (default: the core suite).
+ */
+export async function runServed(
+  serverUrl: string,
+  episode: { strategy: string; task: string },
+  suite?: string,
+): Promise<{ code: number; out: string; stderr: string }> {
+  const out = `${scratch()}/run`;
+  const result = await runInProcess({
+    ...(suite === undefined ? {} : { suite }),
+    out,
+    model: 'ollama:qwen3:8b',
+    ollamaHost: serverUrl,
+    strategies: episode.strategy,
+    tasks: episode.task,
+    concurrency: 1,
+    progress: false,
+  });
+  return { code: result.code, out, stderr: result.stderr };
+}
+
 export async function runRealisticCorpus(ids?: readonly string[]): Promise<CorpusRun[]> {
   let current: ((request: FakeChatRequest) => FixtureReply) | undefined;
   const server = await startFakeOllama({ reply: (request) => (current ? current(request) : okReply('')) });
@@ -92,22 +115,13 @@ export async function runRealisticCorpus(ids?: readonly string[]): Promise<Corpu
   try {
     for (const episode of REALISTIC_CORPUS.filter((e) => !ids || ids.includes(e.id))) {
       current = replier(episode);
-      const out = `${scratch()}/run`;
-      const result = await runInProcess({
-        out,
-        model: 'ollama:qwen3:8b',
-        ollamaHost: server.url,
-        strategies: episode.strategy,
-        tasks: episode.task,
-        concurrency: 1,
-        progress: false,
-      });
-      const record = result.code === 0 ? records(out)[0] : undefined;
+      const { code, out, stderr } = await runServed(server.url, episode);
+      const record = code === 0 ? records(out)[0] : undefined;
       const event = record ? nthCall(record, episode.expected.first.role, episode.expected.first.call) : undefined;
       const failed = record !== undefined && !record.success && record.outcome.status !== 'error';
       const problem =
         record === undefined
-          ? `the run exited ${result.code}: ${result.stderr.trim().split('\n').slice(-1)[0] ?? ''}`
+          ? `the run exited ${code}: ${stderr.trim().split('\n').slice(-1)[0] ?? ''}`
           : record.outcome.status === 'error'
             ? `error: ${record.outcome.message ?? record.outcome.reason}`
             : !failed

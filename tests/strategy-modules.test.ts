@@ -2,9 +2,22 @@
 // it is run, scored, attributed and replayed like a built-in one. Through the built CLI, as a user runs it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { defineStrategy } from '../src/strategies/define.js';
+import { clearRegisteredStrategies } from '../src/strategies/index.js';
+import { loadStrategyModules } from '../src/runner/strategy-modules.js';
+import { runEpisode } from '../src/runner/episode.js';
+import { loadSuiteFile } from '../src/suite/load-suite.js';
+import { measureAccuracy, runAttributionCheck } from '../scripts/attribution-check.js';
+import { allRoles, CORE_SUITE, environment, roleModel } from './support/episode-fixtures.js';
 import { episodes, ROOT, scratch, stratbench } from './support/cli.js';
+
+/** In-process tests register the modules they run; each starts from none and leaves none behind. */
+async function registered(...paths: string[]): Promise<void> {
+  clearRegisteredStrategies();
+  await loadStrategyModules(paths);
+}
+afterEach(() => clearRegisteredStrategies());
 
 const EXAMPLE = join(ROOT, 'examples/strategies/short-react.ts');
 
@@ -159,13 +172,7 @@ describe('the ReWOO example (examples/strategies/rewoo.ts), written only through
   });
 
   it('fills an evidence placeholder from the step it names: #E1 in a path is the first file the search printed', async () => {
-    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
-    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
-    const { runEpisode } = await import('../src/runner/episode.js');
-    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
-    const { allRoles, CORE_SUITE, environment, roleModel } = await import('./support/episode-fixtures.js');
-    clearRegisteredStrategies();
-    await loadStrategyModules([REWOO]);
+    await registered(REWOO);
     const loaded = await loadSuiteFile(CORE_SUITE);
     if (!loaded.ok) throw new Error('core suite does not load');
     const task = loaded.tasks.find((t) => t.id === 'default-currency')!;
@@ -195,21 +202,15 @@ describe('the ReWOO example (examples/strategies/rewoo.ts), written only through
     const reads = record.trace.filter((e) => e.type === 'tool_call' && e.tool === 'read');
     expect(reads.map((e) => (e as { args: Record<string, unknown> }).args)).toEqual([{ path: 'src/config.js' }]);
     expect(record.success).toBe(true);
-    clearRegisteredStrategies();
   });
 
   it("attributes the planner's injected faults to the planner and the single agent's to the agent (core suite)", async () => {
-    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
-    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
-    const { runAttributionCheck, measureAccuracy } = await import('../scripts/attribution-check.js');
-    clearRegisteredStrategies();
-    await loadStrategyModules([REWOO, EXAMPLE]);
+    await registered(REWOO, EXAMPLE);
     const { trials } = await runAttributionCheck({ strategies: ['rewoo', 'short-react'] });
     const report = measureAccuracy(trials);
     expect(report.measured.length).toBeGreaterThanOrEqual(30);
     expect(report.component.hits / report.component.n).toBeGreaterThanOrEqual(0.95);
     expect(report.confusion).toEqual({ agent: { agent: expect.any(Number) }, planner: { planner: expect.any(Number) } });
-    clearRegisteredStrategies();
   }, 120_000);
 });
 
@@ -217,13 +218,7 @@ describe('the Reflexion example (examples/strategies/reflexion.ts), written only
   const REFLEXION = join(ROOT, 'examples/strategies/reflexion.ts');
 
   it('after a trial that finished with its tests failing, reflects into memory and retries; the second trial succeeds', async () => {
-    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
-    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
-    const { runEpisode } = await import('../src/runner/episode.js');
-    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
-    const { allRoles, CORE_SUITE, environment, roleModel } = await import('./support/episode-fixtures.js');
-    clearRegisteredStrategies();
-    await loadStrategyModules([REFLEXION]);
+    await registered(REFLEXION);
     const loaded = await loadSuiteFile(CORE_SUITE);
     if (!loaded.ok) throw new Error('core suite does not load');
     const task = loaded.tasks.find((t) => t.id === 'rename-tax-rate')!;
@@ -254,7 +249,6 @@ describe('the Reflexion example (examples/strategies/reflexion.ts), written only
       ),
     );
     const record = await runEpisode({ task, strategy: 'reflexion', epoch: 0, seed: 1 }, env);
-    clearRegisteredStrategies();
     expect(record.success, JSON.stringify(record.checks.filter((c) => !c.pass))).toBe(true);
     const roles = record.trace.filter((e) => e.type === 'model_call').map((e) => (e as { role: string }).role);
     expect(roles).toEqual(['agent', 'agent', 'agent', 'reporter', 'agent', 'agent', 'agent', 'agent']);
@@ -262,13 +256,8 @@ describe('the Reflexion example (examples/strategies/reflexion.ts), written only
   });
 
   it('runs the core suite beside ReAct and is attributed like it under injected agent faults', async () => {
-    const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
-    const { clearRegisteredStrategies } = await import('../src/strategies/index.js');
-    const { runAttributionCheck, measureAccuracy } = await import('../scripts/attribution-check.js');
-    clearRegisteredStrategies();
-    await loadStrategyModules([REFLEXION]);
+    await registered(REFLEXION);
     const { trials, skipped } = await runAttributionCheck({ strategies: ['reflexion'] });
-    clearRegisteredStrategies();
     expect(skipped.baselineFailed).toEqual([]);
     const report = measureAccuracy(trials);
     expect(report.measured.length).toBeGreaterThanOrEqual(15);
