@@ -1,16 +1,18 @@
 // The layering of DESIGN.md, enforced in CI (.ci/run): `npx depcruise src`. Arrows point down only:
 //   cli → runner → report → results-folder → records;  api (src/index.ts) → strategies, models
 //   runner → strategies → (models, tools → sim-repo), scoring, attribution, suite
+//   runner → agent-bridge (an external agent's MCP server, model proxy and process) → strategies, models, tools
 // records/ (shapes that cross folders) and sim-repo/ (the simulated repository) import nothing of ours;
 // files/ (filesystem helpers) is a leaf too. A folder may import itself and anything listed for it below.
 /** Folders each folder may import (besides itself, records/, node built-ins and packages). */
 const ALLOWED = {
   api: ['strategies', 'models'],
   cli: ['runner', 'models', 'sim-repo'],
-  runner: ['report', 'results-folder', 'strategies', 'scoring', 'attribution', 'suite', 'models', 'tools', 'sim-repo', 'trace', 'files'],
+  runner: ['agent-bridge', 'report', 'results-folder', 'strategies', 'scoring', 'attribution', 'suite', 'models', 'tools', 'sim-repo', 'trace', 'files'],
   report: ['attribution', 'results-folder', 'files'],
   'results-folder': ['files'],
   strategies: ['models', 'tools', 'scoring', 'suite', 'sim-repo', 'trace'],
+  'agent-bridge': ['strategies', 'models', 'tools', 'sim-repo', 'trace'],
   attribution: ['scoring', 'suite'],
   scoring: ['suite', 'sim-repo'],
   suite: ['tools', 'sim-repo'],

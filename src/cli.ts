@@ -188,6 +188,15 @@ function program(): Command {
     "a module defining a strategy (export default defineStrategy({ name, roles, run }) from 'stratbench'), repeatable; .js/.mjs, or .ts through jiti; its name joins --strategies",
     (value: string, previous: string[] = []) => [...previous, value],
   );
+  run
+    .option(
+      '--agent-cmd <command>',
+      'an agent process to run once per episode (with /bin/sh): it works through an MCP server (STRATBENCH_MCP_URL) and a recording model proxy (OPENAI_BASE_URL, OLLAMA_HOST) and ends with its finish/stop tool; see docs/extending.md',
+    )
+    .option('--agent-name <name>', 'the strategy name of the --agent-cmd agent in tables and --strategies (default: external)')
+    .option('--agent-max-tool-calls <n>', "the agent's tool-call budget per episode, enforced at the MCP server (default 12, ReAct's)")
+    .option('--agent-max-model-calls <n>', "the agent's model-call budget per episode, enforced at the proxy (default 24)")
+    .option('--agent-deadline-ms <ms>', "the agent's wall-clock deadline per episode, ms; its process group is killed then (default 120000)");
   run.option(
     '--role-option <role.key=value>',
     'an option for one role, repeatable: temperature, num_ctx, num_predict, think, keep_alive, timeout_ms (e.g. planner.num_ctx=16384)',

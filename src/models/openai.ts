@@ -266,6 +266,17 @@ export function createOpenAIModel(config: OpenAIModelConfig): ChatModel & { read
         return buildResponse(choice, request.schemaName, native, tools, body, totals, budgetRetry, config.model);
       }
     },
+    async forwardChat(given: Record<string, unknown>, signal?: AbortSignal) {
+      const { stream: _stream, stream_options: _streamOptions, ...rest } = given;
+      const body = { ...rest, model: config.model } as unknown as Body;
+      try {
+        return await send(body, defaults.timeout_ms, signal);
+      } catch (error) {
+        const overflow = openAIContextOverflow(error instanceof Error && error.cause !== undefined ? error.cause : error);
+        if (overflow) throw new ContextExceededError(overflow, sentOf(body));
+        throw error;
+      }
+    },
   };
 }
 

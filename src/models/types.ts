@@ -127,6 +127,14 @@ export interface ChatModel {
   /** True when this is a deterministic stand-in, not an LLM (shown in run.json and the table header). */
   readonly deterministic: boolean;
   chat(request: ChatRequest): Promise<ChatResponse>;
+  /**
+   * Sends an OpenAI chat-completions request an external agent wrote (`run --agent-cmd`, issue 28 §3) to this
+   * backend as it is — its messages, tools and sampling fields — with `model` set to this backend's model and
+   * `stream` off; resolves to the server's completion and the wall time it took (ms). Absent on backends that render
+   * their own prompts only (the scripted stand-in answers the role's view instead). Throws InfrastructureError as
+   * `chat` does, and ContextExceededError when the server says the prompt does not fit the context window.
+   */
+  forwardChat?(body: Record<string, unknown>, signal?: AbortSignal): Promise<{ completion: unknown; wall_ms: number }>;
 }
 
 /**

@@ -21,6 +21,16 @@ export const RunConfig = z.looseObject({
     .array(z.object({ path: z.string(), sha256: z.string(), strategies: z.array(z.string()) }))
     .optional()
     .describe('The --strategy-module files the run loaded (absolute path, content hash, strategies), for --resume'),
+  external_agent: z
+    .object({
+      name: z.string(),
+      command: z.string(),
+      max_tool_calls: z.number().int().positive(),
+      max_model_calls: z.number().int().positive(),
+      deadline_ms: z.number().int().positive(),
+    })
+    .optional()
+    .describe('The --agent-cmd process the run ran as a strategy (its name and budgets), for --resume'),
 });
 export type RunConfig = z.infer<typeof RunConfig>;
 

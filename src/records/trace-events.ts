@@ -144,6 +144,20 @@ export const TraceEvent = z.discriminatedUnion('type', [
   z.object({ ...base, type: z.literal('budget'), limit: z.string(), detail: z.string() }),
   z.object({
     ...base,
+    type: z.literal('agent_process'),
+    command: z.string().describe('The --agent-cmd the episode ran (with /bin/sh, in its own process group)'),
+    exit_code: z.number().int().nullable().describe('Its exit code; null when a signal ended it'),
+    signal: z.string().nullable().describe('The signal that ended it (SIGKILL when the harness killed the group)'),
+    killed: z
+      .enum(['finish', 'stop', 'budget', 'infrastructure', 'harness', 'interrupted'])
+      .optional()
+      .describe('Why the harness killed the process group, when it did: the episode had ended that way'),
+    wall_ms: z.number().nonnegative().describe('Wall time from start to exit, ms'),
+    stderr: z.string().describe('The last 8,000 characters of its stderr'),
+    stdout: z.string().describe('The last 8,000 characters of its stdout'),
+  }),
+  z.object({
+    ...base,
     type: z.literal('end'),
     status: OutcomeStatus,
     reason: z.string(),

@@ -123,6 +123,14 @@ function describeEvent(event: TraceEvent, shown: ExplainTexts): { head: string; 
       return { head: `check ${event.scope} ${event.pass ? 'pass' : 'FAIL'} ${describeCheck(event.check)}`, body: [clip(event.detail, 110)] };
     case 'budget':
       return { head: `budget ${event.limit}: ${event.detail}`, body: [] };
+    case 'agent_process': {
+      const how = event.exit_code === null ? `killed by ${event.signal ?? 'a signal'}` : `exit ${event.exit_code}`;
+      const tail = event.stderr.split('\n').filter((l) => l.trim() !== '');
+      return {
+        head: `agent_process ${how}${event.killed ? ` (the harness killed it: ${event.killed})` : ''} after ${event.wall_ms} ms: ${clip(event.command, 60)}`,
+        body: tail.slice(-3).map((l) => `stderr: ${clip(l, 100)}`),
+      };
+    }
     case 'end': {
       const said = event.answer ?? event.message;
       return { head: `end ${event.status} (${event.reason})`, body: said ? [`${event.answer !== undefined ? 'answer' : 'message'}: ${clip(said, 110)}`] : [] };

@@ -6,6 +6,8 @@ import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } fro
 import { missingScripts } from '../suite/missing-scripts.js';
 import { naiveReplayWarnings, stopReplayWarnings } from './stop-replay.js';
 import { loadStrategyModules } from './strategy-modules.js';
+import { registerExternalAgent } from './agent-option.js';
+import { proxyProblem } from '../agent-bridge/external-agent.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -175,6 +177,13 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
     'strategyModule',
     config.strategy_modules?.map((module) => module.path),
   );
+  // The external agent the run ran (issue 28 §3): its command, name and budgets.
+  const agent = config.external_agent;
+  take('agentCmd', agent?.command);
+  take('agentName', agent?.name);
+  take('agentMaxToolCalls', agent?.max_tool_calls);
+  take('agentMaxModelCalls', agent?.max_model_calls);
+  take('agentDeadlineMs', agent?.deadline_ms);
   // The episodes file's format (--compress), even when the run was killed before it wrote its first episode.
   take('compress', read.run.episodes_format === 'gzip' ? true : undefined);
   const specs = config.model_specs;
@@ -272,7 +281,14 @@ async function runLocked(
   const suite = await loadSuiteOrThrow(suitePath);
   // Module strategies first: --strategies may name them (issue 28 §1).
   const strategyModules = await loadStrategyModules((options['strategyModule'] as string[] | undefined) ?? []);
+  // An external agent (--agent-cmd) is a strategy too; without --strategies it is the run's only one.
+  let interruptSignal: AbortSignal | undefined;
+  const externalAgent = registerExternalAgent(options, () => interruptSignal);
+  if (externalAgent !== undefined && !explicit.has('strategies') && options['resume'] === undefined) options['strategies'] = externalAgent.name;
   const strategies = parseStrategies(String(options['strategies']));
+  if (externalAgent !== undefined && !strategies.includes(externalAgent.name)) {
+    throw new UsageError(`--agent-cmd runs as the strategy "${externalAgent.name}"; add it to --strategies (${strategies.join(',')},${externalAgent.name})`);
+  }
   checkPairs(strategies, options['pairs'] as [string, string][] | undefined);
   let tasks = suite.tasks;
   if (typeof options['tasks'] === 'string') {
@@ -329,6 +345,8 @@ async function runLocked(
   const prompts = await loadPromptsOrThrow(String(options['prompts']));
   const contamination = checkPromptContamination(prompts, suite.tasks);
   const usedRoles = [...new Set(strategies.flatMap((s) => strategyByName(s)?.roles ?? []))];
+  const unproxied = externalAgent === undefined ? undefined : proxyProblem(models.agent);
+  if (unproxied !== undefined) throw new UsageError(`--agent-cmd: ${unproxied}; set --agent-model`);
   // Preflight (Ollama answers, every model is there) before any episode and before the results folder.
   const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);
   models = prepared.models;
@@ -369,6 +387,7 @@ async function runLocked(
     prompts: promptShas,
     options: strategyOptions,
     ...(strategyModules.modules.length > 0 ? { strategy_modules: strategyModules.modules.map((module) => module.sha256) } : {}),
+    ...(externalAgent ? { external_agent: externalAgent } : {}),
     ...(judgeBuilt ? { judge: { spec: judgeBuilt.judge.spec, prompt: judgeBuilt.judge.promptSha256 } } : {}),
     ...(ollamaInfo ? { ollama: ollamaConfigIdentity(ollamaInfo) } : {}),
     ...(openaiInfo ? { openai: { tool_calling: openaiInfo.tool_calling, options: openaiConfig.options, models: openaiInfo.models } } : {}),
@@ -378,7 +397,9 @@ async function runLocked(
   const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
   // Concurrency overlaps waiting on model servers; the in-process scripted model never waits, and interleaving
   // its CPU-bound episodes only costs time (measured: ~4,400 vs ~3,200 episodes/s at 1 vs 4).
-  const allInProcess = usedRoles.every((role) => models[role].deterministic && models[role].name === 'scripted') && judgeBuilt?.model === undefined;
+  // An external agent's episodes wait on its process: they overlap like a server's.
+  const allInProcess =
+    usedRoles.every((role) => models[role].deterministic && models[role].name === 'scripted') && judgeBuilt?.model === undefined && externalAgent === undefined;
   const concurrency = typeof options['concurrency'] === 'number' ? options['concurrency'] : allInProcess ? 1 : DEFAULT_CONCURRENCY;
   let existing: ResumeEpisodes | undefined;
   if (typeof options['resume'] === 'string') {
@@ -422,6 +443,7 @@ async function runLocked(
       prompts_dir: String(options['prompts']),
       options: strategyOptions,
       ...(strategyModules.modules.length > 0 ? { strategy_modules: strategyModules.modules } : {}),
+      ...(externalAgent ? { external_agent: externalAgent } : {}),
       // The backend flags (host, base URL, timeouts) of every model the run calls, the judge's included, for --resume.
       ...(ollamaInfo || judgeSpec?.startsWith('ollama:') ? { ollama_flags: ollamaFlags(options) } : {}),
       ...(openaiInfo || judgeSpec?.startsWith('openai:')
@@ -474,6 +496,7 @@ async function runLocked(
   // Ctrl-C or SIGTERM: stop starting episodes, abort the model calls in flight (their episodes are not written; --resume
   // runs them), write what finished and the summary (a second signal kills).
   const controller = new AbortController();
+  interruptSignal = controller.signal;
   let stoppedBy: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals): void => {
     process.stderr.write(

@@ -48,6 +48,8 @@ function describe(event: OtherEvent): string {
       return `${event.scope} check ${String(event.check.check)} ${event.pass ? 'passed' : 'failed'}: ${event.detail}`;
     case 'budget':
       return `budget ${event.limit} reached: ${event.detail}`;
+    case 'agent_process':
+      return `agent process ${event.exit_code === null ? `ended by ${event.signal ?? 'a signal'}` : `exited with code ${event.exit_code}`}${event.killed ? ` (killed by the harness: ${event.killed})` : ''} after ${event.wall_ms} ms${event.stderr ? ` — stderr: ${event.stderr.slice(-500)}` : ''}`;
     case 'end':
       return `episode ended: ${event.status} (${event.reason})${event.answer ? ` — answer: ${event.answer}` : ''}${event.message ? ` — message: ${event.message}` : ''}`;
     default:
