@@ -120,7 +120,12 @@ function endOf(ctx: StrategyContext, settled: Settled): Outcome {
 
 /** The agent exited without finish or stop. */
 function endOfExit(ctx: StrategyContext, session: AgentSession, exit: AgentExit, command: string): Outcome {
-  const how = exit.code === null ? `was ended by ${exit.signal ?? 'a signal'}` : `exited with code ${exit.code}`;
+  const how =
+    exit.code === null
+      ? `was ended by ${exit.signal ?? 'a signal'}`
+      : exit.signal !== null
+        ? `was ended by ${exit.signal} (the shell exited ${exit.code})`
+        : `exited with code ${exit.code}`;
   const lastLine = exit.stderr
     .split('\n')
     .filter((line) => line.trim() !== '')

@@ -1,10 +1,14 @@
 // The agent's process: started in its own process group, its output kept (the tail), the whole group killed.
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 
 /** How much of each output stream an episode keeps: the last 8,000 characters (where a crash's error is). */
 export const KEPT_OUTPUT_CHARS = 8_000;
 
-/** How the process ended: its exit code or the signal that ended it, and the tails of its output. */
+/**
+ * How the process ended: its exit code, the signal that ended it, and the tails of its output. The command runs under
+ * /bin/sh, which reports a child ended by signal N as exit code 128 + N: that signal is named too.
+ */
 export interface AgentExit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -57,7 +61,13 @@ export function startAgent(command: string, env: Record<string, string>): AgentP
   };
   const exited = new Promise<AgentExit>((resolve) => {
     const done = (code: number | null, signal: NodeJS.Signals | null): void =>
-      resolve({ code, signal, stderr: stderr.toString(), stdout: stdout.toString(), wall_ms: Math.round(performance.now() - started) });
+      resolve({
+        code,
+        signal: signal ?? shellSignal(code),
+        stderr: stderr.toString(),
+        stdout: stdout.toString(),
+        wall_ms: Math.round(performance.now() - started),
+      });
     child.once('error', (error) => {
       stderr.add(Buffer.from(`\nstratbench: could not start the agent: ${error.message}`));
       done(null, null);
@@ -69,4 +79,11 @@ export function startAgent(command: string, env: Record<string, string>): AgentP
     });
   });
   return { pid: child.pid, exited, kill };
+}
+
+/** The signal a shell's exit code 128 + N names (SIGKILL for 137), or null. */
+function shellSignal(code: number | null): NodeJS.Signals | null {
+  if (code === null || code <= 128) return null;
+  const found = Object.entries(constants.signals).find(([, number]) => number === code - 128);
+  return found ? (found[0] as NodeJS.Signals) : null;
 }

@@ -146,8 +146,8 @@ export const TraceEvent = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('agent_process'),
     command: z.string().describe('The --agent-cmd the episode ran (with /bin/sh, in its own process group)'),
-    exit_code: z.number().int().nullable().describe('Its exit code; null when a signal ended it'),
-    signal: z.string().nullable().describe('The signal that ended it (SIGKILL when the harness killed the group)'),
+    exit_code: z.number().int().nullable().describe("Its exit code (the shell's: 128 + N when signal N ended the command); null when a signal ended the shell"),
+    signal: z.string().nullable().describe('The signal that ended it or that the shell reported (SIGKILL when the harness killed the group)'),
     killed: z
       .enum(['finish', 'stop', 'budget', 'infrastructure', 'harness', 'interrupted'])
       .optional()

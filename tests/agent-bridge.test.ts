@@ -1,0 +1,346 @@
+// Issue 28 §3–4: any agent process as a strategy, through the bridge's MCP server and recording model proxy. Real
+// agent processes (the two examples, and one that misbehaves on purpose) run episodes of the core suite; every way an
+// episode can end — finish, stop, a final message, a crash, a signal, a hang, each budget, a failing backend, an
+// interrupted run — is checked on what the record says.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_BUDGETS, externalAgentStrategy, type AgentBudgets } from '../src/agent-bridge/external-agent.js';
+import { addModuleStrategy, clearRegisteredStrategies } from '../src/strategies/index.js';
+import { runEpisode, type EpisodeTask } from '../src/runner/episode.js';
+import { loadSuiteFile } from '../src/suite/load-suite.js';
+import { ScriptedModel } from '../src/models/scripted.js';
+import { createOpenAIModel } from '../src/models/openai.js';
+import { CallInterrupted, type ChatModel, type Role } from '../src/models/types.js';
+import type { EpisodeRecord, TraceEvent } from '../src/records/index.js';
+import { allRoles, CORE_SUITE, environment } from './support/episode-fixtures.js';
+import { episodes, ROOT, scratch, stratbench } from './support/cli.js';
+
+const BEHAVIOUR = join(ROOT, 'tests/fixtures/agents/behaviour.mjs');
+const MINIMAL = join(ROOT, 'examples/agents/mcp-openai.mjs');
+const LANGGRAPH = join(ROOT, 'examples/agents/langgraph-react.mjs');
+
+let tasks: EpisodeTask[] = [];
+let scripted: Record<Role, ChatModel>;
+beforeAll(async () => {
+  const loaded = await loadSuiteFile(CORE_SUITE);
+  if (!loaded.ok) throw new Error('core suite does not load');
+  tasks = loaded.tasks;
+  scripted = allRoles(new ScriptedModel(loaded.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive }))));
+});
+afterEach(() => clearRegisteredStrategies());
+
+const task = (id: string): EpisodeTask => tasks.find((t) => t.id === id) ?? (undefined as never);
+
+/** One episode of `command` as the strategy "ext" on task `id`. */
+async function agentEpisode(
+  command: string,
+  id: string,
+  options: { budgets?: Partial<AgentBudgets>; models?: Record<Role, ChatModel>; signal?: AbortSignal } = {},
+): Promise<EpisodeRecord> {
+  clearRegisteredStrategies();
+  addModuleStrategy(externalAgentStrategy({ name: 'ext', command, budgets: { ...AGENT_BUDGETS, ...options.budgets } }, () => options.signal));
+  return runEpisode({ task: task(id), strategy: 'ext', epoch: 0, seed: 1 }, await environment(options.models ?? scripted));
+}
+
+const of = <T extends TraceEvent['type']>(record: EpisodeRecord, type: T) =>
+  record.trace.filter((event): event is Extract<TraceEvent, { type: T }> => event.type === type);
+const processOf = (record: EpisodeRecord) => of(record, 'agent_process')[0]!;
+const toolCalls = (record: EpisodeRecord) => of(record, 'tool_call').map((event) => `${event.tool} ${JSON.stringify(event.args)}`);
+
+/** True while a process with this pid exists (signal 0 probes without sending). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('real agent clients against the built-in react strategy', () => {
+  it('the minimal MCP + openai agent makes the same tool calls and gets the same verdict as react on every core task', async () => {
+    for (const { id } of tasks) {
+      const external = await agentEpisode(`node ${MINIMAL}`, id);
+      const react = await runEpisode({ task: task(id), strategy: 'react', epoch: 0, seed: 1 }, await environment(scripted));
+      expect({ id, success: external.success, status: external.outcome.status, calls: toolCalls(external) }).toEqual({
+        id,
+        success: react.success,
+        status: react.outcome.status,
+        calls: toolCalls(react),
+      });
+      expect(external.models).toEqual({ agent: 'scripted' });
+    }
+  }, 240_000);
+
+  it("LangGraph's prebuilt ReAct agent (tools through @langchain/mcp-adapters, ChatOpenAI at the proxy) matches react too", async () => {
+    for (const id of ['default-currency', 'rename-tax-rate', 'moved-readme', 'fix-checkout-test', 'payments-sandbox-key']) {
+      const external = await agentEpisode(`node ${LANGGRAPH}`, id);
+      const react = await runEpisode({ task: task(id), strategy: 'react', epoch: 0, seed: 1 }, await environment(scripted));
+      expect({ id, success: external.success, status: external.outcome.status, calls: toolCalls(external) }).toEqual({
+        id,
+        success: react.success,
+        status: react.outcome.status,
+        calls: toolCalls(react),
+      });
+    }
+  }, 240_000);
+
+  it('traces every proxied call as an agent model_call that its tool calls link to, and keeps the process', async () => {
+    const record = await agentEpisode(`node ${MINIMAL}`, 'rename-tax-rate');
+    expect(record.success).toBe(true);
+    const calls = of(record, 'model_call');
+    expect(calls.map((call) => [call.role, call.schema, call.outcome])).toEqual(calls.map(() => ['agent', 'action', 'ok']));
+    // The agent's own messages are what the trace keeps as sent (system + task, then the conversation).
+    expect(calls[0]!.sent?.messages).toHaveLength(2);
+    for (const tool of of(record, 'tool_call')) expect(calls.map((call) => call.id)).toContain(tool.call);
+    expect(record.metrics.model_calls).toEqual({ agent: calls.length });
+    expect(processOf(record)).toMatchObject({ command: `node ${MINIMAL}`, killed: 'finish' });
+    // The process event comes before the end event; the final checks follow it.
+    const types = record.trace.map((event) => event.type);
+    expect(types.indexOf('agent_process')).toBe(types.indexOf('end') - 1);
+  }, 60_000);
+
+  it('attributes the failures of a faulted agent model to the agent, as for the built-in single agent', async () => {
+    const faulted = allRoles(
+      new ScriptedModel(
+        tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
+        ['agent.premature_finish'],
+      ),
+    );
+    const record = await agentEpisode(`node ${MINIMAL}`, 'fix-checkout-test', { models: faulted });
+    expect(record.success).toBe(false);
+    expect(record.attribution).toMatchObject({ component: 'agent', mode: 'premature_finish' });
+  }, 60_000);
+});
+
+describe('how an agent process ends its episode', () => {
+  it('a crash after a tool call is the agent failure invalid_output/agent_exit, with its stderr kept', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} crash-after-tool`, 'default-currency');
+    expect(record.outcome).toEqual({
+      status: 'invalid_output',
+      reason: 'agent_exit',
+      message: 'the agent process exited with code 1 without calling finish or stop; stderr: RuntimeError: boom',
+    });
+    expect(processOf(record)).toMatchObject({ exit_code: 1, signal: null, stderr: 'Traceback: the agent fell over\nRuntimeError: boom\n' });
+    expect(processOf(record).killed).toBeUndefined();
+    expect(toolCalls(record)).toEqual(['read {"path":"src/config.js"}']);
+    expect(record.success).toBe(false);
+    expect(record.attribution?.component).toBe('agent');
+  }, 60_000);
+
+  it('a process ended by a signal is the agent failure too, naming the signal', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} self-kill`, 'default-currency');
+    expect(record.outcome).toMatchObject({
+      status: 'invalid_output',
+      reason: 'agent_exit',
+      message: 'the agent process was ended by SIGKILL (the shell exited 137) without calling finish or stop; stderr: Killed',
+    });
+    expect(processOf(record)).toMatchObject({ exit_code: 137, signal: 'SIGKILL' });
+    expect(processOf(record).killed).toBeUndefined();
+  }, 60_000);
+
+  it('an exit 0 without finish, stop or an answer is agent_exit; an exit 0 after a plain reply is that reply as the answer', async () => {
+    const quiet = await agentEpisode(`node ${BEHAVIOUR} exit-quietly`, 'default-currency');
+    expect(quiet.outcome.reason).toBe('agent_exit');
+    const backend = await fakeOpenAI(() => ({ status: 200, body: completion({ content: 'EUR, from src/config.js' }) }));
+    try {
+      const record = await agentEpisode(`node ${BEHAVIOUR} final-message`, 'default-currency', { models: backend.models() });
+      expect(record.outcome).toEqual({ status: 'finished', reason: 'final_message', answer: 'EUR, from src/config.js' });
+      // Forwarded as the agent sent it, with the run's model named.
+      expect(backend.requests[0]).toMatchObject({ model: 'served-model', messages: [{ role: 'user', content: task('default-currency').prompt }] });
+      expect(of(record, 'model_call')[0]).toMatchObject({ role: 'agent', model: 'openai:served-model', schema: 'chat', text: 'EUR, from src/config.js' });
+    } finally {
+      await backend.close();
+    }
+  }, 60_000);
+
+  it('a hung agent is killed at the deadline — its whole process group — as budget_exhausted/deadline', async () => {
+    const pidFile = join(scratch(), 'grandchild.pid');
+    const record = await agentEpisode(`node ${BEHAVIOUR} hang ${pidFile}`, 'default-currency', { budgets: { deadlineMs: 3_000 } });
+    expect(record.outcome).toEqual({ status: 'budget_exhausted', reason: 'deadline' });
+    expect(of(record, 'budget')).toMatchObject([{ limit: 'deadline', detail: 'the agent ran past its deadline of 3000 ms' }]);
+    expect(processOf(record)).toMatchObject({ exit_code: null, signal: 'SIGKILL', killed: 'budget' });
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !alive(grandchild), 'the grandchild to die');
+  }, 60_000);
+
+  it('the tool-call budget is enforced at the MCP server: the next call ends the episode', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} tool-spam`, 'default-currency', { budgets: { maxToolCalls: 3 } });
+    expect(record.outcome).toEqual({ status: 'budget_exhausted', reason: 'tool_calls' });
+    expect(of(record, 'tool_call')).toHaveLength(3);
+    expect(of(record, 'budget')[0]?.detail).toBe('the agent asked for tool call 4; the budget is 3');
+    expect(processOf(record).killed).toBe('budget');
+  }, 60_000);
+
+  it('the model-call budget is enforced at the proxy: the next call ends the episode', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} model-spam`, 'default-currency', { budgets: { maxModelCalls: 2 } });
+    expect(record.outcome).toEqual({ status: 'budget_exhausted', reason: 'model_calls' });
+    expect(of(record, 'model_call')).toHaveLength(2);
+    expect(processOf(record).killed).toBe('budget');
+  }, 60_000);
+
+  it('a command that does not run is an infrastructure error, not the agent failing', async () => {
+    const record = await agentEpisode('definitely-not-an-agent-command-7f3a', 'default-currency');
+    expect(record.outcome.status).toBe('error');
+    expect(record.outcome.reason).toBe('infrastructure:other');
+    expect(record.outcome.message).toMatch(/^the agent command did not run \(exited with code 127\): definitely-not-an-agent-command-7f3a — .*not found/);
+    expect(record.attribution).toBeNull();
+  }, 60_000);
+
+  it('a backend that fails ends the episode as infrastructure (the agent is killed), never as the agent failing', async () => {
+    const backend = await fakeOpenAI(() => ({ status: 500, body: { error: { message: 'CUDA out of memory' } } }));
+    try {
+      const record = await agentEpisode(`node ${MINIMAL}`, 'default-currency', { models: backend.models() });
+      expect(record.outcome.status).toBe('error');
+      expect(record.outcome.reason).toBe('infrastructure:server_error');
+      expect(processOf(record).killed).toBe('infrastructure');
+    } finally {
+      await backend.close();
+    }
+  }, 60_000);
+
+  it("a prompt past the backend's context window is the agent's context_exceeded, not infrastructure", async () => {
+    const overflow = "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens (9000 in the messages, 0 in the completion).";
+    const backend = await fakeOpenAI(() => ({
+      status: 400,
+      body: { object: 'error', message: overflow, type: 'BadRequestError', code: 400, error: { message: overflow } },
+    }));
+    try {
+      const record = await agentEpisode(`node ${MINIMAL}`, 'default-currency', { models: backend.models() });
+      expect(record.outcome).toEqual({ status: 'budget_exhausted', reason: 'context_exceeded' });
+      expect(of(record, 'model_call')[0]).toMatchObject({ outcome: 'invalid', output_fault: { kind: 'context_exceeded' } });
+    } finally {
+      await backend.close();
+    }
+  }, 60_000);
+
+  it('an interrupted run kills the agent and leaves the episode unwritten (CallInterrupted)', async () => {
+    const pidFile = join(scratch(), 'grandchild.pid');
+    const controller = new AbortController();
+    const running = agentEpisode(`node ${BEHAVIOUR} hang ${pidFile}`, 'default-currency', { signal: controller.signal });
+    await until(() => {
+      try {
+        return Number(readFileSync(pidFile, 'utf8')) > 0;
+      } catch {
+        return false;
+      }
+    }, 'the agent to start');
+    controller.abort();
+    await expect(running).rejects.toBeInstanceOf(CallInterrupted);
+    const grandchild = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !alive(grandchild), 'the grandchild to die');
+  }, 60_000);
+});
+
+describe('the proxy speaks both protocols', () => {
+  it("OpenAI's server-sent events when the agent streams", async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} stream`, 'default-currency');
+    const stdout = processOf(record).stdout;
+    expect(stdout).toContain('"object":"chat.completion.chunk"');
+    expect(stdout).toContain('"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read"');
+    expect(stdout.trim().endsWith('data: [DONE]')).toBe(true);
+    expect(record.outcome).toMatchObject({ status: 'finished', answer: 'streamed' });
+  }, 60_000);
+
+  it("Ollama's /api/chat through the ollama client (streamed and not): the task is solved as through OpenAI's", async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} ollama`, 'default-currency');
+    expect(record.success).toBe(true);
+    expect(toolCalls(record)).toEqual(['read {"path":"src/config.js"}']);
+    expect(of(record, 'model_call')).toHaveLength(2);
+  }, 60_000);
+});
+
+// ── a fake OpenAI-compatible backend on 127.0.0.1 ──────────────────────────────────────────────────────────────────
+
+function completion(message: { content: string | null }) {
+  return {
+    id: 'c1',
+    object: 'chat.completion',
+    created: 0,
+    model: 'served-model',
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 },
+  };
+}
+
+async function fakeOpenAI(answer: (body: Record<string, unknown>) => { status: number; body: unknown }) {
+  const requests: Array<Record<string, unknown>> = [];
+  const read = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+  };
+  const server: Server = createServer((req, res) => {
+    void read(req).then((body) => {
+      requests.push(body);
+      const { status, body: reply } = answer(body);
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return {
+    requests,
+    models: () => allRoles(createOpenAIModel({ model: 'served-model', baseURL, retry: { attempts: 1, baseMs: 1, maxMs: 1, totalMs: 1_000 } })),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+afterAll(() => clearRegisteredStrategies());
+
+describe('run --agent-cmd', () => {
+  it('runs the agent beside react, records it in run.json, keeps a crashing agent to its episodes, and resumes', () => {
+    const out = join(scratch(), 'run');
+    const args = ['run', '--agent-cmd', `node ${BEHAVIOUR} crash-after-tool`, '--agent-name', 'crashy', '--agent-max-tool-calls', '5'];
+    const result = stratbench([...args, '--strategies', 'crashy,react', '--tasks', 'default-currency,rename-tax-rate', '--out', out]);
+    expect(result.stderr).toContain('matrix: 2 tasks × 2 strategies × 1 epoch = 4 episodes');
+    expect(result.status).toBe(0);
+    const rows = episodes(out);
+    expect(rows.map((r) => `${r['task']}|${r['strategy']}|${(r['outcome'] as { reason: string }).reason}`).sort()).toEqual([
+      'default-currency|crashy|agent_exit',
+      'default-currency|react|finished',
+      'rename-tax-rate|crashy|agent_exit',
+      'rename-tax-rate|react|finished',
+    ]);
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { config: Record<string, unknown> };
+    expect(run.config['external_agent']).toEqual({
+      name: 'crashy',
+      command: `node ${BEHAVIOUR} crash-after-tool`,
+      max_tool_calls: 5,
+      max_model_calls: 24,
+      deadline_ms: 120_000,
+    });
+    expect(result.stdout).toMatch(/│ crashy\s+│ all\s+│ 2\s+│ 2\s+│ 0\s+│ 0\.0%/);
+    // --resume takes the agent from run.json: nothing is left to run.
+    const resumed = stratbench(['run', '--resume', out]);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toContain('4 finished episode(s) kept');
+    expect(episodes(out)).toHaveLength(4);
+  }, 120_000);
+
+  it('refuses what it cannot run before any episode (exit 2)', () => {
+    const cases: Array<[string[], string]> = [
+      [['--agent-name', 'x'], '--agent-name needs --agent-cmd (the agent process to run)'],
+      [['--agent-cmd', 'node a.mjs', '--agent-max-tool-calls', '0'], '--agent-max-tool-calls 0: give a positive whole number'],
+      [['--agent-cmd', 'node a.mjs', '--agent-name', 'React'], '--agent-name "React": use lower-case letters, digits and dashes (1–40 characters)'],
+      [['--agent-cmd', 'node a.mjs', '--agent-name', 'react'], '--agent-name react: strategy react: the name of a built-in strategy'],
+      [['--agent-cmd', 'node a.mjs', '--strategies', 'react'], '--agent-cmd runs as the strategy "external"; add it to --strategies (react,external)'],
+    ];
+    for (const [args, message] of cases) {
+      const result = stratbench(['run', ...args, '--out', join(scratch(), 'run')]);
+      expect({ status: result.status, stderr: result.stderr.trim() }).toEqual({ status: 2, stderr: `stratbench: ${message}` });
+    }
+  }, 60_000);
+});
