@@ -9,7 +9,8 @@ import type { Attribution, EpisodeRecord } from '../src/records/index.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { faultIn, SCRIPTED_FAULTS, type ScriptedFault } from '../src/models/scripted-faults.js';
 import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
-import { DEFAULT_STRATEGIES, type StrategyName } from '../src/strategies/index.js';
+import { DEFAULT_STRATEGIES, strategyByName, type DeclaredRole, type StrategyName } from '../src/strategies/index.js';
+import { componentOf } from '../src/runner/counterfactual-replay.js';
 import { toolDescriptionsForPrompt } from '../src/tools/index.js';
 import { wilsonInterval, type Interval } from '../src/report/statistics-intervals.js';
 import { renderCounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
@@ -56,8 +57,25 @@ export interface CheckOptions {
   strategies?: readonly StrategyName[];
 }
 
-/** Roles that a fault role corrupts, as model_call roles in a trace. */
-const traceRoles = (fault: ScriptedFault): string[] => (fault.role === 'agent' ? ['agent', 'direct'] : [fault.role]);
+/**
+ * Roles that a fault role corrupts, as model_call roles in a trace: the built-in ones, and a strategy's declared roles
+ * served by one of them (the scripted model answers a declared role as its model role, faults included).
+ */
+const traceRoles = (fault: ScriptedFault, declared: readonly DeclaredRole[] = []): string[] => {
+  const builtIn = fault.role === 'agent' ? ['agent', 'direct'] : [fault.role];
+  return [...builtIn, ...declared.filter((role) => builtIn.includes(role.model)).map((role) => role.name)];
+};
+
+/**
+ * The truth a fault injects where it struck: a built-in role's is the fault's component and mode; a declared role's is
+ * its declared component (the rules read it as that role) with the fault's mode, or `unattributed.no_rule` for `none`.
+ */
+function truthOf(fault: ScriptedFault, role: string, declared: readonly DeclaredRole[]): { component: string; mode: string } {
+  const own = declared.find((candidate) => candidate.name === role);
+  if (own === undefined) return { component: fault.role, mode: fault.mode };
+  const component = componentOf(role, declared);
+  return component === 'unattributed' ? { component, mode: 'no_rule' } : { component, mode: fault.mode };
+}
 
 function environment(tasks: LoadedTask[], faults: string[], prompts: RunEnvironment['prompts']): RunEnvironment {
   const model: ChatModel = new ScriptedModel(
@@ -104,7 +122,8 @@ export async function runAttributionCheck(options: CheckOptions = {}): Promise<{
     for (const task of tasks) {
       for (const strategy of strategies) {
         const base = baseline.get(`${task.id}|${strategy}`)!;
-        const used = base.trace.some((e) => e.type === 'model_call' && traceRoles(fault).includes(e.role));
+        const declared = strategyByName(strategy)?.declaredRoles ?? [];
+        const used = base.trace.some((e) => e.type === 'model_call' && traceRoles(fault, declared).includes(e.role));
         if (!base.success || !used) continue;
         const record = await run(task, strategy, env);
         const marked = record.trace.find((e) => e.type === 'model_call' && faultIn(e.text) === fault.name);
@@ -115,7 +134,7 @@ export async function runAttributionCheck(options: CheckOptions = {}): Promise<{
           strategy,
           struck: marked !== undefined,
           failed: !record.success && record.outcome.status !== 'error',
-          ...(marked ? { truth: { component: fault.role, mode: fault.mode, event: marked.id } } : {}),
+          ...(marked?.type === 'model_call' ? { truth: { ...truthOf(fault, marked.role, declared), event: marked.id } } : {}),
           attribution: record.attribution,
           ...(record.success ? { findings: (record.findings ?? []).map((f) => `${f.component}.${f.mode}`) } : {}),
         });

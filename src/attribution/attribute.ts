@@ -3,6 +3,7 @@ import type { Attribution, CheckResult } from '../records/index.js';
 import type { TraceEvent } from '../records/index.js';
 import { earliest, failingChecks, type AttributionState, type AttributionTask, type Rule, type RuleInput } from './finding.js';
 import { indexTrace } from './trace-index.js';
+import { callsDeclaredRole, judgeDeclaredRoles, readAsComponents, type DeclaredComponents } from './declared-roles.js';
 import { invalidOutput } from './rules/invalid-output.js';
 import { contextExceeded } from './rules/context-exceeded.js';
 import { tamperedGrader } from './rules/tampered-grader.js';
@@ -67,18 +68,35 @@ export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
  * An episode ended by a prompt past the context window is blamed on the role that sent it (`context_exceeded`) before
  * any other rule runs. A failed episode that no rule explains gets a last-resort verdict (premature_finish for direct/ReAct,
  * missing_step for plan strategies), so every failure is counted somewhere.
+ * `declared`: the roles the strategy module declared, with their components (see declared-roles.ts): their calls are
+ * judged as their component's role, a verdict on their output names them (`role`), and a failure resting on a role
+ * declared `none` (or one no rule explains where it acted) is `unattributed.no_rule` instead of a guess.
  */
 export function attribute(
   task: AttributionTask,
   trace: readonly TraceEvent[],
   finalState: AttributionState,
   checkResults: readonly CheckResult[],
+  declared: DeclaredComponents = {},
 ): Attribution | null {
   const end = [...trace].reverse().find((e) => e.type === 'end');
   if (!end || end.type !== 'end' || end.status === 'error') return null;
   const endingMatches = endingMatchesTask(task, end);
   const { state, words } = failingChecks(checkResults);
   if (endingMatches && state.length === 0 && words.length === 0) return null;
+  if (!callsDeclaredRole(trace, declared)) return rulesVerdict(task, trace, finalState, checkResults) ?? lastResort(trace, end);
+  // Roles a strategy module declared: its calls read as its component's role, then the verdict checked against them.
+  const verdict = judgeDeclaredRoles(rulesVerdict(task, readAsComponents(trace, declared), finalState, checkResults), trace, declared);
+  return verdict ?? lastResort(readAsComponents(trace, declared), end);
+}
+
+/** The rules' verdict on a failed episode, or undefined where none applies. */
+function rulesVerdict(
+  task: AttributionTask,
+  trace: readonly TraceEvent[],
+  finalState: AttributionState,
+  checkResults: readonly CheckResult[],
+): Attribution | undefined {
   const index = indexTrace(trace);
   const input: RuleInput = { task, index, final: finalState, checks: checkResults };
   // A prompt past the context window ended the episode at a definite call: that role, before any other rule.
@@ -88,8 +106,12 @@ export function attribute(
   const tampered = tamperedGrader(input);
   if (tampered) return tampered;
   const act = earliest(ACT_RULES.map(([, rule]) => rule(input)));
-  const verdict = act ?? ENDING_RULES.map(([, rule]) => rule).reduce<ReturnType<Rule>>((found, rule) => found ?? rule(input), undefined);
-  if (verdict) return verdict;
+  return act ?? ENDING_RULES.map(([, rule]) => rule).reduce<ReturnType<Rule>>((found, rule) => found ?? rule(input), undefined);
+}
+
+/** No rule matched: the last model call's family gets the blame (planner.missing_step or agent.premature_finish), so every failure is counted. */
+function lastResort(trace: readonly TraceEvent[], end: Extract<TraceEvent, { type: 'end' }>): Attribution {
+  const index = indexTrace(trace);
   const last = [...index.modelCalls].reverse()[0];
   return {
     component: index.family === 'plan' ? 'planner' : 'agent',

@@ -6,6 +6,7 @@ import { READ_TOOLS, repeatedReads, simpleQuestionPlanned, unneededSteps } from 
 import { cannotPass } from './rules/wrong-check.js';
 import { canonical, describeCheck } from './targets.js';
 import { indexTrace, type PlanVersion, type TraceIndex } from './trace-index.js';
+import { callsDeclaredRole, judgeDeclaredRoles, readAsComponents, type DeclaredComponents } from './declared-roles.js';
 
 /**
  * The kinds of finding, `component.mode` as a record shows them, each with what it costs
@@ -37,8 +38,23 @@ export const FINDING_KINDS = [
 /**
  * What a successful episode spent because of one role's mistake, each with its evidence (trace event ids, the first
  * erroneous event first) and its cost (replans, model calls, tool calls). Ordered by first erroneous event. Pure; the caller passes successful episodes only (a failure's cost is its attribution).
+ * `declared`: the strategy module's declared roles, read as their components as `attribute` reads them; a finding on a
+ * role declared `none` is `unattributed.no_rule` (with its cost).
  */
-export function costFindings(task: AttributionTask, trace: readonly TraceEvent[], final: AttributionState, checks: readonly CheckResult[]): EpisodeFinding[] {
+export function costFindings(
+  task: AttributionTask,
+  trace: readonly TraceEvent[],
+  final: AttributionState,
+  checks: readonly CheckResult[],
+  declared: DeclaredComponents = {},
+): EpisodeFinding[] {
+  if (!callsDeclaredRole(trace, declared)) return builtInFindings(task, trace, final, checks);
+  return builtInFindings(task, readAsComponents(trace, declared), final, checks).map(
+    (finding) => judgeDeclaredRoles(finding, trace, declared) as EpisodeFinding,
+  );
+}
+
+function builtInFindings(task: AttributionTask, trace: readonly TraceEvent[], final: AttributionState, checks: readonly CheckResult[]): EpisodeFinding[] {
   // One pass for the signs any finding needs; most successes show none and cost nothing more (the rules below index
   // the trace and run the failure rules, which dominated a scripted episode's cost).
   let recovered = false; // a failed or refused call, a rejected reply, a revision or a budget event

@@ -4,3 +4,4 @@ export { MODES, MODE_DEFINITIONS, allModes, type Component, type Mode } from './
 export type { AttributionTask, AttributionState, Finding, Rule, RuleInput } from './finding.js';
 export { indexTrace, type TraceIndex } from './trace-index.js';
 export { costFindings } from './findings.js';
+export { judgeDeclaredRoles, readAsComponents, type DeclaredComponents } from './declared-roles.js';

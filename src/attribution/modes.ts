@@ -4,7 +4,8 @@
  * Failure modes per component. The issue's list (issue 4 §1) plus a few the rules need to cover every failed
  * episode: `executor.wrong_answer` (the reporter, which only writes up the executor's results, states what the
  * results do not say), `replanner.missing_step`, `invalid_output` for every model role, `budget.exhausted`, and
- * `context_exceeded` for every model role (its prompt outgrew the model's context window, issue 25 §5).
+ * `context_exceeded` for every model role (its prompt outgrew the model's context window, issue 25 §5), and
+ * `unattributed.no_rule` for a failure resting on a declared role no rule covers (issue 28 §1).
  */
 export const MODES = {
   planner: ['invalid_plan', 'guessed_target', 'wrong_check', 'coarse_step', 'missing_step', 'context_exceeded', 'tampered_grader'],
@@ -34,6 +35,7 @@ export const MODES = {
     'tampered_grader',
   ],
   budget: ['exhausted'],
+  unattributed: ['no_rule'],
 } as const;
 
 export type Component = keyof typeof MODES;
@@ -99,6 +101,10 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
   },
   budget: {
     exhausted: 'a tool-call or replan budget ended a run that was still making progress, with nothing else wrong',
+  },
+  unattributed: {
+    no_rule:
+      "the failure rests on the output of a role a strategy module declared with component none (or no rule explains it where that role acted): no component is blamed; the evidence is that role's model calls",
   },
 };
 

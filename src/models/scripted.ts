@@ -48,7 +48,9 @@ export class ScriptedModel implements ChatModel {
   async chat(request: ChatRequest): Promise<ChatResponse> {
     // `--judge scripted` grades in code (src/scoring/judge/scripted-judge.ts): no judge request reaches this model.
     if (request.view.role === 'judge') throw new Error('scripted model: it plays trajectories, not the judge (use --judge scripted)');
-    return this.reply(this.decide(request.view));
+    // A role a strategy module declared is answered as the built-in role whose model serves it (its faults strike it too).
+    const view = request.declaredRole === undefined ? request.view : ({ ...request.view, role: request.role } as RoleView);
+    return this.reply(this.decide(view));
   }
 
   /** The reply value for a view, faults applied (exposed for serving the scripted model over the Ollama protocol). */

@@ -47,6 +47,12 @@ export interface ChatRequest<T = unknown> {
   /** Set on the one repair attempt: the previous reply and why it was rejected. */
   repair?: { text: string; error: string };
   /**
+   * Set when a role a strategy module declared makes the call (issue 28 §1): its name, while `role` is the built-in
+   * role whose model serves it. The view is the strategy's own (its `role` field is this name); a backend that reads
+   * views (the scripted stand-in, the counterfactual's oracle) answers it as `role`'s.
+   */
+  declaredRole?: string;
+  /**
    * Aborts the call (the run was interrupted: SIGINT/SIGTERM): a backend stops waiting, closes its connection and
    * throws `CallInterrupted`. Set by `interruptModelCalls`; strategies leave it out.
    */

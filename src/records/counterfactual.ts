@@ -11,6 +11,10 @@ export const CounterfactualSwap = z.object({
     .int()
     .nonnegative()
     .describe('Calls of the other roles the trace could not answer (the swap changed what they saw): answered by the oracle, not a model'),
+  abstained: z
+    .string()
+    .optional()
+    .describe('Why the oracle could not stand in for this role (a declared role whose replies no built-in role writes): the swap was not made'),
 });
 export type CounterfactualSwap = z.infer<typeof CounterfactualSwap>;
 

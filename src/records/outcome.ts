@@ -45,6 +45,10 @@ export const Attribution = z.object({
   mode: z.string(),
   evidence: z.array(z.number().int()).describe('Trace event ids, the first erroneous event first'),
   explanation: z.string(),
+  role: z
+    .string()
+    .optional()
+    .describe("The role a strategy module declared whose model calls the evidence points at (read as its component's role); absent for built-in roles"),
 });
 export type Attribution = z.infer<typeof Attribution>;
 

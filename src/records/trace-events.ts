@@ -1,7 +1,7 @@
 // Trace events: the ordered, typed record of everything an episode did (model calls, plans, tool calls, checks).
 import { z } from 'zod';
 import { CheckSpec, OutcomeStatus } from './outcome.js';
-import { Role, SideEffect, ToolStatus } from './roles.js';
+import { SideEffect, ToolStatus, TraceRole } from './roles.js';
 
 const base = {
   id: z.number().int().nonnegative().describe('Position in the trace, from 0'),
@@ -59,7 +59,7 @@ export type SentRequest = z.infer<typeof SentRequest>;
 export const ModelCallEvent = z.object({
   ...base,
   type: z.literal('model_call'),
-  role: Role,
+  role: TraceRole.describe("The role called: a built-in one, or a role the strategy module declared (see the strategy's declared roles)"),
   model: z.string(),
   schema: z.string(),
   attempt: z.number().int().describe('1 for the first call, 2 for the repair attempt'),

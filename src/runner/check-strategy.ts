@@ -92,9 +92,10 @@ export async function checkStrategyContract(name: string, question: LoadedTask, 
   );
   const records = [];
   for (const task of suite) records.push(await run(task, scripted));
-  // The roles its model calls name (the record's models list only the declared ones: a run configures those).
+  // The roles its model calls name: built-in ones it lists, and the roles it declared (by their own names).
+  const declared = new Set<string>([...strategy.roles, ...(strategy.declaredRoles ?? []).map((role) => role.name)]);
   const undeclared = records.flatMap((record) =>
-    record.trace.flatMap((event) => (event.type === 'model_call' && !strategy.roles.includes(event.role as Role) ? [`${record.task}: ${event.role}`] : [])),
+    record.trace.flatMap((event) => (event.type === 'model_call' && !declared.has(event.role) ? [`${record.task}: ${event.role}`] : [])),
   );
   clause('calls only the roles it declares', undeclared.length === 0, `called ${[...new Set(undeclared)].slice(0, 5).join(', ')}`);
   if (strategy.maxModelCalls !== undefined) {

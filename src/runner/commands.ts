@@ -13,7 +13,7 @@ import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
 import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
 import { SCRIPTED_NOTICE } from '../models/scripted.js';
-import { DEFAULT_STRATEGIES, isStrategyName, knownStrategyNames, strategyByName, type StrategyName } from '../strategies/index.js';
+import { DEFAULT_STRATEGIES, isStrategyName, knownStrategyNames, modelRolesOf, strategyByName, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { listNames, renderRunReport } from '../report/index.js';
 import { cutLine, DEFAULT_REPORT_WIDTH } from '../report/formats/fit-width.js';
@@ -344,7 +344,14 @@ async function runLocked(
   }
   const prompts = await loadPromptsOrThrow(String(options['prompts']));
   const contamination = checkPromptContamination(prompts, suite.tasks);
-  const usedRoles = [...new Set(strategies.flatMap((s) => strategyByName(s)?.roles ?? []))];
+  const usedRoles = [
+    ...new Set(
+      strategies.flatMap((s) => {
+        const strategy = strategyByName(s);
+        return strategy ? modelRolesOf(strategy) : [];
+      }),
+    ),
+  ];
   const unproxied = externalAgent === undefined ? undefined : proxyProblem(models.agent);
   if (unproxied !== undefined) throw new UsageError(`--agent-cmd: ${unproxied}; set --agent-model`);
   // Preflight (Ollama answers, every model is there) before any episode and before the results folder.

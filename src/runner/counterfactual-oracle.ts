@@ -53,6 +53,14 @@ export function evidenced(answer: string, history: readonly Observation[], promp
   return values.every((value) => seen.includes(value));
 }
 
+/** The view as the oracle plays it: a declared role's (issue 28 §1) as the built-in role whose model serves it. */
+const asModelView = (request: ChatRequest): RoleView =>
+  request.view.role === 'judge'
+    ? (request.view as unknown as RoleView)
+    : request.declaredRole === undefined
+      ? request.view
+      : ({ ...request.view, role: request.role } as RoleView);
+
 /**
  * The reference played for one role, acting from the current state:
  * - planner: the reference plan (or, with a replanner, the first reasonable approach: see the constructor) with every
@@ -93,7 +101,8 @@ export class OracleModel implements ChatModel {
    * contract carries out the step it was given; inventing arguments (or sending none, which "fixes" an episode by
    * never making the harmful edit) would be an intervention on the plan, not on the executor (issue 27, kind 5).
    */
-  abstains(view: RoleView | ChatRequest['view']): boolean {
+  abstains(request: ChatRequest | RoleView): boolean {
+    const view = 'schemaName' in request ? asModelView(request) : request;
     if (view.role !== 'executor' || view.step.args !== null) return false;
     const task = this.tasks.get(view.task_id);
     return task !== undefined && this.referenceCallFor(task, view.step, view.history) === undefined;
@@ -101,7 +110,7 @@ export class OracleModel implements ChatModel {
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     if (request.view.role === 'judge') throw new Error('counterfactual oracle: it plays roles of a strategy, not the judge');
-    return respond(this.decide(request.view));
+    return respond(this.decide(asModelView(request)));
   }
 
   decide(view: RoleView): unknown {

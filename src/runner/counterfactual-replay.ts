@@ -10,7 +10,7 @@ import {
   type EpisodeRecord,
   type TraceEvent,
 } from '../records/index.js';
-import { strategyByName, type StrategyName } from '../strategies/index.js';
+import { strategyByName, type DeclaredRole, type StrategyName } from '../strategies/index.js';
 import { OracleModel } from './counterfactual-oracle.js';
 import { runEpisode, type EpisodeTask, type RunEnvironment } from './episode.js';
 
@@ -96,13 +96,13 @@ export class ReplayModel implements ChatModel {
         .messages()
         .filter((message) => message.role !== 'system')
         .map((message) => storedTextHash(message.role, message.content));
-      const hit = this.byMessages.get(`${request.role}|${hashes.join(',')}`);
-      if (hit) this.next.set(request.role, hit.index + 1);
+      const hit = this.byMessages.get(`${calledRole(request)}|${hashes.join(',')}`);
+      if (hit) this.next.set(calledRole(request), hit.index + 1);
       return hit?.text;
     }
     // Without messages, the role's next reply in order, where the request is the one it answered as far as the trace
     // tells: the same tool calls made before it (what messages would have shown) and, for an executor, the same step.
-    return this.nextFitting(request.role, (call) => this.sawTheSame(call, request.view) && fitsStep(call, request.view, this.stepAnswered(call)))?.text;
+    return this.nextFitting(calledRole(request), (call) => this.sawTheSame(call, request.view) && fitsStep(call, request.view, this.stepAnswered(call)))?.text;
   }
 
   /** Whether the request's history (tool, args, status of each call) ends as the tool calls made before `call` did. */
@@ -150,8 +150,41 @@ export class ReplayModel implements ChatModel {
   }
 }
 
-/** The component a role's mistakes are counted against (decision 0004): direct and ReAct are the agent; the reporter is the executor's. */
-export const componentOf = (role: string): string => (role === 'direct' ? 'agent' : role === 'reporter' ? 'executor' : role);
+/** The role a request calls: a declared role by its name, else the built-in role. */
+const calledRole = (request: ChatRequest): string => request.declaredRole ?? request.role;
+
+/**
+ * The component a role's mistakes are counted against (decision 0004): direct and ReAct are the agent; the reporter is
+ * the executor's; a declared role's is its declared component's (`none`: `unattributed`, as attribution says).
+ */
+export const componentOf = (role: string, declared: readonly DeclaredRole[] = []): string => {
+  const own = declared.find((candidate) => candidate.name === role);
+  if (own !== undefined) return own.component === 'none' ? 'unattributed' : componentOf(own.component);
+  return role === 'direct' ? 'agent' : role === 'reporter' ? 'executor' : role;
+};
+
+/** The reply schema each built-in role writes: the oracle stands in for a declared role only where it asks for its model role's. */
+const ROLE_SCHEMAS: Record<Role, string> = {
+  direct: 'action',
+  agent: 'action',
+  planner: 'plan',
+  executor: 'executor_call',
+  replanner: 'replan',
+  reporter: 'report',
+  gate: 'gate',
+};
+
+/**
+ * Why the oracle cannot stand in for a declared role, or undefined where it can: it plays the built-in roles' replies
+ * from their views, so it answers a declared role as its model role only where every call of the role asked for that
+ * role's reply schema.
+ */
+export function oracleAbstains(role: DeclaredRole, calls: readonly ModelCall[]): string | undefined {
+  const schemas = [...new Set(calls.map((call) => call.schema))];
+  const own = ROLE_SCHEMAS[role.model];
+  if (schemas.every((schema) => schema === own)) return undefined;
+  return `no oracle for the declared role ${role.name}: it asks for ${schemas.filter((schema) => schema !== own).join(', ')} replies, and the oracle writes only the built-in roles' (as the ${role.model} it would write ${own})`;
+}
 
 /** How many decisions of one role the decision-level replay tries at most (a budget-bound episode has fewer). */
 export const MAX_DECISIONS_PER_ROLE = 40;
@@ -174,16 +207,24 @@ export const MAX_DECISIONS_PER_ROLE = 40;
  */
 export async function replayCounterfactuals(record: EpisodeRecord, task: EpisodeTask & ScriptedTask, env: RunEnvironment): Promise<EpisodeCounterfactual> {
   const strategy = record.strategy as StrategyName;
+  const declaredRoles = strategyByName(strategy)?.declaredRoles ?? [];
   if (strategyByName(strategy) === undefined) throw new Error(`unknown strategy ${record.strategy}`);
   const oracle = new OracleModel([task], { replans: strategy !== 'plan-up-front' });
   const firstCall = new Map<string, number>();
   for (const event of record.trace) if (event.type === 'model_call' && !firstCall.has(event.role)) firstCall.set(event.role, event.id);
-  const roles = ROLES.filter((role) => firstCall.has(role));
+  // The built-in roles it called, then the roles the strategy declared (each swapped alone, by its own name).
+  const roles: string[] = [...ROLES.filter((role) => firstCall.has(role)), ...declaredRoles.map((role) => role.name).filter((role) => firstCall.has(role))];
   const { texts: _unstored, ...quiet } = env;
-  const replayWith = async (role: Role, model: (replay: ReplayModel) => ChatModel, tag: string): Promise<{ success: boolean; replay: ReplayModel }> => {
+  const replayWith = async (role: string, model: (replay: ReplayModel) => ChatModel, tag: string): Promise<{ success: boolean; replay: ReplayModel }> => {
     const replay = new ReplayModel(record.trace, oracle);
     const swapped = model(replay);
-    const models = Object.fromEntries(ROLES.map((r) => [r, r === role ? swapped : replay])) as Record<Role, ChatModel>;
+    // Requests are routed by the role they call, so a declared role is swapped without its model role, and the other way round.
+    const routed: ChatModel = {
+      name: 'counterfactual',
+      deterministic: true,
+      chat: (request) => (calledRole(request) === role ? swapped : replay).chat(request),
+    };
+    const models = Object.fromEntries(ROLES.map((r) => [r, routed])) as Record<Role, ChatModel>;
     const replayedEpisode = await runEpisode(
       { task, strategy, epoch: record.epoch, seed: record.seed },
       { ...quiet, models, configHash: `${env.configHash}|counterfactual:${tag}` },
@@ -191,8 +232,14 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
     return { success: replayedEpisode.success, replay };
   };
 
-  const swaps: Partial<Record<Role, CounterfactualSwap>> = {};
+  const swaps: Record<string, CounterfactualSwap> = {};
   for (const role of roles) {
+    const declared = declaredRoles.find((candidate) => candidate.name === role);
+    const abstained = declared && oracleAbstains(declared, new ReplayModel(record.trace, oracle).calls(role));
+    if (abstained !== undefined) {
+      swaps[role] = { success: false, oracle_calls: 0, replayed: 0, unreplayed: 0, abstained };
+      continue;
+    }
     let oracleCalls = 0;
     const { success, replay } = await replayWith(
       role,
@@ -201,7 +248,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
         deterministic: true,
         chat: async (request) => {
           // Where the oracle has no output of its own, the role's own reply stands (the stand-in does not intervene).
-          const own = oracle.abstains(request.view) ? (replay.recorded(request) ?? ownNext(replay, role, request)) : undefined;
+          const own = oracle.abstains(request) ? (replay.recorded(request) ?? ownNext(replay, role, request)) : undefined;
           if (own !== undefined) return replayedText(own);
           oracleCalls += 1;
           return oracle.chat(request);
@@ -232,7 +279,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
             const n = seen++;
             if (n < index) return replay.chat(request);
             if (n === index) {
-              if (oracle.abstains(request.view)) return replay.chat(request);
+              if (oracle.abstains(request)) return replay.chat(request);
               intervened = true;
               // The repairs this decision needed are not asked for once the stand-in answered: the role goes on after them.
               replay.skipTo(role, resume);
@@ -257,7 +304,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
   const fixing = decisions.filter((d) => d.success);
   const best = [...fixedBy].sort((a, b) => swaps[a]!.unreplayed - swaps[b]!.unreplayed || firstCall.get(a)! - firstCall.get(b)!)[0];
   const decisive = fixing.filter((d) => d.role === best).sort((a, b) => a.event - b.event)[0];
-  const component = best === undefined ? null : componentOf(best);
+  const component = best === undefined ? null : componentOf(best, declaredRoles);
   const rules = record.attribution ? `${record.attribution.component}.${record.attribution.mode}` : undefined;
   return {
     swaps,
@@ -276,7 +323,7 @@ export async function replayCounterfactuals(record: EpisodeRecord, task: Episode
  * recorded call is what it did for *its* step, so it stands only for a step of the same tool (and, where the plan gave
  * them, the same arguments); anything else its contract decides (the stand-in). Undefined then, or once spent.
  */
-function ownNext(replay: ReplayModel, role: Role, request: ChatRequest): string | undefined {
+function ownNext(replay: ReplayModel, role: string, request: ChatRequest): string | undefined {
   return replay.nextFitting(role, (recorded) => fitsStep(recorded, request.view, replay.stepAnswered(recorded)))?.text;
 }
 
@@ -320,7 +367,10 @@ export async function withCounterfactual(record: EpisodeRecord, task: EpisodeTas
 /** One line per verdict: the swaps that fixed it (with the oracle's share), the counterfactual component, the rules' verdict. */
 export function renderCounterfactualVerdict(v: EpisodeCounterfactual): string {
   const swaps = Object.entries(v.swaps)
-    .map(([role, s]) => `${role}:${s.success ? 'fixes' : 'fails'}${s.unreplayed ? ` (+${s.unreplayed} unreplayed)` : ''}`)
+    .map(
+      ([role, s]) =>
+        `${role}:${s.abstained !== undefined ? 'no-oracle' : s.success ? 'fixes' : 'fails'}${s.unreplayed ? ` (+${s.unreplayed} unreplayed)` : ''}`,
+    )
     .join(' ');
   const decisive = v.decisive ? `  decisive ${v.decisive.role}@${v.decisive.event}` : '';
   return `counterfactual ${v.component ?? 'none'}${decisive}  rules ${v.rules ?? '-'}${v.agrees_with_rules === null ? '' : v.agrees_with_rules ? '  agree' : '  DISAGREE'}  [${swaps}]`;

@@ -6,7 +6,7 @@ import { CallInterrupted, InfrastructureError, type ChatModel, type ChatOptions,
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
 import { attribute, costFindings } from '../attribution/index.js';
-import { ContextExceededEnding, strategyByName, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
+import { ContextExceededEnding, declaredComponents, strategyByName, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
 import { JudgeFailure, type Judge } from './judge.js';
 import { gradeJudgedChecks } from './judge-checks.js';
@@ -85,6 +85,7 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
       epoch: spec.epoch,
       chatOptions: (role) => (chatOptions[role] ??= { ...env.chatOptions(role), seed: spec.seed }),
       options: env.options,
+      ...(strategy.declaredRoles ? { declaredRoles: strategy.declaredRoles } : {}),
     });
   } catch (error) {
     if (error instanceof CallInterrupted) throw error;
@@ -128,15 +129,16 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   // Failed, non-error episodes only (attribute returns null otherwise); pure over the trace, task and final state.
   // A rule that throws is a bug: the episode keeps no attribution (the table counts it as unattributed).
   let attribution: EpisodeRecord['attribution'] = null;
+  const declared = declaredComponents(strategy.declaredRoles);
   try {
-    attribution = attribute(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks);
+    attribution = attribute(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks, declared);
   } catch {
     attribution = null;
   }
   // Successful episodes only: the costs a role caused (a finding rule that throws is a bug: no findings then).
   let findings: EpisodeRecord['findings'] = [];
   try {
-    findings = scored.success ? costFindings(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks) : [];
+    findings = scored.success ? costFindings(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks, declared) : [];
   } catch {
     findings = [];
   }
@@ -151,7 +153,11 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     strategy: spec.strategy,
     epoch: spec.epoch,
     seed: spec.seed,
-    models: Object.fromEntries(strategy.roles.map((role) => [role, env.models[role].name])),
+    // Every role the strategy calls, a declared one by its name (the model of the built-in role serving it).
+    models: Object.fromEntries([
+      ...strategy.roles.map((role) => [role, env.models[role].name]),
+      ...(strategy.declaredRoles ?? []).map((role) => [role.name, env.models[role.model].name]),
+    ]),
     outcome,
     success: scored.success,
     expect: task.expect,

@@ -1,9 +1,10 @@
 // One model call for a role: render, call, parse, one repair attempt, and a model_call trace event each time.
 import type { z } from 'zod';
-import type { Role, RoleView } from '../models/types.js';
+import type { ChatModel, Role, RoleView } from '../models/types.js';
 import { parseReply } from '../models/parse-reply.js';
 import { ContextExceededError } from '../models/context-limit.js';
-import { renderMessages } from './prompts.js';
+import { renderMessages, type PromptTemplate } from './prompts.js';
+import type { DeclaredRoleView } from './declared-roles.js';
 import type { TraceEventInput } from '../records/index.js';
 import type { StrategyContext } from './context.js';
 
@@ -43,7 +44,8 @@ function deepFreeze(value: unknown): void {
 export class ContextExceededEnding extends Error {
   override readonly name = 'ContextExceededEnding';
   constructor(
-    readonly role: Role,
+    /** The role whose prompt overflowed: a built-in one or a declared one's name. */
+    readonly role: string,
     readonly events: Array<Extract<TraceEventInput, { type: 'model_call' }>>,
     override readonly cause: ContextExceededError,
   ) {
@@ -54,7 +56,7 @@ export class ContextExceededEnding extends Error {
 /** The model_call event of a call whose prompt did not fit: no reply, the server's words as the output fault. */
 function overflowEvent(
   ctx: StrategyContext,
-  role: Role,
+  role: string,
   schemaName: string,
   attempt: number,
   model: string,
@@ -85,6 +87,28 @@ function overflowEvent(
   return event;
 }
 
+/** A role a strategy may call: a built-in one, or the name of a role it declared (see RoleDeclaration). */
+export type CalledRole = Role | (string & {});
+
+/** What serves a role: its model, the built-in role that model serves (chat options), its prompt, and for a declared role its name. */
+interface RoleBinding {
+  model: ChatModel;
+  modelRole: Role;
+  template: PromptTemplate;
+  declared?: string;
+}
+
+/** Throws an Error (a strategy bug: the episode ends as a harness error) for a role neither built in nor declared. */
+function bindRole(ctx: StrategyContext, role: CalledRole): RoleBinding {
+  if (Object.hasOwn(ctx.models, role)) return { model: ctx.models[role as Role], modelRole: role as Role, template: ctx.prompts[role as Role] };
+  const declared = ctx.declaredRoles?.find((candidate) => candidate.name === role);
+  if (declared === undefined) {
+    const known = (ctx.declaredRoles ?? []).map((candidate) => candidate.name);
+    throw new Error(`callRole: role ${role} is neither built in nor declared by the strategy${known.length > 0 ? ` (declared: ${known.join(', ')})` : ''}`);
+  }
+  return { model: ctx.models[declared.model], modelRole: declared.model, template: declared.prompt, declared: declared.name };
+}
+
 export type RoleReply<T> = { ok: true; value: T; eventId: number } | { ok: false; error: string; eventId: number };
 
 /** A role's reply whose model_call events are not in the trace yet (see askRole); `emitAsked` puts them there. */
@@ -98,13 +122,16 @@ export interface AskedRole<T> {
  * attempt carrying the validation error; if that fails too the result is `ok: false` (the caller records
  * the role's `invalid_output`). `validate` adds checks the schema cannot express (e.g. plan validation);
  * it returns error strings. Infrastructure errors from the backend propagate (the runner records `error`).
+ * `role`: a built-in role, or one the strategy declared — served by its model role's model with its own prompt, its
+ * model calls traced under its own name (the request names both: `role` the model role, `declaredRole` its name).
+ * Throws an Error for a role neither built in nor declared (a strategy bug: the episode ends as a harness error).
  */
 export async function callRole<T>(
   ctx: StrategyContext,
-  role: Role,
+  role: CalledRole,
   schemaName: string,
   schema: z.ZodType<T>,
-  view: RoleView,
+  view: RoleView | DeclaredRoleView,
   validate?: (value: T) => string[],
 ): Promise<RoleReply<T>> {
   return emitAsked(ctx, await askRole(ctx, role, schemaName, schema, view, validate));
@@ -124,27 +151,28 @@ export function emitAsked<T>(ctx: StrategyContext, asked: AskedRole<T>): RoleRep
 /** callRole without touching the trace: the model calls and their events, to emit later with `emitAsked`. */
 export async function askRole<T>(
   ctx: StrategyContext,
-  role: Role,
+  role: CalledRole,
   schemaName: string,
   schema: z.ZodType<T>,
-  view: RoleView,
+  view: RoleView | DeclaredRoleView,
   validate?: (value: T) => string[],
 ): Promise<AskedRole<T>> {
-  const model = ctx.models[role];
-  const template = ctx.prompts[role];
+  const { model, modelRole, template, declared } = bindRole(ctx, role);
   const events: AskedRole<T>['events'] = [];
   let repair: { text: string; error: string } | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const currentRepair = repair;
     const request = {
-      role,
+      role: modelRole,
       schemaName,
       schema,
-      view,
-      messages: () => renderMessages(template, view, schema, ctx.toolDescriptions, currentRepair),
-      options: ctx.chatOptions(role),
+      // A declared role's view is the strategy's own (its `role` is the declared name): a backend that reads views answers it as `modelRole`'s.
+      view: view as RoleView,
+      messages: () => renderMessages(template, view as RoleView, schema, ctx.toolDescriptions, currentRepair),
+      options: ctx.chatOptions(modelRole),
       epoch: ctx.epoch,
       ...(currentRepair ? { repair: currentRepair } : {}),
+      ...(declared !== undefined ? { declaredRole: declared } : {}),
     };
     let response: Awaited<ReturnType<typeof model.chat>>;
     try {

@@ -4,6 +4,7 @@ import type { ChatModel, ChatOptions, MemoryView, Role } from '../models/types.j
 import type { Trace } from '../trace/trace.js';
 import type { Outcome } from '../records/index.js';
 import type { PromptSet } from './prompts.js';
+import type { DeclaredRole } from './declared-roles.js';
 
 /** The task as an agent may see it: no checks, no trajectories. */
 export interface TaskBrief {
@@ -60,14 +61,21 @@ export interface StrategyContext {
   epoch: number;
   chatOptions: (role: Role) => ChatOptions;
   options: StrategyOptions;
+  /** The roles the strategy declared beyond the built-in ones (callRole serves them: their model role's model, their prompt). */
+  declaredRoles?: readonly DeclaredRole[];
 }
 
 /** A control loop. `run` never throws for expected failures; it returns how the episode ended. */
 export interface Strategy {
   readonly name: string;
-  /** Roles whose model calls this strategy makes. */
+  /** Built-in roles this strategy calls by name (see modelRolesOf for every model it needs). */
   readonly roles: readonly Role[];
+  /** Roles it declares beyond the built-in ones (defineStrategy settles them); their calls carry their own name. */
+  readonly declaredRoles?: readonly DeclaredRole[];
   run(ctx: StrategyContext): Promise<Outcome>;
   /** The most model calls one episode can make, before reply repairs (run checks size a run by it); built-in ones are known. */
   readonly maxModelCalls?: number;
 }
+
+/** The built-in roles whose models a strategy needs: those it calls by name, then those serving its declared roles. */
+export const modelRolesOf = (strategy: Strategy): Role[] => [...new Set([...strategy.roles, ...(strategy.declaredRoles ?? []).map((role) => role.model)])];

@@ -42,7 +42,7 @@ export function repeatedRead(ctx: StrategyContext, tool: string, times: number, 
   return budgetExhausted(ctx, 'repeated_call', `${tool} with the same args ran ${times} times on an unchanged repository`, report);
 }
 
-/** A role's reply still failed after the repair attempt. */
-export function invalidOutput(ctx: StrategyContext, role: Role, error: string): Outcome {
+/** A role's reply still failed after the repair attempt (`role`: a built-in role, or a declared one's name). */
+export function invalidOutput(ctx: StrategyContext, role: Role | (string & {}), error: string): Outcome {
   return end(ctx, { status: 'invalid_output', reason: `${role}_invalid_output`, message: error });
 }

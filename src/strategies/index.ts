@@ -45,5 +45,6 @@ export * from './context.js';
 export * from './replies.js';
 export * from './plan.js';
 export type { PromptSet } from './prompts.js';
+export { declareRole, declaredComponents, type DeclaredRole, type DeclaredRoleView, type RoleDeclaration } from './declared-roles.js';
 export { ContextExceededEnding } from './call-role.js';
 export { clearRegisteredStrategies, STRATEGY_NAME } from './registry.js';

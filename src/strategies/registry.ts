@@ -8,13 +8,14 @@ const registered = new Map<string, Strategy>();
 
 /**
  * Adds a strategy a module defines. Throws a TypeError naming the problem for a malformed strategy (no name matching
- * STRATEGY_NAME, no roles, no run function) and an Error for a name a built-in or another module already uses.
+ * STRATEGY_NAME, no roles built in or declared, no run function) and an Error for a name a built-in or another module already uses.
  * `builtins`: the names taken by the strategies stratbench ships.
  */
 export function registerStrategy(strategy: Strategy, builtins: readonly string[]): void {
   if (typeof strategy?.name !== 'string' || !STRATEGY_NAME.test(strategy.name))
     throw new TypeError(`a strategy needs a name of lower-case letters, digits and dashes (1–40 characters), got ${JSON.stringify(strategy?.name)}`);
-  if (!Array.isArray(strategy.roles) || strategy.roles.length === 0) throw new TypeError(`strategy ${strategy.name}: roles must list the roles it calls`);
+  if (!Array.isArray(strategy.roles) || strategy.roles.length + (strategy.declaredRoles?.length ?? 0) === 0)
+    throw new TypeError(`strategy ${strategy.name}: roles must list the roles it calls`);
   if (typeof strategy.run !== 'function') throw new TypeError(`strategy ${strategy.name}: run must be a function (ctx) => Promise<Outcome>`);
   if (builtins.includes(strategy.name)) throw new Error(`strategy ${strategy.name}: the name of a built-in strategy`);
   const known = registered.get(strategy.name);
