@@ -1,5 +1,5 @@
 // docs/extending.md's worked strategy module, run exactly as the page shows it (issue 28 §5).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { episodes, ROOT, scratch, stratbench } from './support/cli.js';
@@ -41,4 +41,46 @@ describe('docs/extending.md', () => {
       'last-pricing-commit|react|true',
     ]);
   });
+});
+
+describe('docs/extending.md, the external agent', () => {
+  it('its agent runs with --agent-cmd beside react and solves what react solves', () => {
+    const page = readFileSync(join(ROOT, 'docs/extending.md'), 'utf8');
+    const code = /```js\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(code).toBeDefined();
+    // Beside the package's node_modules, as in a project that installed the MCP SDK.
+    const dir = mkdtempSync(join(ROOT, 'node_modules', '.docs-agent-'));
+    try {
+      writeFileSync(join(dir, 'my-agent.mjs'), code!);
+      const out = join(scratch(), 'run');
+      const run = stratbench([
+        'run',
+        '--agent-cmd',
+        `node ${join(dir, 'my-agent.mjs')}`,
+        '--agent-name',
+        'my-agent',
+        '--strategies',
+        'my-agent,react',
+        '--tasks',
+        'default-currency,rename-tax-rate,payments-sandbox-key',
+        '--out',
+        out,
+      ]);
+      expect(run.status).toBe(0);
+      expect(
+        episodes(out)
+          .map((r) => `${r['task']}|${r['strategy']}|${r['success']}`)
+          .sort(),
+      ).toEqual([
+        'default-currency|my-agent|true',
+        'default-currency|react|true',
+        'payments-sandbox-key|my-agent|true',
+        'payments-sandbox-key|react|true',
+        'rename-tax-rate|my-agent|true',
+        'rename-tax-rate|react|true',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
