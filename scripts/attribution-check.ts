@@ -327,10 +327,18 @@ async function main(): Promise<number> {
       every: { type: 'string', default: '1' },
       'strategy-module': { type: 'string', multiple: true },
       strategies: { type: 'string' },
+      'agent-cmd': { type: 'string' },
+      'agent-name': { type: 'string', default: 'external' },
     },
   });
   const { loadStrategyModules } = await import('../src/runner/strategy-modules.js');
   await loadStrategyModules(values['strategy-module'] ?? []);
+  // --agent-cmd CMD [--agent-name NAME] with --strategies NAME: the injected faults on an external agent (issue 28 §3).
+  if (values['agent-cmd'] !== undefined) {
+    const { AGENT_BUDGETS, externalAgentStrategy } = await import('../src/agent-bridge/external-agent.js');
+    const { addModuleStrategy } = await import('../src/strategies/index.js');
+    addModuleStrategy(externalAgentStrategy({ name: values['agent-name'] ?? 'external', command: values['agent-cmd'], budgets: AGENT_BUDGETS }));
+  }
   const strategies = values.strategies?.split(',').map((name) => name.trim());
   const every = Number(values.every);
   if (!Number.isInteger(every) || every < 1) throw new Error(`--every: a whole number ≥ 1, not "${values.every}"`);

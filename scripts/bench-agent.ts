@@ -29,7 +29,7 @@ if (!loaded.ok) throw new Error('core suite does not load');
 const tasks = loaded.tasks;
 const model = new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })));
 const env: RunEnvironment = {
-  models: Object.fromEntries(ROLES.map((role) => [role, model])) as Record<Role, ChatModel>,
+  models: Object.fromEntries(ROLES.map((role) => [role, model as ChatModel])) as Record<Role, ChatModel>,
   prompts: await loadPromptSet(join(ROOT, 'prompts')),
   toolDescriptions: toolDescriptionsForPrompt(),
   chatOptions: () => ({ temperature: 0 }),
@@ -60,7 +60,9 @@ for (let round = 0; round < rounds; round += 1) {
   const made = record.trace.filter((event) => event.type === 'model_call').length;
   perCall.push((used.user + used.system) / 1000 / made);
 }
-console.log(`harness CPU per proxied model call: median ${median(perCall).toFixed(3)} ms (${rounds} rounds of ${calls} calls: ${perCall.map((v) => v.toFixed(3)).join(', ')})`);
+console.log(
+  `harness CPU per proxied model call: median ${median(perCall).toFixed(3)} ms (${rounds} rounds of ${calls} calls: ${perCall.map((v) => v.toFixed(3)).join(', ')})`,
+);
 
 // 2. Episodes/s and success on the core suite, `concurrency` episodes at once.
 await loadStrategyModules(['rewoo', 'reflexion', 'short-react'].map((name) => join(ROOT, `examples/strategies/${name}.ts`)));

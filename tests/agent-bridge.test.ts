@@ -24,11 +24,20 @@ const LANGGRAPH = join(ROOT, 'examples/agents/langgraph-react.mjs');
 
 let tasks: EpisodeTask[] = [];
 let scripted: Record<Role, ChatModel>;
+/** The scripted model playing the core suite, with these faults injected. */
+let scriptedWith: (faults: string[]) => Record<Role, ChatModel>;
 beforeAll(async () => {
   const loaded = await loadSuiteFile(CORE_SUITE);
   if (!loaded.ok) throw new Error('core suite does not load');
   tasks = loaded.tasks;
-  scripted = allRoles(new ScriptedModel(loaded.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive }))));
+  scriptedWith = (faults) =>
+    allRoles(
+      new ScriptedModel(
+        loaded.tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
+        faults,
+      ),
+    );
+  scripted = scriptedWith([]);
 });
 afterEach(() => clearRegisteredStrategies());
 
@@ -112,13 +121,7 @@ describe('real agent clients against the built-in react strategy', () => {
   }, 60_000);
 
   it('attributes the failures of a faulted agent model to the agent, as for the built-in single agent', async () => {
-    const faulted = allRoles(
-      new ScriptedModel(
-        tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })),
-        ['agent.premature_finish'],
-      ),
-    );
-    const record = await agentEpisode(`node ${MINIMAL}`, 'fix-checkout-test', { models: faulted });
+    const record = await agentEpisode(`node ${MINIMAL}`, 'fix-checkout-test', { models: scriptedWith(['agent.premature_finish']) });
     expect(record.success).toBe(false);
     expect(record.attribution).toMatchObject({ component: 'agent', mode: 'premature_finish' });
   }, 60_000);
@@ -328,6 +331,20 @@ describe('run --agent-cmd', () => {
     expect(resumed.status).toBe(0);
     expect(resumed.stderr).toContain('4 finished episode(s) kept');
     expect(episodes(out)).toHaveLength(4);
+  }, 120_000);
+
+  it("replays a faulted agent's episode with the oracle behind the proxy: --counterfactual, and explain from run.json", () => {
+    const args = ['run', '--agent-cmd', `node ${MINIMAL}`, '--agent-model', 'scripted:faults=agent.premature_finish', '--tasks', 'fix-checkout-test'];
+    const replayed = stratbench([...args, '--counterfactual', '--out', join(scratch(), 'run')]);
+    expect(replayed.status).toBe(0);
+    expect(replayed.stdout).toContain('fixed by a single-role swap: 1/1 (agent 1)');
+    expect(replayed.stdout).toContain('agreement with the rules: 1/1 (100.0%)');
+    const out = join(scratch(), 'run');
+    expect(stratbench([...args, '--out', out]).status).toBe(0);
+    const explained = stratbench(['explain', out, 'fix-checkout-test', 'external']);
+    expect(explained.stdout).toContain('attribution: agent.premature_finish');
+    expect(explained.stdout).toContain('counterfactual: agent (agrees with the rules)');
+    expect(explained.stdout).toMatch(/agent_process killed by SIGKILL \(the harness killed it: finish\) after \d+ ms: node /);
   }, 120_000);
 
   it('refuses what it cannot run before any episode (exit 2)', () => {

@@ -6,12 +6,14 @@ import { loadSuiteFile } from '../suite/load-suite.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { replayCounterfactuals } from './counterfactual-replay.js';
 import { loadPromptSet } from './prompt-files.js';
+import { registerRunStrategy } from './run-strategies.js';
 
 /**
  * For a failed, non-error episode: one line per swapped role (fixes or fails, and the calls of other roles the trace
  * could not answer), the counterfactual component and whether it agrees with the rules. A record of a run with
  * `--counterfactual` carries its replay; otherwise it is replayed here from the suite and the prompts the run used
- * (run.json, relative to the folder's working directory). An empty list for an episode that succeeded or errored,
+ * (run.json, relative to the folder's working directory; a module strategy is loaded and an external agent's process
+ * run again as run.json recorded them). An empty list for an episode that succeeded or errored,
  * one line saying why when the replay cannot run. Never throws.
  */
 export async function counterfactualLines(run: RunFile | null, record: EpisodeRecord): Promise<string[]> {
@@ -22,6 +24,8 @@ export async function counterfactualLines(run: RunFile | null, record: EpisodeRe
     const loaded = await loadSuiteFile(resolve(run.config.suite));
     const task = loaded.ok ? loaded.tasks.find((t) => t.id === record.task) : undefined;
     if (!task) return [`counterfactual: not available (task ${record.task} is not in ${run.config.suite})`];
+    // A module's strategy or an external agent: registered again from what run.json recorded (an agent is rerun).
+    await registerRunStrategy(run, record.strategy);
     const noModel: ChatModel = { name: 'none', deterministic: true, chat: () => Promise.reject(new Error('a counterfactual replay called a model')) };
     const verdict = await replayCounterfactuals(record, task, {
       models: Object.fromEntries(ROLES.map((role) => [role, noModel])) as Record<Role, ChatModel>,
