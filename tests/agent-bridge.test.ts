@@ -213,6 +213,32 @@ describe('how an agent process ends its episode', () => {
     }
   }, 60_000);
 
+  it('a reply that arrives after the deadline ended the episode is not recorded (the trace is closed)', async () => {
+    // The backend holds the request until the episode has ended; the deadline doubles until the agent's request
+    // arrives before it (a loaded machine starts node slowly), so the case is reached at any load.
+    let release: () => void = () => {};
+    const backend = await fakeOpenAI(
+      () => ({ status: 200, body: completion({ content: 'too late' }) }),
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    try {
+      for (let deadlineMs = 1_000; ; deadlineMs *= 2) {
+        const record = await agentEpisode(`node ${BEHAVIOUR} final-message`, 'default-currency', { models: backend.models(), budgets: { deadlineMs } });
+        expect(record.outcome).toEqual({ status: 'budget_exhausted', reason: 'deadline' });
+        if (backend.requests.length === 0) continue;
+        const length = record.trace.length;
+        release();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(record.trace).toHaveLength(length);
+        expect(of(record, 'model_call')).toEqual([]);
+        break;
+      }
+    } finally {
+      release();
+      await backend.close();
+    }
+  }, 120_000);
+
   it("a prompt past the backend's context window is the agent's context_exceeded, not infrastructure", async () => {
     const overflow = "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens (9000 in the messages, 0 in the completion).";
     const backend = await fakeOpenAI(() => ({
@@ -277,7 +303,7 @@ function completion(message: { content: string | null }) {
   };
 }
 
-async function fakeOpenAI(answer: (body: Record<string, unknown>) => { status: number; body: unknown }) {
+async function fakeOpenAI(answer: (body: Record<string, unknown>) => { status: number; body: unknown }, delay: () => Promise<unknown> = async () => {}) {
   const requests: Array<Record<string, unknown>> = [];
   const read = async (req: IncomingMessage) => {
     const chunks: Buffer[] = [];
@@ -285,8 +311,10 @@ async function fakeOpenAI(answer: (body: Record<string, unknown>) => { status: n
     return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
   };
   const server: Server = createServer((req, res) => {
-    void read(req).then((body) => {
+    void read(req).then(async (body) => {
       requests.push(body);
+      await delay();
+      if (res.destroyed) return;
       const { status, body: reply } = answer(body);
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply));
@@ -297,7 +325,11 @@ async function fakeOpenAI(answer: (body: Record<string, unknown>) => { status: n
   return {
     requests,
     models: () => allRoles(createOpenAIModel({ model: 'served-model', baseURL, retry: { attempts: 1, baseMs: 1, maxMs: 1, totalMs: 1_000 } })),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

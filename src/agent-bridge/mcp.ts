@@ -3,8 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { argsSchema, TOOL_NAMES, TOOLS, ToolInternalError } from '../tools/index.js';
-import { useToolAhead } from '../strategies/tool-use.js';
+import { argsSchema, executeToolCall, TOOL_NAMES, TOOLS, ToolInternalError } from '../tools/index.js';
+import { codeGoesAhead, useTool } from '../strategies/tool-use.js';
+import { codeAhead } from '../sim-repo/index.js';
 import type { AgentSession } from './session.js';
 
 /** The version the MCP server reports (its tool set's, not the package's: it changes when the tools do). */
@@ -65,8 +66,13 @@ async function callTool(session: AgentSession, name: string, args: Record<string
     return text(`tool-call budget exhausted (${budgets.maxToolCalls}): the episode has ended`, true);
   }
   const call = session.takeAsking(name, args);
+  const links = call === undefined ? {} : { call };
   try {
-    const used = await useToolAhead(ctx, ledger, name, args, undefined, 1, call === undefined ? {} : { call });
+    // The call runs on the repository only while the episode is open: one whose sandbox runs went ahead (a server
+    // model) and that the deadline overtook meanwhile has no effect and no trace event (the state was being scored).
+    const use = () => (session.closed ? undefined : useTool(ctx, ledger, name, args, undefined, 1, links));
+    const used = name === 'run' && codeGoesAhead(ctx) ? await codeAhead(() => executeToolCall(ctx.repo.clone(), { tool: name, args }), use) : use();
+    if (used === undefined) return text('the episode has ended', true);
     return text(shown(used.result.output, used.result.exit_code), used.result.status !== 'success');
   } catch (error) {
     // A bug in a tool or under it is the harness's, not the agent's (executeToolCall's contract).

@@ -136,6 +136,7 @@ export async function proxyChat(session: AgentSession, body: Record<string, unkn
       session.settle({ kind: 'error', error: error instanceof CallInterrupted ? error : new CallInterrupted('interrupted'), by: 'interrupted' });
       return { ok: false, status: 503, message: 'the run was interrupted' };
     }
+    if (session.closed) return { ok: false, status: 409, message: 'the episode has ended' };
     if (error instanceof ContextExceededError) {
       ctx.trace.emit(overflowEvent(model.name, messages, session, performance.now() - started, error.overflow.detail));
       session.exhaust('context_exceeded', `the agent's prompt does not fit the model's context window: ${error.overflow.detail}`);
@@ -144,6 +145,9 @@ export async function proxyChat(session: AgentSession, body: Record<string, unkn
     session.settle({ kind: 'error', error, by: error instanceof InfrastructureError ? 'infrastructure' : 'harness' });
     return { ok: false, status: 502, message: `the model backend failed: ${error instanceof Error ? error.message : String(error)}` };
   }
+  // A reply that comes back after the episode ended (its deadline passed meanwhile) is not the episode's: the trace
+  // and the outcome are already closed, and the agent is gone.
+  if (session.closed) return { ok: false, status: 409, message: 'the episode has ended' };
   event.sent = { messages: messages.map((message) => ctx.trace.storeText(message.role, message.content)), options: sentOptions(body) };
   const eventId = ctx.trace.emit(event);
   const calls = result.message.tool_calls ?? [];
