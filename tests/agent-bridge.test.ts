@@ -17,6 +17,7 @@ import { CallInterrupted, type ChatModel, type Role } from '../src/models/types.
 import type { EpisodeRecord, TraceEvent } from '../src/records/index.js';
 import { allRoles, CORE_SUITE, environment } from './support/episode-fixtures.js';
 import { episodes, ROOT, scratch, stratbench } from './support/cli.js';
+import { DEFAULT_AGENT_BUDGETS } from '../src/runner/agent-option.js';
 
 const BEHAVIOUR = join(ROOT, 'tests/fixtures/agents/behaviour.mjs');
 const MINIMAL = join(ROOT, 'examples/agents/mcp-openai.mjs');
@@ -378,6 +379,10 @@ describe('run --agent-cmd', () => {
     expect(explained.stdout).toContain('counterfactual: agent (agrees with the rules)');
     expect(explained.stdout).toMatch(/agent_process killed by SIGKILL \(the harness killed it: finish\) after \d+ ms: node /);
   }, 120_000);
+
+  it("states the bridge's default budgets where the CLI reads them without loading the bridge", () => {
+    expect(DEFAULT_AGENT_BUDGETS).toEqual(AGENT_BUDGETS);
+  });
 
   it('refuses what it cannot run before any episode (exit 2)', () => {
     const cases: Array<[string[], string]> = [

@@ -1,7 +1,14 @@
 // `run --agent-cmd CMD [--agent-name NAME]`: an external agent process joins the run as a strategy (issue 28 §3).
-import { AGENT_BUDGETS, externalAgentStrategy, type ExternalAgentConfig } from '../agent-bridge/external-agent.js';
+import type { ExternalAgentConfig } from '../agent-bridge/external-agent.js';
+import type { ChatModel } from '../models/types.js';
 import { addModuleStrategy, STRATEGY_NAME } from '../strategies/index.js';
 import { UsageError } from './usage-error.js';
+
+/**
+ * The budgets' defaults, as the bridge's AGENT_BUDGETS (src/agent-bridge/session.ts) has them: repeated here so that a
+ * run without --agent-cmd does not load the bridge (the MCP SDK: ~200 ms of start-up); a test keeps the two equal.
+ */
+export const DEFAULT_AGENT_BUDGETS = { maxModelCalls: 24, maxToolCalls: 12, deadlineMs: 120_000 } as const;
 
 /** The strategy name of an external agent when --agent-name is not given. */
 export const DEFAULT_AGENT_NAME = 'external';
@@ -29,7 +36,10 @@ function positive(options: Record<string, unknown>, key: string, flag: string, f
  * without --agent-cmd. Throws UsageError (exit 2) for an empty command, a name that is not kebab case or is taken, a
  * budget that is not a positive whole number, or --agent-name/--agent-max-* without --agent-cmd.
  */
-export function registerExternalAgent(options: Record<string, unknown>, interrupt: () => AbortSignal | undefined): ExternalAgentRecord | undefined {
+export async function registerExternalAgent(
+  options: Record<string, unknown>,
+  interrupt: () => AbortSignal | undefined,
+): Promise<ExternalAgentRecord | undefined> {
   const command = options['agentCmd'];
   if (command === undefined) {
     const stray = ['agentName', 'agentMaxToolCalls', 'agentMaxModelCalls', 'agentDeadlineMs'].filter((key) => options[key] !== undefined);
@@ -43,11 +53,12 @@ export function registerExternalAgent(options: Record<string, unknown>, interrup
     name,
     command,
     budgets: {
-      maxToolCalls: positive(options, 'agentMaxToolCalls', '--agent-max-tool-calls', AGENT_BUDGETS.maxToolCalls),
-      maxModelCalls: positive(options, 'agentMaxModelCalls', '--agent-max-model-calls', AGENT_BUDGETS.maxModelCalls),
-      deadlineMs: positive(options, 'agentDeadlineMs', '--agent-deadline-ms', AGENT_BUDGETS.deadlineMs),
+      maxToolCalls: positive(options, 'agentMaxToolCalls', '--agent-max-tool-calls', DEFAULT_AGENT_BUDGETS.maxToolCalls),
+      maxModelCalls: positive(options, 'agentMaxModelCalls', '--agent-max-model-calls', DEFAULT_AGENT_BUDGETS.maxModelCalls),
+      deadlineMs: positive(options, 'agentDeadlineMs', '--agent-deadline-ms', DEFAULT_AGENT_BUDGETS.deadlineMs),
     },
   };
+  const { externalAgentStrategy } = await import('../agent-bridge/external-agent.js');
   try {
     addModuleStrategy(externalAgentStrategy(config, interrupt));
   } catch (error) {
@@ -60,4 +71,13 @@ export function registerExternalAgent(options: Record<string, unknown>, interrup
     max_model_calls: config.budgets.maxModelCalls,
     deadline_ms: config.budgets.deadlineMs,
   };
+}
+
+/**
+ * Why the agent role's model cannot serve an external agent, or undefined when it can (scripted, openai:, ollama:).
+ * Loads the bridge: called only when --agent-cmd is given.
+ */
+export async function agentModelProblem(model: ChatModel): Promise<string | undefined> {
+  const { proxyProblem } = await import('../agent-bridge/external-agent.js');
+  return proxyProblem(model);
 }

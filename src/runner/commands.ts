@@ -6,8 +6,7 @@ import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } fro
 import { missingScripts } from '../suite/missing-scripts.js';
 import { naiveReplayWarnings, stopReplayWarnings } from './stop-replay.js';
 import { loadStrategyModules } from './strategy-modules.js';
-import { registerExternalAgent } from './agent-option.js';
-import { proxyProblem } from '../agent-bridge/external-agent.js';
+import { agentModelProblem, registerExternalAgent } from './agent-option.js';
 import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
@@ -283,7 +282,7 @@ async function runLocked(
   const strategyModules = await loadStrategyModules((options['strategyModule'] as string[] | undefined) ?? []);
   // An external agent (--agent-cmd) is a strategy too; without --strategies it is the run's only one.
   let interruptSignal: AbortSignal | undefined;
-  const externalAgent = registerExternalAgent(options, () => interruptSignal);
+  const externalAgent = await registerExternalAgent(options, () => interruptSignal);
   if (externalAgent !== undefined && !explicit.has('strategies') && options['resume'] === undefined) options['strategies'] = externalAgent.name;
   const strategies = parseStrategies(String(options['strategies']));
   if (externalAgent !== undefined && !strategies.includes(externalAgent.name)) {
@@ -352,7 +351,7 @@ async function runLocked(
       }),
     ),
   ];
-  const unproxied = externalAgent === undefined ? undefined : proxyProblem(models.agent);
+  const unproxied = externalAgent === undefined ? undefined : await agentModelProblem(models.agent);
   if (unproxied !== undefined) throw new UsageError(`--agent-cmd: ${unproxied}; set --agent-model`);
   // Preflight (Ollama answers, every model is there) before any episode and before the results folder.
   const prepared = await prepareOllamaModels(models, specs, usedRoles, ollamaConfig, deps.ollama);

@@ -13,7 +13,7 @@ export async function registerRunStrategy(run: RunFile, strategy: string): Promi
   if (strategyByName(strategy) !== undefined) return;
   const agent = run.config.external_agent;
   if (agent !== undefined && agent.name === strategy) {
-    registerExternalAgent(
+    await registerExternalAgent(
       {
         agentCmd: agent.command,
         agentName: agent.name,
