@@ -65,8 +65,8 @@ console.log(
 );
 
 // 2. Episodes/s and success on the core suite, `concurrency` episodes at once.
-await loadStrategyModules(['rewoo', 'reflexion', 'short-react'].map((name) => join(ROOT, `examples/strategies/${name}.ts`)));
-const strategies: StrategyName[] = ['mcp-openai', 'langgraph', 'react', 'plan-replan', 'rewoo', 'reflexion', 'short-react'];
+await loadStrategyModules(['rewoo', 'reflexion', 'short-react', 'critic-react'].map((name) => join(ROOT, `examples/strategies/${name}.ts`)));
+const strategies: StrategyName[] = ['mcp-openai', 'langgraph', 'react', 'plan-replan', 'rewoo', 'reflexion', 'short-react', 'critic-react'];
 for (const strategy of strategies) {
   const limit = pLimit(strategy in agents ? concurrency : 1);
   const started = performance.now();
