@@ -78,31 +78,23 @@ async function until(condition: () => boolean, what: string, ms = 20_000): Promi
   }
 }
 
+/** Runs `command` and the built-in react on task `id`; expects the same verdict, ending and tool calls. The agent's record. */
+async function againstReact(command: string, id: string): Promise<EpisodeRecord> {
+  const external = await agentEpisode(command, id);
+  const react = await runEpisode({ task: task(id), strategy: 'react', epoch: 0, seed: 1 }, await environment(scripted));
+  const seen = (record: EpisodeRecord) => ({ id, success: record.success, status: record.outcome.status, calls: toolCalls(record) });
+  expect(seen(external)).toEqual(seen(react));
+  return external;
+}
+
 describe('real agent clients against the built-in react strategy', () => {
   it('the minimal MCP + openai agent makes the same tool calls and gets the same verdict as react on every core task', async () => {
-    for (const { id } of tasks) {
-      const external = await agentEpisode(`node ${MINIMAL}`, id);
-      const react = await runEpisode({ task: task(id), strategy: 'react', epoch: 0, seed: 1 }, await environment(scripted));
-      expect({ id, success: external.success, status: external.outcome.status, calls: toolCalls(external) }).toEqual({
-        id,
-        success: react.success,
-        status: react.outcome.status,
-        calls: toolCalls(react),
-      });
-      expect(external.models).toEqual({ agent: 'scripted' });
-    }
+    for (const { id } of tasks) expect((await againstReact(`node ${MINIMAL}`, id)).models).toEqual({ agent: 'scripted' });
   }, 240_000);
 
   it("LangGraph's prebuilt ReAct agent (tools through @langchain/mcp-adapters, ChatOpenAI at the proxy) matches react too", async () => {
     for (const id of ['default-currency', 'rename-tax-rate', 'moved-readme', 'fix-checkout-test', 'payments-sandbox-key']) {
-      const external = await agentEpisode(`node ${LANGGRAPH}`, id);
-      const react = await runEpisode({ task: task(id), strategy: 'react', epoch: 0, seed: 1 }, await environment(scripted));
-      expect({ id, success: external.success, status: external.outcome.status, calls: toolCalls(external) }).toEqual({
-        id,
-        success: react.success,
-        status: react.outcome.status,
-        calls: toolCalls(react),
-      });
+      await againstReact(`node ${LANGGRAPH}`, id);
     }
   }, 240_000);
 
