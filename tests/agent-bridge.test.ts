@@ -4,10 +4,10 @@
 // interrupted run — is checked on what the record says.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_BUDGETS, externalAgentStrategy, type AgentBudgets } from '../src/agent-bridge/external-agent.js';
+import { AGENT_BUDGETS, externalAgentStrategy, tellingLine, type AgentBudgets } from '../src/agent-bridge/external-agent.js';
 import { addModuleStrategy, clearRegisteredStrategies } from '../src/strategies/index.js';
 import { runEpisode, type EpisodeTask } from '../src/runner/episode.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
@@ -186,13 +186,65 @@ describe('how an agent process ends its episode', () => {
     expect(processOf(record).killed).toBe('budget');
   }, 60_000);
 
-  it('a command that does not run is an infrastructure error, not the agent failing', async () => {
-    const record = await agentEpisode('definitely-not-an-agent-command-7f3a', 'default-currency');
+  it('an agent that exits 127 (or any code) is the agent failing — the harness cannot tell it from a command that is not there', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} unknown-behaviour; exit 127`, 'default-currency');
+    expect(record.outcome).toMatchObject({ status: 'invalid_output', reason: 'agent_exit' });
+    expect(record.outcome.message).toBe('the agent process exited with code 127 without calling finish or stop; stderr: unknown behaviour unknown-behaviour');
+  }, 60_000);
+
+  it('a process that cannot be spawned at all (its directory is gone) is infrastructure, not the agent failing', async () => {
+    clearRegisteredStrategies();
+    addModuleStrategy(externalAgentStrategy({ name: 'ext', command: `node ${MINIMAL}`, budgets: AGENT_BUDGETS, cwd: join(scratch(), 'gone') }));
+    const record = await runEpisode({ task: task('default-currency'), strategy: 'ext', epoch: 0, seed: 1 }, await environment(scripted));
     expect(record.outcome.status).toBe('error');
     expect(record.outcome.reason).toBe('infrastructure:other');
-    expect(record.outcome.message).toMatch(/^the agent command did not run \(exited with code 127\): definitely-not-an-agent-command-7f3a — .*not found/);
-    expect(record.attribution).toBeNull();
+    expect(record.outcome.message).toMatch(/^could not start the agent process \(\/bin\/sh -c node .*\): spawn \/bin\/sh ENOENT$/);
   }, 60_000);
+
+  it('runs the command in its recorded directory: a relative path names the same file from anywhere', async () => {
+    clearRegisteredStrategies();
+    const dir = join(ROOT, 'tests/fixtures/agents');
+    addModuleStrategy(externalAgentStrategy({ name: 'ext', command: 'node ./behaviour.mjs huge-answer 1', budgets: AGENT_BUDGETS, cwd: dir }));
+    const record = await runEpisode({ task: task('default-currency'), strategy: 'ext', epoch: 0, seed: 1 }, await environment(scripted));
+    expect(record.outcome).toEqual({ status: 'finished', reason: 'finished', answer: 'EUR ' });
+  }, 60_000);
+
+  it('kills what left the process group too (setsid, a detached daemon holding stdout), and the episode does not wait on it', async () => {
+    const pidFile = join(scratch(), 'escaped.pids');
+    const record = await agentEpisode(`node ${BEHAVIOUR} escape ${pidFile}`, 'default-currency');
+    expect(record.outcome).toMatchObject({ status: 'finished', answer: 'EUR' });
+    const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
+    expect(pids).toHaveLength(2);
+    await until(() => pids.every((pid) => !alive(pid)), 'the escaped processes to die');
+  }, 60_000);
+
+  it('cuts an answer past 20,000 characters, saying how much was cut', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} huge-answer 10000`, 'default-currency');
+    expect(record.outcome.answer).toBe(`${'EUR '.repeat(5_000)}… [cut by stratbench: 20000 more characters]`);
+  }, 60_000);
+
+  it('refuses malformed chat requests with 400, neither traced nor charged to the model-call budget', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} malformed`, 'default-currency', { budgets: { maxModelCalls: 2 } });
+    expect(processOf(record).stdout).toBe('400 400 400 400 400 200\n');
+    expect(record.outcome).toMatchObject({ status: 'finished', answer: 'done' });
+    expect(of(record, 'model_call')).toHaveLength(1);
+  }, 60_000);
+
+  it("names the line of a crash's stderr that says what went wrong, not Node's version banner", () => {
+    const node = [
+      'node:internal/modules/esm/resolve:873',
+      '  throw new ERR_MODULE_NOT_FOUND(packageName, fileURLToPath(base), null);',
+      '        ^',
+      "Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@modelcontextprotocol/sdk' imported from /p/agent.mjs",
+      '    at packageResolve (node:internal/modules/esm/resolve:873:9)',
+      '',
+      'Node.js v20.20.2',
+    ].join('\n');
+    expect(tellingLine(node)).toBe("Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@modelcontextprotocol/sdk' imported from /p/agent.mjs");
+    expect(tellingLine('Traceback (most recent call last):\n  File "a.py", line 1\nValueError: bad\n')).toBe('ValueError: bad');
+    expect(tellingLine('just a note\n')).toBe('just a note');
+    expect(tellingLine('')).toBeUndefined();
+  });
 
   it('a backend that fails ends the episode as infrastructure (the agent is killed), never as the agent failing', async () => {
     const backend = await fakeOpenAI(() => ({ status: 500, body: { error: { message: 'CUDA out of memory' } } }));
@@ -346,6 +398,8 @@ describe('run --agent-cmd', () => {
     expect(run.config['external_agent']).toEqual({
       name: 'crashy',
       command: `node ${BEHAVIOUR} crash-after-tool`,
+      cwd: resolve(ROOT),
+      files: [{ path: BEHAVIOUR, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }],
       max_tool_calls: 5,
       max_model_calls: 24,
       deadline_ms: 120_000,
@@ -356,6 +410,27 @@ describe('run --agent-cmd', () => {
     expect(resumed.status).toBe(0);
     expect(resumed.stderr).toContain('4 finished episode(s) kept');
     expect(episodes(out)).toHaveLength(4);
+  }, 120_000);
+
+  it("--resume runs the agent in the run's directory from anywhere, and refuses an agent file edited since", () => {
+    const project = scratch();
+    writeFileSync(
+      join(project, 'agent.mjs'),
+      readFileSync(BEHAVIOUR, 'utf8').replaceAll("from '@modelcontextprotocol", `from '${ROOT}node_modules/@modelcontextprotocol`),
+    );
+    const out = join(scratch(), 'run');
+    const args = ['run', '--agent-cmd', 'node agent.mjs crash-after-tool', '--tasks', 'default-currency', '--out', out];
+    expect(stratbench(args, project).status).toBe(0);
+    const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as { config: { external_agent: { cwd: string; files: unknown[] } } };
+    expect(run.config.external_agent.cwd).toBe(project);
+    expect(run.config.external_agent.files).toEqual([{ path: 'agent.mjs', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
+    expect(stratbench(['run', '--resume', out], ROOT).status).toBe(0);
+    writeFileSync(join(project, 'agent.mjs'), '// edited\n', { flag: 'a' });
+    const edited = stratbench(['run', '--resume', out], ROOT);
+    expect({ status: edited.status, stderr: edited.stderr.trim() }).toEqual({
+      status: 2,
+      stderr: `stratbench: --resume: the agent's file agent.mjs (in ${project}) changed since the run started; its episodes would mix two agents: start a new run`,
+    });
   }, 120_000);
 
   it("replays a faulted agent's episode with the oracle behind the proxy: --counterfactual, and explain from run.json", () => {
@@ -383,6 +458,7 @@ describe('run --agent-cmd', () => {
       [['--agent-cmd', 'node a.mjs', '--agent-name', 'React'], '--agent-name "React": use lower-case letters, digits and dashes (1–40 characters)'],
       [['--agent-cmd', 'node a.mjs', '--agent-name', 'react'], '--agent-name react: strategy react: the name of a built-in strategy'],
       [['--agent-cmd', 'node a.mjs', '--strategies', 'react'], '--agent-cmd runs as the strategy "external"; add it to --strategies (react,external)'],
+      [['--agent-cmd', 'nodee a.mjs'], `--agent-cmd "nodee a.mjs": nodee: command not found (in ${resolve(ROOT)})`],
     ];
     for (const [args, message] of cases) {
       const result = stratbench(['run', ...args, '--out', join(scratch(), 'run')]);

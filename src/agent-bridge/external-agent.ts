@@ -4,7 +4,7 @@ import { CallInterrupted, InfrastructureError } from '../models/types.js';
 import type { Outcome } from '../records/index.js';
 import type { Strategy, StrategyContext } from '../strategies/context.js';
 import { end } from '../strategies/endings.js';
-import { taskText } from './mcp.js';
+import { capText, taskText } from './mcp.js';
 import { startAgent, type AgentExit } from './process.js';
 import { forwarderOf } from './proxy.js';
 import { PROXY_MODEL, startBridge } from './server.js';
@@ -17,10 +17,9 @@ export interface ExternalAgentConfig {
   name: string;
   command: string;
   budgets: AgentBudgets;
+  /** The directory the command runs in (a relative path in it means the same file on --resume); default this process's. */
+  cwd?: string;
 }
-
-/** Shell exit codes for "cannot execute" and "command not found" (POSIX sh). */
-const CANNOT_RUN = new Set([126, 127]);
 
 /**
  * The strategy that runs `config.command` once per episode (roles: agent). Its environment adds
@@ -28,10 +27,11 @@ const CANNOT_RUN = new Set([126, 127]);
  * budgets (STRATBENCH_MAX_TOOL_CALLS, STRATBENCH_MAX_MODEL_CALLS, STRATBENCH_DEADLINE_MS). The episode ends when the
  * agent calls `finish` or `stop`, when a budget or the deadline runs out (budget_exhausted: tool_calls,
  * model_calls, deadline, context_exceeded), or when the process exits: exit 0 after a reply that asked for no tool
- * → finished with that reply as the answer (reason `final_message`); any other exit → invalid_output (reason
- * `agent_exit`, the exit and stderr's last line as the message). The process group is killed as soon as the
- * episode ends. The backend failing (InfrastructureError) or the command not running at all (exit 126/127 before
- * any request) ends the episode as infrastructure; a run interrupted (`interrupt` aborts) throws CallInterrupted.
+ * → finished with that reply as the answer (reason `final_message`); any other exit, whatever its code → invalid_output
+ * (reason `agent_exit`, the exit and stderr's telling line as the message: the command is the strategy, and a command
+ * whose program does not exist is refused before the run by `agentCommandProblem`). The process group is killed as
+ * soon as the episode ends. The backend failing (InfrastructureError) or a process that cannot be spawned at all ends
+ * the episode as infrastructure; a run interrupted (`interrupt` aborts) throws CallInterrupted.
  * Tool calls, model calls and the process (exit, signal, stderr) are in the trace.
  */
 export function externalAgentStrategy(config: ExternalAgentConfig, interrupt?: () => AbortSignal | undefined): Strategy {
@@ -63,17 +63,21 @@ async function runAgent(ctx: StrategyContext, config: ExternalAgentConfig, signa
       cause: error,
     });
   }
-  const agent = startAgent(config.command, {
-    STRATBENCH_MCP_URL: bridge.mcpUrl,
-    STRATBENCH_TASK: task,
-    STRATBENCH_MODEL: PROXY_MODEL,
-    STRATBENCH_MAX_TOOL_CALLS: String(config.budgets.maxToolCalls),
-    STRATBENCH_MAX_MODEL_CALLS: String(config.budgets.maxModelCalls),
-    STRATBENCH_DEADLINE_MS: String(config.budgets.deadlineMs),
-    OPENAI_BASE_URL: bridge.openaiBaseUrl,
-    OPENAI_API_KEY: 'stratbench-proxy',
-    OLLAMA_HOST: bridge.ollamaHost,
-  });
+  const agent = startAgent(
+    config.command,
+    {
+      STRATBENCH_MCP_URL: bridge.mcpUrl,
+      STRATBENCH_TASK: task,
+      STRATBENCH_MODEL: PROXY_MODEL,
+      STRATBENCH_MAX_TOOL_CALLS: String(config.budgets.maxToolCalls),
+      STRATBENCH_MAX_MODEL_CALLS: String(config.budgets.maxModelCalls),
+      STRATBENCH_DEADLINE_MS: String(config.budgets.deadlineMs),
+      OPENAI_BASE_URL: bridge.openaiBaseUrl,
+      OPENAI_API_KEY: 'stratbench-proxy',
+      OLLAMA_HOST: bridge.ollamaHost,
+    },
+    config.cwd,
+  );
   const deadline = setTimeout(
     () => session.exhaust('deadline', `the agent ran past its deadline of ${config.budgets.deadlineMs} ms`),
     config.budgets.deadlineMs,
@@ -96,6 +100,9 @@ async function runAgent(ctx: StrategyContext, config: ExternalAgentConfig, signa
     agent.kill(); // anything the agent left running in its group
     await bridge.close();
   }
+  if (agent.spawnError !== undefined) {
+    throw new InfrastructureError(`could not start the agent process (/bin/sh -c ${config.command}): ${agent.spawnError}`, 'other');
+  }
   // A request the bridge answered between the exit and now cannot change the ending: the first settlement stands.
   const settled = session.settled;
   ctx.trace.emit({
@@ -109,7 +116,7 @@ async function runAgent(ctx: StrategyContext, config: ExternalAgentConfig, signa
     stdout: exit.stdout,
   });
   if (settled !== undefined) return endOf(ctx, settled);
-  return endOfExit(ctx, session, exit, config.command);
+  return endOfExit(ctx, session, exit);
 }
 
 /** The ending the bridge settled on: the outcome (its `end` event now, after the process event), or the error thrown. */
@@ -119,24 +126,33 @@ function endOf(ctx: StrategyContext, settled: Settled): Outcome {
 }
 
 /** The agent exited without finish or stop. */
-function endOfExit(ctx: StrategyContext, session: AgentSession, exit: AgentExit, command: string): Outcome {
+function endOfExit(ctx: StrategyContext, session: AgentSession, exit: AgentExit): Outcome {
   const how =
     exit.code === null
       ? `was ended by ${exit.signal ?? 'a signal'}`
       : exit.signal !== null
         ? `was ended by ${exit.signal} (the shell exited ${exit.code})`
         : `exited with code ${exit.code}`;
-  const lastLine = exit.stderr
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .at(-1);
-  if (exit.code !== null && CANNOT_RUN.has(exit.code) && !session.contacted) {
-    throw new InfrastructureError(`the agent command did not run (${how}): ${command}${lastLine ? ` — ${lastLine}` : ''}`, 'other');
+  const lastLine = tellingLine(exit.stderr);
+  if (exit.code === 0 && session.lastMessage !== undefined) {
+    return end(ctx, { status: 'finished', reason: 'final_message', answer: capText(session.lastMessage) });
   }
-  if (exit.code === 0 && session.lastMessage !== undefined) return end(ctx, { status: 'finished', reason: 'final_message', answer: session.lastMessage });
   return end(ctx, {
     status: 'invalid_output',
     reason: 'agent_exit',
     message: `the agent process ${how} without calling finish or stop${lastLine ? `; stderr: ${lastLine.slice(0, 300)}` : ''}`,
   });
+}
+
+/** Lines of a crash report that say nothing about the crash (stack frames, carets, Node's version banner). */
+const NOISE = /^(Node\.js v\d|\s*at |\s*\^+\s*$|\s*}\s*$)/;
+
+/**
+ * The line of stderr that says what went wrong: the last one naming an error (error, exception, traceback, fatal,
+ * panic), else the last line that is not a stack frame or Node's version banner; undefined for an empty stderr.
+ */
+export function tellingLine(stderr: string): string | undefined {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+  const named = lines.filter((line) => /error|exception|traceback|fatal|panic/i.test(line) && !NOISE.test(line)).at(-1);
+  return (named ?? lines.filter((line) => !NOISE.test(line)).at(-1) ?? lines.at(-1))?.trim();
 }

@@ -25,6 +25,14 @@ export const ENDING_TOOLS = [
   },
 ] as const;
 
+/** The most characters of an answer or stop message an episode keeps (the rest is cut, saying how much): 20,000. */
+export const MAX_ANSWER_CHARS = 20_000;
+
+/** `text` cut to MAX_ANSWER_CHARS, with a note of how many characters were cut. */
+export function capText(text: string): string {
+  return text.length <= MAX_ANSWER_CHARS ? text : `${text.slice(0, MAX_ANSWER_CHARS)}… [cut by stratbench: ${text.length - MAX_ANSWER_CHARS} more characters]`;
+}
+
 /** The task as the agent reads it: the prompt, then the notes an earlier session left (dated), if any. */
 export function taskText(task: { prompt: string; memory: ReadonlyArray<{ date: string; text: string }> }): string {
   if (task.memory.length === 0) return task.prompt;
@@ -55,7 +63,10 @@ async function callTool(session: AgentSession, name: string, args: Record<string
     session.takeAsking(name, args);
     session.settle({
       kind: 'outcome',
-      outcome: name === 'finish' ? { status: 'finished', reason: 'finished', answer: value } : { status: 'stopped', reason: 'stopped', message: value },
+      outcome:
+        name === 'finish'
+          ? { status: 'finished', reason: 'finished', answer: capText(value) }
+          : { status: 'stopped', reason: 'stopped', message: capText(value) },
       by: name,
     });
     return text('the episode has ended');
@@ -73,7 +84,9 @@ async function callTool(session: AgentSession, name: string, args: Record<string
     const use = () => (session.closed ? undefined : useTool(ctx, ledger, name, args, undefined, 1, links));
     const used = name === 'run' && codeGoesAhead(ctx) ? await codeAhead(() => executeToolCall(ctx.repo.clone(), { tool: name, args }), use) : use();
     if (used === undefined) return text('the episode has ended', true);
-    return text(shown(used.result.output, used.result.exit_code), used.result.status !== 'success');
+    // The tool layer lists the repository's tools; an agent here also has the two that end the episode.
+    const output = used.result.error_code === 'unknown_tool' ? `${used.result.output}, finish, stop` : used.result.output;
+    return text(shown(output, used.result.exit_code), used.result.status !== 'success');
   } catch (error) {
     // A bug in a tool or under it is the harness's, not the agent's (executeToolCall's contract).
     session.settle({ kind: 'error', error, by: 'harness' });

@@ -1,5 +1,7 @@
 // The agent's process: started in its own process group, its output kept (the tail), the whole group killed.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 
 /** How much of each output stream an episode keeps: the last 8,000 characters (where a crash's error is). */
@@ -18,12 +20,42 @@ export interface AgentExit {
   wall_ms: number;
 }
 
-/** A started agent process. `exited` settles once it has exited and its pipes are closed (or 5 s after a kill). */
+/**
+ * A started agent process. `exited` settles once it has exited and its pipes are closed, or 500 ms after it exited
+ * while a process that left its group still holds them (the pipes are then let go: they cannot hold the run open).
+ */
 export interface AgentProcess {
   pid: number | undefined;
+  /** If spawning failed: why (the harness could not start a process; not the agent's doing). */
+  spawnError?: string;
   exited: Promise<AgentExit>;
-  /** Kills the whole process group (SIGKILL): the agent and anything it started. Safe to call twice. */
+  /**
+   * Kills the whole process group (SIGKILL), and every process that left it but still carries the episode's token in
+   * its environment (setsid, a daemon: found through /proc on Linux). Safe to call more than once.
+   */
   kill(): void;
+}
+
+/** The environment variable that marks every process an episode's agent started (escapees from its group included). */
+export const AGENT_TOKEN_VARIABLE = 'STRATBENCH_AGENT_TOKEN';
+
+/** Kills (SIGKILL) every process of this user whose environment carries `token` (Linux /proc; elsewhere nothing). */
+function killMarked(token: string): void {
+  const marker = Buffer.from(`${AGENT_TOKEN_VARIABLE}=${token}\0`);
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`).includes(marker)) process.kill(Number(entry), 'SIGKILL');
+    } catch {
+      // Gone meanwhile, or another user's process.
+    }
+  }
 }
 
 /** Keeps the last `limit` characters of a stream. */
@@ -39,27 +71,35 @@ class Tail {
 }
 
 /**
- * Runs `command` with /bin/sh in a new process group (detached), with `env` added to this process's environment,
- * stdin closed. Never throws: a process that could not be spawned exits with code null and the reason in stderr.
+ * Runs `command` with /bin/sh in a new process group (detached), in `cwd` (default this process's), with `env` and a
+ * fresh AGENT_TOKEN_VARIABLE added to this process's environment, stdin closed. Never throws: a process that could
+ * not be spawned exits with code null, `spawnError` says why.
  */
-export function startAgent(command: string, env: Record<string, string>): AgentProcess {
+export function startAgent(command: string, env: Record<string, string>, cwd?: string): AgentProcess {
   const started = performance.now();
   const stderr = new Tail();
   const stdout = new Tail();
-  const child = spawn('/bin/sh', ['-c', command], { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const token = randomUUID();
+  const child = spawn('/bin/sh', ['-c', command], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, [AGENT_TOKEN_VARIABLE]: token },
+    ...(cwd !== undefined ? { cwd } : {}),
+  });
   child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));
   child.stdout?.on('data', (chunk: Buffer) => stdout.add(chunk));
-  let killed = false;
   const kill = (): void => {
-    if (killed || child.pid === undefined) return;
-    killed = true;
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      // ESRCH: the group is already gone.
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // ESRCH: the group is already gone.
+      }
     }
+    killMarked(token);
   };
-  const exited = new Promise<AgentExit>((resolve) => {
+  const agent: AgentProcess = { pid: child.pid, exited: undefined as unknown as Promise<AgentExit>, kill };
+  agent.exited = new Promise<AgentExit>((resolve) => {
     const done = (code: number | null, signal: NodeJS.Signals | null): void =>
       resolve({
         code,
@@ -69,16 +109,21 @@ export function startAgent(command: string, env: Record<string, string>): AgentP
         wall_ms: Math.round(performance.now() - started),
       });
     child.once('error', (error) => {
-      stderr.add(Buffer.from(`\nstratbench: could not start the agent: ${error.message}`));
+      agent.spawnError = error.message;
       done(null, null);
     });
-    // 'close' waits for the pipes; a grandchild that escaped the group could hold them: 'exit' plus 5 s is the bound.
+    // 'close' waits for the pipes; a process that left the group could hold them: 'exit' plus 500 ms is the bound,
+    // then the pipes are destroyed so that they cannot keep the run's event loop alive.
     child.once('close', (code, signal) => done(code, signal));
     child.once('exit', (code, signal) => {
-      setTimeout(() => done(code, signal), 5_000).unref();
+      setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        done(code, signal);
+      }, 500).unref();
     });
   });
-  return { pid: child.pid, exited, kill };
+  return agent;
 }
 
 /** The signal a shell's exit code 128 + N names (SIGKILL for 137), or null. */

@@ -27,11 +27,23 @@ export type ProxyResult =
   | { ok: true; message: AssistantMessage; finish_reason: 'stop' | 'tool_calls' | 'length'; tokens_in: number; tokens_out: number; model: string }
   | { ok: false; status: number; message: string };
 
-/** A request body the proxy can serve: an object with a non-empty `messages` array; else why not. */
+/**
+ * Why the proxy cannot serve a request body, or undefined: it must be an object whose `messages` is a non-empty array
+ * of objects, each with a string `role`, and `tool_calls` (where present) an array of objects. A refused request is
+ * answered 400 and is no model call (not traced, not charged to the budget).
+ */
 export function requestProblem(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return 'the request body is not a JSON object';
   const messages = (body as { messages?: unknown }).messages;
   if (!Array.isArray(messages) || messages.length === 0) return 'the request has no messages';
+  for (const [index, message] of messages.entries()) {
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) return `messages[${index}] is not an object`;
+    if (typeof (message as { role?: unknown }).role !== 'string') return `messages[${index}] has no role`;
+    const calls = (message as { tool_calls?: unknown }).tool_calls;
+    if (calls !== undefined && calls !== null && (!Array.isArray(calls) || calls.some((call) => call === null || typeof call !== 'object'))) {
+      return `messages[${index}].tool_calls is not an array of objects`;
+    }
+  }
   return undefined;
 }
 

@@ -25,6 +25,11 @@ export const RunConfig = z.looseObject({
     .object({
       name: z.string(),
       command: z.string(),
+      cwd: z.string().optional().describe('The directory it runs in'),
+      files: z
+        .array(z.object({ path: z.string(), sha256: z.string() }))
+        .optional()
+        .describe('The files its command names, with their content hashes (--resume refuses an edited one)'),
       max_tool_calls: z.number().int().positive(),
       max_model_calls: z.number().int().positive(),
       deadline_ms: z.number().int().positive(),

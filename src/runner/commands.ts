@@ -183,6 +183,8 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   take('agentMaxToolCalls', agent?.max_tool_calls);
   take('agentMaxModelCalls', agent?.max_model_calls);
   take('agentDeadlineMs', agent?.deadline_ms);
+  take('agentCwd', agent?.cwd);
+  take('agentFiles', agent?.files);
   // The episodes file's format (--compress), even when the run was killed before it wrote its first episode.
   take('compress', read.run.episodes_format === 'gzip' ? true : undefined);
   const specs = config.model_specs;

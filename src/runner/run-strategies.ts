@@ -20,6 +20,7 @@ export async function registerRunStrategy(run: RunFile, strategy: string): Promi
         agentMaxToolCalls: agent.max_tool_calls,
         agentMaxModelCalls: agent.max_model_calls,
         agentDeadlineMs: agent.deadline_ms,
+        ...(agent.cwd !== undefined ? { agentCwd: agent.cwd } : {}),
       },
       () => undefined,
     );
