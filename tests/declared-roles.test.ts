@@ -340,6 +340,9 @@ describe('a module with a declared role through the CLI', () => {
       { agent: 'scripted', critic: 'scripted' },
     ]);
     for (const row of rows) expect(Object.keys((row['metrics'] as { model_calls: object }).model_calls)).toContain('critic');
+    // The run's own model list (run.json, the table header) names the declared role with the model serving it.
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).models).toEqual({ agent: 'scripted', critic: 'scripted' });
+    expect(result.stdout).toMatch(/models: agent=\S+ critic=\S+/);
     const html = join(dir, 'report.html');
     expect(stratbench(['report', out, '--html', html]).status).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain('critic');

@@ -385,7 +385,12 @@ async function runLocked(
     throw error;
   }
 
-  const modelNames = Object.fromEntries(usedRoles.map((role) => [role, models[role].name]));
+  // Declared roles too (issue 28 §1): each under its own name, served by its model role's model.
+  const declared = strategies.flatMap((name) => strategyByName(name)?.declaredRoles ?? []);
+  const modelNames: Record<string, string> = {
+    ...Object.fromEntries(usedRoles.map((role) => [role, models[role].name])),
+    ...Object.fromEntries(declared.map((role) => [role.name, models[role.model].name])),
+  };
   const promptShas = Object.fromEntries(ROLES.map((role) => [role, prompts[role].sha256]));
   const strategyOptions = { lookupMissAsResult: false };
   const configHash = sha256({
