@@ -101,7 +101,9 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   const toolMs = repo.clock.now_ms;
   // The claim checks read what the agent was asked and every tool call it made (issue 26 §1).
   const observations = trace.events.flatMap((event) =>
-    event.type === 'tool_call' ? [{ tool: event.tool, args: event.args, status: event.status, output: event.output, exit_code: event.exit_code }] : [],
+    event.type === 'tool_call'
+      ? [{ tool: event.tool, args: event.args, status: event.status, output: event.output, exit_code: event.exit_code, error_code: event.error_code }]
+      : [],
   );
   const claimState = { prompt: task.prompt, memory: repo.memory.map((note) => note.text), observations };
   const scoreOn = (state: SimRepo) => score(task, outcome, { repo: state, answer: outcome.answer, message: outcome.message, ...claimState });

@@ -28,7 +28,14 @@ export function replayTrajectory(task: EpisodeTask, trajectory: Omit<Trajectory,
   const observations: Observation[] = [];
   for (const [index, step] of trajectory.steps.entries()) {
     const result = executeToolCall(repo, { tool: step.tool, args: step.args });
-    observations.push({ tool: step.tool, args: step.args, status: result.status, output: result.output, exit_code: result.exit_code });
+    observations.push({
+      tool: step.tool,
+      args: step.args,
+      status: result.status,
+      output: result.output,
+      exit_code: result.exit_code,
+      error_code: result.error_code,
+    });
     if (result.status !== 'success') unsuccessfulCalls.push(`${step.tool} ${JSON.stringify(step.args)} → ${result.status}`);
     // A transient error is a fault the task injects (a network blip the reference meets and retries), not the step's result.
     if (step.tool === 'run' && result.exit_code !== undefined && result.status !== 'transient_error') {

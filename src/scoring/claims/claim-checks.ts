@@ -197,6 +197,12 @@ function statesResult(key: string, result: 'pass' | 'fail', checked: readonly Ch
   );
 }
 
+/** Refusals that return nothing about the repository: the tool does not exist, its arguments were invalid, or the path lies outside the repository. */
+const NO_INFORMATION = new Set(['unknown_tool', 'invalid_args', 'path_escape']);
+
+/** Whether a tool call returned information about the repository (anything but a refusal in NO_INFORMATION). */
+const informs = (observation: Observation): boolean => observation.error_code === undefined || !NO_INFORMATION.has(observation.error_code);
+
 /** answer_value: the value the answer (or stop message, or a file) gives, judged by judgeAnswerValue. */
 export function answerValue(check: Extract<Check, { check: 'answer_value' }>, state: ClaimState): Verdict {
   const spec = { type: check.type, expect: check.expect, forms: check.forms, about: check.about };
@@ -209,9 +215,19 @@ export function answerValue(check: Extract<Check, { check: 'answer_value' }>, st
   }
   const { text, name } = textOf(state, check.on);
   if (text === undefined) return { pass: false, detail: `no ${name}` };
-  // A value given without a single tool call is a guess, right or wrong (the trace shows nothing it could come from).
-  if (name === 'answer' && state.observations !== undefined && state.observations.length === 0 && text.trim() !== '')
-    return { pass: false, detail: 'answer gives a value without a single tool call: nothing it could come from was looked at' };
+  // A value given without a single tool call that returned information is a guess, right or wrong (the trace shows
+  // nothing it could come from): a refused call (an unknown tool, invalid arguments, a path outside the repository)
+  // tells nothing about the repository (issue 28: an external agent made one refused call, then sent a hard-coded value).
+  if (name === 'answer' && state.observations !== undefined && !state.observations.some(informs) && text.trim() !== '') {
+    const refused = state.observations.map((o) => `${o.tool} → ${o.error_code}`);
+    return {
+      pass: false,
+      detail:
+        refused.length === 0
+          ? 'answer gives a value without a single tool call: nothing it could come from was looked at'
+          : `answer gives a value after no tool call that returned information (refused: ${refused.slice(0, 3).join(', ')}${refused.length > 3 ? ', …' : ''}): nothing it could come from was looked at`,
+    };
+  }
   const verdict = judgeAnswerValue(text, spec, { prompt: state.prompt ?? '', hedges: name === 'answer' });
   return { pass: verdict.pass, detail: `${name} ${verdict.detail}` };
 }

@@ -10,6 +10,8 @@ export interface Observation {
   /** What the agent saw (capped as the tool caps it). */
   output: string;
   exit_code?: number | undefined;
+  /** The tool's machine-readable reason, when it gave one (unknown_tool, invalid_args, path_escape, not_found …). */
+  error_code?: string | undefined;
 }
 
 /** Kinds of command a report talks about. */
