@@ -45,6 +45,9 @@ export function finding<C extends Component>(component: C, mode: ModeOf<C>, evid
   return { component, mode, evidence: [...new Set(ids)], explanation };
 }
 
+/** The sentence-initial form of a phrase ("the agent's call…" → "The agent's call…"). */
+export const capitalise = (words: string): string => words.charAt(0).toUpperCase() + words.slice(1);
+
 /** The earliest of several findings by first erroneous event (stable: ties keep the given order). */
 export function earliest(findings: ReadonlyArray<Finding | undefined>): Finding | undefined {
   let best: Finding | undefined;

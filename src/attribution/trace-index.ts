@@ -10,6 +10,7 @@ export type CheckEvent = Extract<TraceEvent, { type: 'check' }>;
 export type StepEndEvent = Extract<TraceEvent, { type: 'step_end' }>;
 export type EndEvent = Extract<TraceEvent, { type: 'end' }>;
 export type BudgetEvent = Extract<TraceEvent, { type: 'budget' }>;
+export type AgentProcessEvent = Extract<TraceEvent, { type: 'agent_process' }>;
 
 /** A step as a plan snapshot records it; `revision` is the plan revision that introduced it (0 = first plan). */
 export interface PlannedStep {
@@ -47,6 +48,11 @@ export interface TraceIndex {
   gate?: { eventId: number; callId: number; route: 'direct' | 'plan-replan' };
   end?: EndEvent;
   budget?: BudgetEvent;
+  /**
+   * An external agent's process (`stratbench run --agent-cmd`): how it exited. Its tool calls carry their own `call`
+   * link, absent when no proxied model reply asked for the call, so none is guessed for them.
+   */
+  agentProcess?: AgentProcessEvent;
   doneWhenChecks: CheckEvent[];
   finalChecks: CheckEvent[];
   stepEnds: StepEndEvent[];
@@ -86,6 +92,8 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
   const planRoles = new Set(['planner', 'executor', 'replanner']);
   const family = events.some((e) => e.type === 'plan' || (e.type === 'model_call' && planRoles.has(e.role))) ? 'plan' : 'agent';
   const plans: PlanVersion[] = [];
+  // An external agent's trace links every tool call a model reply asked for; an unlinked one the process made on its own.
+  const external = events.some((e) => e.type === 'agent_process');
   const callerOf = new Map<number, number>();
   const claimed = new Set<number>();
   const index: TraceIndex = {
@@ -123,7 +131,9 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
       }
       case 'tool_call': {
         if (event.call !== undefined) callerOf.set(event.id, event.call);
-        else if (family === 'agent') {
+        else if (external) {
+          // No proxied model reply asked for it: the agent's process called the tool on its own.
+        } else if (family === 'agent') {
           const call = lastBefore(modelCalls, event.id, (c) => c.role === 'agent' || c.role === 'direct');
           if (call) callerOf.set(event.id, call.id);
         } else if (event.step_id !== undefined && event.attempt > 1) {
@@ -154,6 +164,9 @@ export function indexTrace(trace: readonly TraceEvent[]): TraceIndex {
         break;
       case 'budget':
         index.budget = event;
+        break;
+      case 'agent_process':
+        index.agentProcess = event;
         break;
       case 'end':
         index.end = event;
@@ -217,4 +230,68 @@ export function endingCallOf(index: TraceIndex, roles: readonly string[]): Model
   const action = index.end?.status === 'stopped' ? 'stop' : 'finish';
   const first = index.modelCalls.find((c) => roles.includes(c.role) && (c.value as { action?: unknown } | undefined)?.action === action);
   return first ?? lastCallOf(index, roles);
+}
+
+/**
+ * The agent's tool call as an explanation names it: "the agent's call at event 3" (the model call that chose it), or
+ * "the agent's tool call at event 7, which no model call asked for," where none did (an external agent's process
+ * calling a tool on its own; issue 28).
+ */
+export function agentCallWords(index: TraceIndex, toolCall: { id: number }): string {
+  const caller = index.callerOf.get(toolCall.id);
+  return caller === undefined ? `the agent's tool call at event ${toolCall.id}, which no model call asked for,` : `the agent's call at event ${caller}`;
+}
+
+/** The event that chose a tool call, in words: "event 3" (its model call), or "event 7 (no model call asked for it)" (the tool call itself). */
+export function chosenAt(index: TraceIndex, toolCall: { id: number }): string {
+  const caller = index.callerOf.get(toolCall.id);
+  return caller === undefined ? `event ${toolCall.id} (no model call asked for it)` : `event ${caller}`;
+}
+
+/** Where the agent decided how the episode ended, and what the explanation adds about it. */
+export interface EndingChoice {
+  /** The first erroneous event: the model call that proposed the ending, or the end event (see endingChoiceOf); undefined without either. */
+  id: number | undefined;
+  /** The model call that proposed the ending, when one did and the ending is what it proposed. */
+  call?: ModelCallEvent | undefined;
+  /** Words to add when the agent's process, not its model, decided the ending ("" when the model did). */
+  note: string;
+}
+
+const CUT = /… \[cut by stratbench: \d+ more characters\]$/;
+
+/** Whether `sent` (as the bridge kept it, possibly cut) is `proposed`. */
+const sameText = (sent: string, proposed: string): boolean => {
+  const kept = sent.replace(CUT, '');
+  return kept === sent ? sent.trim() === proposed.trim() : proposed.startsWith(kept);
+};
+
+/**
+ * The ending's choice. An external agent's process sends its own `finish`/`stop` through the MCP server and may rewrite
+ * what its model proposed (issue 28): the first model call proposing that ending with the very answer (or message) sent,
+ * else the end event, with a note saying the process sent a different one than its model proposed (or that no model
+ * call proposed one). Every other trace: endingCallOf (an ending the harness took from a reply is the reply's).
+ */
+export function endingChoiceOf(index: TraceIndex, roles: readonly string[]): EndingChoice {
+  const end = index.end;
+  if (index.agentProcess === undefined || end === undefined || (end.reason !== 'finished' && end.reason !== 'stopped')) {
+    const call = endingCallOf(index, roles);
+    return { id: call?.id, call, note: '' };
+  }
+  const stopped = end.status === 'stopped';
+  const field = stopped ? 'message' : 'answer';
+  const sent = (stopped ? end.message : end.answer) ?? '';
+  const proposals = index.modelCalls.filter(
+    (c) => roles.includes(c.role) && (c.value as { action?: unknown } | undefined)?.action === (stopped ? 'stop' : 'finish'),
+  );
+  const same = proposals.find((c) => sameText(sent, String((c.value as Record<string, unknown>)[field] ?? '')));
+  if (same) return { id: same.id, call: same, note: '' };
+  const proposed = proposals[proposals.length - 1];
+  const what = stopped ? 'stop message' : 'answer';
+  return {
+    id: end.id,
+    note: proposed
+      ? `; the agent process sent a different ${what} than its model proposed at event ${proposed.id}`
+      : `; no model call proposed this ${what}: the agent process sent it on its own`,
+  };
 }

@@ -1,7 +1,7 @@
 // Rule: an edit names a file, or text in a file, that nothing had shown and the repository does not have.
-import { earliest, finding, type Finding, type Rule, type RuleInput } from '../finding.js';
+import { capitalise, earliest, finding, type Finding, type Rule, type RuleInput } from '../finding.js';
 import { canonical, normalizePath, promptNamesPath } from '../targets.js';
-import { observedBefore, stepOf, type ToolCallEvent } from '../trace-index.js';
+import { agentCallWords, observedBefore, stepOf, type ToolCallEvent } from '../trace-index.js';
 
 /** A failed edit/write whose target was a guess: the file was absent and unseen, or the old text never showed. */
 function guess(input: RuleInput, call: ToolCallEvent, since: number): string | undefined {
@@ -57,14 +57,15 @@ export const guessedTarget: Rule = (input) => {
   for (const call of input.index.toolCalls) {
     if (input.index.family === 'agent') {
       const caller = input.index.callerOf.get(call.id);
-      const what = caller === undefined ? undefined : guess(input, call, caller);
+      // A call no model call asked for (an external agent's process on its own) is judged on what was seen before it.
+      const what = guess(input, call, caller ?? call.id);
       if (what)
         findings.push(
           finding(
             'agent',
             'guessed_target',
             [caller, call.id],
-            `The agent's call at event ${caller} ${call.tool}s ${what}; it failed at event ${call.id} (${call.error_code ?? call.status}).`,
+            `${capitalise(agentCallWords(input.index, call))} ${call.tool}s ${what}; it failed${caller === undefined ? '' : ` at event ${call.id}`} (${call.error_code ?? call.status}).`,
           ),
         );
       continue;

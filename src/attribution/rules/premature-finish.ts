@@ -1,7 +1,7 @@
 // Rule: the direct/ReAct agent ended before the task was done.
 import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
 import { brief } from '../targets.js';
-import { endingCallOf, lastCallOf } from '../trace-index.js';
+import { endingChoiceOf } from '../trace-index.js';
 
 const UNRESOLVED = new Set(['lookup_miss', 'transient_error', 'permission_denied']);
 
@@ -10,7 +10,8 @@ const UNRESOLVED = new Set(['lookup_miss', 'transient_error', 'permission_denied
  * observation that left the work undone (a lookup miss, a transient error, a refusal, a failed edit or write);
  * or, when only the answer is wrong, after fewer tool calls than the task's reference trajectory takes (direct
  * answering a three-command request after one). A failing test run is information when only the answer is judged:
- * see wrong_answer. Evidence: the ending call, the last failed tool call, the first failing final check, the end.
+ * see wrong_answer. Evidence: the ending call (endingChoiceOf: the end event when an external agent's process sent an
+ * answer its model did not propose), the last failed tool call, the first failing final check, the end.
  */
 export const prematureFinish: Rule = (input) => {
   const { task, index, checks } = input;
@@ -24,7 +25,7 @@ export const prematureFinish: Rule = (input) => {
   const referenceCalls = task.reference?.steps.length ?? 0;
   const short = index.toolCalls.length < referenceCalls;
   if (state.length === 0 && !unresolved && !short && end.status === 'finished') return undefined;
-  const call = endingCallOf(index, ['agent', 'direct']);
+  const choice = endingChoiceOf(index, ['agent', 'direct']);
   const failing = state[0] ?? checks.find((c) => !c.pass);
   const after = unresolved
     ? `right after ${last.tool} ended ${last.status} (event ${last.id})`
@@ -34,7 +35,7 @@ export const prematureFinish: Rule = (input) => {
   return finding(
     'agent',
     'premature_finish',
-    [call?.id, unresolved ? last.id : undefined, finalCheckEvent(input, failing), end.id],
-    `The agent ${end.status === 'stopped' ? 'stopped' : 'finished'} at event ${call?.id} ${after}; ${failing ? `the check fails: ${brief(failing.detail)}` : 'the task was not done'}.`,
+    [choice.id, unresolved ? last.id : undefined, finalCheckEvent(input, failing), end.id],
+    `The agent ${end.status === 'stopped' ? 'stopped' : 'finished'} at event ${choice.id ?? end.id} ${after}; ${failing ? `the check fails: ${brief(failing.detail)}` : 'the task was not done'}${choice.note}.`,
   );
 };

@@ -1,6 +1,7 @@
 // Rule: the agent changed a test file instead of the code under test.
-import { finding, type Rule, type RuleInput } from '../finding.js';
+import { capitalise, finding, type Rule, type RuleInput } from '../finding.js';
 import { isTestPath, normalizePath, testFilesIn } from '../targets.js';
+import { agentCallWords } from '../trace-index.js';
 
 /**
  * Direct/ReAct: a successful edit or write of a test file — one a task `file_unchanged` check protects, one an
@@ -30,7 +31,7 @@ export const tamperedTest: Rule = ({ task, index }) => {
       'agent',
       'tampered_test',
       [caller, call.id, namedBy?.id],
-      `The agent's call at event ${caller} ${call.tool === 'write' ? 'overwrites' : 'edits'} ${path}, ${why}, instead of changing the code (event ${call.id}).`,
+      `${capitalise(agentCallWords(index, call))} ${call.tool === 'write' ? 'overwrites' : 'edits'} ${path}, ${why}, instead of changing the code${caller === undefined ? '' : ` (event ${call.id})`}.`,
     );
   }
   return undefined;

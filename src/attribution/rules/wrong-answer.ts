@@ -2,7 +2,7 @@
 import { failingChecks, finalCheckEvent, finding, type Rule } from '../finding.js';
 import { brief, callTarget } from '../targets.js';
 import type { CheckResult } from '../../records/index.js';
-import { endingCallOf, lastCallOf } from '../trace-index.js';
+import { endingChoiceOf, lastCallOf } from '../trace-index.js';
 import { showsWords } from '../word-checks.js';
 import { endingMatches as endingMatchesTask } from '../../scoring/ending.js';
 
@@ -23,7 +23,8 @@ function contradictingCall<T extends { tool: string; args: Record<string, unknow
 
 /**
  * Every state check passes, the ending matches the task, and an answer_contains or message_mentions check fails.
- * Direct/ReAct: the agent's last call wrote it. Plan strategies: the reporter wrote it from the executor's results,
+ * Direct/ReAct: the agent's ending call wrote it (endingChoiceOf: the end event when an external agent's process sent an
+ * answer its model did not propose). Plan strategies: the reporter wrote it from the executor's results,
  * so it is `executor.wrong_answer` only when a tool output showed what the check asks for and the report left it
  * out, or when report_faithful found a claim the trace contradicts (see contradictingCall); when nothing ever showed
  * it, the plan never looked, and missing_step (the last resort) takes it.
@@ -40,12 +41,12 @@ export const wrongAnswer: Rule = (input) => {
   const said = end.answer ?? end.message ?? '';
   const quote = said.length > 80 ? `${said.slice(0, 79)}…` : said;
   if (index.family === 'agent') {
-    const call = endingCallOf(index, ['agent', 'direct']);
+    const choice = endingChoiceOf(index, ['agent', 'direct']);
     return finding(
       'agent',
       'wrong_answer',
-      [call?.id, event, end.id],
-      `The agent's ${end.status === 'stopped' ? 'stop message' : 'answer'} at event ${call?.id} ("${quote}") fails the check: ${brief(words[0]!.detail)} (event ${event}).`,
+      [choice.id, event, end.id],
+      `The agent's ${end.status === 'stopped' ? 'stop message' : 'answer'} at event ${choice.id ?? end.id} ("${quote}") fails the check: ${brief(words[0]!.detail)} (event ${event})${choice.note}.`,
     );
   }
   const reporter = lastCallOf(index, ['reporter']);
