@@ -22,6 +22,7 @@ import { noStop } from './rules/no-stop.js';
 import { prematureFinish } from './rules/premature-finish.js';
 import { wrongAnswer } from './rules/wrong-answer.js';
 import { budgetExhausted } from './rules/budget-exhausted.js';
+import { processExit, processHang } from './rules/process-ending.js';
 import { missingStep } from './rules/missing-step.js';
 import { agentOverreach, executorOverreach } from './rules/overreach.js';
 import { noProgress } from './rules/no-progress.js';
@@ -50,6 +51,9 @@ export const ACT_RULES: ReadonlyArray<readonly [string, Rule]> = [
 
 /** Rules about how the episode ended, tried in this order only when no act rule applies; missing_step is the last resort. */
 export const ENDING_RULES: ReadonlyArray<readonly [string, Rule]> = [
+  // An external agent's process that exited on its own, or never called anything before its deadline (issue 28).
+  ['process_exit', processExit],
+  ['process_hang', processHang],
   ['vague_stop', vagueStop],
   ['no_stop', noStop],
   ['premature_finish', prematureFinish],

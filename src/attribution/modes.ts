@@ -4,8 +4,9 @@
  * Failure modes per component. The issue's list (issue 4 §1) plus a few the rules need to cover every failed
  * episode: `executor.wrong_answer` (the reporter, which only writes up the executor's results, states what the
  * results do not say), `replanner.missing_step`, `invalid_output` for every model role, `budget.exhausted`, and
- * `context_exceeded` for every model role (its prompt outgrew the model's context window, issue 25 §5), and
- * `unattributed.no_rule` for a failure resting on a declared role no rule covers (issue 28 §1).
+ * `context_exceeded` for every model role (its prompt outgrew the model's context window, issue 25 §5),
+ * `unattributed.no_rule` for a failure resting on a declared role no rule covers (issue 28 §1), and an external agent's
+ * process endings, `agent.process_exit` and `agent.process_hang` (issue 28).
  */
 export const MODES = {
   planner: ['invalid_plan', 'guessed_target', 'wrong_check', 'coarse_step', 'missing_step', 'context_exceeded', 'tampered_grader'],
@@ -33,6 +34,8 @@ export const MODES = {
     'wrong_answer',
     'context_exceeded',
     'tampered_grader',
+    'process_exit',
+    'process_hang',
   ],
   budget: ['exhausted'],
   unattributed: ['no_rule'],
@@ -98,9 +101,14 @@ export const MODE_DEFINITIONS: { [C in Component]: Record<ModeOf<C>, string> } =
     wrong_answer: 'the state is right and the work was done, but the answer (or stop message) misses what the checks ask for',
     context_exceeded: "the agent's prompt, with its history of calls and results, outgrew the model's context window",
     tampered_grader: `code the agent wrote ${TAMPER}`,
+    process_exit:
+      "an external agent's process exited (or a signal ended it) without calling finish or stop; the explanation names its exit code or signal and stderr's telling line",
+    process_hang:
+      "an external agent's process made no tool call and no model call before its deadline: it hung, or never reached the MCP server or the model proxy",
   },
   budget: {
-    exhausted: 'a tool-call or replan budget ended a run that was still making progress, with nothing else wrong',
+    exhausted:
+      "a tool-call or replan budget (or an external agent's model-call budget or deadline) ended a run that was still making progress, with nothing else wrong",
   },
   unattributed: {
     no_rule:
