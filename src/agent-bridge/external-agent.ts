@@ -1,7 +1,7 @@
 // `run --agent-cmd`: any agent process as a strategy — it works through the bridge's MCP server and model proxy, and
 // its episode is scored and attributed like a built-in one (issue 28 §3).
 import { CallInterrupted, InfrastructureError } from '../models/types.js';
-import type { Outcome } from '../records/index.js';
+import { tellingLine, type Outcome } from '../records/index.js';
 import type { Strategy, StrategyContext } from '../strategies/context.js';
 import { end } from '../strategies/endings.js';
 import { capText, taskText } from './mcp.js';
@@ -11,6 +11,7 @@ import { PROXY_MODEL, startBridge } from './server.js';
 import { AgentSession, type AgentBudgets, type Settled } from './session.js';
 
 export { AGENT_BUDGETS, type AgentBudgets } from './session.js';
+export { tellingLine } from '../records/index.js';
 
 /** An external agent as the run configures it (`--agent-cmd`, `--agent-name`, the `--agent-max-*` budgets). */
 export interface ExternalAgentConfig {
@@ -142,17 +143,4 @@ function endOfExit(ctx: StrategyContext, session: AgentSession, exit: AgentExit)
     reason: 'agent_exit',
     message: `the agent process ${how} without calling finish or stop${lastLine ? `; stderr: ${lastLine.slice(0, 300)}` : ''}`,
   });
-}
-
-/** Lines of a crash report that say nothing about the crash (stack frames, carets, Node's version banner). */
-const NOISE = /^(Node\.js v\d|\s*at |\s*\^+\s*$|\s*}\s*$)/;
-
-/**
- * The line of stderr that says what went wrong: the last one naming an error (error, exception, traceback, fatal,
- * panic), else the last line that is not a stack frame or Node's version banner; undefined for an empty stderr.
- */
-export function tellingLine(stderr: string): string | undefined {
-  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
-  const named = lines.filter((line) => /error|exception|traceback|fatal|panic/i.test(line) && !NOISE.test(line)).at(-1);
-  return (named ?? lines.filter((line) => !NOISE.test(line)).at(-1) ?? lines.at(-1))?.trim();
 }

@@ -1,5 +1,6 @@
 // records/: the zod schemas of every shape that crosses a folder (trace events, episode record, run.json,
 // summary.json, messages.jsonl), the schema version and the canonical JSON. A leaf: it imports nothing of ours.
+export * from './agent-process.js';
 export * from './canonical-json.js';
 export * from './counterfactual.js';
 export * from './episode-record.js';

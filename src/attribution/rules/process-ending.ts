@@ -2,21 +2,7 @@
 import { finding, type Rule } from '../finding.js';
 import { callTarget } from '../targets.js';
 import type { AgentProcessEvent, TraceIndex } from '../trace-index.js';
-
-/** Lines of a crash report that say nothing about the crash (stack frames, carets, Node's version banner). */
-const NOISE = /^(Node\.js v\d|\s*at |\s*\^+\s*$|\s*}\s*$)/;
-
-/**
- * The line of stderr that says what went wrong: the last one naming an error (error, exception, traceback, fatal,
- * panic), else the last line that is not a stack frame or Node's version banner; undefined for an empty stderr.
- * The same reading as the bridge's end message (src/agent-bridge/external-agent.ts, tellingLine), kept here because
- * attribution is pure and does not load the bridge.
- */
-export function tellingLine(stderr: string): string | undefined {
-  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
-  const named = lines.filter((line) => /error|exception|traceback|fatal|panic/i.test(line) && !NOISE.test(line)).at(-1);
-  return (named ?? lines.filter((line) => !NOISE.test(line)).at(-1) ?? lines.at(-1))?.trim();
-}
+import { tellingLine } from '../../records/index.js';
 
 /** How the process ended, in words: "exited with code 1", "was ended by SIGKILL", "was ended by SIGTERM (the shell exited 143)". */
 function howItEnded(exit: AgentProcessEvent): string {

@@ -1,0 +1,15 @@
+// How an agent_process event's stderr is read: the one line that says what went wrong (the bridge's end message and
+// attribution's process_exit explanation both quote it, so they quote the same line).
+
+/** Lines of a crash report that say nothing about the crash (stack frames, carets, Node's version banner). */
+const NOISE = /^(Node\.js v\d|\s*at |\s*\^+\s*$|\s*}\s*$)/;
+
+/**
+ * The line of stderr that says what went wrong: the last one naming an error (error, exception, traceback, fatal,
+ * panic), else the last line that is not a stack frame or Node's version banner; undefined for an empty stderr.
+ */
+export function tellingLine(stderr: string): string | undefined {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+  const named = lines.filter((line) => /error|exception|traceback|fatal|panic/i.test(line) && !NOISE.test(line)).at(-1);
+  return (named ?? lines.filter((line) => !NOISE.test(line)).at(-1) ?? lines.at(-1))?.trim();
+}
