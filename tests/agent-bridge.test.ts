@@ -230,6 +230,34 @@ describe('how an agent process ends its episode', () => {
     expect(of(record, 'model_call')).toHaveLength(1);
   }, 60_000);
 
+  it('refuses content nested past the stack with 400, not charged to the budget', async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} deep`, 'default-currency', { budgets: { maxModelCalls: 1 } });
+    expect(processOf(record).stdout).toBe('400 200\n');
+    expect(record.outcome).toMatchObject({ status: 'finished', answer: 'done' });
+  }, 60_000);
+
+  it("answers only its episode's secret URL on the loopback Host: another process that finds the port is refused", async () => {
+    const record = await agentEpisode(`node ${BEHAVIOUR} knock`, 'default-currency');
+    expect(processOf(record).stdout).toBe('403 403\n');
+    expect(of(record, 'model_call')).toEqual([]);
+  }, 60_000);
+
+  it("a request the model server refuses as malformed (HTTP 400) is the agent's, not infrastructure: traced, answered, the episode goes on", async () => {
+    const backend = await fakeOpenAI(() => ({ status: 400, body: { error: { message: "unknown role 'banana'", type: 'invalid_request_error' } } }));
+    try {
+      const record = await agentEpisode(`node ${MINIMAL}`, 'default-currency', { models: backend.models() });
+      // The openai client throws on the 400, so the minimal agent crashes: its failure, with the server's words.
+      expect(record.outcome).toMatchObject({ status: 'invalid_output', reason: 'agent_exit' });
+      expect(record.outcome.message).toContain("unknown role 'banana'");
+      expect(of(record, 'model_call')).toMatchObject([
+        { role: 'agent', outcome: 'invalid', error: "the model server refused the request (HTTP 400): unknown role 'banana'" },
+      ]);
+      expect(record.attribution?.component).toBe('agent');
+    } finally {
+      await backend.close();
+    }
+  }, 60_000);
+
   it("names the line of a crash's stderr that says what went wrong, not Node's version banner", () => {
     const node = [
       'node:internal/modules/esm/resolve:873',
@@ -425,6 +453,11 @@ describe('run --agent-cmd', () => {
     expect(run.config.external_agent.cwd).toBe(project);
     expect(run.config.external_agent.files).toEqual([{ path: 'agent.mjs', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
     expect(stratbench(['run', '--resume', out], ROOT).status).toBe(0);
+    const other = stratbench(['run', '--resume', out, '--agent-cmd', 'node other.mjs'], project);
+    expect({ status: other.status, stderr: other.stderr.trim() }).toEqual({
+      status: 2,
+      stderr: `stratbench: cannot resume ${out} with a different matrix: --agent-cmd node other.mjs (the run has node agent.mjs crash-after-tool); leave these flags out to continue it as it was`,
+    });
     writeFileSync(join(project, 'agent.mjs'), '// edited\n', { flag: 'a' });
     const edited = stratbench(['run', '--resume', out], ROOT);
     expect({ status: edited.status, stderr: edited.stderr.trim() }).toEqual({

@@ -129,9 +129,15 @@ export async function proxyChat(session: AgentSession, body: Record<string, unkn
     session.exhaust('model_calls', `the agent asked for model call ${session.modelCalls + 1}; the budget is ${budgets.maxModelCalls}`);
     return { ok: false, status: 429, message: `model-call budget exhausted (${budgets.maxModelCalls}): the episode has ended` };
   }
+  let messages: ChatMessage[];
+  try {
+    messages = chatMessagesOf(body);
+  } catch (error) {
+    // Content the trace cannot hold (nested past the stack): a request refused, not a model call.
+    return { ok: false, status: 400, message: `the request's messages cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
   session.modelCalls += 1;
   const model = ctx.models.agent;
-  const messages = chatMessagesOf(body);
   const started = performance.now();
   let result: Extract<ProxyResult, { ok: true }>;
   let event: Extract<TraceEventInput, { type: 'model_call' }>;
@@ -149,6 +155,13 @@ export async function proxyChat(session: AgentSession, body: Record<string, unkn
       return { ok: false, status: 503, message: 'the run was interrupted' };
     }
     if (session.closed) return { ok: false, status: 409, message: 'the episode has ended' };
+    const refused = requestRefusal(error);
+    if (refused !== undefined) {
+      // The model server refused what the agent sent (a malformed message, an unknown role, a bad tool schema): the
+      // agent's request, not the infrastructure. It is a model call that got no reply; the agent hears why.
+      ctx.trace.emit(refusedEvent(model.name, messages, session, performance.now() - started, refused));
+      return { ok: false, status: refused.status, message: `the model server refused the request (HTTP ${refused.status}): ${refused.message}` };
+    }
     if (error instanceof ContextExceededError) {
       ctx.trace.emit(overflowEvent(model.name, messages, session, performance.now() - started, error.overflow.detail));
       session.exhaust('context_exceeded', `the agent's prompt does not fit the model's context window: ${error.overflow.detail}`);
@@ -315,6 +328,52 @@ function overflowEvent(
     duration_ms: Math.round(wallMs * 1000) / 1000,
     load_ms: 0,
     output_fault: { kind: 'context_exceeded', detail },
+    sent: { messages: messages.map((message) => session.ctx.trace.storeText(message.role, message.content)), options: {} },
+  };
+}
+
+/** HTTP statuses a server answers when the request itself is wrong (not the server, the model or the credentials). */
+const REQUEST_FAULTS = new Set([400, 413, 422]);
+
+/**
+ * The server's refusal of the request itself (HTTP 400, 413 or 422 on the error or its cause: the openai client's
+ * APIError, or the InfrastructureError the retry layer wrapped it in), or undefined for any other failure (404 model
+ * missing, 401/403 credentials, 5xx, transport: infrastructure).
+ */
+function requestRefusal(error: unknown): { status: number; message: string } | undefined {
+  for (let at: unknown = error, depth = 0; at !== null && typeof at === 'object' && depth < 4; at = (at as { cause?: unknown }).cause, depth++) {
+    const status = (at as { status?: unknown }).status;
+    if (typeof status === 'number' && REQUEST_FAULTS.has(status)) {
+      const body = (at as { error?: { message?: unknown } }).error;
+      const message = typeof body?.message === 'string' ? body.message : at instanceof Error ? at.message : String(status);
+      return { status, message };
+    }
+  }
+  return undefined;
+}
+
+/** The model_call of a request the server refused: no reply, the server's words as the error. */
+function refusedEvent(
+  model: string,
+  messages: ChatMessage[],
+  session: AgentSession,
+  wallMs: number,
+  refused: { status: number; message: string },
+): Extract<TraceEventInput, { type: 'model_call' }> {
+  return {
+    type: 'model_call',
+    role: 'agent',
+    model,
+    schema: 'chat',
+    attempt: 1,
+    outcome: 'invalid',
+    error: `the model server refused the request (HTTP ${refused.status}): ${refused.message}`,
+    text: '',
+    format_warnings: [],
+    tokens_in: 0,
+    tokens_out: 0,
+    duration_ms: Math.round(wallMs * 1000) / 1000,
+    load_ms: 0,
     sent: { messages: messages.map((message) => session.ctx.trace.storeText(message.role, message.content)), options: {} },
   };
 }

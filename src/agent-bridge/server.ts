@@ -1,4 +1,5 @@
 // One episode's bridge on 127.0.0.1: the MCP server at /mcp, the model proxy at /v1 (OpenAI) and /api (Ollama).
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serveMcp } from './mcp.js';
@@ -20,10 +21,23 @@ export interface Bridge {
   close(): Promise<void>;
 }
 
-/** Starts the bridge of one episode on 127.0.0.1 (an ephemeral port). Rejects when the port cannot be bound. */
+/**
+ * Starts the bridge of one episode on 127.0.0.1 (an ephemeral port). Rejects when the port cannot be bound. Every URL
+ * it serves starts with a secret of the episode (`/<uuid>/mcp`, `/<uuid>/v1`): another process that finds the port
+ * (another episode's agent, a web page rebinding DNS) cannot end or spend this episode; and the Host header must name
+ * the loopback address. Anything else is answered 403.
+ */
 export async function startBridge(session: AgentSession, task: string, signal: AbortSignal | undefined): Promise<Bridge> {
   let port = 0;
+  const secret = randomUUID();
   const server: Server = createServer((req, res) => {
+    const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
+    const prefix = `/${secret}`;
+    if (!hosts.includes(req.headers.host ?? '') || !(req.url === prefix || req.url?.startsWith(`${prefix}/`) || req.url?.startsWith(`${prefix}?`))) {
+      json(res, 403, { error: { message: "not this episode's bridge URL" } });
+      return;
+    }
+    req.url = req.url.slice(prefix.length) || '/';
     handle(session, task, port, req, res, signal).catch((error: unknown) => {
       if (!res.headersSent) json(res, 500, { error: { message: `bridge error: ${error instanceof Error ? error.message : String(error)}` } });
       else res.destroy();
@@ -39,7 +53,7 @@ export async function startBridge(session: AgentSession, task: string, signal: A
     });
   });
   port = (server.address() as AddressInfo).port;
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${port}/${secret}`;
   return {
     port,
     mcpUrl: `${base}/mcp`,

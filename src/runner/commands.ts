@@ -159,8 +159,9 @@ async function resumeDefaults(options: Record<string, unknown>, explicit: Readon
   const take = (option: string, value: unknown): void => {
     if (value === undefined) return;
     if (!explicit.has(option)) merged[option] = value;
-    else if (['suite', 'strategies', 'tasks', 'epochs', 'seed'].includes(option) && String(options[option]) !== String(value)) {
-      conflicts.push(`--${option} ${String(options[option])} (the run has ${String(value)})`);
+    else if (['suite', 'strategies', 'tasks', 'epochs', 'seed', 'agentCmd', 'agentName'].includes(option) && String(options[option]) !== String(value)) {
+      const flag = option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      conflicts.push(`--${flag} ${String(options[option])} (the run has ${String(value)})`);
     }
   };
   take('suite', config.suite);
