@@ -159,11 +159,13 @@ export async function proxyChat(session: AgentSession, body: Record<string, unkn
     if (refused !== undefined) {
       // The model server refused what the agent sent (a malformed message, an unknown role, a bad tool schema): the
       // agent's request, not the infrastructure. It is a model call that got no reply; the agent hears why.
-      ctx.trace.emit(refusedEvent(model.name, messages, session, performance.now() - started, refused));
+      const words = `the model server refused the request (HTTP ${refused.status}): ${refused.message}`;
+      ctx.trace.emit(unansweredEvent(model.name, messages, session, performance.now() - started, words));
       return { ok: false, status: refused.status, message: `the model server refused the request (HTTP ${refused.status}): ${refused.message}` };
     }
     if (error instanceof ContextExceededError) {
-      ctx.trace.emit(overflowEvent(model.name, messages, session, performance.now() - started, error.overflow.detail));
+      const fault = { kind: 'context_exceeded', detail: error.overflow.detail };
+      ctx.trace.emit(unansweredEvent(model.name, messages, session, performance.now() - started, 'context_exceeded', fault));
       session.exhaust('context_exceeded', `the agent's prompt does not fit the model's context window: ${error.overflow.detail}`);
       return { ok: false, status: 400, message: `the prompt does not fit the model's context window: ${error.overflow.detail}` };
     }
@@ -305,33 +307,6 @@ function fromCompletion(
   return { result: { ok: true, message, finish_reason: finish, tokens_in: tokensIn, tokens_out: tokensOut, model: modelName }, event };
 }
 
-/** The model_call of a request whose prompt did not fit: no reply, the server's words as the output fault. */
-function overflowEvent(
-  model: string,
-  messages: ChatMessage[],
-  session: AgentSession,
-  wallMs: number,
-  detail: string,
-): Extract<TraceEventInput, { type: 'model_call' }> {
-  return {
-    type: 'model_call',
-    role: 'agent',
-    model,
-    schema: 'chat',
-    attempt: 1,
-    outcome: 'invalid',
-    error: 'context_exceeded',
-    text: '',
-    format_warnings: [],
-    tokens_in: 0,
-    tokens_out: 0,
-    duration_ms: Math.round(wallMs * 1000) / 1000,
-    load_ms: 0,
-    output_fault: { kind: 'context_exceeded', detail },
-    sent: { messages: messages.map((message) => session.ctx.trace.storeText(message.role, message.content)), options: {} },
-  };
-}
-
 /** HTTP statuses a server answers when the request itself is wrong (not the server, the model or the credentials). */
 const REQUEST_FAULTS = new Set([400, 413, 422]);
 
@@ -352,13 +327,17 @@ function requestRefusal(error: unknown): { status: number; message: string } | u
   return undefined;
 }
 
-/** The model_call of a request the server refused: no reply, the server's words as the error. */
-function refusedEvent(
+/**
+ * The model_call of a request that got no reply: the server refused it (`error`) or its prompt did not fit (`fault`,
+ * the server's words), with the messages it carried.
+ */
+function unansweredEvent(
   model: string,
   messages: ChatMessage[],
   session: AgentSession,
   wallMs: number,
-  refused: { status: number; message: string },
+  error: string,
+  fault?: { kind: string; detail: string },
 ): Extract<TraceEventInput, { type: 'model_call' }> {
   return {
     type: 'model_call',
@@ -367,13 +346,14 @@ function refusedEvent(
     schema: 'chat',
     attempt: 1,
     outcome: 'invalid',
-    error: `the model server refused the request (HTTP ${refused.status}): ${refused.message}`,
+    error,
     text: '',
     format_warnings: [],
     tokens_in: 0,
     tokens_out: 0,
     duration_ms: Math.round(wallMs * 1000) / 1000,
     load_ms: 0,
+    ...(fault ? { output_fault: fault } : {}),
     sent: { messages: messages.map((message) => session.ctx.trace.storeText(message.role, message.content)), options: {} },
   };
 }
