@@ -66,7 +66,9 @@ function headersFor(endpoint: CompletionEndpoint, timeoutMs: number | undefined,
  * and returns what it returns: the parsed completion (a reply that is not JSON: its text; 204: null). It throws the
  * client's own errors, built with its classes, so `classifyOpenAIError` reads them the same:
  * - an HTTP error status → `APIError.generate` (BadRequestError, NotFoundError, RateLimitError, InternalServerError,
- *   …) from the body's JSON, else its text (a body that breaks off: its message, e.g. "terminated");
+ *   …) from the body's JSON in the client's shape (`errorBody`: vLLM's older flat body, TGI's and FastAPI's keep their
+ *   message, where the client says "400 status code (no body)"), else its text (a body that breaks off: its message,
+ *   e.g. "terminated");
  * - no response within `timeoutMs` (default 600 000 ms, the client's) → `APIConnectionTimeoutError`; no response
  *   for another reason → `APIConnectionError` with `TypeError('fetch failed')` (undici's error its cause) as
  *   `cause`, or `APIConnectionTimeoutError` when that error says it timed out (as the client tells them apart);
@@ -134,7 +136,7 @@ async function completionOf(sdk: Sdk, response: Dispatcher.ResponseData, control
   if (status < 200 || status > 299) {
     const text = await bodyText(response, controller).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
     const json = safeJSON(text);
-    throw APIError.generate(status, json as object, json ? undefined : text, headersOf(response));
+    throw APIError.generate(status, errorBody(json) as object | undefined, json ? undefined : text, headersOf(response));
   }
   if (status === 204) return null as unknown as OpenAI.Chat.Completions.ChatCompletion;
   const type = header(response, 'content-type');
@@ -161,6 +163,42 @@ function headersOf(response: Dispatcher.ResponseData): Headers {
     else if (value !== undefined) headers.append(name, value);
   }
   return headers;
+}
+
+/**
+ * An error reply's JSON in the shape `APIError.generate` reads (`{error: {message, type, code, …}}`), so its message
+ * reaches the user and the fallbacks that read it (json_schema → prompt, the tool-call-parse retry). The client reads
+ * only `body.error`, so every other shape became "400 status code (no body)". Shapes seen:
+ * - `{error: {message, …}}` (OpenAI, current vLLM, llama.cpp server, LiteLLM): unchanged;
+ * - `{object: "error", message, type, param, code}` (older vLLM releases: `ErrorResponse` of
+ *   vllm/entrypoints/openai/protocol.py, sent flat): the body itself is the error object;
+ * - `{error: "text", error_type?}` (Hugging Face TGI, some proxies): `{message: text, type: error_type}`;
+ * - `{detail: "text"}` or `{detail: [{loc, msg, type}]}` (FastAPI's own errors, e.g. vLLM's 422 request validation):
+ *   `{message: "text"}`, or each item as `loc.joined: msg`, separated by "; ".
+ * Anything else (not JSON, an array, other objects) is passed as it came.
+ */
+export function errorBody(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
+  const record = json as Record<string, unknown>;
+  const inner = record['error'];
+  if (inner !== null && typeof inner === 'object') return json;
+  if (typeof inner === 'string' && inner !== '') {
+    return { error: { message: inner, ...(typeof record['error_type'] === 'string' ? { type: record['error_type'] } : {}) } };
+  }
+  if (typeof record['message'] === 'string' && record['message'] !== '') return { error: record };
+  const detail = record['detail'];
+  if (typeof detail === 'string' && detail !== '') return { error: { message: detail } };
+  if (Array.isArray(detail) && detail.length > 0) {
+    const items = detail.map((item: unknown) => {
+      if (item === null || typeof item !== 'object') return JSON.stringify(item);
+      const { loc, msg } = item as { loc?: unknown; msg?: unknown };
+      const where = Array.isArray(loc) ? loc.map(String).join('.') : undefined;
+      const what = typeof msg === 'string' ? msg : JSON.stringify(item);
+      return where ? `${where}: ${what}` : what;
+    });
+    return { error: { message: items.join('; ') } };
+  }
+  return json;
 }
 
 function safeJSON(text: string): unknown {

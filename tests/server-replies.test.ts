@@ -1,0 +1,162 @@
+// Model servers as they really answer (issue 29 §4): error bodies of every shape keep their message, so the backend's
+// fallbacks fire on them. Fake servers on 127.0.0.1 send the bodies those servers send.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OpenAI from 'openai';
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIModel } from '../src/models/openai.js';
+import { errorBody, postCompletion } from '../src/models/openai-undici.js';
+import type { ChatRequest } from '../src/models/types.js';
+import { PlanReply } from '../src/strategies/replies.js';
+
+type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
+
+const servers: Server[] = [];
+const pools: Agent[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+});
+
+/** A server on 127.0.0.1 answering every request with `handler`; returns its /v1 base URL and the request bodies. */
+async function serve(handler: Handler): Promise<{ baseURL: string; bodies: Array<Record<string, unknown>> }> {
+  const bodies: Array<Record<string, unknown>> = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body === '' ? {} : (JSON.parse(body) as Record<string, unknown>));
+      handler(request, response, body);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, bodies };
+}
+
+function pool(): Agent {
+  const agent = new Agent();
+  pools.push(agent);
+  return agent;
+}
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+};
+
+const COMPLETION = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1_780_000_000,
+  model: 'Qwen/Qwen3-8B',
+  choices: [{ index: 0, message: { role: 'assistant', content: '{"steps":[]}' }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+};
+
+/** What older vLLM releases send for every error: `ErrorResponse` flat, without an `error` object. */
+const flatVllm = (message: string, type: string, code: number) => ({ object: 'error', message, type, param: null, code });
+
+const planRequest = (): ChatRequest => ({
+  role: 'planner',
+  schemaName: 'plan',
+  schema: PlanReply,
+  view: { role: 'gate', task_id: 't', prompt: 'p' },
+  messages: () => [{ role: 'user', content: 'Plan it.' }],
+  options: {},
+  epoch: 0,
+});
+
+const sdk = { default: OpenAI } as unknown as typeof import('openai');
+
+/** The error postCompletion throws for `handler`'s reply, as a user reads it. */
+async function errorFor(handler: Handler): Promise<{ class: string; message: string; status?: number; type?: unknown }> {
+  const { baseURL } = await serve(handler);
+  const error = (await postCompletion(sdk, { baseURL, apiKey: 'sk-local' }, { model: 'm', messages: [{ role: 'user', content: 'x' }] }, 10_000, pool()).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  )) as InstanceType<typeof OpenAI.APIError>;
+  return { class: error.constructor.name, message: error.message, status: error.status, type: error.type };
+}
+
+describe('error bodies of every shape keep their message', () => {
+  it('older vLLM (flat), current vLLM (nested), TGI (error as text), FastAPI detail (text and list); other bodies as before', async () => {
+    const message = "1 validation error for ChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object'";
+    const outcomes = [
+      await errorFor((_q, r) => json(r, 400, flatVllm(message, 'BadRequestError', 400))),
+      await errorFor((_q, r) => json(r, 400, { error: { message, type: 'BadRequestError', code: 400 } })),
+      await errorFor((_q, r) => json(r, 422, { error: 'Input validation error: `inputs` must have less than 4096 tokens', error_type: 'validation' })),
+      await errorFor((_q, r) => json(r, 404, { detail: 'Not Found' })),
+      await errorFor((_q, r) => json(r, 422, { detail: [{ loc: ['body', 'messages'], msg: 'Field required', type: 'missing' }] })),
+      await errorFor((_q, r) => json(r, 400, { unexpected: true })),
+      await errorFor((_q, r) => json(r, 400, {})),
+    ];
+    expect(outcomes).toEqual([
+      { class: 'BadRequestError', message: `400 ${message}`, status: 400, type: 'BadRequestError' },
+      { class: 'BadRequestError', message: `400 ${message}`, status: 400, type: 'BadRequestError' },
+      {
+        class: 'UnprocessableEntityError',
+        message: '422 Input validation error: `inputs` must have less than 4096 tokens',
+        status: 422,
+        type: 'validation',
+      },
+      { class: 'NotFoundError', message: '404 Not Found', status: 404, type: undefined },
+      { class: 'UnprocessableEntityError', message: '422 body.messages: Field required', status: 422, type: undefined },
+      { class: 'BadRequestError', message: '400 status code (no body)', status: 400, type: undefined },
+      { class: 'BadRequestError', message: '400 status code (no body)', status: 400, type: undefined },
+    ]);
+  });
+
+  it('errorBody leaves what is not an object as it came', () => {
+    expect([errorBody(undefined), errorBody([1]), errorBody('text'), errorBody({ error: '' })]).toEqual([undefined, [1], 'text', { error: '' }]);
+  });
+
+  it('the json_schema fallback fires on older vLLM: the 400 is followed by the same call with the schema in the prompt', async () => {
+    const { baseURL, bodies } = await serve((_q, r, body) => {
+      if ('response_format' in (JSON.parse(body) as object)) {
+        json(
+          r,
+          400,
+          flatVllm("1 validation error for ChatCompletionRequest\nresponse_format.type\n  Input should be 'text' or 'json_object'", 'BadRequestError', 400),
+        );
+      } else json(r, 200, COMPLETION);
+    });
+    const model = createOpenAIModel({ model: 'Qwen/Qwen3-8B', baseURL, dispatcher: pool() });
+    const reply = await model.chat(planRequest());
+    expect({ text: reply.text, structured_output: reply.sent?.options['structured_output'] }).toEqual({ text: '{"steps":[]}', structured_output: 'prompt' });
+    expect(bodies.map((body) => 'response_format' in body)).toEqual([true, false]);
+    // For good: the next call does not ask for json_schema again.
+    await model.chat(planRequest());
+    expect(bodies.map((body) => 'response_format' in body)).toEqual([true, false, false]);
+  });
+
+  it("the tool-call-parse retry fires on older vLLM's flat 500: one retry, then the model's fault (not infrastructure)", async () => {
+    const { baseURL, bodies } = await serve((_q, r) =>
+      json(r, 500, flatVllm('Error parsing tool call: Expecting value: line 1 column 1', 'InternalServerError', 500)),
+    );
+    const model = createOpenAIModel({ model: 'Qwen/Qwen3-8B', baseURL, dispatcher: pool(), clock: { sleep: async () => undefined } });
+    const reply = await model.chat(planRequest());
+    expect(reply.output_fault).toEqual({ kind: 'tool_call_malformed', detail: '500 Error parsing tool call: Expecting value: line 1 column 1' });
+    expect({ attempts: reply.attempts, requests: bodies.length }).toEqual({ attempts: 2, requests: 2 });
+  });
+
+  it('a flat 404 is a missing model, named by the server and not retried', async () => {
+    const { baseURL, bodies } = await serve((_q, r) => json(r, 404, flatVllm('The model `Qwen/Qwen3-8B` does not exist.', 'NotFoundError', 404)));
+    const model = createOpenAIModel({ model: 'Qwen/Qwen3-8B', baseURL, dispatcher: pool(), clock: { sleep: async () => undefined } });
+    const error = await model
+      .chat(planRequest())
+      .catch((thrown: Error & { kind?: string }) => ({ name: thrown.name, kind: thrown.kind, message: thrown.message }));
+    expect(error).toEqual({
+      name: 'InfrastructureError',
+      kind: 'model_missing',
+      message: `OpenAI-compatible chat with Qwen/Qwen3-8B at ${baseURL}: HTTP 404: 404 The model \`Qwen/Qwen3-8B\` does not exist.`,
+    });
+    expect(bodies).toHaveLength(1);
+  });
+});
