@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createOllamaModel } from '../src/models/ollama.js';
 import { createOpenAIModel } from '../src/models/openai.js';
+import { retryAfterMs } from '../src/models/retry.js';
 import { errorBody, postCompletion } from '../src/models/openai-undici.js';
 import type { ChatRequest } from '../src/models/types.js';
 import { PlanReply } from '../src/strategies/replies.js';
@@ -158,5 +160,110 @@ describe('error bodies of every shape keep their message', () => {
       message: `OpenAI-compatible chat with Qwen/Qwen3-8B at ${baseURL}: HTTP 404: 404 The model \`Qwen/Qwen3-8B\` does not exist.`,
     });
     expect(bodies).toHaveLength(1);
+  });
+});
+
+/** An Ollama /api/chat reply (not streamed). */
+const OLLAMA_REPLY = {
+  model: 'qwen3:8b',
+  created_at: '2026-12-04T00:00:00Z',
+  message: { role: 'assistant', content: '{"steps":[]}' },
+  done: true,
+  done_reason: 'stop',
+  total_duration: 2_000_000,
+  load_duration: 0,
+  prompt_eval_count: 10,
+  eval_count: 5,
+};
+
+/** Answers `busy` (status, headers) to the first `times` calls, then `ok`; counts the calls. */
+function busyThen(times: number, status: number, headers: Record<string, string>, ok: (response: ServerResponse) => void, errorBody: unknown): Handler {
+  let calls = 0;
+  return (_q, r) => {
+    calls += 1;
+    if (calls <= times) json(r, status, errorBody, headers);
+    else ok(r);
+  };
+}
+
+describe('Retry-After on 429 and 503 is honoured within the retry budget', () => {
+  it('reads retry-after-ms, Retry-After seconds and an HTTP-date; ignores what it cannot read', () => {
+    const now = Date.parse('Fri, 04 Dec 2026 05:00:00 GMT');
+    const headers = (values: Record<string, string>) => (name: string) => values[name];
+    const cases: Array<Record<string, string>> = [
+      { 'retry-after': '7' },
+      { 'retry-after': ' 0 ' },
+      { 'retry-after': 'Fri, 04 Dec 2026 05:00:30 GMT' },
+      { 'retry-after': 'Fri, 04 Dec 2026 04:59:00 GMT' },
+      { 'retry-after-ms': '1500', 'retry-after': '9' },
+      { 'retry-after': '1.5' },
+      { 'retry-after': '-3' },
+      { 'retry-after': 'soon' },
+      {},
+    ];
+    expect(cases.map((values) => retryAfterMs(headers(values), now))).toEqual([7000, 0, 30_000, 0, 1500, undefined, undefined, undefined, undefined]);
+  });
+
+  it('openai: a 429 with Retry-After: 2 waits 2000 ms (not the backoff) and the next call is answered', async () => {
+    const { baseURL, bodies } = await serve(
+      busyThen(1, 429, { 'retry-after': '2' }, (r) => json(r, 200, COMPLETION), { error: { message: 'Rate limit reached', type: 'rate_limit_error' } }),
+    );
+    const waits: number[] = [];
+    const model = createOpenAIModel({
+      model: 'Qwen/Qwen3-8B',
+      baseURL,
+      dispatcher: pool(),
+      clock: { sleep: async (ms) => void waits.push(ms), random: () => 0.5, now: () => 0 },
+    });
+    const reply = await model.chat(planRequest());
+    expect({ text: reply.text, waits, requests: bodies.length }).toEqual({ text: '{"steps":[]}', waits: [2000], requests: 2 });
+  });
+
+  it('openai: a 503 with retry-after-ms (as OpenAI and Azure send) waits that many ms', async () => {
+    const { baseURL } = await serve(
+      busyThen(2, 503, { 'retry-after-ms': '750' }, (r) => json(r, 200, COMPLETION), flatVllm('Service Unavailable', 'ServiceUnavailableError', 503)),
+    );
+    const waits: number[] = [];
+    const model = createOpenAIModel({ model: 'm', baseURL, dispatcher: pool(), clock: { sleep: async (ms) => void waits.push(ms), now: () => 0 } });
+    await model.chat(planRequest());
+    expect(waits).toEqual([750, 750]);
+  });
+
+  it('a wait past the retry budget is not started: busy at once, saying what the server asked', async () => {
+    const { baseURL, bodies } = await serve(
+      busyThen(9, 503, { 'retry-after': 'Wed, 21 Oct 2099 07:28:00 GMT' }, (r) => json(r, 200, COMPLETION), { error: { message: 'overloaded' } }),
+    );
+    const waits: number[] = [];
+    const model = createOpenAIModel({ model: 'm', baseURL, dispatcher: pool(), clock: { sleep: async (ms) => void waits.push(ms), now: () => 0 } });
+    const error = await model
+      .chat(planRequest())
+      .catch((thrown: Error & { kind?: string }) => ({ name: thrown.name, kind: thrown.kind, message: thrown.message }));
+    expect(error).toMatchObject({ name: 'InfrastructureError', kind: 'busy' });
+    expect((error as { message: string }).message).toMatch(
+      /^OpenAI-compatible chat with m at .* failed after 1 attempt in 0 ms: HTTP 503: 503 overloaded \(the server asked to wait \d+ ms, Retry-After, past the 60000 ms retry budget\)$/,
+    );
+    expect({ waits, requests: bodies.length }).toEqual({ waits: [], requests: 1 });
+  });
+
+  it('ollama: a 503 with Retry-After: 3 waits 3000 ms; a 429 with an unreadable one falls back to the backoff', async () => {
+    const ok = (r: ServerResponse) => json(r, 200, OLLAMA_REPLY);
+    for (const [headers, expected] of [
+      [{ 'retry-after': '3' }, [3000]],
+      [{ 'retry-after': 'later' }, [250]],
+    ] as const) {
+      const { baseURL, bodies } = await serve(
+        busyThen(1, headers['retry-after'] === '3' ? 503 : 429, headers, ok, { error: 'server busy, please try again.  maximum pending requests exceeded' }),
+      );
+      const waits: number[] = [];
+      const model = createOllamaModel({
+        model: 'qwen3:8b',
+        host: baseURL.replace(/\/v1$/, ''),
+        dispatcher: pool(),
+        loadTimeoutMs: 0,
+        clock: { sleep: async (ms) => void waits.push(ms), random: () => 0.5, now: () => 0 },
+      });
+      const reply = await model.chat(planRequest());
+      expect({ text: reply.text, waits, requests: bodies.length }).toEqual({ text: '{"steps":[]}', waits: expected, requests: 2 });
+    }
   });
 });

@@ -2,6 +2,7 @@
 // fetch layers. Decision 0019 says why (the main thread's time per model call at 64 calls in flight, issue 15 §5).
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { retryAfterMs } from './retry.js';
 
 /**
  * An HTTP error reply, as the ollama client (ollama-js 0.6.4) throws it: `name` "ResponseError", `error` the
@@ -13,6 +14,8 @@ export class OllamaResponseError extends Error {
   constructor(
     readonly error: unknown,
     readonly status_code: number,
+    /** The reply's Retry-After, ms (`retryAfterMs`), for the retry policy; ollama-js keeps no headers. */
+    readonly retryAfterMs?: number,
   ) {
     super(String(error));
   }
@@ -228,5 +231,9 @@ function responseError(response: Dispatcher.ResponseData, text: string | undefin
       // as ollama-js: an unparsable JSON error body keeps the status line
     }
   } else if (text) message = text;
-  return new OllamaResponseError(message, response.statusCode);
+  const after = retryAfterMs((name) => {
+    const value = response.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  });
+  return new OllamaResponseError(message, response.statusCode, after);
 }

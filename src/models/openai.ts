@@ -4,7 +4,7 @@
 import type OpenAI from 'openai';
 import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
-import { classifyOllamaError, errorMessage, withRetry, type ErrorClassification, type RetryOptions, type RetryPolicy } from './retry.js';
+import { classifyOllamaError, errorMessage, retryAfterMs, withRetry, type ErrorClassification, type RetryOptions, type RetryPolicy } from './retry.js';
 import { schemaLine } from './ollama.js';
 import { ConfigurationError } from './preflight.js';
 import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
@@ -73,7 +73,7 @@ export function resolveOpenAIBaseUrl(flag?: string, env: NodeJS.ProcessEnv = pro
 /**
  * Classifies an error of the openai client (6.30: `APIError` subclasses with `status`; `APIConnectionError`,
  * `APIConnectionTimeoutError`, `APIUserAbortError` without one) as the Ollama backend's errors are classified:
- * 404 → model_missing; 429/503 → busy; other 5xx → server_error (retried); connection failures → unreachable;
+ * 404 → model_missing; 429/503 → busy (with the reply's `retry-after-ms` / `Retry-After` as `retryAfterMs`); other 5xx → server_error (retried); connection failures → unreachable;
  * timeouts → timeout; other 4xx → fail. A 500 whose message says the server could not parse the model's tool
  * call (vLLM, llama.cpp) is the model's output, not the server's fault.
  */
@@ -96,7 +96,10 @@ export function classifyOpenAIError(error: unknown): ErrorClassification {
       return { action: 'model_output', reason: message };
     }
     if (status === 404) return { action: 'fail', kind: 'model_missing', reason: `HTTP 404: ${message}` };
-    if (status === 429 || status === 503) return { action: 'retry', kind: 'busy', reason: `HTTP ${status}: ${message}` };
+    if (status === 429 || status === 503) {
+      const after = error.headers ? retryAfterMs((name) => error.headers?.get(name)) : undefined;
+      return { action: 'retry', kind: 'busy', reason: `HTTP ${status}: ${message}`, ...(after !== undefined ? { retryAfterMs: after } : {}) };
+    }
     if (status >= 500) return { action: 'retry', kind: 'server_error', reason: `HTTP ${status}: ${message}` };
     return { action: 'fail', kind: 'other', reason: `HTTP ${status}: ${message}` };
   }

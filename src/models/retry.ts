@@ -26,7 +26,14 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseMs: 500, max
 
 /** What to do about one error thrown by the ollama client or by fetch. */
 export type ErrorClassification =
-  | { action: 'retry'; kind: 'unreachable' | 'server_error' | 'busy' | 'timeout'; reason: string; code?: string }
+  | {
+      action: 'retry';
+      kind: 'unreachable' | 'server_error' | 'busy' | 'timeout';
+      reason: string;
+      code?: string;
+      /** How long the server asked to be left alone before the next call, ms (its `Retry-After` on a 429 or 503). */
+      retryAfterMs?: number;
+    }
   | { action: 'fail'; kind: 'model_missing' | 'other'; reason: string }
   /** HTTP 500 "error parsing tool call": the model's output, reported by the server's tool-call parser. */
   | { action: 'model_output'; reason: string }
@@ -81,7 +88,10 @@ export function classifyOllamaError(error: unknown): ErrorClassification {
   if (name === 'ResponseError') {
     const status = Number((error as { status_code?: unknown }).status_code);
     if (status === 404 || /model\b.*\bnot found/i.test(message)) return { action: 'fail', kind: 'model_missing', reason: message };
-    if (status === 503 || status === 429) return { action: 'retry', kind: 'busy', reason: `HTTP ${status}: ${message}` };
+    if (status === 503 || status === 429) {
+      const after = (error as { retryAfterMs?: unknown }).retryAfterMs;
+      return { action: 'retry', kind: 'busy', reason: `HTTP ${status}: ${message}`, ...(typeof after === 'number' ? { retryAfterMs: after } : {}) };
+    }
     if (status >= 500) return { action: 'retry', kind: 'server_error', reason: `HTTP ${status}: ${message}` };
     return { action: 'fail', kind: 'other', reason: `HTTP ${status}: ${message}` };
   }
@@ -103,6 +113,26 @@ export function classifyOllamaError(error: unknown): ErrorClassification {
   if (RUNNER_STOPPED.test(message)) return { action: 'retry', kind: 'server_error', reason: message };
   if (name === 'SyntaxError') return { action: 'retry', kind: 'server_error', reason: `the server sent a body that is not JSON: ${message}` };
   return { action: 'rethrow' };
+}
+
+/**
+ * The wait a reply's headers ask for before the next call, ms, or undefined when they ask for none that can be read.
+ * `retry-after-ms` (milliseconds, what OpenAI and Azure send) wins over `Retry-After` (RFC 9110 §10.2.3: a whole
+ * number of seconds, or an HTTP-date, counted from `nowEpochMs`, default Date.now()); a date in the past is 0 ms.
+ * openai-node reads the same two headers in the same order (`retryRequest`); a negative, fractional-seconds-as-text or
+ * unparsable value is ignored, as there.
+ */
+export function retryAfterMs(header: (name: string) => string | null | undefined, nowEpochMs: number = Date.now()): number | undefined {
+  const milliseconds = header('retry-after-ms')?.trim();
+  if (milliseconds !== undefined && milliseconds !== '' && Number.isFinite(Number(milliseconds)) && Number(milliseconds) >= 0) {
+    return Math.ceil(Number(milliseconds));
+  }
+  const value = header('retry-after')?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  if (!/[a-z]/i.test(value) || Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowEpochMs);
 }
 
 /** Full-jitter backoff (AWS Architecture Blog, "Exponential Backoff and Jitter"): uniform in [0, min(max, base·2^(n-1))) ms. */
@@ -131,7 +161,8 @@ const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTim
 /**
  * Runs `call(attempt, previous)` until it succeeds. Errors classified `retry` are retried with full-jitter
  * exponential backoff while both bounds of the policy allow; then an `InfrastructureError` of that kind is
- * thrown. `fail` errors throw an `InfrastructureError` at once (404 → `model_missing`, no retry).
+ * thrown. A classification with `retryAfterMs` (the server's Retry-After) waits that long instead of the backoff,
+ * within the same bounds: a wait that would end past `totalMs` is not started, and the error says what was asked. `fail` errors throw an `InfrastructureError` at once (404 → `model_missing`, no retry).
  * `model_output` and `rethrow` errors propagate unchanged for the caller to handle.
  * `previous` is the classification of the last failure (e.g. to switch to streaming after a headers timeout).
  */
@@ -158,11 +189,17 @@ export async function withRetry<T>(
         throw new InfrastructureError(`${what}: ${classification.reason}`, classification.kind, { cause: error });
       }
       if (classification.action !== 'retry') throw error;
-      const delayMs = backoffDelayMs(attempt, policy, random);
+      // A server's Retry-After replaces the backoff: calling sooner only meets the same 429 or 503.
+      const asked = classification.retryAfterMs;
+      const delayMs = asked ?? backoffDelayMs(attempt, policy, random);
       const elapsed = now() - started;
       if (attempt >= policy.attempts || elapsed + delayMs > policy.totalMs) {
         const summary = `${attempt} attempt${attempt === 1 ? '' : 's'} in ${Math.round(elapsed)} ms`;
-        throw new InfrastructureError(`${what} failed after ${summary}: ${classification.reason}`, classification.kind, {
+        const wait =
+          asked !== undefined && attempt < policy.attempts
+            ? ` (the server asked to wait ${asked} ms, Retry-After, past the ${policy.totalMs} ms retry budget)`
+            : '';
+        throw new InfrastructureError(`${what} failed after ${summary}: ${classification.reason}${wait}`, classification.kind, {
           cause: error,
         });
       }
