@@ -461,6 +461,14 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`stratbench: ${error.message}\n`);
       return 2;
     }
+    // A disk that refuses a write (ENOSPC, EROFS, EIO…) in any command: the file and the errno, not a stack (exit 5).
+    const { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskWriteError } = await import('./runner/commands.js');
+    const diskFault = diskFaultCode(error);
+    if (diskFault !== undefined) {
+      const why = error instanceof DiskWriteError ? error.message : `cannot write ${(error as NodeJS.ErrnoException).path ?? 'a file'}: ${diskFault}`;
+      process.stderr.write(`stratbench: the disk refused a write: ${why}\n`);
+      return DISK_FAULT_EXIT_CODE;
+    }
     process.stderr.write(`stratbench: crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 70;
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { StoredText, storedTextHash, type TextSink } from '../records/index.js';
 import { describeReadError, type ReadResult } from './read.js';
 import { EpisodeWriter } from './write.js';
+import type { Disk } from './disk.js';
 
 export const MESSAGES_FILE = 'messages.jsonl';
 
@@ -119,25 +120,35 @@ export interface MessageStore extends TextSink {
  * Opens `dir/messages.jsonl` for appending. Hashes already in the file (an interrupted run being resumed) are not
  * written again; a torn last line (no newline: the run was killed mid-write) is cut off first, since lines appended
  * after it would leave it in the middle, where readers reject it. The file is created on the first text, so runs
- * whose models send no messages (the scripted stand-in) leave none. Lines are buffered like episodes.
+ * whose models send no messages (the scripted stand-in) leave none. Lines are buffered like episodes, and written
+ * to `disk` (default: node:fs); `flush` and `close` throw DiskWriteError naming messages.jsonl when it refuses.
  */
-export async function openMessageStore(dir: string): Promise<MessageStore> {
+export async function openMessageStore(dir: string, disk?: Disk): Promise<MessageStore> {
   await cutTornLastLine(join(dir, MESSAGES_FILE));
   const existing = await readMessages(dir);
   const seen = new Set(existing.ok ? existing.texts.keys() : []);
   let writer: EpisodeWriter | undefined;
+  // A refused write (opening or appending) is kept and thrown by the next flush or close, outside the episode that
+  // stored the text: the disk's fault must not end that episode as an infrastructure error.
+  let failure: unknown;
   return {
     put(text) {
       if (seen.has(text.hash)) return;
       seen.add(text.hash);
-      writer ??= new EpisodeWriter(join(dir, MESSAGES_FILE));
-      writer.writeLine(JSON.stringify(text));
+      try {
+        writer ??= new EpisodeWriter(join(dir, MESSAGES_FILE), disk ? { disk } : {});
+        writer.writeLine(JSON.stringify(text));
+      } catch (error) {
+        failure ??= error;
+      }
     },
     flush() {
+      if (failure !== undefined) throw failure;
       writer?.flush();
     },
     async close() {
       await writer?.close();
+      if (failure !== undefined) throw failure;
     },
   };
 }

@@ -1,5 +1,5 @@
 // Writing a results folder: episode records appended to episodes.jsonl as they finish; run.json and summary.json atomically.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { writeFile, access, constants, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { SCHEMA_VERSION, type EpisodeRecord, type RunClaim, type RunFile, type R
 import { isClaimOnly, RUN_FILE, SUMMARY_FILE } from './read.js';
 import { compressMember, GZIP_LEVEL, locateEpisodes } from './episode-file.js';
 import { createFileOnce } from './lock.js';
+import { asDiskWriteError, type Disk, NODE_DISK } from './disk.js';
 
 /** Thrown when the results folder cannot be created or written (a usage error: exit 2). */
 export class OutputFolderError extends Error {
@@ -78,6 +79,8 @@ export interface EpisodeWriterOptions {
    * reference: a killed run then never leaves an episode whose texts are not on disk.
    */
   beforeFlush?: () => void;
+  /** Where the bytes go (default NODE_DISK); tests pass a disk that refuses writes. */
+  disk?: Disk;
 }
 
 /** Compressed members in flight at once before `write` waits for the oldest (libuv's thread pool has 4 threads). */
@@ -109,6 +112,7 @@ export class EpisodeWriter {
   /** 1 MiB buffers whose lines are written, for the next flushes. */
   private readonly spare: Buffer[] = [];
   private readonly beforeFlush: (() => void) | undefined;
+  private readonly disk: Disk;
 
   constructor(
     readonly path: string,
@@ -118,7 +122,12 @@ export class EpisodeWriter {
     this.compress = options.compress === true;
     this.level = options.level ?? GZIP_LEVEL;
     this.beforeFlush = options.beforeFlush;
-    this.fd = openSync(path, 'a');
+    this.disk = options.disk ?? NODE_DISK;
+    try {
+      this.fd = openSync(path, 'a');
+    } catch (error) {
+      throw asDiskWriteError(error, path);
+    }
   }
 
   /** Appends a record. Throws if an earlier disk write failed. */
@@ -137,22 +146,45 @@ export class EpisodeWriter {
     }
     this.used += this.buffer.write(json, this.used, 'utf8');
     this.buffer[this.used++] = 0x0a;
-    this.timer ??= setTimeout(() => this.flush(), this.maxDelayMs).unref();
+    // A timer's flush that fails is kept in `failure` (never an uncaught exception): the next write or close throws it.
+    this.timer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {}
+    }, this.maxDelayMs).unref();
     return this.pending >= MAX_PENDING_MEMBERS ? this.settled() : undefined;
   }
 
-  /** Writes every buffered line to the file now (compressed: starts its member; `close` waits for it). */
+  /**
+   * Writes every buffered line to the file now (compressed: starts its member; `close` waits for it). Throws
+   * DiskWriteError naming the file when the disk refuses (or what `beforeFlush` threw); after a failure the writer
+   * writes nothing more — a line appended after a torn one would leave it mid-file — and throws it again.
+   */
   flush(): void {
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
+    if (this.failure !== undefined) throw this.failure;
     if (this.used === 0) return;
-    this.beforeFlush?.();
     if (!this.compress) {
-      this.writeAll(this.buffer.subarray(0, this.used));
-      this.used = 0;
+      try {
+        this.beforeFlush?.();
+        this.writeAll(this.buffer.subarray(0, this.used));
+      } catch (error) {
+        this.failure = error;
+        throw error;
+      } finally {
+        this.used = 0;
+      }
       return;
+    }
+    try {
+      this.beforeFlush?.();
+    } catch (error) {
+      this.failure = error;
+      this.used = 0;
+      throw error;
     }
     const full = this.buffer;
     const lines = full.subarray(0, this.used);
@@ -176,7 +208,11 @@ export class EpisodeWriter {
 
   private writeAll(bytes: Buffer): void {
     let offset = 0;
-    while (offset < bytes.length) offset += writeSync(this.fd, bytes, offset, bytes.length - offset);
+    try {
+      while (offset < bytes.length) offset += this.disk.writeSync(this.path, this.fd, bytes, offset);
+    } catch (error) {
+      throw asDiskWriteError(error, this.path);
+    }
   }
 
   /** Waits for the members in flight to be written; throws the first write failure. */
@@ -185,6 +221,7 @@ export class EpisodeWriter {
     if (this.failure !== undefined) throw this.failure;
   }
 
+  /** Writes what is buffered and closes the file (always); throws the first write failure (DiskWriteError naming the file). */
   async close(): Promise<void> {
     try {
       this.flush();
@@ -195,19 +232,28 @@ export class EpisodeWriter {
   }
 }
 
-/** Writes a JSON file atomically (tmp + rename); `compact` for large machine-read files (summary.json). */
-export async function writeJsonFile(path: string, value: unknown, options: { compact?: boolean } = {}): Promise<void> {
+/**
+ * Writes a JSON file atomically (tmp + rename): `path` is the old file or the new one, never half of either;
+ * `compact` for large machine-read files (summary.json). A write the disk refuses removes the tmp file and throws
+ * DiskWriteError naming `path` (the old file, if any, is left as it was).
+ */
+export async function writeJsonFile(path: string, value: unknown, options: { compact?: boolean; disk?: Disk } = {}): Promise<void> {
   const tmp = `${path}.tmp`;
-  await writeFile(tmp, `${options.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
-  await rename(tmp, path);
+  try {
+    await (options.disk ?? NODE_DISK).writeFile(tmp, `${options.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)}\n`);
+    await rename(tmp, path);
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw asDiskWriteError(error, path);
+  }
 }
 
-/** Writes `dir/run.json` atomically (indented: people read it). */
-export async function writeRunFile(dir: string, run: RunFile): Promise<void> {
-  await writeJsonFile(join(dir, RUN_FILE), run);
+/** Writes `dir/run.json` atomically (indented: people read it); see writeJsonFile for a refused write. */
+export async function writeRunFile(dir: string, run: RunFile, disk?: Disk): Promise<void> {
+  await writeJsonFile(join(dir, RUN_FILE), run, disk ? { disk } : {});
 }
 
-/** Writes `dir/summary.json` atomically (compact: it holds every episode's result). */
-export async function writeSummaryFile(dir: string, summary: RunSummary & { statistics: object }): Promise<void> {
-  await writeJsonFile(join(dir, SUMMARY_FILE), summary, { compact: true });
+/** Writes `dir/summary.json` atomically (compact: it holds every episode's result); see writeJsonFile for a refused write. */
+export async function writeSummaryFile(dir: string, summary: RunSummary & { statistics: object }, disk?: Disk): Promise<void> {
+  await writeJsonFile(join(dir, SUMMARY_FILE), summary, { compact: true, ...(disk ? { disk } : {}) });
 }

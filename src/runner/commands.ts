@@ -1,7 +1,7 @@
 // The `run` and `validate` commands: validate every input before any episode runs, then run and report.
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask, type SuiteError } from '../suite/load-suite.js';
 import { missingScripts } from '../suite/missing-scripts.js';
 import { naiveReplayWarnings, stopReplayWarnings } from './stop-replay.js';
@@ -30,6 +30,10 @@ import {
   readRunFile,
   ResumeError,
   type FolderLock,
+  type Disk,
+  DISK_FAULT_EXIT_CODE,
+  diskFaultCode,
+  DiskWriteError,
 } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
 import type { EpisodeTask } from './episode.js';
@@ -68,9 +72,13 @@ export interface RunDependencies {
   openai?: OpenAIDependencies;
   /** Ask a plan wave's executor calls one at a time (benchmarks: the sequential baseline). Default false. */
   sequentialWaves?: boolean;
+  /** Where the results folder's files are written (default: node:fs); tests pass a disk that refuses writes. */
+  disk?: Disk;
 }
 
 export { UsageError } from './usage-error.js';
+/** What cli.ts reports for a write the disk refused in any command (exit 5). */
+export { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskWriteError } from '../results-folder/index.js';
 import { checkPairs } from './pairs-check.js';
 import { UsageError } from './usage-error.js';
 
@@ -225,9 +233,10 @@ export function tasksOfSplit(tasks: readonly LoadedTask[], split: string, suiteP
 }
 
 /**
- * `stratbench run`: returns the exit code (0 success, 130 interrupted). Throws UsageError for bad input and
- * ConfigurationError when an Ollama server or model named for a role is not there (both exit 2, before any
- * episode runs).
+ * `stratbench run`: returns the exit code (0 success, 130 interrupted, DISK_FAULT_EXIT_CODE 5 when the disk refused a
+ * write — ENOSPC, EROFS, EIO, EDQUOT, EFBIG — with a message naming the file and the errno; the episodes already on
+ * disk are kept for `--resume`). Throws UsageError for bad input and ConfigurationError when an Ollama server or
+ * model named for a role is not there (both exit 2, before any episode runs).
  */
 export async function runCommand(
   givenOptions: Record<string, unknown>,
@@ -237,6 +246,17 @@ export async function runCommand(
   const held: { lock?: FolderLock } = {};
   try {
     return await runLocked(givenOptions, explicit, deps, held);
+  } catch (error) {
+    const code = diskFaultCode(error);
+    if (code === undefined) throw error;
+    const path = error instanceof DiskWriteError ? error.path : ((error as NodeJS.ErrnoException).path ?? 'the results folder');
+    const why = error instanceof DiskWriteError ? error.message : `cannot write ${path}: ${code}`;
+    const dir = held.lock ? dirname(held.lock.path) : dirname(path);
+    process.stderr.write(
+      `stratbench: the disk refused a write: ${why}\n` +
+        `  the episodes already in ${dir} are kept; free space (or make the disk writable) and continue with: stratbench run --resume ${dir}\n`,
+    );
+    return DISK_FAULT_EXIT_CODE;
   } finally {
     // Released on every way out: the end, Ctrl-C/SIGTERM (which end the run normally) and errors.
     await held.lock?.release();
@@ -543,33 +563,41 @@ async function runLocked(
     configHash,
   };
   let firstCallOverflows = 0;
-  const summary = await runMatrix(
-    {
-      tasks,
-      groups: suite.groups,
-      strategies,
-      epochs,
-      concurrency: allInProcess ? concurrency : episodesInFlight(concurrency),
-      modelCallSlots: concurrency,
-      seed,
-      outDir,
-      progress,
-      runInfo,
-      ...(existing ? { existing } : {}),
-      ...(options['compress'] === true ? { compress: true } : {}),
-      ...(shard ? { shard } : {}),
-      ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
-      ...(options['pairs'] ? { pairs: options['pairs'] as [string, string][] } : {}),
-      signal: controller.signal,
-      // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls);
-      // an episode whose very first model call overflowed the context window is counted (warned about at the end).
-      complete: async (record: EpisodeRecord, cell: { task: EpisodeTask }) => {
-        if (overflowedAtFirstCall(record)) firstCallOverflows += 1;
-        return options['counterfactual'] === true ? withCounterfactual(record, cell.task, env) : record;
+  let summary: Awaited<ReturnType<typeof runMatrix>>;
+  try {
+    summary = await runMatrix(
+      {
+        tasks,
+        groups: suite.groups,
+        strategies,
+        epochs,
+        concurrency: allInProcess ? concurrency : episodesInFlight(concurrency),
+        modelCallSlots: concurrency,
+        seed,
+        outDir,
+        progress,
+        runInfo,
+        ...(existing ? { existing } : {}),
+        ...(options['compress'] === true ? { compress: true } : {}),
+        ...(deps.disk ? { disk: deps.disk } : {}),
+        ...(shard ? { shard } : {}),
+        ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
+        ...(options['pairs'] ? { pairs: options['pairs'] as [string, string][] } : {}),
+        signal: controller.signal,
+        // Each failed episode replayed as it finishes, with each role swapped for the reference oracle (no model calls);
+        // an episode whose very first model call overflowed the context window is counted (warned about at the end).
+        complete: async (record: EpisodeRecord, cell: { task: EpisodeTask }) => {
+          if (overflowedAtFirstCall(record)) firstCallOverflows += 1;
+          return options['counterfactual'] === true ? withCounterfactual(record, cell.task, env) : record;
+        },
       },
-    },
-    env,
-  );
+      env,
+    );
+  } finally {
+    // Also when the run ends early (a write the disk refused): no handler of this run outlives it.
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
   const header = {
     suiteName: suite.name,
     tasks: tasks.length,
@@ -586,8 +614,6 @@ async function runLocked(
   };
   if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout), { wide: options['wide'] === true }));
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
   process.stderr.write(`results: ${outDir}\n`);
   if (firstCallOverflows > 0) process.stderr.write(`stratbench: warning: ${firstCallOverflowWarning(firstCallOverflows)}\n`);
   if (summary.interrupted) {

@@ -13,6 +13,7 @@ import {
   EPISODES_GZ_FILE,
   EpisodeWriter,
   inShard,
+  type Disk,
   MatrixPositions,
   openMessageStore,
   writeRunFile,
@@ -48,6 +49,8 @@ export interface MatrixConfig {
   atEnd?: () => Partial<RunDescription>;
   /** The strategy pairs the statistics compare (`--pairs`; default: selectPairs'). */
   pairs?: [string, string][];
+  /** Where the results folder's files are written (default: node:fs); tests pass a disk that refuses writes. */
+  disk?: Disk;
   /** Completes a finished episode's record before it is summarised and written (`--counterfactual` adds its replay). */
   complete?: (record: EpisodeRecord, cell: EpisodeCell) => Promise<EpisodeRecord>;
 }
@@ -294,15 +297,21 @@ export async function runMatrix(
   );
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const compress = config.existing?.compressed ?? config.compress === true;
-  const messages = await openMessageStore(config.outDir);
+  const disk = config.disk;
+  const messages = await openMessageStore(config.outDir, disk);
   // Texts go to disk before the episodes that reference them, so a killed run leaves no dangling hash.
-  const writer = new EpisodeWriter(join(config.outDir, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress, beforeFlush: () => messages.flush() });
+  const writer = new EpisodeWriter(join(config.outDir, compress ? EPISODES_GZ_FILE : EPISODES_FILE), {
+    compress,
+    beforeFlush: () => messages.flush(),
+    ...(disk ? { disk } : {}),
+  });
   const withTexts: RunEnvironment = { ...env, texts: messages };
-  await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' });
+  await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' }, disk);
   const progress = startProgress(config.progress, toRun);
   const started = performance.now();
   let firstEpisodeMs: number | undefined;
   let ran = 0;
+  let failed: { error: unknown } | undefined;
   try {
     await streamCells(cells, config, async (cell) => {
       let finished: EpisodeRecord;
@@ -323,11 +332,15 @@ export async function runMatrix(
       firstEpisodeMs ??= Math.round(performance.now());
       progress.tick(record.success);
     });
-  } finally {
-    await writer.close();
-    await messages.close();
-    progress.stop();
+  } catch (error) {
+    failed = { error };
   }
+  // Both files are closed whatever happened; a write the disk refused (DiskWriteError) is thrown once both are.
+  progress.stop();
+  const closed = await Promise.allSettled([writer.close(), messages.close()]);
+  if (failed !== undefined) throw failed.error;
+  const refused = closed.find((result) => result.status === 'rejected');
+  if (refused !== undefined) throw refused.reason;
   const interrupted = config.signal?.aborted === true && ran < toRun;
   // Episodes only: statistics and summary writing come after the clock stops.
   const timing: Record<string, unknown> = {
@@ -340,19 +353,23 @@ export async function runMatrix(
   const statistics = withStatistics(summary, config.seed, config.pairs);
   const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, positions);
   const built = { ...statistics, completeness };
-  await writeSummaryFile(config.outDir, built);
+  await writeSummaryFile(config.outDir, built, disk);
   // Peak resident set of the whole process so far (statistics and summary.json included), MB.
   timing['peak_rss_mb'] = Math.round(process.resourceUsage().maxRSS / 102.4) / 10;
-  await writeRunFile(config.outDir, {
-    ...config.runInfo,
-    status: interrupted ? 'interrupted' : 'complete',
-    episodes: kept + ran,
-    resumed_from: kept,
-    ...(config.shard ? { shard: config.shard } : {}),
-    timing,
-    ...config.atEnd?.(),
-    finished_at: new Date().toISOString(),
-  });
+  await writeRunFile(
+    config.outDir,
+    {
+      ...config.runInfo,
+      status: interrupted ? 'interrupted' : 'complete',
+      episodes: kept + ran,
+      resumed_from: kept,
+      ...(config.shard ? { shard: config.shard } : {}),
+      timing,
+      ...config.atEnd?.(),
+      finished_at: new Date().toISOString(),
+    },
+    disk,
+  );
   return { ...built, interrupted, ran };
 }
 

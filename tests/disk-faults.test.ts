@@ -1,0 +1,130 @@
+// A disk that refuses a write (ENOSPC, EROFS, EIO) while `run` writes its folder: exit 5 with a message naming the
+// file and the errno, the lock released, the finished episodes on disk kept, and `--resume` finishing the run.
+import { existsSync, readFileSync, writeSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type Disk, DISK_FAULT_EXIT_CODE, DiskWriteError, EpisodeWriter, openMessageStore } from '../src/results-folder/index.js';
+import { storedTextHash } from '../src/records/index.js';
+import { runInProcess, scratch } from './support/scripted-over-ollama.js';
+
+/** An errno error as node:fs throws it. */
+const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected fault, write`), { code, syscall: 'write' });
+
+/**
+ * The real disk, except that writes to `file` (a name: episodes.jsonl, summary.json…) after the first `allowed`
+ * ones are refused with `code` — the first refused write lets `partialBytes` through first, as a disk filling up does.
+ */
+function refusing(file: string, code: string, allowed: number, partialBytes = 0): Disk & { refused: number } {
+  let writes = 0;
+  const disk = {
+    refused: 0,
+    writeSync(path: string, fd: number, bytes: Buffer, offset: number): number {
+      if (!path.endsWith(`/${file}`) || ++writes <= allowed) return writeSync(fd, bytes, offset, bytes.length - offset);
+      disk.refused += 1;
+      if (disk.refused === 1 && partialBytes > 0) return writeSync(fd, bytes, offset, Math.min(partialBytes, bytes.length - offset));
+      throw errno(code);
+    },
+    async writeFile(path: string, text: string): Promise<void> {
+      // writeJsonFile writes FILE.tmp and renames it over FILE.
+      if (!path.endsWith(`/${file}.tmp`) || ++writes <= allowed) return writeFile(path, text);
+      disk.refused += 1;
+      await writeFile(path, text.slice(0, partialBytes));
+      throw errno(code);
+    },
+  };
+  return disk;
+}
+
+const lines = (path: string): string[] => readFileSync(path, 'utf8').split('\n');
+const cell = (line: string): string => {
+  const record = JSON.parse(line) as { task: string; strategy: string; epoch: number };
+  return `${record.task}|${record.strategy}|${record.epoch}`;
+};
+/** 14 core tasks × 5 default strategies × 3 epochs: 1.5 MB of episodes, two writes of episodes.jsonl. */
+const MATRIX = { epochs: 3 };
+const EPISODES = 14 * 5 * 3;
+
+describe('a disk that refuses a write while run writes its folder', () => {
+  it('ENOSPC on episodes.jsonl mid-run: exit 5 naming the file, lock released, the written episodes kept and --resume finishes', async () => {
+    const out = join(scratch(), 'full');
+    const disk = refusing('episodes.jsonl', 'ENOSPC', 1, 700);
+    const run = await runInProcess({ ...MATRIX, out }, { disk });
+    expect(run.code).toBe(DISK_FAULT_EXIT_CODE);
+    expect(run.stderr).toContain(`stratbench: the disk refused a write: cannot write ${out}/episodes.jsonl: ENOSPC (no space left on device)\n`);
+    expect(run.stderr).toContain(`continue with: stratbench run --resume ${out}\n`);
+    expect(run.stderr).not.toContain('crashed');
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+    // The first write (1 MiB of whole lines) is on disk, then 700 bytes of the next line: a torn last line.
+    const written = lines(join(out, 'episodes.jsonl'));
+    const whole = written.slice(0, -1);
+    expect(whole.length).toBeGreaterThan(0);
+    expect(written.at(-1)!.length).toBe(700);
+
+    const resumed = await runInProcess({ resume: out });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`resuming ${out}: ${whole.length} finished episode(s) kept, a half-written last line dropped\n`);
+    const after = lines(join(out, 'episodes.jsonl')).filter((line) => line !== '');
+    // Every episode once, and the ones written before the fault unchanged.
+    expect(after.length).toBe(EPISODES);
+    expect(new Set(after.map(cell)).size).toBe(EPISODES);
+    expect(after.slice(0, whole.length)).toEqual(whole);
+  }, 120_000);
+
+  it('EROFS on summary.json: exit 5 naming it, no summary.json.tmp left, every episode kept, and --resume writes the summary', async () => {
+    const out = join(scratch(), 'readonly');
+    const run = await runInProcess({ ...MATRIX, out }, { disk: refusing('summary.json', 'EROFS', 0, 100) });
+    expect(run.code).toBe(DISK_FAULT_EXIT_CODE);
+    expect(run.stderr).toContain(`stratbench: the disk refused a write: cannot write ${out}/summary.json: EROFS (read-only file system)\n`);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+    expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    expect(existsSync(join(out, 'summary.json.tmp'))).toBe(false);
+    expect(lines(join(out, 'episodes.jsonl')).filter((line) => line !== '').length).toBe(EPISODES);
+
+    const resumed = await runInProcess({ resume: out });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`resuming ${out}: ${EPISODES} finished episode(s) kept\n`);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ completeness: { status: 'complete', episodes: EPISODES } });
+  }, 120_000);
+
+  it('EIO on run.json as the run ends: exit 5 naming it, the run.json written at the start kept, and --resume completes it', async () => {
+    const out = join(scratch(), 'eio');
+    const run = await runInProcess({ ...MATRIX, out }, { disk: refusing('run.json', 'EIO', 1) });
+    expect(run.code).toBe(DISK_FAULT_EXIT_CODE);
+    expect(run.stderr).toContain(`stratbench: the disk refused a write: cannot write ${out}/run.json: EIO (input/output error)\n`);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ status: 'running' });
+
+    const resumed = await runInProcess({ resume: out });
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ status: 'complete', episodes: EPISODES, resumed_from: EPISODES });
+  }, 120_000);
+});
+
+describe('EpisodeWriter and the message store on a disk that refuses', () => {
+  it('a refused messages.jsonl write stops the episodes that reference it from being written (no dangling hash)', async () => {
+    const dir = scratch();
+    const messages = await openMessageStore(dir, refusing('messages.jsonl', 'ENOSPC', 0));
+    const episodes = new EpisodeWriter(join(dir, 'episodes.jsonl'), { beforeFlush: () => messages.flush() });
+    const content = 'hello';
+    messages.put({ hash: storedTextHash('user', content), role: 'user', content });
+    episodes.writeLine('{"episode":1}');
+    const closed = await Promise.allSettled([episodes.close(), messages.close()]);
+    expect(closed.map((result) => (result.status === 'rejected' ? (result.reason as Error).message : 'ok'))).toEqual([
+      `cannot write ${dir}/messages.jsonl: ENOSPC (no space left on device)`,
+      `cannot write ${dir}/messages.jsonl: ENOSPC (no space left on device)`,
+    ]);
+    expect(await readFile(join(dir, 'episodes.jsonl'), 'utf8')).toBe('');
+  });
+
+  it("a timer's flush that the disk refuses is no uncaught exception: the next write throws it, naming the file, and nothing more is written", async () => {
+    const dir = scratch();
+    const disk = refusing('episodes.jsonl', 'EIO', 0);
+    const writer = new EpisodeWriter(join(dir, 'episodes.jsonl'), { maxDelayMs: 1, disk });
+    writer.writeLine('{"episode":1}');
+    for (let waited = 0; disk.refused === 0 && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(() => writer.writeLine('{"episode":2}')).toThrow(new DiskWriteError(join(dir, 'episodes.jsonl'), 'EIO'));
+    await expect(writer.close()).rejects.toThrow(`cannot write ${dir}/episodes.jsonl: EIO (input/output error)`);
+    expect(disk.refused).toBe(1);
+  });
+});
