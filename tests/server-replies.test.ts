@@ -2,12 +2,13 @@
 // fallbacks fire on them. Fake servers on 127.0.0.1 send the bodies those servers send.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOllamaModel } from '../src/models/ollama.js';
 import { createOpenAIModel } from '../src/models/openai.js';
-import { retryAfterMs } from '../src/models/retry.js';
+import { MAX_REPLY_BYTES, retryAfterMs } from '../src/models/retry.js';
 import { errorBody, postCompletion } from '../src/models/openai-undici.js';
 import type { ChatRequest } from '../src/models/types.js';
 import { PlanReply } from '../src/strategies/replies.js';
@@ -265,5 +266,63 @@ describe('Retry-After on 429 and 503 is honoured within the retry budget', () =>
       const reply = await model.chat(planRequest());
       expect({ text: reply.text, waits, requests: bodies.length }).toEqual({ text: '{"steps":[]}', waits: expected, requests: 2 });
     }
+  });
+});
+
+describe('a reply larger than the cap (16 MiB decoded) ends as an infrastructure error, not retried', () => {
+  const failure = (thrown: Error & { kind?: string }) => ({ name: thrown.name, kind: thrown.kind, message: thrown.message });
+
+  it('the default cap is 16 MiB', () => {
+    expect(MAX_REPLY_BYTES).toBe(16 * 1024 * 1024);
+  });
+
+  it('openai: a 64 KB gzip of 64 MiB (a decompression bomb) stops at the cap', async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
+    const { baseURL, bodies } = await serve((_q, r) => {
+      r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
+      r.end(bomb);
+    });
+    const model = createOpenAIModel({ model: 'm', baseURL, dispatcher: pool(), clock: { sleep: async () => undefined } });
+    expect(await model.chat(planRequest()).catch(failure)).toEqual({
+      name: 'InfrastructureError',
+      kind: 'other',
+      message: `OpenAI-compatible chat with m at ${baseURL}: the server's reply is too large: it decodes to more than 16777216 bytes (16 MiB, the cap on one reply); reading stopped`,
+    });
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('openai: a Content-Length above the cap is refused before its body is read', async () => {
+    const { baseURL } = await serve((_q, r) => {
+      r.writeHead(200, { 'content-type': 'application/json', 'content-length': 1024 * 1024 * 1024 });
+      r.write('{"id":"chatcmpl-1",');
+    });
+    const model = createOpenAIModel({ model: 'm', baseURL, dispatcher: pool(), clock: { sleep: async () => undefined } });
+    const outcome = await model.chat(planRequest()).catch(failure);
+    expect(outcome).toMatchObject({ name: 'InfrastructureError', kind: 'other' });
+    expect((outcome as { message: string }).message).toContain('its Content-Length declares more than 16777216 bytes');
+  });
+
+  it('ollama: a chunked body without a length stops once it passes the cap', async () => {
+    const { baseURL, bodies } = await serve((_q, r) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, ' ');
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 17 && !r.destroyed) {
+          sent += 1;
+          if (!r.write(chunk)) return void r.once('drain', more);
+        }
+        r.end();
+      };
+      more();
+    });
+    const host = baseURL.replace(/\/v1$/, '');
+    const model = createOllamaModel({ model: 'qwen3:8b', host, dispatcher: pool(), loadTimeoutMs: 0, clock: { sleep: async () => undefined } });
+    expect(await model.chat(planRequest()).catch(failure)).toEqual({
+      name: 'InfrastructureError',
+      kind: 'other',
+      message: `Ollama chat with qwen3:8b at ${host}: the server's reply is too large: its body passed 16777216 bytes (16 MiB, the cap on one reply); reading stopped`,
+    });
+    expect(bodies).toHaveLength(1);
   });
 });

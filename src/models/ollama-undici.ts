@@ -2,7 +2,7 @@
 // fetch layers. Decision 0019 says why (the main thread's time per model call at 64 calls in flight, issue 15 §5).
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { retryAfterMs } from './retry.js';
+import { MAX_REPLY_BYTES, ReplyTooLargeError, retryAfterMs } from './retry.js';
 
 /**
  * An HTTP error reply, as the ollama client (ollama-js 0.6.4) throws it: `name` "ResponseError", `error` the
@@ -113,13 +113,15 @@ export async function postChat(
 
 /**
  * The whole body as text, as fetch's `text()` gives it (see decodedText). A body that breaks off or does not decode →
- * `TypeError('terminated')` with the cause, as fetch; after `controller` aborted, its reason.
+ * `TypeError('terminated')` with the cause, as fetch; after `controller` aborted, its reason; past MAX_REPLY_BYTES →
+ * `ReplyTooLargeError` (fetch has no cap).
  */
 export async function bodyText(response: Dispatcher.ResponseData, controller?: AbortController): Promise<string> {
   try {
     return await decodedText(response);
   } catch (error) {
     if (controller?.signal.aborted) throw controller.signal.reason;
+    if (error instanceof ReplyTooLargeError) throw error;
     throw new TypeError('terminated', { cause: error });
   }
 }
@@ -132,30 +134,53 @@ export const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 2
  * last first, gzip / x-gzip, deflate (zlib or raw, told by the first byte) and br, each forgiving a missing end as
  * curl is (`Z_SYNC_FLUSH`); a coding it does not know (identity, zstd, an empty entry) leaves the whole body as sent.
  * A null body status (204, 205, 304, …) has no body. Throws undici's error when the body breaks off or times out,
- * and zlib's when it does not decode.
+ * and zlib's when it does not decode. At most `maxBytes` (default MAX_REPLY_BYTES, 16 MiB) are read and at most as many
+ * decoded: a Content-Length above it, a body passing it, or a decoding passing it → `ReplyTooLargeError`, the body
+ * destroyed (its connection closed) without reading the rest.
  */
-export async function decodedBody(response: Dispatcher.ResponseData): Promise<Buffer> {
+export async function decodedBody(response: Dispatcher.ResponseData, maxBytes: number = MAX_REPLY_BYTES): Promise<Buffer> {
   if (NULL_BODY_STATUSES.has(response.statusCode)) {
     await response.body.dump();
     return Buffer.alloc(0);
   }
-  const raw: Buffer = Buffer.from(await response.body.arrayBuffer());
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.body.destroy();
+    throw new ReplyTooLargeError('content-length', maxBytes);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      response.body.destroy();
+      throw new ReplyTooLargeError('body', maxBytes);
+    }
+    chunks.push(chunk);
+  }
+  const raw = Buffer.concat(chunks, size);
   const encoding = response.headers['content-encoding'];
   if (encoding === undefined || raw.length === 0) return raw;
   const codings = (Array.isArray(encoding) ? encoding.join(', ') : encoding).toLowerCase().split(',');
   const steps: Array<(bytes: Buffer) => Buffer> = [];
   for (let index = codings.length - 1; index >= 0; index--) {
     const coding = codings[index]!.trim();
-    const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH };
+    const flush = { flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: maxBytes };
     if (coding === 'gzip' || coding === 'x-gzip') steps.push((bytes) => gunzipSync(bytes, flush));
     else if (coding === 'deflate')
       steps.push((bytes) => (bytes.length > 0 && (bytes[0]! & 0x0f) === 0x08 ? inflateSync(bytes, flush) : inflateRawSync(bytes, flush)));
     else if (coding === 'br') {
-      const brotli = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH };
+      const brotli = { flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH, maxOutputLength: maxBytes };
       steps.push((bytes) => brotliDecompressSync(bytes, brotli));
     } else return raw;
   }
-  return steps.reduce<Buffer>((bytes, step) => step(bytes), raw);
+  try {
+    return steps.reduce<Buffer>((bytes, step) => step(bytes), raw);
+  } catch (error) {
+    // zlib's maxOutputLength: RangeError ERR_BUFFER_TOO_LARGE, thrown before more than maxBytes are held.
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw new ReplyTooLargeError('decoded', maxBytes);
+    throw error;
+  }
 }
 
 /** The whole body as text, as fetch's `text()` gives it: decoded (decodedBody), UTF-8, a leading byte order mark dropped. */

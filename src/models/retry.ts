@@ -24,6 +24,26 @@ export const DEFAULT_CALL_DEADLINE_MS = 600_000;
 /** 4 calls, 500 ms base, 8 s cap, 60 s in all: a runner crash reloads the model, which takes seconds. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseMs: 500, maxMs: 8_000, totalMs: 60_000 };
 
+/**
+ * The most bytes of one model server reply the harness reads, decoded (after gzip, deflate or br): 16 MiB. A chat
+ * completion is a few KB (a 32k-token reply is about 128 KB of JSON); without a cap a 1 MB gzip of 1 GB of zeros took
+ * 2.2 GB of memory (issue 29). A larger reply is `ReplyTooLargeError`, an infrastructure error (kind `other`), not retried.
+ */
+export const MAX_REPLY_BYTES = 16 * 1024 * 1024;
+
+/** A model server's reply passed MAX_REPLY_BYTES (as sent, as declared in Content-Length, or once decoded); reading stopped there. */
+export class ReplyTooLargeError extends Error {
+  override readonly name = 'ReplyTooLargeError';
+  constructor(
+    /** Where the cap was passed: `content-length` (declared), `body` (bytes as sent) or `decoded` (after the content coding). */
+    readonly where: 'content-length' | 'body' | 'decoded',
+    readonly limitBytes: number,
+  ) {
+    const what = { 'content-length': 'its Content-Length declares more than', body: 'its body passed', decoded: 'it decodes to more than' }[where];
+    super(`the server's reply is too large: ${what} ${limitBytes} bytes (${limitBytes / 1024 / 1024} MiB, the cap on one reply); reading stopped`);
+  }
+}
+
 /** What to do about one error thrown by the ollama client or by fetch. */
 export type ErrorClassification =
   | {
@@ -84,6 +104,7 @@ export function transportCode(error: unknown, depth = 0): string | undefined {
 export function classifyOllamaError(error: unknown): ErrorClassification {
   const message = errorMessage(error);
   const name = error !== null && typeof error === 'object' && 'name' in error ? String(error.name) : '';
+  if (error instanceof ReplyTooLargeError) return { action: 'fail', kind: 'other', reason: message };
   if (TOOL_CALL_PARSE_ERROR.test(message)) return { action: 'model_output', reason: message };
   if (name === 'ResponseError') {
     const status = Number((error as { status_code?: unknown }).status_code);
