@@ -57,7 +57,15 @@ import {
 } from './ollama-setup.js';
 import type { HostStats } from '../models/host-pool.js';
 import { interruptModelCalls, limitModelCalls } from '../models/call-limit.js';
-import { OPENAI_OPTION_KEYS, openaiHeaderNote, openaiModelFactory, openaiRunConfig, prepareOpenAIModels, type OpenAIDependencies } from './openai-setup.js';
+import {
+  checkOllamaOnlyOptions,
+  OPENAI_OPTION_KEYS,
+  openaiHeaderNote,
+  openaiModelFactory,
+  openaiRunConfig,
+  prepareOpenAIModels,
+  type OpenAIDependencies,
+} from './openai-setup.js';
 import { CONTAMINATION_MIN_WORDS, findPromptContamination, formatContamination, type ContaminationReport } from '../suite/prompt-contamination.js';
 import type { PromptSet } from '../strategies/prompts.js';
 import { tasksWithJudgedChecks } from './judge-checks.js';
@@ -374,6 +382,8 @@ async function runLocked(
       }),
     ),
   ];
+  // --num-ctx / --keep-alive with only openai: models would be silently ignored: exit 2 (mixed backends: a warning).
+  for (const warning of checkOllamaOnlyOptions(specs, usedRoles, explicit, ollamaConfig.roleOptions, judgeSpec)) process.stderr.write(`${warning}\n`);
   const unproxied = externalAgent === undefined ? undefined : await agentModelProblem(models.agent);
   if (unproxied !== undefined) throw new UsageError(`--agent-cmd: ${unproxied}; set --agent-model`);
   // Preflight (Ollama answers, every model is there) before any episode and before the results folder.

@@ -114,6 +114,69 @@ export function openaiModelFactory(
   };
 }
 
+/** Flags only Ollama reads (its `options.num_ctx` and `keep_alive`), by commander name, with the option they set. */
+const OLLAMA_ONLY_FLAGS = [
+  { key: 'numCtx', flag: '--num-ctx', option: 'num_ctx' },
+  { key: 'keepAlive', flag: '--keep-alive', option: 'keep_alive' },
+] as const;
+
+/** Where an OpenAI-compatible server takes what `--num-ctx` and `--keep-alive` ask of Ollama. */
+const SERVER_SIDE = {
+  num_ctx: 'set the context window where the server starts (vllm serve --max-model-len N, llama-server -c N)',
+  keep_alive: 'these servers keep their model loaded while they run',
+} as const;
+
+/**
+ * `--num-ctx` and `--keep-alive` (and `--role-option ROLE.num_ctx` / `ROLE.keep_alive`) set Ollama request options;
+ * an OpenAI-compatible server has no such request field (vLLM and llama.cpp fix the context window at start-up), so
+ * for an `openai:` model they would be silently ignored. Throws UsageError (exit 2, before any episode) when such a
+ * flag was given (`explicit`: the flags on the command line) and no used role nor the judge is served by Ollama, or
+ * a role option names a role served by an `openai:` model. Returns warnings (one line each, for stderr) when the run
+ * mixes backends: the flag applies to the Ollama roles only. A scripted-only run is left alone (nothing to mislead).
+ */
+export function checkOllamaOnlyOptions(
+  specs: Record<Role, string>,
+  usedRoles: readonly Role[],
+  explicit: ReadonlySet<string>,
+  roleOptions: Partial<Record<Role, ChatOptions>>,
+  judgeSpec?: string,
+): string[] {
+  const backendOf = (spec: string): string | undefined => {
+    try {
+      return parseModelSpec(spec).backend;
+    } catch {
+      return undefined; // a bad spec is refused where the models are built, naming it
+    }
+  };
+  const openaiRoles = usedRoles.filter((role) => backendOf(specs[role]) === 'openai');
+  for (const role of openaiRoles) {
+    for (const option of ['num_ctx', 'keep_alive'] as const) {
+      if (roleOptions[role]?.[option] !== undefined) {
+        throw new UsageError(
+          `--role-option ${role}.${option}: the ${role} role is served by ${specs[role]}, an OpenAI-compatible server, which has no ${option} request option (Ollama only); ${SERVER_SIDE[option]}`,
+        );
+      }
+    }
+  }
+  const given = OLLAMA_ONLY_FLAGS.filter(({ key }) => explicit.has(key));
+  if (openaiRoles.length === 0 || given.length === 0) return [];
+  const ollamaUsers = [
+    ...usedRoles.filter((role) => backendOf(specs[role]) === 'ollama'),
+    ...(judgeSpec !== undefined && backendOf(judgeSpec) === 'ollama' ? ['judge'] : []),
+  ];
+  const models = [...new Set(openaiRoles.map((role) => specs[role]))].join(', ');
+  if (ollamaUsers.length === 0) {
+    throw new UsageError(
+      `${given.map(({ flag }) => flag).join(' and ')} ${given.length === 1 ? 'is an Ollama option' : 'are Ollama options'}: no role of this run is served by Ollama, and ${models} (OpenAI-compatible) would ignore ${given.length === 1 ? 'it' : 'them'}; ` +
+        `${given.map(({ option }) => SERVER_SIDE[option]).join('; ')}. Leave ${given.length === 1 ? 'it' : 'them'} out.`,
+    );
+  }
+  return given.map(
+    ({ flag, option }) =>
+      `warning: ${flag} applies to the Ollama-served ${ollamaUsers.join(', ')} only; ${openaiRoles.join(', ')} (${models}) ignore it: ${SERVER_SIDE[option]}`,
+  );
+}
+
 /** The distinct OpenAI-compatible model ids serving `roles`. */
 export function openaiModelNames(specs: Record<Role, string>, roles: readonly Role[]): string[] {
   const names = roles.map((role) => parseModelSpec(specs[role])).flatMap((spec) => (spec.backend === 'openai' ? [spec.model] : []));
