@@ -1,8 +1,10 @@
-// loadForResume: configuration check, torn last line, errored episodes re-run, and shard slicing.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// loadForResume: configuration check, torn last line (whatever its ending), errored episodes re-run, and shard slicing.
+import { appendFileSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { inShard, loadForResume, parseShard, ResumeError } from '../src/results-folder/index.js';
+import { compressMember } from '../src/results-folder/episode-file.js';
 import { runFile } from './support/results-files.js';
 import { scratch } from './support/cli.js';
 
@@ -59,6 +61,32 @@ describe('loadForResume', () => {
     expect(replayed).toEqual(['a', 'b', 'c']);
     const left = readFileSync(join(dir, 'episodes.jsonl'), 'utf8').trim().split('\n');
     expect(left.map((line) => (JSON.parse(line) as { task: string }).task)).toEqual(['a', 'b', 'c']);
+  });
+
+  it.each([
+    ['ends in a newline', '{"schemaVersion":1,"ke\n'],
+    ['ends in newlines and blank lines', '{"schemaVersion":1,"ke\n\n  \n'],
+    ['has no newline', '{"schemaVersion":1,"ke'],
+  ])('a torn last line that %s is cut off, so the lines appended after it leave a file every reader accepts', async (_, torn) => {
+    const whole = `${JSON.stringify(record('a', 'finished'))}\n${JSON.stringify(record('c', 'stopped'))}\n`;
+    const dir = folder(`${whole}${torn}`);
+    const loaded = await loadForResume(dir, 'h');
+    expect(loaded).toMatchObject({ kept: 2, droppedTornLine: true, rerunErrors: 0 });
+    expect(readFileSync(join(dir, 'episodes.jsonl'), 'utf8')).toBe(whole);
+    // What the resumed run appends, then what every command reads: no line in the middle is torn.
+    appendFileSync(join(dir, 'episodes.jsonl'), `${JSON.stringify(record('d', 'finished'))}\n`);
+    const again = await loadForResume(dir, 'h');
+    expect(again).toMatchObject({ kept: 3, droppedTornLine: false, warnings: [] });
+  });
+
+  it('a torn last line that ends in a newline inside a whole gzip member is removed by rewriting episodes.jsonl.gz', async () => {
+    const dir = folder('');
+    unlinkSync(join(dir, 'episodes.jsonl'));
+    const whole = `${JSON.stringify(record('a', 'finished'))}\n${JSON.stringify(record('c', 'stopped'))}\n`;
+    writeFileSync(join(dir, 'episodes.jsonl.gz'), await compressMember(Buffer.from(`${whole}{"schemaVersion":1,"ke\n`)));
+    const loaded = await loadForResume(dir, 'h');
+    expect(loaded).toMatchObject({ kept: 2, droppedTornLine: true, compressed: true });
+    expect(gunzipSync(readFileSync(join(dir, 'episodes.jsonl.gz'))).toString('utf8')).toBe(whole);
   });
 
   it('refuses another configuration and a corrupt middle line', async () => {

@@ -17,6 +17,12 @@ export interface ScanReport {
   completeBytes: number;
   /** The text ends without a newline: a torn last line (plain: completeBytes excludes it; gzip: only a rewrite removes it). */
   endsMidLine: boolean;
+  /**
+   * The last line was torn (not JSON: a run killed or a disk full while writing it), whether or not a newline follows
+   * it; skipped, and (plain) excluded from completeBytes, so `--resume` cuts it off before appending. Gzip: its
+   * offset is in the decompressed text, so only a rewrite removes it.
+   */
+  tornLastLine: boolean;
 }
 
 const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${record.task}|${record.epoch}`;
@@ -47,19 +53,19 @@ interface LinesEnd {
 
 /**
  * Reads the lines of `path` (episodes.jsonl, or episodes.jsonl.gz when `compressed`) in order, calling
- * `onLine(line, lineNumber, last)` for each non-blank line; `last` is true for the final non-blank line (one line of
- * lookahead). Rejects with the system error when the file cannot be read, EpisodeFileError for bad gzip.
+ * `onLine(line, lineNumber, last, startByte)` for each non-blank line; `last` is true for the final non-blank line (one
+ * line of lookahead); `startByte` is where the line starts in the (decompressed) text. Rejects with the system error when the file cannot be read, EpisodeFileError for bad gzip.
  * Lines are cut on the newline byte and decoded one at a time (decoding whole chunks to one string first was 4–5×
  * slower on a million episodes, issue 15).
  */
 async function eachLine(
   path: string,
   compressed: boolean,
-  onLine: (line: string, lineNumber: number, last: boolean) => Promise<boolean | undefined> | boolean | undefined,
+  onLine: (line: string, lineNumber: number, last: boolean, startByte: number) => Promise<boolean | undefined> | boolean | undefined,
 ): Promise<LinesEnd> {
   let rest: Buffer | undefined;
   let lineNumber = 0;
-  let pending: { line: string; lineNumber: number } | undefined;
+  let pending: { line: string; lineNumber: number; startByte: number } | undefined;
   let completeBytes = 0;
   let stopped = false;
   const report: ChunkReport = {};
@@ -70,15 +76,16 @@ async function eachLine(
       let start = 0;
       for (let end = bytes.indexOf(NEWLINE, start); end >= 0; end = bytes.indexOf(NEWLINE, start)) {
         const line = bytes.toString('utf8', start, end);
+        const startByte = completeBytes;
         completeBytes += end + 1 - start;
         start = end + 1;
         lineNumber += 1;
         if (line.trim() === '') continue;
-        if (pending && (await onLine(pending.line, pending.lineNumber, false)) === false) {
+        if (pending && (await onLine(pending.line, pending.lineNumber, false, pending.startByte)) === false) {
           stopped = true;
           break;
         }
-        pending = { line, lineNumber };
+        pending = { line, lineNumber, startByte };
       }
       if (stopped) break;
       rest = start < bytes.length ? bytes.subarray(start) : undefined;
@@ -94,10 +101,10 @@ async function eachLine(
   if (stopped) return end();
   const tail = rest === undefined ? '' : rest.toString('utf8');
   if (tail.trim() !== '') {
-    if (pending) await onLine(pending.line, pending.lineNumber, false);
-    pending = { line: tail, lineNumber: lineNumber + 1 };
+    if (pending) await onLine(pending.line, pending.lineNumber, false, pending.startByte);
+    pending = { line: tail, lineNumber: lineNumber + 1, startByte: completeBytes };
   }
-  if (pending) await onLine(pending.line, pending.lineNumber, true);
+  if (pending) await onLine(pending.line, pending.lineNumber, true, pending.startByte);
   return end();
 }
 
@@ -127,10 +134,12 @@ export async function scanEpisodes(
   const seen = new Map<string, number>();
   const visit = start();
   let end: Awaited<ReturnType<typeof eachLine>>;
+  let tornAt: number | undefined;
   try {
-    end = await eachLine(path, path.endsWith('.gz'), async (line, lineNumber, last) => {
+    end = await eachLine(path, path.endsWith('.gz'), async (line, lineNumber, last, startByte) => {
       if (last && !isJson(line)) {
         warnings.push(`${path}:${lineNumber}: incomplete last line (a run interrupted while writing?) — skipped`);
+        tornAt = startByte;
         return true;
       }
       const parsed = parseResultsJson(line, EpisodeRecord, `${path}:${lineNumber}`, 'episode record');
@@ -160,7 +169,16 @@ export async function scanEpisodes(
   }
   if (error !== undefined) return { ok: false, error };
   if (end.warning !== undefined) warnings.push(end.warning);
-  return { ok: true, warnings, records, completeBytes: end.completeBytes, endsMidLine: end.endsMidLine };
+  const plain = !path.endsWith('.gz');
+  return {
+    ok: true,
+    warnings,
+    records,
+    // A torn last line is not complete even when a newline follows it (plain: where it starts).
+    completeBytes: plain && tornAt !== undefined ? Math.min(tornAt, end.completeBytes) : end.completeBytes,
+    endsMidLine: end.endsMidLine,
+    tornLastLine: tornAt !== undefined,
+  };
 }
 
 /**

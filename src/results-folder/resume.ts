@@ -1,5 +1,5 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines and members dropped, configurations compared.
-import { rename, stat, truncate } from 'node:fs/promises';
+import { rename, stat, truncate, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
 import { checkSummaryFile, readRunFile } from './read.js';
@@ -107,25 +107,33 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   if (!scanned.ok) throw new ResumeError(scanned.error);
   // A torn tail — half a line (plain) or a member cut short (gzip: completeBytes is where it starts) — is cut off,
   // so appends start on a clean line or member boundary.
-  const droppedTornLine = scanned.completeBytes < size;
+  const droppedTornLine = scanned.completeBytes < size || (compressed === true && scanned.tornLastLine);
   if (droppedTornLine) await truncate(path, scanned.completeBytes);
-  // A gzip file whose complete members end mid-line (gzipped by another tool) cannot be appended to: rewritten.
-  const endsMidLine = compressed && scanned.endsMidLine;
+  // A gzip file whose complete members end mid-line (gzipped by another tool), or whose last line is torn inside a
+  // complete member, cannot be cut by bytes: rewritten.
+  const endsMidLine = compressed && (scanned.endsMidLine || scanned.tornLastLine);
   if (errored > 0 || lost > 0 || endsMidLine || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
     // Infrastructure errors are not results: they run again. Rewrite the file without them (and with one line per
     // episode), atomically, so every episode still appears exactly once when the run ends.
     const tmp = `${path}.tmp`;
     const writer = new EpisodeWriter(tmp, { compress: compressed });
-    const rewritten = await scanEpisodes(
-      path,
-      () => (record, line) => {
-        if (!rerun(record)) return writer.writeLine(line);
-      },
-      run.config,
-    );
-    await writer.close();
-    if (!rewritten.ok) throw new ResumeError(rewritten.error);
-    await rename(tmp, path);
+    try {
+      const rewritten = await scanEpisodes(
+        path,
+        () => (record, line) => {
+          if (!rerun(record)) return writer.writeLine(line);
+        },
+        run.config,
+      );
+      await writer.close();
+      if (!rewritten.ok) throw new ResumeError(rewritten.error);
+      await rename(tmp, path);
+    } catch (error) {
+      // A refused write (DiskWriteError) leaves the episodes file as it was, and no half-written copy beside it.
+      await writer.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      throw error;
+    }
   }
   return {
     kept,

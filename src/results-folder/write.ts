@@ -113,6 +113,7 @@ export class EpisodeWriter {
   private readonly spare: Buffer[] = [];
   private readonly beforeFlush: (() => void) | undefined;
   private readonly disk: Disk;
+  private closed = false;
 
   constructor(
     readonly path: string,
@@ -221,13 +222,16 @@ export class EpisodeWriter {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** Writes what is buffered and closes the file (always); throws the first write failure (DiskWriteError naming the file). */
+  /** Writes what is buffered and closes the file (always; a second call does nothing); throws the first write failure (DiskWriteError naming the file). */
   async close(): Promise<void> {
+    if (this.closed) return;
     try {
       this.flush();
       await this.settled();
     } finally {
-      closeSync(this.fd);
+      // Once: a second close must not close a descriptor number the process has since reused.
+      if (!this.closed) closeSync(this.fd);
+      this.closed = true;
     }
   }
 }
