@@ -28,10 +28,13 @@ describe('CSV cells', () => {
     const cells = ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', '=SUM(A1:A9)', '+1', '-2 items', '@cmd', '\tindent', '\rreturn', 'x=1', -3, 0.5];
     const line = csvLine(cells);
     expect(line.endsWith('\r\n')).toBe(true);
-    expect(line).toBe(`plain,"a,b","say ""hi""","two\nlines","cr\rlf",'=SUM(A1:A9),'+1,'-2 items,'@cmd,'\tindent,"'\rreturn",x=1,-3,0.5\r\n`);
+    // A plain number written as text ('+1') is data: no apostrophe; '-2 items' could start a formula: neutralised.
+    expect(line).toBe(`plain,"a,b","say ""hi""","two\nlines","cr\rlf",'=SUM(A1:A9),+1,'-2 items,'@cmd,'\tindent,"'\rreturn",x=1,-3,0.5\r\n`);
     expect(parseCsv(line)).toEqual([
-      ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', "'=SUM(A1:A9)", "'+1", "'-2 items", "'@cmd", "'\tindent", "'\rreturn", 'x=1', '-3', '0.5'],
+      ['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rlf', "'=SUM(A1:A9)", '+1', "'-2 items", "'@cmd", "'\tindent", "'\rreturn", 'x=1', '-3', '0.5'],
     ]);
+    const cellsAsWritten = ['-1', '-0.5', '+2e3', '.5', '-1-1', '-1+A1', '-', '+-1'].map(neutraliseCell);
+    expect(cellsAsWritten).toEqual(['-1', '-0.5', '+2e3', '.5', "'-1-1", "'-1+A1", "'-", "'+-1"]);
   });
 
   it('names the infrastructure kind of an error episode (success 0, not a failure) and leaves attribution empty', () => {

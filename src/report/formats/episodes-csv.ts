@@ -64,9 +64,15 @@ export interface EpisodeCsvContext {
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** A text cell as written: prefixed with `'` when it would start a formula. Pure. */
+/** A text cell that is a plain number (`-1`, `+0.5`, `-2e3`): a spreadsheet reads it as that number, never a formula. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A text cell as written: prefixed with `'` when it would start a formula. A plain number written as text (a task
+ * answer of `-1`) is data and stays as it is (issue 29: `-1` came back from DuckDB as the text `'-1`). Pure.
+ */
 export function neutraliseCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
 }
 
 /** The infrastructure kind of an error episode (`infrastructure:<kind>` → kind, a harness bug → harness_error); '' otherwise. */
