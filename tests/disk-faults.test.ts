@@ -1,12 +1,13 @@
 // A disk that refuses a write (ENOSPC, EROFS, EIO) while `run` writes its folder: exit 5 with a message naming the
 // file and the errno, the lock released, the finished episodes on disk kept, and `--resume` finishing the run.
-import { existsSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Disk, DISK_FAULT_EXIT_CODE, DiskWriteError, EpisodeWriter, openMessageStore } from '../src/results-folder/index.js';
 import { storedTextHash } from '../src/records/index.js';
 import { runInProcess, scratch } from './support/scripted-over-ollama.js';
+import { mergeCommand } from '../src/runner/folder-commands.js';
 
 /** An errno error as node:fs throws it. */
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected fault, write`), { code, syscall: 'write' });
@@ -127,4 +128,79 @@ describe('EpisodeWriter and the message store on a disk that refuses', () => {
     await expect(writer.close()).rejects.toThrow(`cannot write ${dir}/episodes.jsonl: EIO (input/output error)`);
     expect(disk.refused).toBe(1);
   });
+});
+
+/** Runs `merge` in this process with its report (stdout) and notes (stderr) collected; rethrows what it throws. */
+async function mergeQuietly(dirs: string[], out: string, disk?: Disk): Promise<number> {
+  const [stdoutWrite, stderrWrite] = [process.stdout.write, process.stderr.write];
+  process.stdout.write = (() => true) as typeof process.stdout.write;
+  process.stderr.write = (() => true) as typeof process.stderr.write;
+  try {
+    return await mergeCommand(dirs, out, disk ? { disk } : {});
+  } finally {
+    process.stdout.write = stdoutWrite;
+    process.stderr.write = stderrWrite;
+  }
+}
+
+describe('merge writes into a staging folder and renames it at the end', () => {
+  const shards = async (): Promise<string[]> => {
+    const root = scratch();
+    const dirs = [join(root, 'shard-1'), join(root, 'shard-2')];
+    for (const [index, out] of dirs.entries()) expect((await runInProcess({ out, shard: `${index + 1}/2` })).code).toBe(0);
+    return dirs;
+  };
+  /** What is beside OUT besides the shards: a staging folder left behind would show here. */
+  const leftovers = (out: string): string[] => readdirSync(dirname(out)).filter((name) => !name.startsWith('shard-'));
+
+  it.each([
+    ['episodes.jsonl', 'ENOSPC', 'no space left on device'],
+    ['summary.json', 'EIO', 'input/output error'],
+    ['run.json', 'EROFS', 'read-only file system'],
+  ])(
+    'a refused write of %s: DiskWriteError naming OUT/%s, and no OUT (no placeholder run.json) or staging folder left',
+    async (file, code, meaning) => {
+      const dirs = await shards();
+      const out = join(dirname(dirs[0]!), 'merged');
+      await expect(mergeQuietly(dirs, out, refusing(file, code, 0))).rejects.toThrow(new DiskWriteError(join(out, file), code));
+      await expect(mergeQuietly(dirs, out, refusing(file, code, 0))).rejects.toThrow(`cannot write ${out}/${file}: ${code} (${meaning})`);
+      expect(leftovers(out)).toEqual([]);
+      // The same merge on a disk with room: the whole run, complete.
+      expect(await mergeQuietly(dirs, out)).toBe(0);
+      expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ status: 'complete', episodes: 70 });
+      expect(leftovers(out)).toEqual(['merged']);
+    },
+    120_000,
+  );
+
+  it('a merge stopped before its last write leaves no run.json in OUT: killed there, nothing describes a run to --resume', async () => {
+    const dirs = await shards();
+    const out = join(dirname(dirs[0]!), 'merged');
+    let reached!: () => void;
+    const atRunFile = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let proceed!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      proceed = resolve;
+    });
+    const disk: Disk = {
+      writeSync: (_path, fd, bytes, offset) => writeSync(fd, bytes, offset, bytes.length - offset),
+      async writeFile(path, text) {
+        if (path.endsWith('/run.json.tmp')) {
+          reached();
+          await gate;
+        }
+        await writeFile(path, text);
+      },
+    };
+    const merging = mergeQuietly(dirs, out, disk);
+    await atRunFile;
+    // Everything else is written, in the staging folder: OUT holds nothing a command would read as a run.
+    expect(existsSync(join(out, 'run.json'))).toBe(false);
+    expect(existsSync(join(out, 'episodes.jsonl'))).toBe(false);
+    proceed();
+    expect(await merging).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
+  }, 120_000);
 });

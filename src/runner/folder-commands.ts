@@ -1,13 +1,18 @@
 // The commands that read results folders instead of running episodes: report, merge, compare, explain.
-import { writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, type RunCompleteness, type RunFile } from '../records/index.js';
 import { judgeLine } from './judge-setup.js';
 import { formatAgreement } from '../report/judge-agreement.js';
 import {
   checkFolderNotInUse,
   collectMessages,
+  type Disk,
+  diskFaultCode,
+  DiskWriteError,
+  RUN_FILE,
   describeCompleteness,
   EPISODES_FILE,
   EPISODES_GZ_FILE,
@@ -127,8 +132,14 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
  * Exit 2 when they differ, share episodes without `prefer` (a shard given twice, a shard with an unsharded run), or
  * one is held by a live run (its DIR/.lock; a dead run's lock is read past with a note). An incomplete result (shards missing, an interrupted
  * run) is written with status `partial`, its completeness in run.json and summary.json, and a warning; exit 0.
+ * Everything is written into a hidden staging folder beside OUT (`.OUT.merging-XXXXXX`), renamed to OUT at the end
+ * (into an existing OUT without a run.json: file by file, run.json last), so a merge killed or refused by the disk
+ * leaves no run.json in OUT that commands would describe as a run to `--resume`; a refused write removes the
+ * staging folder and throws DiskWriteError naming OUT's file (exit 5). `disk`: where the files are written (tests).
  */
-export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last'; compress?: boolean } = {}): Promise<number> {
+export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last'; compress?: boolean; disk?: Disk } = {}): Promise<number> {
+  let staging: string | undefined;
+  let outExisted = true;
   try {
     // A folder a live run still writes would be merged half-written and labelled "interrupted": refused (exit 2).
     const notes: string[] = [];
@@ -142,14 +153,20 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     const messages = await collectMessages(dirs);
     if (!messages.ok) throw new UsageError(messages.error);
     for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
-    await prepareOutputFolder(out, { fresh: true });
-    await writeMessages(out, messages.texts);
+    outExisted = await isFolder(out);
+    await prepareOutputFolder(out);
+    if (existsSync(join(out, RUN_FILE))) {
+      throw new OutputFolderError(`${out} already holds a run (run.json exists): continue it with --resume ${out}, or choose another --out`);
+    }
+    staging = await mkdtemp(join(dirname(resolve(out)), `.${basename(resolve(out))}.merging-`));
+    const folder = staging;
+    await writeMessages(folder, messages.texts);
     // The kept episodes are copied line by line (never joined into one string) and summarised as they pass.
     const builder = new SummaryBuilder(run.config.groups, run.strategies, run.config.tasks);
     const positions = new MatrixPositions(run.config);
     // Compressed when asked, or when any folder given is: a merge never inflates shards that were stored compact.
     const compress = options.compress === true || compressed;
-    const writer = new EpisodeWriter(join(out, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress });
+    const writer = new EpisodeWriter(join(folder, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress, ...(options.disk ? { disk: options.disk } : {}) });
     let episodes = 0;
     let missingTexts = 0;
     try {
@@ -177,10 +194,12 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     };
     const completeness = describeCompleteness({ ...described, status: 'complete' }, positions);
     const merged: RunFile = { ...described, status: completeness.status === 'complete' ? 'complete' : 'partial', completeness };
-    await writeRunFile(out, merged);
     const { header, seed } = headerFrom(merged, builder, positions);
     const summary = { ...withStatistics(builder, seed), completeness };
-    await writeSummaryFile(out, summary);
+    await writeSummaryFile(folder, summary, options.disk);
+    await writeRunFile(folder, merged, options.disk);
+    await moveInto(folder, out, outExisted);
+    staging = undefined;
     process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
     process.stderr.write(`merged ${episodes} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
     if (overlap.episodes > 0)
@@ -194,9 +213,39 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     }
     return 0;
   } catch (error) {
+    if (staging !== undefined) await rm(staging, { recursive: true, force: true }).catch(() => undefined);
+    // OUT made for this merge is removed again (only when still empty).
+    if (!outExisted) await rmdir(out).catch(() => undefined);
     if (error instanceof ResumeError || error instanceof OutputFolderError || error instanceof FolderLockedError) throw new UsageError(error.message);
+    // A refused write names the file as the user knows it: in OUT, not in the staging folder.
+    const code = diskFaultCode(error);
+    if (code !== undefined && staging !== undefined) {
+      const path = error instanceof DiskWriteError ? error.path : ((error as NodeJS.ErrnoException).path ?? staging);
+      throw new DiskWriteError(path.replace(staging, out), code);
+    }
     throw error;
   }
+}
+
+const isFolder = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+
+/**
+ * Puts the files of `staging` in `out`: renames the folder over `out` when `out` was created for this merge (empty),
+ * else moves the files one by one, run.json last (a kill mid-way leaves no run.json describing a half-moved run),
+ * and removes `staging`.
+ */
+async function moveInto(staging: string, out: string, outExisted: boolean): Promise<void> {
+  if (!outExisted || (await readdir(out)).length === 0) {
+    await rename(staging, out);
+    return;
+  }
+  const names = (await readdir(staging)).sort((a, b) => Number(a === RUN_FILE) - Number(b === RUN_FILE));
+  for (const name of names) await rename(join(staging, name), join(out, name));
+  await rm(staging, { recursive: true, force: true });
 }
 
 /**
