@@ -377,6 +377,24 @@ export interface OpenAIPreflightModel {
   /** vLLM reports the served checkpoint (`root`) and the context length (`max_model_len`). */
   root?: string;
   max_model_len?: number;
+  /**
+   * llama.cpp server's `meta` (tools/server: `n_params`, `size` in bytes, `n_vocab`, `vocab_type`, `n_ctx_train`,
+   * `n_embd`, and in newer builds `n_ctx` (the slot's context window) and `ftype`): numbers that tell one GGUF from another
+   * where vLLM's `root` names the checkpoint. Only those keys, and only numbers or strings, are kept.
+   */
+  meta?: Record<string, number | string>;
+}
+
+/** The keys of llama.cpp's `meta` that identify the weights and the window. */
+const LLAMA_CPP_META_KEYS = ['n_params', 'size', 'n_vocab', 'vocab_type', 'n_ctx_train', 'n_embd', 'n_ctx', 'ftype'] as const;
+
+function metaOf(value: unknown): Record<string, number | string> | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries = LLAMA_CPP_META_KEYS.flatMap((key) => {
+    const item = (value as Record<string, unknown>)[key];
+    return typeof item === 'number' || typeof item === 'string' ? [[key, item] as const] : [];
+  });
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 /**
@@ -401,12 +419,14 @@ export async function preflightOpenAI(
   const served = new Map<string, OpenAIPreflightModel>();
   try {
     for await (const model of client.models.list()) {
-      const extra = model as unknown as { root?: unknown; max_model_len?: unknown };
+      const extra = model as unknown as { root?: unknown; max_model_len?: unknown; meta?: unknown };
+      const meta = metaOf(extra.meta);
       served.set(model.id, {
         id: model.id,
         ...(model.owned_by ? { owned_by: model.owned_by } : {}),
         ...(typeof extra.root === 'string' ? { root: extra.root } : {}),
         ...(typeof extra.max_model_len === 'number' ? { max_model_len: extra.max_model_len } : {}),
+        ...(meta ? { meta } : {}),
       });
     }
   } catch (error) {

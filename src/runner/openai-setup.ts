@@ -185,9 +185,9 @@ export function openaiModelNames(specs: Record<Role, string>, roles: readonly Ro
 
 /**
  * Preflight when any of `roles` is served by an `openai:` model: GET /v1/models of every server must list every one.
- * With several servers, each model's entry must match the first server's in `root` (vLLM: the checkpoint served) and
- * `max_model_len` wherever both report them — these servers publish no weights digest, so the id, the checkpoint and
- * the context length are what can be compared. With `--tool-calling native`, each server gets one 1-token request with
+ * With several servers, each model's entry must match the first server's (`identityDifference`: `owned_by`, vLLM's
+ * `root` and `max_model_len`, llama.cpp's `meta`) wherever both report them — these servers publish no weights digest,
+ * so the product, the checkpoint, its size and parameter count and the context length are what can be compared. With `--tool-calling native`, each server gets one 1-token request with
  * tools per model of a tool-calling role (`probeToolCalls`). Returns what run.json records, or undefined when no role
  * uses the backend (nothing is contacted). Throws ConfigurationError (exit 2) naming the base URL, the missing model,
  * the server whose entry differs, or the server that refuses tool calls.
@@ -209,14 +209,12 @@ export async function prepareOpenAIModels(
   for (const baseURL of config.baseURLs.slice(1)) {
     const other = await ask(baseURL);
     for (const [name, entry] of Object.entries(preflight.models)) {
-      const theirs = other.models[name]!;
-      for (const field of ['root', 'max_model_len'] as const) {
-        if (entry[field] !== undefined && theirs[field] !== undefined && entry[field] !== theirs[field]) {
-          throw new ConfigurationError(
-            `the OpenAI-compatible server at ${baseURL} serves "${name}" with ${field} ${String(theirs[field])}, but ${config.baseURL} ` +
-              `serves ${field} ${String(entry[field])}; every server of a run must serve the same model`,
-          );
-        }
+      const difference = identityDifference(entry, other.models[name]!);
+      if (difference !== undefined) {
+        throw new ConfigurationError(
+          `the OpenAI-compatible server at ${baseURL} serves "${name}" with ${difference.field} ${difference.theirs}, but ${config.baseURL} ` +
+            `serves ${difference.field} ${difference.ours}; every server of a run must serve the same model`,
+        );
       }
     }
   }
@@ -243,6 +241,50 @@ export async function prepareOpenAIModels(
     models: preflight.models,
     tool_calling: config.toolCalling,
   };
+}
+
+/**
+ * The checkpoint a vLLM `root` names, for comparing hosts: a Hugging Face cache snapshot
+ * (`…/models--Qwen--Qwen3-8B/snapshots/<revision>`) is its repository id `Qwen/Qwen3-8B`; a local path (`/`, `./`,
+ * `../`, `~`, a Windows drive) is its last directory name, so `/mnt/a/Qwen3-8B` and `/data/Qwen3-8B` are one checkpoint
+ * served from two paths (and `Qwen/Qwen3-8B` served by id on a third); two repository ids are compared whole. Without a
+ * digest these names are the evidence vLLM gives: two different fine-tunes saved under one directory name pass.
+ */
+export function checkpointName(root: string): { name: string; path: boolean } {
+  const snapshot = /models--([^/\\]+?)--([^/\\]+)[/\\]snapshots[/\\]/.exec(root);
+  if (snapshot) return { name: `${snapshot[1]}/${snapshot[2]}`, path: false };
+  if (/^(\/|\.{1,2}[/\\]|~|[A-Za-z]:[/\\])/.test(root)) {
+    const parts = root.split(/[/\\]+/).filter((part) => part !== '');
+    return { name: parts.at(-1) ?? root, path: true };
+  }
+  return { name: root, path: false };
+}
+
+/**
+ * The first field in which two servers' /v1/models entries for one model id disagree, or undefined: `owned_by` (the
+ * server product: `vllm`, `llamacpp`, … — vLLM's safetensors and a llama.cpp GGUF are different weights), `root`
+ * (vLLM's checkpoint: equal, or the same `checkpointName` when either is a path or a cache snapshot),
+ * `max_model_len`, and each key of llama.cpp's `meta` (n_params, size, n_vocab, n_ctx_train, n_ctx, ftype, …). A
+ * field only one side reports is not compared.
+ */
+export function identityDifference(ours: OpenAIPreflightModel, theirs: OpenAIPreflightModel): { field: string; ours: string; theirs: string } | undefined {
+  const differ = (field: string, a: unknown, b: unknown) =>
+    a !== undefined && b !== undefined && a !== b ? { field, ours: String(a), theirs: String(b) } : undefined;
+  const owner = differ('owned_by', ours.owned_by, theirs.owned_by);
+  if (owner) return owner;
+  if (ours.root !== undefined && theirs.root !== undefined && ours.root !== theirs.root) {
+    const [a, b] = [checkpointName(ours.root), checkpointName(theirs.root)];
+    // A path names no organisation: against a path, a repository id is compared by its name (Qwen/Qwen3-8B → Qwen3-8B).
+    const last = (name: string) => (a.path || b.path ? (name.split('/').at(-1) ?? name) : name);
+    if (last(a.name) !== last(b.name)) return { field: 'root', ours: ours.root, theirs: theirs.root };
+  }
+  const window = differ('max_model_len', ours.max_model_len, theirs.max_model_len);
+  if (window) return window;
+  for (const key of Object.keys(ours.meta ?? {}).sort()) {
+    const found = differ(`meta.${key}`, ours.meta?.[key], theirs.meta?.[key]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** One line for the table header, e.g. "openai-compatible server at http://…/v1: tool calling json; models Qwen/Qwen3-8B". */

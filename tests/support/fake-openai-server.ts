@@ -31,6 +31,13 @@ export interface FakeOpenAIOptions {
   keepBodies?: boolean;
   /** `root` listed for a model id in /v1/models (default: the id itself, as vLLM does for a local checkpoint). */
   roots?: Record<string, string>;
+  /**
+   * Which server's /v1/models to answer (default `vllm`: `owned_by` "vllm", `root`, `max_model_len`). `llama.cpp`: the
+   * shape of `llama-server -m FILE.gguf --alias ID` (tools/server `handle_models`): `owned_by` "llamacpp", no `root` nor
+   * `max_model_len`, a `meta` object (`llamaCppMeta`, overridden key by key by `meta`), and Ollama's `models` list beside `data`.
+   */
+  flavour?: 'vllm' | 'llama.cpp';
+  meta?: Record<string, number | string>;
   reply?: (request: FakeCompletionRequest, context: { index: number }) => OpenAIReply | Promise<OpenAIReply>;
   /**
    * The context window in tokens (listed as `max_model_len`, default 32768). With `overflow`, a request whose prompt
@@ -47,6 +54,9 @@ export interface FakeOpenAIOptions {
    */
   autoToolChoice?: boolean;
 }
+
+/** llama.cpp server's `meta` for a Qwen3-8B Q4_K_M GGUF (tools/server `handle_models`; sizes in bytes). */
+export const LLAMA_CPP_META = { vocab_type: 2, n_vocab: 151_936, n_ctx_train: 40_960, n_embd: 4096, n_params: 8_190_735_360, size: 5_027_783_488, ftype: 15 };
 
 /**
  * vLLM's refusal of tool calls when it was started without a tool parser (vllm/entrypoints/openai/serving_chat.py
@@ -140,6 +150,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       calls.push({ method: request.method ?? 'GET', path, body: options.keepBodies === false ? undefined : body, ...(authorization ? { authorization } : {}) });
       if (options.apiKey !== undefined && authorization !== `Bearer ${options.apiKey}`) {
         return sendJson(response, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } });
+      }
+      if (request.method === 'GET' && path === '/v1/models' && options.flavour === 'llama.cpp') {
+        const meta = { ...LLAMA_CPP_META, n_ctx: options.maxModelLen ?? 32768, ...options.meta };
+        return sendJson(response, 200, {
+          models: models.map((id) => ({ name: id, model: id, modified_at: '', size: '', digest: '', type: 'model', description: '', tags: [''] })),
+          object: 'list',
+          data: models.map((id) => ({ id, object: 'model', created: 1_780_000_000, owned_by: 'llamacpp', meta })),
+        });
       }
       if (request.method === 'GET' && path === '/v1/models') {
         return sendJson(response, 200, {
