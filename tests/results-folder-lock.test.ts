@@ -6,6 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandLine } from '../src/results-folder/index.js';
+import { processStart } from '../src/results-folder/lock.js';
 import { episodes, scratch, startStratbench, stratbench } from './support/cli.js';
 
 const keyOf = (record: Record<string, unknown>): string => String(record['key']);
@@ -94,6 +95,20 @@ describe('a results folder is used by one run at a time', () => {
     expect(resumed.stderr).toContain(`note: taking over the lock of ${out}:\n  pid ${pid} on ${hostname()} is no longer running`);
     expect(new Set(episodes(out).map(keyOf)).size).toBe(60 * 70);
     expect(existsSync(join(out, '.lock'))).toBe(false);
+  }, 120_000);
+
+  it('a retried pod (same hostname, and in a fresh PID namespace the same pid, now a different process) takes its folder over', async () => {
+    const out = await killedRun();
+    const left = JSON.parse(readFileSync(join(out, '.lock'), 'utf8')) as { pid: number; host: string; process_start: string };
+    // The lock names the run's process by its start, not its pid alone.
+    expect(left.process_start).toMatch(/^[0-9a-f-]{36}\/\d+$/);
+    // The pid of a live process (this test's), whose start is not the one the dead holder recorded: as a retried pod sees it.
+    writeFileSync(join(out, '.lock'), JSON.stringify({ ...left, pid: process.pid }));
+    expect(processStart(process.pid)).not.toBe(left.process_start);
+    const resumed = stratbench(['run', '--resume', out, '--no-progress']);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toContain(`note: taking over the lock of ${out}:\n  pid ${process.pid} on ${hostname()} is no longer running`);
+    expect(new Set(episodes(out).map(keyOf)).size).toBe(60 * 70);
   }, 120_000);
 });
 

@@ -1,4 +1,5 @@
 // The exclusive lock of a results folder (DIR/.lock): one run or resume writes a folder at a time.
+import { readFileSync } from 'node:fs';
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,12 @@ const LockHolder = z.object({
   host: z.string(),
   started_at: z.string().describe('ISO 8601'),
   command: z.string().describe('The command line of the holder, for the message a second run prints'),
+  process_start: z
+    .string()
+    .optional()
+    .describe(
+      "The holder process's start (the boot's id and the start time in clock ticks, from /proc): a pid alone names a different process after a reboot or in a retried container",
+    ),
 });
 type LockHolder = z.infer<typeof LockHolder>;
 
@@ -28,15 +35,37 @@ export interface FolderLock {
   release(): Promise<void>;
 }
 
-/** Whether `pid` is a running process on this host: signal 0 probes without sending; ESRCH = no such process. */
-function isAlive(pid: number): boolean {
+/**
+ * The identity of process `pid`'s start: `<boot id>/<start time in clock ticks>` (Linux /proc: the boot's random id
+ * and field 22 of /proc/<pid>/stat), or undefined where /proc cannot say (another OS, a process gone).
+ */
+export function processStart(pid: number): string | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: fields are counted after its last ')'.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start === undefined ? undefined : `${boot}/${start}`;
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * Whether the holder's process still runs on this host: signal 0 probes the pid (ESRCH = no such process; EPERM = it
+ * exists, someone else's), and where the lock recorded its process's start, the process with that pid now must have
+ * started then too — a retried Kubernetes pod has the same hostname and, in a fresh PID namespace, the same pid as
+ * the dead one (issue 29), and a pid is reused after a reboot.
+ */
+function isAlive(holder: LockHolder): boolean {
+  try {
+    process.kill(holder.pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  if (holder.process_start === undefined) return true;
+  const now = processStart(holder.pid);
+  return now === undefined || now === holder.process_start;
 }
 
 async function readHolder(path: string): Promise<LockHolder | null | 'gone'> {
@@ -70,12 +99,19 @@ export async function createFileOnce(path: string, text: string): Promise<boolea
  * Takes the exclusive lock of results folder `dir` (which must exist) for `command` (e.g. "stratbench run --resume
  * results/x"). A lock held by a live process — or by any process on another host, which cannot be probed — throws
  * FolderLockedError naming its pid, host, start time and command. A lock whose holder is dead on this host
- * (`kill(pid, 0)` → ESRCH: a run killed with SIGKILL or a second Ctrl-C), or that is unreadable, is taken over and
- * the returned `note` says so. Two processes taking over the same stale lock race on the link: one wins.
+ * (`kill(pid, 0)` → ESRCH: a run killed with SIGKILL or a second Ctrl-C; or the pid now names a process that started
+ * later: a retried container, a reboot), or that is unreadable, is taken over and the returned `note` says so. Two processes taking over the same stale lock race on the link: one wins.
  */
 export async function lockResultsFolder(dir: string, command: string): Promise<FolderLock> {
   const path = join(dir, LOCK_FILE);
-  const mine: LockHolder = { pid: process.pid, host: hostname(), started_at: new Date().toISOString(), command };
+  const start = processStart(process.pid);
+  const mine: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    started_at: new Date().toISOString(),
+    command,
+    ...(start === undefined ? {} : { process_start: start }),
+  };
   const text = `${JSON.stringify(mine)}\n`;
   let note: string | null = null;
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -86,7 +122,7 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
     }
     const holder = await readHolder(path);
     if (holder === 'gone') continue;
-    if (holder !== null && (holder.host !== mine.host || isAlive(holder.pid))) {
+    if (holder !== null && (holder.host !== mine.host || isAlive(holder))) {
       throw new FolderLockedError(
         `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
           `wait for it to end, or stop it (kill ${holder.pid}) and continue with \`stratbench run --resume ${dir}\``,
@@ -112,7 +148,7 @@ export async function checkFolderNotInUse(dir: string, reader: string): Promise<
   const holder = await readHolder(path);
   if (holder === 'gone') return null;
   if (holder === null) return `note: ${path} is unreadable (a run killed while writing it);\n  reading ${dir} as it is`;
-  if (holder.host !== hostname() || isAlive(holder.pid)) {
+  if (holder.host !== hostname() || isAlive(holder)) {
     throw new FolderLockedError(
       `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
         `${reader} would read it half-written: wait for it to end, or stop it (kill ${holder.pid}) and finish it with \`stratbench run --resume ${dir}\``,
@@ -143,7 +179,8 @@ function heldLock(path: string, note: string | null): FolderLock {
       if (released) return;
       released = true;
       const holder = await readHolder(path);
-      if (holder !== null && holder !== 'gone' && holder.pid === process.pid && holder.host === hostname()) await unlink(path).catch(() => undefined);
+      const mine = holder !== null && holder !== 'gone' && holder.pid === process.pid && holder.host === hostname();
+      if (mine && (holder.process_start === undefined || holder.process_start === processStart(process.pid))) await unlink(path).catch(() => undefined);
     },
   };
 }
