@@ -1,6 +1,6 @@
 // A disk that refuses a write (ENOSPC, EROFS, EIO) while `run` writes its folder: exit 5 with a message naming the
 // file and the errno, the lock released, the finished episodes on disk kept, and `--resume` finishing the run.
-import { existsSync, readdirSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -202,5 +202,30 @@ describe('merge writes into a staging folder and renames it at the end', () => {
     proceed();
     expect(await merging).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
+  }, 120_000);
+});
+
+describe('--resume of a folder whose summary.json is damaged', () => {
+  it('moves it to summary.damaged.json, says so, and writes summary.json anew from the episodes (was: exit 2)', async () => {
+    const out = join(scratch(), 'damaged');
+    expect((await runInProcess({ out })).code).toBe(0);
+    const damaged = '{"schemaVersion":3,"strategies":[{"na';
+    writeFileSync(join(out, 'summary.json'), damaged);
+    const resumed = await runInProcess({ resume: out });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain(`: moved to ${out}/summary.damaged.json; the resumed run writes summary.json anew from the episodes\n`);
+    expect(resumed.stderr).toContain(`resuming ${out}: 70 finished episode(s) kept\n`);
+    expect(readFileSync(join(out, 'summary.damaged.json'), 'utf8')).toBe(damaged);
+    expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ completeness: { status: 'complete', episodes: 70 } });
+  }, 120_000);
+
+  it('a summary.json that cannot be read (a folder) is still refused, naming it, with the folder left as it is', async () => {
+    const out = join(scratch(), 'unreadable');
+    expect((await runInProcess({ out })).code).toBe(0);
+    rmSync(join(out, 'summary.json'));
+    mkdirSync(join(out, 'summary.json'));
+    await expect(runInProcess({ resume: out })).rejects.toThrow(`${out}/summary.json: is a folder, not a file`);
+    expect(existsSync(join(out, 'summary.damaged.json'))).toBe(false);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
   }, 120_000);
 });

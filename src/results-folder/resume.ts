@@ -1,8 +1,8 @@
 // Resuming, sharding and merging runs: finished episodes are kept once, torn lines and members dropped, configurations compared.
-import { rename, stat, truncate, unlink } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { EpisodeRecord, RunFile, Shard } from '../records/index.js';
-import { checkSummaryFile, readRunFile } from './read.js';
+import { checkSummaryFile, readRunFile, SUMMARY_FILE } from './read.js';
 import { locateEpisodes } from './episode-file.js';
 import { scanEpisodes } from './episode-stream.js';
 import { MatrixPositions } from './completeness.js';
@@ -25,15 +25,36 @@ export function parseShard(value: string): Shard {
 
 export { inShard } from './completeness.js';
 
-/** run.json of `dir` (required) after checking its summary.json; throws ResumeError naming the file and the problem. */
-async function readRunForResume(dir: string): Promise<RunFile> {
+/**
+ * run.json of `dir` (required) after checking its summary.json; throws ResumeError naming the file and the problem.
+ * With `repairSummary` (`--resume`, which writes summary.json anew from the episodes when it ends), a damaged
+ * summary.json is moved aside to summary.damaged.json instead, and the returned warning says so.
+ */
+async function readRunForResume(dir: string, options: { repairSummary?: boolean } = {}): Promise<RunFile & { summaryWarning?: string }> {
   const run = await readRunFile(dir, { required: true });
   if (!run.ok) throw new ResumeError(run.error);
-  const summary = await checkSummaryFile(dir);
-  if (!summary.ok) throw new ResumeError(summary.error);
   if (run.run === null) throw new ResumeError(`${dir}: no run.json`);
-  return run.run;
+  const summary = await checkSummaryFile(dir);
+  if (summary.ok) return run.run;
+  // Only a file that reads but is not a summary is moved aside; one that cannot be read (a folder, EACCES) is refused.
+  const readable = await readFile(join(dir, SUMMARY_FILE)).then(
+    () => true,
+    () => false,
+  );
+  if (options.repairSummary !== true || !readable) throw new ResumeError(summary.error);
+  try {
+    await rename(join(dir, SUMMARY_FILE), join(dir, DAMAGED_SUMMARY_FILE));
+  } catch (error) {
+    throw new ResumeError(`${summary.error}; it cannot be moved aside (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return {
+    ...run.run,
+    summaryWarning: `${summary.error}: moved to ${join(dir, DAMAGED_SUMMARY_FILE)}; the resumed run writes ${SUMMARY_FILE} anew from the episodes`,
+  };
 }
+
+/** Where `--resume` moves a damaged summary.json (the run rebuilds summary.json from the episodes when it ends). */
+export const DAMAGED_SUMMARY_FILE = 'summary.damaged.json';
 
 /** The finished episodes a resumed run keeps, streamed from disk on demand (never all in memory). */
 export interface ResumeEpisodes {
@@ -63,7 +84,8 @@ export interface ResumeEpisodes {
  * matrix cell. Throws ResumeError for a different configuration or a corrupt file.
  */
 export async function loadForResume(dir: string, configHash: string): Promise<ResumeEpisodes> {
-  const run = await readRunForResume(dir);
+  const run = await readRunForResume(dir, { repairSummary: true });
+  const summaryWarnings = run.summaryWarning === undefined ? [] : [run.summaryWarning];
   if (run.config_hash !== configHash) {
     throw new ResumeError(
       `${dir} was run with another configuration (config hash ${run.config_hash}, now ${configHash}): models, prompts, suite, options or strategy modules differ`,
@@ -79,7 +101,8 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
       throw new ResumeError(`cannot read ${path}: ${error.code ?? String(error)}`);
     },
   );
-  if (size < 0) return { kept: 0, droppedTornLine: false, rerunErrors: 0, rerunDangling: 0, warnings: [], compressed: null, replay: async () => undefined };
+  if (size < 0)
+    return { kept: 0, droppedTornLine: false, rerunErrors: 0, rerunDangling: 0, warnings: summaryWarnings, compressed: null, replay: async () => undefined };
   const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new ResumeError(messages.error);
@@ -142,7 +165,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     rerunErrors: errored,
     rerunDangling: lost,
     // The torn line is reported by droppedTornLine; repeats are named here.
-    warnings: [...messageWarnings, ...scanned.warnings.filter((warning) => warning.includes(' repeats '))],
+    warnings: [...summaryWarnings, ...messageWarnings, ...scanned.warnings.filter((warning) => warning.includes(' repeats '))],
     async replay(visit) {
       const replayed = await scanEpisodes(
         path,
@@ -199,7 +222,7 @@ const describeCell = (record: EpisodeRecord): string => `${record.strategy} × $
 export async function mergeFolders(dirs: string[], options: { prefer?: 'first' | 'last' } = {}): Promise<MergedFolders> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
   if (dirs.length > 255) throw new ResumeError(`merge takes at most 255 folders at once (got ${dirs.length}): merge them in groups, then merge the groups`);
-  const runs = await Promise.all(dirs.map(readRunForResume));
+  const runs = await Promise.all(dirs.map((dir) => readRunForResume(dir)));
   const episodeFiles = await Promise.all(
     dirs.map(async (dir) => {
       const located = await locateEpisodes(dir);
