@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createHostPool } from '../src/models/host-pool.js';
 import { createOllamaModel } from '../src/models/ollama.js';
 import { createOpenAIModel } from '../src/models/openai.js';
 import { MAX_REPLY_BYTES, retryAfterMs } from '../src/models/retry.js';
@@ -244,6 +245,24 @@ describe('Retry-After on 429 and 503 is honoured within the retry budget', () =>
       /^OpenAI-compatible chat with m at .* failed after 1 attempt in 0 ms: HTTP 503: 503 overloaded \(the server asked to wait \d+ ms, Retry-After, past the 60000 ms retry budget\)$/,
     );
     expect({ waits, requests: bodies.length }).toEqual({ waits: [], requests: 1 });
+  });
+
+  it('several hosts: a host answering 429 with Retry-After is not probed nor called again before it; the call goes to another host', async () => {
+    const limited = await serve((_q, r) => json(r, 429, { error: { message: 'Rate limit reached' } }, { 'retry-after': '120' }));
+    const other = await serve((_q, r) => json(r, 200, COMPLETION));
+    let clock = 0;
+    const probes: string[] = [];
+    const backend = (baseURL: string) =>
+      createOpenAIModel({ model: 'm', baseURL, dispatcher: pool(), retry: { attempts: 1 }, clock: { sleep: async () => undefined, now: () => clock } });
+    const hosts = [limited.baseURL, other.baseURL].map((url) => ({ url, model: backend(url), probe: async () => void probes.push(url) }));
+    const pooled = createHostPool({ hosts, perHostConcurrency: 1, now: () => clock });
+    await pooled.chat(planRequest());
+    clock = 60_000; // past the pool's own backoff (at most 8 s), within the server's 120 s
+    await pooled.chat(planRequest());
+    expect({ probes, limited: limited.bodies.length, other: other.bodies.length }).toEqual({ probes: [], limited: 1, other: 2 });
+    clock = 121_000;
+    await pooled.chat(planRequest());
+    expect(probes).toEqual([limited.baseURL]);
   });
 
   it('ollama: a 503 with Retry-After: 3 waits 3000 ms; a 429 with an unreadable one falls back to the backoff', async () => {

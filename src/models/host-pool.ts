@@ -82,7 +82,8 @@ function median(values: readonly number[]): number | null {
  * Serves one model from several hosts. Each `chat` goes to the host that is up with the fewest calls in flight
  * (ties: fewest answered, then the order given), waiting while every up host is at `perHostConcurrency`.
  * A call failing with an infrastructure error of kind unreachable | server_error | busy | timeout marks its
- * host down for min(maxMs, baseMs · 2^(strikes−1)) ms and is sent again to another host — the episode goes on,
+ * host down for min(maxMs, baseMs · 2^(strikes−1)) ms (at least the server's Retry-After, `retryAfterMs` of the error)
+ * and is sent again to another host — the episode goes on,
  * the retry is invisible to it. A down host whose backoff has passed is probed (`probe`) before it gets calls
  * again; a failed probe doubles its backoff. When no host is up and none will be before `totalMs` of this call
  * has passed (or `totalMs` since every host went down, for a call that arrives during the outage), or the call
@@ -137,9 +138,10 @@ export function createHostPool(options: HostPoolOptions): HostPool {
       if (ms !== undefined) timer = setTimeout(done, Math.max(0, ms));
     });
 
-  const markDown = (state: HostState, reason: string): void => {
+  const markDown = (state: HostState, reason: string, retryAfterMs = 0): void => {
     state.strikes += 1;
-    state.downUntil = now() + Math.min(policy.maxMs, policy.baseMs * 2 ** (state.strikes - 1));
+    // A server's Retry-After keeps it down (unprobed) at least that long: a probe or call sooner meets the same 429/503.
+    state.downUntil = now() + Math.max(retryAfterMs, Math.min(policy.maxMs, policy.baseMs * 2 ** (state.strikes - 1)));
     state.reason = reason;
     if (!state.down) {
       state.down = true;
@@ -223,7 +225,7 @@ export function createHostPool(options: HostPoolOptions): HostPool {
         } catch (error) {
           if (!(error instanceof InfrastructureError) || !FAILOVER_KINDS.has(error.kind)) throw error;
           state.failures += 1;
-          markDown(state, error.message);
+          markDown(state, error.message, error.retryAfterMs);
           last = error;
           if (tries >= maxTries) {
             throw new InfrastructureError(`${first.name}: ${tries} attempts over ${states.length} hosts failed; last: ${error.message}`, error.kind, {

@@ -222,6 +222,7 @@ export async function withRetry<T>(
             : '';
         throw new InfrastructureError(`${what} failed after ${summary}: ${classification.reason}${wait}`, classification.kind, {
           cause: error,
+          ...(asked !== undefined ? { retryAfterMs: asked } : {}),
         });
       }
       options.onRetry?.({ retry: attempt, delayMs, classification });

@@ -157,12 +157,15 @@ export class CallInterrupted extends Error {
 /** Infrastructure failure: never a strategy's failure; the episode ends as `error`. */
 export class InfrastructureError extends Error {
   override readonly name = 'InfrastructureError';
+  /** How long the server asked to be left alone, ms (its Retry-After on the last 429/503), when it said. */
+  readonly retryAfterMs?: number;
   constructor(
     message: string,
     readonly kind: 'unreachable' | 'server_error' | 'busy' | 'timeout' | 'model_missing' | 'other',
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
-    super(message, options);
+    super(message, options !== undefined && 'cause' in options ? { cause: options.cause } : undefined);
+    if (options?.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 
