@@ -1,13 +1,13 @@
 // One run per results folder: a second run or resume exits 2 naming the other process; a dead run's lock is taken
 // over; a run killed at any moment (even right after claiming the folder) can be continued; a shard resumes as itself.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandLine } from '../src/results-folder/index.js';
 import { processStart } from '../src/results-folder/lock.js';
-import { episodes, scratch, startStratbench, stratbench } from './support/cli.js';
+import { episodes, ROOT, scratch, startStratbench, stratbench } from './support/cli.js';
 
 const keyOf = (record: Record<string, unknown>): string => String(record['key']);
 const size = (path: string): number => (existsSync(path) ? statSync(path).size : 0);
@@ -109,6 +109,31 @@ describe('a results folder is used by one run at a time', () => {
     expect(resumed.status).toBe(0);
     expect(resumed.stderr).toContain(`note: taking over the lock of ${out}:\n  pid ${process.pid} on ${hostname()} is no longer running`);
     expect(new Set(episodes(out).map(keyOf)).size).toBe(60 * 70);
+  }, 120_000);
+});
+
+describe('taking over a stale lock', () => {
+  it('of six processes taking over one stale lock at once, exactly one gets it (20 tries)', async () => {
+    const dir = scratch('race-');
+    const lockModule = join(ROOT, 'dist/results-folder/lock.js');
+    // Each contender prints "won" or the error's name, then holds whatever it got until the test has heard all three.
+    const contender = `import(${JSON.stringify(lockModule)}).then(async (m) => {
+      try { await m.lockResultsFolder(process.argv[1], 'contender'); process.stdout.write('won'); }
+      catch (error) { process.stdout.write(error.name); }
+      process.stdin.resume();
+    });`;
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      writeFileSync(join(dir, '.lock'), JSON.stringify({ pid: deadPid(), host: hostname(), started_at: new Date().toISOString(), command: 'a run that died' }));
+      const children = [0, 1, 2, 3, 4, 5].map(() =>
+        spawn(process.execPath, ['--input-type=module', '-e', contender, dir], { stdio: ['pipe', 'pipe', 'inherit'] }),
+      );
+      const said = await Promise.all(
+        children.map((child) => new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString())))),
+      );
+      for (const child of children) child.kill('SIGKILL');
+      expect(said.filter((word) => word === 'won')).toHaveLength(1);
+      expect(said.filter((word) => word === 'FolderLockedError')).toHaveLength(5);
+    }
   }, 120_000);
 });
 

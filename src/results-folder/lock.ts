@@ -1,6 +1,6 @@
 // The exclusive lock of a results folder (DIR/.lock): one run or resume writes a folder at a time.
 import { readFileSync } from 'node:fs';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -69,12 +69,53 @@ function isAlive(holder: LockHolder): boolean {
 }
 
 async function readHolder(path: string): Promise<LockHolder | null | 'gone'> {
+  return (await readLock(path)).holder;
+}
+
+/** DIR/.lock as read: its text (undefined when gone) and holder (null when unreadable, 'gone' when absent). */
+async function readLock(path: string): Promise<{ text: string | undefined; holder: LockHolder | null | 'gone' }> {
+  let text: string;
   try {
-    const parsed = LockHolder.safeParse(JSON.parse(await readFile(path, 'utf8')));
-    return parsed.success ? parsed.data : null;
+    text = await readFile(path, 'utf8');
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : null;
+    return { text: undefined, holder: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : null };
   }
+  try {
+    const parsed = LockHolder.safeParse(JSON.parse(text));
+    return { text, holder: parsed.success ? parsed.data : null };
+  } catch {
+    return { text, holder: null };
+  }
+}
+
+/** How long a takeover may hold DIR/.lock.takeover before another process treats it as left by a dead taker, ms. */
+const TAKEOVER_STALE_MS = 10_000;
+
+/**
+ * Removes the stale lock at `path` if it is still the one read as `staleText`, under a takeover mutex
+ * (DIR/.lock.takeover, created atomically): only its holder removes a lock, and only the stale one it read — a fresh
+ * lock can appear only by an atomic create, never replace another, so the check cannot be overtaken. Without the mutex,
+ * one process could remove the lock another had just taken over, and both would hold the folder (issue 29: 2 of 40
+ * tries). Resolves 'busy' when another process holds the mutex (the caller retries; a mutex older than
+ * TAKEOVER_STALE_MS, left by a taker that died, is removed first).
+ */
+async function removeStale(path: string, staleText: string | undefined): Promise<'done' | 'busy'> {
+  const mutex = `${path}.takeover`;
+  if (!(await createFileOnce(mutex, `${process.pid}\n`).catch(() => false))) {
+    const since = await stat(mutex).then(
+      (found) => found.mtimeMs,
+      () => undefined,
+    );
+    if (since !== undefined && Date.now() - since > TAKEOVER_STALE_MS) await unlink(mutex).catch(() => undefined);
+    return 'busy';
+  }
+  try {
+    const now = await readFile(path, 'utf8').catch(() => undefined);
+    if (now === staleText) await unlink(path).catch(() => undefined);
+  } finally {
+    await unlink(mutex).catch(() => undefined);
+  }
+  return 'done';
 }
 
 /**
@@ -100,7 +141,8 @@ export async function createFileOnce(path: string, text: string): Promise<boolea
  * results/x"). A lock held by a live process — or by any process on another host, which cannot be probed — throws
  * FolderLockedError naming its pid, host, start time and command. A lock whose holder is dead on this host
  * (`kill(pid, 0)` → ESRCH: a run killed with SIGKILL or a second Ctrl-C; or the pid now names a process that started
- * later: a retried container, a reboot), or that is unreadable, is taken over and the returned `note` says so. Two processes taking over the same stale lock race on the link: one wins.
+ * later: a retried container, a reboot), or that is unreadable, is taken over and the returned `note` says so. Of processes taking over the same stale lock at once, exactly one gets it
+ * (removeStale, then an atomic link); the others see the winner's live lock and throw FolderLockedError.
  */
 export async function lockResultsFolder(dir: string, command: string): Promise<FolderLock> {
   const path = join(dir, LOCK_FILE);
@@ -114,13 +156,14 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
   };
   const text = `${JSON.stringify(mine)}\n`;
   let note: string | null = null;
-  for (let attempt = 0; attempt < 3; attempt += 1) {
+  // A takeover another process is making resolves within milliseconds: up to 200 rounds of 10 ms (2 s) for it.
+  for (let attempt = 0, takeovers = 0; attempt < 200 && takeovers < 3; attempt += 1) {
     try {
       if (await createFileOnce(path, text)) return heldLock(path, note);
     } catch (error) {
       throw new FolderLockedError(`cannot lock ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
-    const holder = await readHolder(path);
+    const { text: staleText, holder } = await readLock(path);
     if (holder === 'gone') continue;
     if (holder !== null && (holder.host !== mine.host || isAlive(holder))) {
       throw new FolderLockedError(
@@ -132,7 +175,8 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
       holder === null
         ? `note: taking over the lock of ${dir}:\n  ${path} is unreadable (a run killed while writing it)`
         : `note: taking over the lock of ${dir}:\n  pid ${holder.pid} on ${holder.host} is no longer running (since ${holder.started_at}: ${holder.command})`;
-    await unlink(path).catch(() => undefined);
+    if ((await removeStale(path, staleText)) === 'busy') await new Promise((resolve) => setTimeout(resolve, 10));
+    else takeovers += 1;
   }
   throw new FolderLockedError(`cannot lock ${dir}: ${path} keeps changing (another run starting at the same time?)`);
 }
