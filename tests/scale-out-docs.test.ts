@@ -204,6 +204,28 @@ describe('docs/scale-out.md', () => {
     ).toBeGreaterThan(0);
   }, 60_000);
 
+  it("every Kubernetes manifest on the page validates against the API's schema (kubernetes-models)", async () => {
+    const batch = await import('kubernetes-models/batch/v1');
+    const core = await import('kubernetes-models/v1');
+    const validators: Record<string, (manifest: Record<string, unknown>) => void> = {
+      Job: (manifest) => new batch.Job(manifest as ConstructorParameters<typeof batch.Job>[0]).validate(),
+      PersistentVolumeClaim: (manifest) => new core.PersistentVolumeClaim(manifest as ConstructorParameters<typeof core.PersistentVolumeClaim>[0]).validate(),
+      Service: (manifest) => new core.Service(manifest as ConstructorParameters<typeof core.Service>[0]).validate(),
+    };
+    const manifests = blocks
+      .filter((block) => block.lang === 'yaml' && /^kind: /m.test(block.text))
+      .flatMap((block) => parseAllDocuments(block.text).map((document) => document.toJSON() as Record<string, unknown>));
+    expect(manifests.map((manifest) => manifest['kind'])).toEqual(['Job', 'Job']);
+    for (const manifest of manifests) {
+      const validate = validators[String(manifest['kind'])];
+      expect(validate, `a validator for ${String(manifest['kind'])}`).toBeDefined();
+      expect(() => validate!(manifest)).not.toThrow();
+    }
+    // It does reject what the API would: completions as a word.
+    const [job] = manifests;
+    expect(() => validators['Job']!({ ...job, spec: { ...(job!['spec'] as object), completions: 'four' } })).toThrow(/spec\/completions must be integer/);
+  });
+
   it('the Kubernetes Indexed Job parses; its four pods at once against two hosts, a retried pod and the merge Job reproduce the unsharded run', async () => {
     const documents = parseAllDocuments(blocks.find((block) => block.lang === 'yaml' && block.text.includes('completionMode'))!.text).map(
       (document) =>
