@@ -313,6 +313,14 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     const markdown = stratbench(['report', dir, '--markdown', '-']);
     expect(markdown.status, markdown.stderr).toBe(0);
     expect(markdown.stdout.startsWith('## ')).toBe(true);
+    // The costs, and the failed episodes with their attribution (a CI step summary reads them there, issue 29 §5).
+    expect(markdown.stdout).toContain('| overall | errors | model calls | tool calls | tokens in | tokens out | model ms |');
+    const failures = list.filter((record) => !record.success && record.outcome.status !== 'error');
+    expect(markdown.stdout).toContain(`### Failed episodes (${failures.length})`);
+    const first = failures[0]!;
+    expect(markdown.stdout).toContain(
+      `| ${first.strategy} | ${first.task} | ${first.epoch} | ${first.outcome.status}/${first.outcome.reason} | ${first.attribution!.component}.${first.attribution!.mode} |`,
+    );
     expect(existsSync('-')).toBe(false);
     const clash = stratbench(['report', dir, '--csv', '-', '--markdown', '-']);
     expect([clash.status, clash.stdout]).toEqual([2, '']);
