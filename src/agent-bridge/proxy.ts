@@ -1,6 +1,7 @@
 // The recording model proxy: an external agent's chat requests (OpenAI-compatible or Ollama) go to the run's model
 // for the agent role, and every request and reply is a model_call in the episode's trace (issue 28 §3).
 import { ActionReply } from '../strategies/replies.js';
+import { agentView } from '../strategies/react.js';
 import { parseReply } from '../models/parse-reply.js';
 import { CallInterrupted, InfrastructureError, type ChatMessage, type ChatModel } from '../models/types.js';
 import { ContextExceededError } from '../models/context-limit.js';
@@ -212,14 +213,7 @@ async function fromView(
   signal: AbortSignal | undefined,
 ): Promise<{ result: Extract<ProxyResult, { ok: true }>; event: Extract<TraceEventInput, { type: 'model_call' }> }> {
   const { ctx, ledger, budgets } = session;
-  const view = {
-    role: 'agent' as const,
-    task_id: ctx.task.id,
-    prompt: ctx.task.prompt,
-    memory: ctx.task.memory,
-    history: ledger.history,
-    tool_calls_left: Math.max(0, budgets.maxToolCalls - ledger.toolCalls),
-  };
+  const view = agentView(ctx, ledger, budgets.maxToolCalls);
   const response = await model.chat({
     role: 'agent',
     schemaName: 'action',

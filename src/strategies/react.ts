@@ -5,6 +5,7 @@ import { REACT_BUDGETS, type Budgets, type Strategy, type StrategyContext } from
 import { budgetExhausted, finished, invalidOutput, repeatedRead, stopped, type WriteReport } from './endings.js';
 import { newLedger, useToolAhead, type ToolLedger } from './tool-use.js';
 import type { Outcome } from '../records/index.js';
+import type { RoleView } from '../models/types.js';
 
 const toolNeedsName = (reply: ActionReply): string[] => (reply.action === 'tool' && !reply.tool ? ['action "tool" needs a tool name'] : []);
 
@@ -13,19 +14,26 @@ const toolNeedsName = (reply: ActionReply): string[] => (reply.action === 'tool'
  * when the same call with the same args has failed `repeatedFailureLimit` times (M9's stopped_repeated_call) or the
  * same read-only call has run `repeatedReadLimit` times on an unchanged repository.
  */
+/**
+ * The single agent's view: the task, its memory notes, the tool calls so far (the ledger's history) and how many of
+ * `maxToolCalls` are left (never below 0). The built-in ReAct agent and an external agent's proxy both ask from it.
+ */
+export function agentView(ctx: StrategyContext, ledger: ToolLedger, maxToolCalls: number): Extract<RoleView, { role: 'agent' }> {
+  return {
+    role: 'agent',
+    task_id: ctx.task.id,
+    prompt: ctx.task.prompt,
+    memory: ctx.task.memory,
+    history: ledger.history,
+    tool_calls_left: Math.max(0, maxToolCalls - ledger.toolCalls),
+  };
+}
+
 export async function runReact(ctx: StrategyContext, budgets: Budgets = REACT_BUDGETS): Promise<Outcome> {
   const ledger = newLedger();
   const report = reactReport(ctx, ledger);
   for (;;) {
-    const view = {
-      role: 'agent' as const,
-      task_id: ctx.task.id,
-      prompt: ctx.task.prompt,
-      memory: ctx.task.memory,
-      history: ledger.history,
-      tool_calls_left: budgets.maxToolCalls - ledger.toolCalls,
-    };
-    const reply = await callRole(ctx, 'agent', 'action', ActionReply, view, toolNeedsName);
+    const reply = await callRole(ctx, 'agent', 'action', ActionReply, agentView(ctx, ledger, budgets.maxToolCalls), toolNeedsName);
     if (!reply.ok) return invalidOutput(ctx, 'agent', reply.error);
     const action = reply.value;
     if (action.action === 'finish') return finished(ctx, action.answer ?? action.message ?? '');
