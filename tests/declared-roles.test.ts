@@ -335,13 +335,15 @@ describe('a module with a declared role through the CLI', () => {
     expect(result.stderr).not.toMatch(/harness|Error/);
     expect(result.status).toBe(0);
     const rows = episodes(out);
+    // A faulted scripted model is named with its faults, never as the plain stand-in.
+    const faulted = 'scripted:faults=agent.wrong_answer';
     expect(rows.map((r) => r['models'])).toEqual([
-      { agent: 'scripted', critic: 'scripted' },
-      { agent: 'scripted', critic: 'scripted' },
+      { agent: faulted, critic: faulted },
+      { agent: faulted, critic: faulted },
     ]);
     for (const row of rows) expect(Object.keys((row['metrics'] as { model_calls: object }).model_calls)).toContain('critic');
     // The run's own model list (run.json, the table header) names the declared role with the model serving it.
-    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).models).toEqual({ agent: 'scripted', critic: 'scripted' });
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).models).toEqual({ agent: faulted, critic: faulted });
     expect(result.stdout).toMatch(/models: agent=\S+ critic=\S+/);
     const html = join(dir, 'report.html');
     expect(stratbench(['report', out, '--html', html]).status).toBe(0);

@@ -1,5 +1,8 @@
 // Scripted faults: named and documented, validated by the registry, derived from the view alone, and harmless to other roles.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { episodes, scratch, stratbench } from './support/cli.js';
 import { buildModels, ModelSpecError, modelSpecsByRole, parseModelSpec } from '../src/models/registry.js';
 import { ScriptedModel, type ScriptedTask } from '../src/models/scripted.js';
 import { FAULT_NAMES, faultIn, faultStrikesRole, guessedPath, markFault, SCRIPTED_FAULTS } from '../src/models/scripted-faults.js';
@@ -48,7 +51,9 @@ describe('fault names and the registry', () => {
     });
     const tasks = scriptedTasks(await coreTasks());
     const models = buildModels(modelSpecsByRole('scripted:faults=planner.guessed_target,agent.no_stop', {}), { tasks });
-    expect(models.planner.name).toBe('scripted');
+    // Named with its faults (the run's header, episodes and CSV show this name), never as the plain stand-in.
+    expect(models.planner.name).toBe('scripted:faults=planner.guessed_target,agent.no_stop');
+    expect(buildModels(modelSpecsByRole('scripted', {}), { tasks }).planner.name).toBe('scripted');
     expect(() => buildModels(modelSpecsByRole('scripted:faults=planner.guesed_target', {}), { tasks })).toThrow(ModelSpecError);
     expect(() => buildModels(modelSpecsByRole('scripted:faults=planner.guesed_target', {}), { tasks })).toThrow(
       `unknown fault "planner.guesed_target" in model "scripted:faults=planner.guesed_target"; known faults: ${FAULT_NAMES.join(', ')}`,
@@ -127,5 +132,28 @@ describe('the fault-free scripted replanner', () => {
     expect(stopFor('> node scripts/migrate.js --status\n\nApplied: 001\nPending: 004')).toBe(
       'I could not finish: step s3 (run) ended failure: > node scripts/migrate.js --status.',
     );
+  });
+});
+
+describe('a faulted scripted model is labelled as such everywhere', () => {
+  it('names its faults in the run header, run.json, every episode, the CSV, the markdown report and explain', () => {
+    const out = join(scratch(), 'run');
+    const spec = 'scripted:faults=planner.guessed_target';
+    const result = stratbench(['run', '--strategies', 'react,plan-replan', '--tasks', 'rename-tax-rate', '--model', spec, '--no-progress', '--out', out]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`models: agent=${spec}`);
+    expect(result.stdout).not.toMatch(/=scripted[ ,)\n]/);
+    expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).models).toMatchObject({ agent: spec, planner: spec, executor: spec });
+    expect(episodes(out).map((row) => row['models'])).toEqual([
+      { agent: spec, reporter: spec },
+      { planner: spec, executor: spec, replanner: spec, reporter: spec },
+    ]);
+    const csv = stratbench(['report', out, '--csv', '-']);
+    expect(csv.status).toBe(0);
+    expect(csv.stdout).toContain(`agent=${spec};reporter=${spec}`);
+    const markdown = stratbench(['report', out, '--markdown', '-']);
+    expect(markdown.stdout).toContain(spec);
+    const explained = stratbench(['explain', out, 'rename-tax-rate', 'plan-replan']);
+    expect(explained.stdout).toContain(`planner=${spec}`);
   });
 });

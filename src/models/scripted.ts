@@ -30,8 +30,17 @@ interface PlanStepOut {
  * Throws (a harness bug, recorded as an `error` episode) when asked about a task it does not know; the
  * constructor throws for an unknown fault name (the registry reports those as a ModelSpecError first).
  */
+/** The name a scripted model serves under: its spec as given ("scripted" or "scripted:faults=a,b"). */
+export function scriptedModelName(faults: readonly string[]): string {
+  return faults.length === 0 ? 'scripted' : `scripted:faults=${faults.join(',')}`;
+}
+
+/** True for the in-process scripted stand-in's names, with or without faults. */
+export const isScriptedModelName = (name: string): boolean => name === 'scripted' || name.startsWith('scripted:');
+
 export class ScriptedModel implements ChatModel {
-  readonly name = 'scripted';
+  /** "scripted", or "scripted:faults=a,b" when faults are injected: a faulted run is never shown as the plain stand-in. */
+  readonly name: string;
   readonly deterministic = true;
   private readonly tasks: ReadonlyMap<string, ScriptedTask>;
   private readonly faults: readonly ScriptedFault[];
@@ -43,6 +52,7 @@ export class ScriptedModel implements ChatModel {
       if (!fault) throw new Error(`scripted model: unknown fault "${name}"`);
       return fault;
     });
+    this.name = scriptedModelName(faults);
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {

@@ -11,7 +11,7 @@ import type { GeneratorReject } from '../suite/schema.js';
 import { compositionLines, suiteComposition } from './suite-composition.js';
 import { CallInterrupted, ROLES, type ChatModel, type Role } from '../models/types.js';
 import { buildModels, modelSpecsByRole, ModelSpecError } from '../models/registry.js';
-import { SCRIPTED_NOTICE } from '../models/scripted.js';
+import { isScriptedModelName, SCRIPTED_NOTICE } from '../models/scripted.js';
 import { DEFAULT_STRATEGIES, isStrategyName, knownStrategyNames, modelRolesOf, strategyByName, type StrategyName } from '../strategies/index.js';
 import { toolDescriptionsForPrompt } from '../tools/index.js';
 import { listNames, renderRunReport } from '../report/index.js';
@@ -438,12 +438,14 @@ async function runLocked(
   }).slice(0, 16);
   const seed = Number(options['seed']);
   const epochs = Number(options['epochs']);
-  const anyScripted = Object.values(modelNames).some((name) => name === 'scripted');
+  const anyScripted = Object.values(modelNames).some(isScriptedModelName);
   // Concurrency overlaps waiting on model servers; the in-process scripted model never waits, and interleaving
   // its CPU-bound episodes only costs time (measured: ~4,400 vs ~3,200 episodes/s at 1 vs 4).
   // An external agent's episodes wait on its process: they overlap like a server's.
   const allInProcess =
-    usedRoles.every((role) => models[role].deterministic && models[role].name === 'scripted') && judgeBuilt?.model === undefined && externalAgent === undefined;
+    usedRoles.every((role) => models[role].deterministic && isScriptedModelName(models[role].name)) &&
+    judgeBuilt?.model === undefined &&
+    externalAgent === undefined;
   const concurrency = typeof options['concurrency'] === 'number' ? options['concurrency'] : allInProcess ? 1 : DEFAULT_CONCURRENCY;
   let existing: ResumeEpisodes | undefined;
   if (typeof options['resume'] === 'string') {
