@@ -1,7 +1,7 @@
 // The messages each model call was sent and the thinking it returned: stored once per results folder in
 // messages.jsonl, referenced by hash from model_call events, carried by merge, printed by explain.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoredText, storedTextHash, type EpisodeRecord, type TraceEvent } from '../src/records/index.js';
@@ -228,7 +228,7 @@ describe('explain shows the messages a role saw', () => {
 
 // Last: it makes calls to the server, which the tests above count.
 describe('resume and messages.jsonl', () => {
-  it('a corrupt line in the middle of messages.jsonl: explain and export warn naming file:line, --resume runs again the episode that lost its text', async () => {
+  it('a corrupt line in the middle of messages.jsonl: explain and export warn naming file:line, --resume keeps the episode that lost its text, marked', async () => {
     const copy = join(scratch(), 'corrupt-line');
     cpSync(out, copy, { recursive: true });
     const victim = episodes[0]!;
@@ -260,21 +260,24 @@ describe('resume and messages.jsonl', () => {
     const resumed = await runInProcess({ resume: copy });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`warning: ${where}`);
-    expect(resumed.stderr).toContain('1 episode(s) whose messages were lost (messages.jsonl lacks them) to run again');
-    // The damaged line is kept aside, not lost, and later readers have nothing to warn about.
+    expect(resumed.stderr).toContain(
+      `${episodes.length} finished episode(s) kept (1 of them reference messages or thinking that messages.jsonl lacks: kept with their verdicts, the texts shown as lost)`,
+    );
+    // The damaged line is kept aside, not lost, and later readers no longer warn about it.
     expect(resumed.stderr).toContain(`moved 1 damaged line(s) of messages.jsonl to messages.damaged.jsonl in ${copy}`);
     expect(JSON.parse(readFileSync(join(copy, 'messages.damaged.jsonl'), 'utf8'))).toEqual({ line: at + 1, text: lines[at] });
-    const after = records(copy);
-    const cell = (record: EpisodeRecord) => `${record.task}|${record.strategy}|${record.epoch}`;
-    expect(after.map(cell).sort()).toEqual(episodes.map(cell).sort());
+    // Every finished record is kept as it was (none discarded and run again): the same lines, the same verdicts.
+    expect(records(copy)).toEqual(episodes);
     const read = await readMessages(copy);
-    expect(read.ok && read.texts.has(lostHash)).toBe(true);
+    expect(read.ok && read.texts.has(lostHash)).toBe(false);
     const again = stratbench(['explain', copy, victim.task, victim.strategy, '--epoch', String(victim.epoch)]);
-    expect(again.stdout).not.toContain('is not in messages.jsonl]');
-    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain(`[${lostHash} is not in messages.jsonl]`);
+    expect(again.stderr).toBe(
+      `warning: this episode references messages or thinking that ${copy}/messages.jsonl lacks (shown as their hashes); its verdict stands (scored when the episode ended)\n`,
+    );
   });
 
-  it('--resume runs again an episode whose referenced texts were lost (a folder killed by an older version), once', async () => {
+  it('--resume keeps a finished episode whose referenced texts were lost (a deleted line, or a folder killed by an older version), marked, never run again', async () => {
     const copy = join(scratch(), 'lost-texts');
     cpSync(out, copy, { recursive: true });
     // The user message of the first episode's first call is gone from messages.jsonl (it is unique to that call).
@@ -287,27 +290,25 @@ describe('resume and messages.jsonl', () => {
     const exported = stratbench(['export', copy, '--format', 'atif', '--out', join(scratch(), 'atif')]);
     expect(exported.status).toBe(0);
     expect(exported.stderr).toContain(`warning: 1 episode(s) reference messages or thinking that ${copy}/messages.jsonl lacks`);
-    expect(exported.stderr).toContain(`\`stratbench run --resume ${copy}\` runs them again`);
+    expect(exported.stderr).toContain('their verdicts stand (scored when each episode ended)');
     const resumed = await runInProcess({ resume: copy });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(
-      `${episodes.length - 1} finished episode(s) kept, 1 episode(s) whose messages were lost (messages.jsonl lacks them) to run again`,
+      `${episodes.length} finished episode(s) kept (1 of them reference messages or thinking that messages.jsonl lacks: kept with their verdicts, the texts shown as lost)`,
     );
-    // Every episode once, with the same outcome; every referenced text is on disk again.
-    const after = records(copy);
-    const cell = (record: EpisodeRecord) => `${record.task}|${record.strategy}|${record.epoch}`;
-    expect(after.map(cell).sort()).toEqual(episodes.map(cell).sort());
-    expect(new Map(after.map((record) => [cell(record), record.success]))).toEqual(new Map(episodes.map((record) => [cell(record), record.success])));
-    const texts = new Set(
-      readFileSync(join(copy, 'messages.jsonl'), 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => (JSON.parse(line) as StoredText).hash),
-    );
-    expect(texts.has(lostHash)).toBe(true);
-    for (const event of after.flatMap((record) => record.trace)) {
-      if (event.type !== 'model_call') continue;
-      for (const hash of [...(event.sent?.messages ?? []), ...(event.thinking ? [event.thinking] : [])]) expect(texts.has(hash), hash).toBe(true);
-    }
+    // Every finished record is kept as it was: the same lines, the same verdicts, and no text appears from nowhere.
+    expect(records(copy)).toEqual(episodes);
+    const read = await readMessages(copy);
+    expect(read.ok && read.texts.has(lostHash)).toBe(false);
+  });
+
+  it('--resume keeps finished episodes when messages.jsonl is deleted altogether, and runs only what was never finished', async () => {
+    const copy = join(scratch(), 'no-messages');
+    cpSync(out, copy, { recursive: true });
+    rmSync(join(copy, 'messages.jsonl'));
+    const resumed = await runInProcess({ resume: copy });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`${episodes.length} finished episode\\(s\\) kept \\(\\d+ of them reference messages or thinking`));
+    expect(records(copy)).toEqual(episodes);
   });
 });

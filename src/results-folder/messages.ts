@@ -17,7 +17,7 @@ const LINE_START = '{"hash":"';
  * not a StoredText, or whose hash is not storedTextHash(role, content) is skipped with a warning naming `file:line`
  * (`warnings`, worded by `skippedLineWarning`; `damaged` holds the lines themselves, 1-based): the file is a store of
  * texts by hash, so a bad line loses only the texts on it. The episodes that referenced them show their hashes
- * (explain, export), and `run --resume` runs them again (`referencesMissingText`) — a damaged line must not make the
+ * (explain, export), and `run --resume` keeps them with their verdicts (`referencesMissingText` counts them) — a damaged line must not make the
  * folder unreadable. Pure.
  */
 export function parseMessages(

@@ -65,10 +65,13 @@ export interface ResumeEpisodes {
   droppedTornLine: boolean;
   rerunErrors: number;
   /**
-   * Episodes run again because a text their model calls reference is not in messages.jsonl (a folder written before
-   * messages were flushed ahead of episodes, then killed): kept, they would show "[hash is not in messages.jsonl]".
+   * Of `kept`, the finished episodes whose model calls reference a text messages.jsonl lacks (a damaged or deleted
+   * file, or a folder killed by an older version before messages were flushed ahead of episodes). They are kept as
+   * they are — the verdict was scored when the episode ended and does not rest on the texts — and every reader marks
+   * the missing texts ("[hash is not in messages.jsonl]", with a warning). Running them again would replace a
+   * finished result by a new draw of the model.
    */
-  rerunDangling: number;
+  keptWithLostTexts: number;
   /** What the read found: repeated episodes, corrupt lines of messages.jsonl skipped (file:line each). */
   warnings: string[];
   /** Reads the kept episodes again, in file order, calling `visit` for each. Throws ResumeError if the file changed under it. */
@@ -79,8 +82,8 @@ export interface ResumeEpisodes {
  * Prepares the finished episodes of `dir` for `--resume`: checks that run.json has the same configuration hash
  * (model specs, prompts, suite, options), cuts a half-written last line off episodes.jsonl, or a half-written last
  * gzip member off episodes.jsonl.gz (so appends start on a clean line or member; a folder with both files is
- * refused), removes `error` episodes (infrastructure failures run again) and episodes referencing texts missing from
- * messages.jsonl (the file is rewritten line by line, atomically) and counts the episodes kept, which `replay` streams. Memory: one line at a time and one bit per
+ * refused), removes `error` episodes (infrastructure failures run again; the file is rewritten line by line, atomically), keeps
+ * finished episodes whose referenced texts messages.jsonl lacks (counted in keptWithLostTexts) and counts the episodes kept, which `replay` streams. Memory: one line at a time and one bit per
  * matrix cell. Throws ResumeError for a different configuration or a corrupt file.
  */
 export async function loadForResume(dir: string, configHash: string): Promise<ResumeEpisodes> {
@@ -102,7 +105,15 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     },
   );
   if (size < 0)
-    return { kept: 0, droppedTornLine: false, rerunErrors: 0, rerunDangling: 0, warnings: summaryWarnings, compressed: null, replay: async () => undefined };
+    return {
+      kept: 0,
+      droppedTornLine: false,
+      rerunErrors: 0,
+      keptWithLostTexts: 0,
+      warnings: summaryWarnings,
+      compressed: null,
+      replay: async () => undefined,
+    };
   const ours = (record: EpisodeRecord): boolean => record.key.endsWith(`|${configHash}`);
   const messages = await readMessages(dir);
   if (!messages.ok) throw new ResumeError(messages.error);
@@ -112,8 +123,8 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   const messageWarnings =
     moved > 0 ? [...messages.warnings, `moved ${moved} damaged line(s) of ${MESSAGES_FILE} to ${DAMAGED_MESSAGES_FILE} in ${dir}`] : messages.warnings;
   const dangling = (record: EpisodeRecord): boolean => referencesMissingText(record, messages.texts);
-  /** Episodes to run again: infrastructure errors, and episodes whose referenced texts were lost. */
-  const rerun = (record: EpisodeRecord): boolean => ours(record) && (record.outcome.status === 'error' || dangling(record));
+  /** Episodes to run again: infrastructure errors only (a finished episode whose texts were lost is kept, marked). */
+  const rerun = (record: EpisodeRecord): boolean => ours(record) && record.outcome.status === 'error';
   let kept = 0;
   let errored = 0;
   let lost = 0;
@@ -122,8 +133,10 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     () => (record) => {
       if (!ours(record)) return;
       if (record.outcome.status === 'error') errored += 1;
-      else if (dangling(record)) lost += 1;
-      else kept += 1;
+      else {
+        kept += 1;
+        if (dangling(record)) lost += 1;
+      }
     },
     run.config,
   );
@@ -135,7 +148,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
   // A gzip file whose complete members end mid-line (gzipped by another tool), or whose last line is torn inside a
   // complete member, cannot be cut by bytes: rewritten.
   const endsMidLine = compressed && (scanned.endsMidLine || scanned.tornLastLine);
-  if (errored > 0 || lost > 0 || endsMidLine || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
+  if (errored > 0 || endsMidLine || scanned.warnings.some((warning) => warning.includes(' repeats '))) {
     // Infrastructure errors are not results: they run again. Rewrite the file without them (and with one line per
     // episode), atomically, so every episode still appears exactly once when the run ends.
     const tmp = `${path}.tmp`;
@@ -163,7 +176,7 @@ export async function loadForResume(dir: string, configHash: string): Promise<Re
     droppedTornLine,
     compressed,
     rerunErrors: errored,
-    rerunDangling: lost,
+    keptWithLostTexts: lost,
     // The torn line is reported by droppedTornLine; repeats are named here.
     warnings: [...summaryWarnings, ...messageWarnings, ...scanned.warnings.filter((warning) => warning.includes(' repeats '))],
     async replay(visit) {

@@ -458,9 +458,9 @@ async function runLocked(
       }
       process.stderr.write(
         `resuming ${outDir}: ${loaded.kept} finished episode(s) kept` +
+          `${loaded.keptWithLostTexts > 0 ? ` (${loaded.keptWithLostTexts} of them reference messages or thinking that messages.jsonl lacks: kept with their verdicts, the texts shown as lost)` : ''}` +
           `${loaded.droppedTornLine ? `, a half-written last ${loaded.compressed ? 'gzip member' : 'line'} dropped` : ''}` +
-          `${loaded.rerunErrors > 0 ? `, ${loaded.rerunErrors} errored episode(s) to run again` : ''}` +
-          `${loaded.rerunDangling > 0 ? `, ${loaded.rerunDangling} episode(s) whose messages were lost (messages.jsonl lacks them) to run again` : ''}\n`,
+          `${loaded.rerunErrors > 0 ? `, ${loaded.rerunErrors} errored episode(s) to run again` : ''}\n`,
       );
     } catch (error) {
       if (error instanceof ResumeError) throw new UsageError(error.message);

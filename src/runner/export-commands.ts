@@ -176,7 +176,7 @@ export async function exportCommand(dir: string, options: { format: ExportFormat
   if (missingTexts > 0) {
     process.stderr.write(
       `warning: ${missingTexts} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (a damaged line, ` +
-        `or a run killed by an older stratbench); their trajectories lack those texts. \`stratbench run --resume ${dir}\` runs them again\n`,
+        `or a run killed by an older stratbench); their trajectories lack those texts; their verdicts stand (scored when each episode ended)\n`,
     );
   }
   return 0;

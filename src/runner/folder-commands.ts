@@ -208,7 +208,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     if (missingTexts > 0) {
       process.stderr.write(
         `warning: ${missingTexts} merged episode(s) reference messages or thinking that no folder's messages.jsonl has (shown as their hashes); ` +
-          `\`stratbench run --resume\` of the folder they came from runs them again\n`,
+          `their verdicts stand (scored when each episode ended)\n`,
       );
     }
     return 0;
@@ -300,7 +300,7 @@ export async function explainCommand(dir: string, task: string, strategy: string
   if (referencesMissingText(found.record, messages.texts)) {
     process.stderr.write(
       `warning: this episode references messages or thinking that ${dir}/messages.jsonl lacks (shown as their hashes); ` +
-        `\`stratbench run --resume ${dir}\` runs it again\n`,
+        'its verdict stands (scored when the episode ended)\n',
     );
   }
   const counterfactual = await counterfactualLines(folder.run, found.record);

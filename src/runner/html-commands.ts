@@ -96,7 +96,7 @@ export async function reportDataOf(dir: string): Promise<ReportData> {
   if (missing > 0) {
     process.stderr.write(
       `warning: ${missing} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (shown as their hashes); ` +
-        `\`stratbench run --resume ${dir}\` runs them again\n`,
+        `their verdicts stand (scored when each episode ended)\n`,
     );
   }
   return buildReportData(folder.records, await summaryOf(folder), folder.run, messages.texts, {
