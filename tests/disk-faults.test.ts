@@ -1,6 +1,8 @@
 // A disk that refuses a write (ENOSPC, EROFS, EIO) while `run` writes its folder: exit 5 with a message naming the
 // file and the errno, the lock released, the finished episodes on disk kept, and `--resume` finishing the run.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +10,13 @@ import { type Disk, DISK_FAULT_EXIT_CODE, DiskWriteError, EpisodeWriter, openMes
 import { storedTextHash } from '../src/records/index.js';
 import { runInProcess, scratch } from './support/scripted-over-ollama.js';
 import { mergeCommand } from '../src/runner/folder-commands.js';
+import { processStart } from '../src/results-folder/lock.js';
+import { stratbench } from './support/cli.js';
+
+/** The pid of a process that has ended (nothing runs under it now, barring reuse). */
+function deadPid(): number {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+}
 
 /** An errno error as node:fs throws it. */
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected fault, write`), { code, syscall: 'write' });
@@ -201,6 +210,40 @@ describe('merge writes into a staging folder and renames it at the end', () => {
     expect(existsSync(join(out, 'episodes.jsonl'))).toBe(false);
     proceed();
     expect(await merging).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
+  }, 120_000);
+});
+
+describe('staging folders that killed merges left behind', () => {
+  it("the next merge into the same OUT removes a killed merge's staging (dead lock, or no lock and old), with a note; a live merge's is left alone", async () => {
+    const parent = scratch();
+    const dirs = [join(parent, 'shard-1'), join(parent, 'shard-2')];
+    for (const [index, out] of dirs.entries()) expect((await runInProcess({ out, shard: `${index + 1}/2` })).code).toBe(0);
+    const out = join(parent, 'merged');
+    const staging = (suffix: string, lock: object | undefined, ageMs = 0): string => {
+      const path = join(parent, `.merged.merging-${suffix}`);
+      mkdirSync(path);
+      writeFileSync(join(path, 'episodes.jsonl'), '{"half a merge');
+      if (lock) writeFileSync(join(path, '.lock'), JSON.stringify(lock));
+      const at = new Date(Date.now() - ageMs);
+      utimesSync(path, at, at);
+      return path;
+    };
+    const holder = (pid: number) => ({ pid, host: hostname(), started_at: '2026-12-04T06:00:00.000Z', command: 'stratbench merge …' });
+    // SIGKILL gave these merges no chance to clean up: one died holding its staging, one died before locking it.
+    const killed = staging('killed', holder(deadPid()));
+    const killedEarly = staging('early', undefined, 120_000);
+    // A merge into the same OUT that is still running (this process stands in for it), and one that has just started.
+    const live = staging('live', { ...holder(process.pid), process_start: processStart(process.pid) });
+    const starting = staging('starting', undefined);
+    const merged = stratbench(['merge', ...dirs, '--out', out]);
+    expect(merged.status).toBe(0);
+    expect(merged.stderr).toContain(`note: removed the staging folder(s) of merges into ${out} that were killed: `);
+    expect(existsSync(killed)).toBe(false);
+    expect(existsSync(killedEarly)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(starting)).toBe(true);
+    expect(readdirSync(parent).sort()).toEqual(['.merged.merging-live', '.merged.merging-starting', 'merged', 'shard-1', 'shard-2']);
     expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
   }, 120_000);
 });

@@ -1,11 +1,11 @@
 // One run per results folder: a second run or resume exits 2 naming the other process; a dead run's lock is taken
 // over; a run killed at any moment (even right after claiming the folder) can be continued; a shard resumes as itself.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandLine } from '../src/results-folder/index.js';
+import { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder } from '../src/results-folder/index.js';
 import { processStart } from '../src/results-folder/lock.js';
 import { episodes, ROOT, scratch, startStratbench, stratbench } from './support/cli.js';
 
@@ -135,6 +135,71 @@ describe('taking over a stale lock', () => {
       expect(said.filter((word) => word === 'FolderLockedError')).toHaveLength(5);
     }
   }, 120_000);
+});
+
+describe('a lease renewed while the run runs (a holder on another host cannot be probed)', () => {
+  const foreign = (leaseMs: number | undefined) =>
+    JSON.stringify({
+      pid: process.pid,
+      host: 'pod-on-another-node',
+      started_at: '2026-12-04T06:00:00.000Z',
+      command: 'stratbench run --shard 1/4',
+      ...(leaseMs === undefined ? {} : { lease_ms: leaseMs }),
+    });
+
+  it('a lock from another host whose lease ran out is taken over with a note; one still renewed is refused naming its last renewal', async () => {
+    const dir = scratch('lease-');
+    const path = join(dir, '.lock');
+    writeFileSync(path, foreign(60_000));
+    // Renewed 10 s ago: within its lease of 60 s, so the holder counts as alive.
+    const recently = new Date(Date.now() - 10_000);
+    utimesSync(path, recently, recently);
+    const refused = await lockResultsFolder(dir, 'second').then(
+      () => 'taken',
+      (error: Error) => `${error.name}: ${error.message}`,
+    );
+    expect(refused).toContain(
+      `FolderLockedError: ${dir} is in use by another stratbench run: pid ${process.pid} on pod-on-another-node since 2026-12-04T06:00:00.000Z`,
+    );
+    expect(refused).toContain(`(its lease was renewed at ${recently.toISOString()}; it runs out 60000 ms after the last renewal)`);
+    await expect(checkFolderNotInUse(dir, 'merge')).rejects.toThrow(FolderLockedError);
+    // Not renewed for 61 s: its holder is gone (the pod died, or was retried under another hostname).
+    const expired = new Date(Date.now() - 61_000);
+    utimesSync(path, expired, expired);
+    expect(await checkFolderNotInUse(dir, 'merge')).toContain(`note: ${dir} has the lock of a run that is no longer running`);
+    const lock = await lockResultsFolder(dir, 'second');
+    expect(lock.note).toBe(
+      `note: taking over the lock of ${dir}:\n  pid ${process.pid} on pod-on-another-node stopped renewing its lease (last ${expired.toISOString()}, lease 60000 ms; since 2026-12-04T06:00:00.000Z: stratbench run --shard 1/4)`,
+    );
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ host: hostname(), command: 'second', lease_ms: 60_000 });
+    await lock.release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a lock from another host without a lease (an older stratbench) is never taken over, however old', async () => {
+    const dir = scratch('lease-');
+    writeFileSync(join(dir, '.lock'), foreign(undefined));
+    const long = new Date(Date.now() - 86_400_000);
+    utimesSync(join(dir, '.lock'), long, long);
+    await expect(lockResultsFolder(dir, 'second')).rejects.toThrow(`${dir} is in use by another stratbench run: pid ${process.pid} on pod-on-another-node`);
+  });
+
+  it('the holder renews its lease (the mtime moves) while the lock is its own, and says so when another process took it over', async () => {
+    const dir = scratch('lease-');
+    const path = join(dir, '.lock');
+    const lock = await lockResultsFolder(dir, 'holder', { leaseMs: 60_000 });
+    const old = new Date(Date.now() - 50_000);
+    utimesSync(path, old, old);
+    expect(await lock.renew()).toBe(true);
+    expect(statSync(path).mtimeMs).toBeGreaterThan(old.getTime() + 40_000);
+    // Another process took the folder over (this one stalled past its lease): renewal leaves that lock alone.
+    writeFileSync(path, foreign(60_000));
+    utimesSync(path, old, old);
+    expect(await lock.renew()).toBe(false);
+    expect(statSync(path).mtimeMs).toBe(old.getTime());
+    await lock.release();
+    expect(readFileSync(path, 'utf8')).toBe(foreign(60_000));
+  });
 });
 
 describe('a run killed at any moment can be continued', () => {

@@ -1,6 +1,6 @@
 // The exclusive lock of a results folder (DIR/.lock): one run or resume writes a folder at a time.
 import { readFileSync } from 'node:fs';
-import { link, readFile, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -19,6 +19,14 @@ const LockHolder = z.object({
     .describe(
       "The holder process's start (the boot's id and the start time in clock ticks, from /proc): a pid alone names a different process after a reboot or in a retried container",
     ),
+  lease_ms: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe(
+      "The lease: the holder touches the file's mtime every third of it while it runs, so a process on another host (a shared volume, which cannot probe the pid) treats a lock not renewed for lease_ms as its dead holder's",
+    ),
 });
 type LockHolder = z.infer<typeof LockHolder>;
 
@@ -27,13 +35,25 @@ export class FolderLockedError extends Error {
   override readonly name = 'FolderLockedError';
 }
 
-/** A held lock; `release()` removes DIR/.lock if it is still this process's (idempotent). */
+/** A held lock; `release()` removes DIR/.lock if it is still this process's (idempotent) and stops renewing it. */
 export interface FolderLock {
   readonly path: string;
   /** Set when a stale lock (its holder dead) was taken over: a line for stderr. */
   readonly note: string | null;
+  /**
+   * Renews the lease now (the lock renews itself every third of the lease on an unref'd timer): touches DIR/.lock's
+   * mtime if the file is still this process's. Resolves false when it is not (another process took the folder over
+   * after this one stalled past its lease), true otherwise.
+   */
+  renew(): Promise<boolean>;
   release(): Promise<void>;
 }
+
+/**
+ * How long a lock stays good without renewal, ms (default 60 000; renewed every 20 000). Only a process on another
+ * host reads it: on the holder's host the pid and its start time say whether the holder lives, at once.
+ */
+export const DEFAULT_LEASE_MS = 60_000;
 
 /**
  * The identity of process `pid`'s start: `<boot id>/<start time in clock ticks>` (Linux /proc: the boot's random id
@@ -137,44 +157,67 @@ export async function createFileOnce(path: string, text: string): Promise<boolea
 }
 
 /**
+ * When a lock held on another host was last renewed (its mtime), and whether its lease has run out by `now` (ms since
+ * the epoch). A lock without a lease (written by an older stratbench) never runs out: it cannot be told from a live one.
+ */
+async function leaseState(path: string, holder: LockHolder, now = Date.now()): Promise<{ expired: boolean; renewedAt: Date | undefined }> {
+  const renewed = await stat(path).then(
+    (found) => found.mtime,
+    () => undefined,
+  );
+  if (holder.lease_ms === undefined || renewed === undefined) return { expired: false, renewedAt: renewed };
+  return { expired: now - renewed.getTime() > holder.lease_ms, renewedAt: renewed };
+}
+
+/**
  * Takes the exclusive lock of results folder `dir` (which must exist) for `command` (e.g. "stratbench run --resume
- * results/x"). A lock held by a live process — or by any process on another host, which cannot be probed — throws
- * FolderLockedError naming its pid, host, start time and command. A lock whose holder is dead on this host
+ * results/x"), with a lease of `options.leaseMs` (default DEFAULT_LEASE_MS) renewed while it is held. A lock held by a
+ * live process — or by a process on another host, which cannot be probed, whose lease has not run out — throws
+ * FolderLockedError naming its pid, host, start time and command. A lock from another host whose lease ran out (not
+ * renewed for lease_ms: its holder died, or a retried pod got another hostname) is taken over with a note. A lock whose holder is dead on this host
  * (`kill(pid, 0)` → ESRCH: a run killed with SIGKILL or a second Ctrl-C; or the pid now names a process that started
  * later: a retried container, a reboot), or that is unreadable, is taken over and the returned `note` says so. Of processes taking over the same stale lock at once, exactly one gets it
  * (removeStale, then an atomic link); the others see the winner's live lock and throw FolderLockedError.
  */
-export async function lockResultsFolder(dir: string, command: string): Promise<FolderLock> {
+export async function lockResultsFolder(dir: string, command: string, options: { leaseMs?: number } = {}): Promise<FolderLock> {
   const path = join(dir, LOCK_FILE);
   const start = processStart(process.pid);
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const mine: LockHolder = {
     pid: process.pid,
     host: hostname(),
     started_at: new Date().toISOString(),
     command,
     ...(start === undefined ? {} : { process_start: start }),
+    lease_ms: leaseMs,
   };
   const text = `${JSON.stringify(mine)}\n`;
   let note: string | null = null;
   // A takeover another process is making resolves within milliseconds: up to 200 rounds of 10 ms (2 s) for it.
   for (let attempt = 0, takeovers = 0; attempt < 200 && takeovers < 3; attempt += 1) {
     try {
-      if (await createFileOnce(path, text)) return heldLock(path, note);
+      if (await createFileOnce(path, text)) return heldLock(path, text, leaseMs, note);
     } catch (error) {
       throw new FolderLockedError(`cannot lock ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     const { text: staleText, holder } = await readLock(path);
     if (holder === 'gone') continue;
-    if (holder !== null && (holder.host !== mine.host || isAlive(holder))) {
+    const lease = holder !== null && holder.host !== mine.host ? await leaseState(path, holder) : undefined;
+    if (holder !== null && (lease === undefined ? isAlive(holder) : !lease.expired)) {
       throw new FolderLockedError(
         `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
-          `wait for it to end, or stop it (kill ${holder.pid}) and continue with \`stratbench run --resume ${dir}\``,
+          `wait for it to end, or stop it (kill ${holder.pid}) and continue with \`stratbench run --resume ${dir}\`` +
+          (lease?.renewedAt !== undefined && holder.lease_ms !== undefined
+            ? ` (its lease was renewed at ${lease.renewedAt.toISOString()}; it runs out ${holder.lease_ms} ms after the last renewal)`
+            : ''),
       );
     }
     note =
       holder === null
         ? `note: taking over the lock of ${dir}:\n  ${path} is unreadable (a run killed while writing it)`
-        : `note: taking over the lock of ${dir}:\n  pid ${holder.pid} on ${holder.host} is no longer running (since ${holder.started_at}: ${holder.command})`;
+        : lease !== undefined
+          ? `note: taking over the lock of ${dir}:\n  pid ${holder.pid} on ${holder.host} stopped renewing its lease (last ${lease.renewedAt?.toISOString() ?? '?'}, lease ${holder.lease_ms} ms; since ${holder.started_at}: ${holder.command})`
+          : `note: taking over the lock of ${dir}:\n  pid ${holder.pid} on ${holder.host} is no longer running (since ${holder.started_at}: ${holder.command})`;
     if ((await removeStale(path, staleText)) === 'busy') await new Promise((resolve) => setTimeout(resolve, 10));
     else takeovers += 1;
   }
@@ -183,16 +226,18 @@ export async function lockResultsFolder(dir: string, command: string): Promise<F
 
 /**
  * For a reader of results folder `dir` (`merge`): whether a run is still writing it. Returns null when DIR/.lock is
- * absent, or a note (lines for stderr) when it is stale — its holder dead on this host, or the file unreadable —
+ * absent, or a note (lines for stderr) when it is stale — its holder dead on this host, its lease run out on another
+ * host, or the file unreadable —
  * since a dead run's files are safe to read. Throws FolderLockedError naming the holder (pid, host, since, command)
- * when a live process holds it, or any process on another host (which cannot be probed), as lockResultsFolder does.
+ * when a live process holds it, or a process on another host whose lease has not run out, as lockResultsFolder does.
  */
 export async function checkFolderNotInUse(dir: string, reader: string): Promise<string | null> {
   const path = join(dir, LOCK_FILE);
   const holder = await readHolder(path);
   if (holder === 'gone') return null;
   if (holder === null) return `note: ${path} is unreadable (a run killed while writing it);\n  reading ${dir} as it is`;
-  if (holder.host !== hostname() || isAlive(holder)) {
+  const alive = holder.host === hostname() ? isAlive(holder) : !(await leaseState(path, holder)).expired;
+  if (alive) {
     throw new FolderLockedError(
       `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
         `${reader} would read it half-written: wait for it to end, or stop it (kill ${holder.pid}) and finish it with \`stratbench run --resume ${dir}\``,
@@ -214,17 +259,35 @@ export function commandLine(argv: readonly string[] = process.argv.slice(2)): st
   return ['stratbench', ...argv.map(shellQuote)].join(' ');
 }
 
-function heldLock(path: string, note: string | null): FolderLock {
+function heldLock(path: string, text: string, leaseMs: number, note: string | null): FolderLock {
   let released = false;
+  const isMine = async (): Promise<boolean> => (await readFile(path, 'utf8').catch(() => undefined)) === text;
+  const renew = async (): Promise<boolean> => {
+    if (!(await isMine())) return false;
+    const now = new Date();
+    await utimes(path, now, now).catch(() => undefined);
+    return true;
+  };
+  let lost = false;
+  const timer = setInterval(
+    () =>
+      void renew().then((mine) => {
+        if (mine || lost || released) return;
+        lost = true;
+        process.stderr.write(`warning: ${path} is no longer this run's (another process took the folder over after this one stalled past its lease)\n`);
+      }),
+    Math.max(1, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
   return {
     path,
     note,
+    renew,
     async release() {
       if (released) return;
       released = true;
-      const holder = await readHolder(path);
-      const mine = holder !== null && holder !== 'gone' && holder.pid === process.pid && holder.host === hostname();
-      if (mine && (holder.process_start === undefined || holder.process_start === processStart(process.pid))) await unlink(path).catch(() => undefined);
+      clearInterval(timer);
+      if (await isMine()) await unlink(path).catch(() => undefined);
     },
   };
 }

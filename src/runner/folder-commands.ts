@@ -9,6 +9,10 @@ import { formatAgreement } from '../report/judge-agreement.js';
 import {
   checkFolderNotInUse,
   collectMessages,
+  commandLine,
+  type FolderLock,
+  LOCK_FILE,
+  lockResultsFolder,
   type Disk,
   diskFaultCode,
   DiskWriteError,
@@ -135,10 +139,12 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
  * Everything is written into a hidden staging folder beside OUT (`.OUT.merging-XXXXXX`), renamed to OUT at the end
  * (into an existing OUT without a run.json: file by file, run.json last), so a merge killed or refused by the disk
  * leaves no run.json in OUT that commands would describe as a run to `--resume`; a refused write removes the
- * staging folder and throws DiskWriteError naming OUT's file (exit 5). `disk`: where the files are written (tests).
+ * staging folder and throws DiskWriteError naming OUT's file (exit 5). A staging folder a killed merge left behind is
+ * removed by the next merge into the same OUT (removeDeadStaging), with a note. `disk`: where the files are written (tests).
  */
 export async function mergeCommand(dirs: string[], out: string, options: { prefer?: 'first' | 'last'; compress?: boolean; disk?: Disk } = {}): Promise<number> {
   let staging: string | undefined;
+  let stagingLock: FolderLock | undefined;
   let outExisted = true;
   try {
     // A folder a live run still writes would be merged half-written and labelled "interrupted": refused (exit 2).
@@ -158,8 +164,13 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     if (existsSync(join(out, RUN_FILE))) {
       throw new OutputFolderError(`${out} already holds a run (run.json exists): continue it with --resume ${out}, or choose another --out`);
     }
+    const removed = await removeDeadStaging(out);
+    if (removed.length > 0) process.stderr.write(`note: removed the staging folder(s) of merges into ${out} that were killed: ${removed.join(', ')}\n`);
     staging = await mkdtemp(join(dirname(resolve(out)), `.${basename(resolve(out))}.merging-`));
     const folder = staging;
+    // The staging folder is held like a results folder (DIR/.lock: pid, process start, lease), so a later merge into
+    // the same OUT can tell a live merge's staging from a killed one's and remove only the latter.
+    stagingLock = await lockResultsFolder(folder, commandLine());
     await writeMessages(folder, messages.texts);
     // The kept episodes are copied line by line (never joined into one string) and summarised as they pass.
     const builder = new SummaryBuilder(run.config.groups, run.strategies, run.config.tasks);
@@ -198,6 +209,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     const summary = { ...withStatistics(builder, seed), completeness };
     await writeSummaryFile(folder, summary, options.disk);
     await writeRunFile(folder, merged, options.disk);
+    await stagingLock.release();
     await moveInto(folder, out, outExisted);
     staging = undefined;
     process.stdout.write(renderRunReport(summary, header, useColor(process.stdout)));
@@ -213,6 +225,7 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     }
     return 0;
   } catch (error) {
+    await stagingLock?.release();
     if (staging !== undefined) await rm(staging, { recursive: true, force: true }).catch(() => undefined);
     // OUT made for this merge is removed again (only when still empty).
     if (!outExisted) await rmdir(out).catch(() => undefined);
@@ -225,6 +238,42 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     }
     throw error;
   }
+}
+
+/** How old a staging folder without a lock must be before a later merge treats it as a killed one's, ms. */
+const UNLOCKED_STAGING_MS = 60_000;
+
+/**
+ * Removes the staging folders (`.OUT.merging-XXXXXX` beside OUT) that merges killed by SIGKILL or a power cut left:
+ * those whose DIR/.lock names a dead process (checkFolderNotInUse: this host's pid and start, another host's lease),
+ * and those without a lock older than UNLOCKED_STAGING_MS (a merge killed between creating the folder and locking
+ * it). A live merge's staging is left alone. Returns the paths removed.
+ */
+async function removeDeadStaging(out: string): Promise<string[]> {
+  const parent = dirname(resolve(out));
+  const prefix = `.${basename(resolve(out))}.merging-`;
+  const names = (await readdir(parent).catch(() => [] as string[])).filter((name) => name.startsWith(prefix));
+  const removed: string[] = [];
+  for (const name of names) {
+    const path = join(parent, name);
+    let dead: boolean;
+    if (existsSync(join(path, LOCK_FILE))) {
+      dead = await checkFolderNotInUse(path, 'merge').then(
+        () => true,
+        () => false,
+      );
+    } else {
+      const since = await stat(path).then(
+        (found) => found.mtimeMs,
+        () => undefined,
+      );
+      dead = since !== undefined && Date.now() - since > UNLOCKED_STAGING_MS;
+    }
+    if (!dead) continue;
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    removed.push(path);
+  }
+  return removed;
 }
 
 const isFolder = (path: string): Promise<boolean> =>
