@@ -462,8 +462,12 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // A disk that refuses a write (ENOSPC, EROFS, EIO…) in any command: the file and the errno, not a stack (exit 5).
-    const { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskWriteError } = await import('./runner/commands.js');
+    const { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError } = await import('./runner/commands.js');
     const diskFault = diskFaultCode(error);
+    if (error instanceof DiskReadError) {
+      process.stderr.write(`stratbench: the disk failed a read: ${error.message}\n`);
+      return DISK_FAULT_EXIT_CODE;
+    }
     if (diskFault !== undefined) {
       const why = error instanceof DiskWriteError ? error.message : `cannot write ${(error as NodeJS.ErrnoException).path ?? 'a file'}: ${diskFault}`;
       process.stderr.write(`stratbench: the disk refused a write: ${why}\n`);

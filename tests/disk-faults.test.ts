@@ -1,7 +1,7 @@
 // A disk that refuses a write (ENOSPC, EROFS, EIO) while `run` writes its folder: exit 5 with a message naming the
 // file and the errno, the lock released, the finished episodes on disk kept, and `--resume` finishing the run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -212,6 +212,28 @@ describe('merge writes into a staging folder and renames it at the end', () => {
     expect(await merging).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
   }, 120_000);
+});
+
+describe('a read the device fails (EIO) ends every command with exit 5 naming the file, not as bad input', () => {
+  // /proc/self/mem read from offset 0 fails with EIO on Linux: a real device-error read, without a faulty disk.
+  it.each([
+    ['report', (dir: string) => ['report', dir]],
+    ['report --html', (dir: string) => ['report', dir, '--html', join(dir, '..', 'page.html')]],
+    ['compare', (dir: string) => ['compare', dir, dir]],
+    ['explain', (dir: string) => ['explain', dir, 'rename-tax-rate', 'react']],
+    ['export', (dir: string) => ['export', dir, '--format', 'csv', '--out', '-']],
+    ['merge', (dir: string) => ['merge', dir, '--out', join(dir, '..', 'merged')]],
+    ['run --resume', (dir: string) => ['run', '--resume', dir, '--no-progress']],
+  ])('%s', (_name, args) => {
+    const dir = join(scratch(), 'run');
+    expect(stratbench(['run', '--strategies', 'react', '--tasks', 'rename-tax-rate', '--no-progress', '--out', dir]).status).toBe(0);
+    rmSync(join(dir, 'summary.json'));
+    symlinkSync('/proc/self/mem', join(dir, 'summary.json'));
+    const result = stratbench(args(dir));
+    expect(result.stderr).toBe(`stratbench: the disk failed a read: cannot read ${dir}/summary.json: EIO (input/output error)\n`);
+    expect(result.status).toBe(DISK_FAULT_EXIT_CODE);
+    expect(existsSync(join(dir, '.lock'))).toBe(false);
+  });
 });
 
 describe('staging folders that killed merges left behind', () => {

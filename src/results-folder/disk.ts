@@ -45,9 +45,23 @@ export class DiskWriteError extends Error {
   }
 }
 
+/**
+ * A read of `path` that the device failed (EIO): not bad input, so not exit 2 — the command ends with
+ * DISK_FAULT_EXIT_CODE and this message naming the file. Thrown by describeReadError (read.ts) for EIO.
+ */
+export class DiskReadError extends Error {
+  override readonly name = 'DiskReadError';
+  constructor(
+    readonly path: string,
+    readonly code: string,
+  ) {
+    super(`cannot read ${path}: ${code} (${DISK_FAULTS[code] ?? 'the device failed the read'})`);
+  }
+}
+
 /** The errno code of `error` when it is a disk refusing a write (see DISK_FAULTS), else undefined. */
 export function diskFaultCode(error: unknown): string | undefined {
-  if (error instanceof DiskWriteError) return error.code;
+  if (error instanceof DiskWriteError || error instanceof DiskReadError) return error.code;
   const code = (error as NodeJS.ErrnoException | null)?.code;
   return typeof code === 'string' && code in DISK_FAULTS ? code : undefined;
 }

@@ -27,4 +27,4 @@ export { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder,
 export { describeCompleteness, MatrixPositions, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';
 export { readResultsFolder, scanEpisodes, type EpisodeVisitor, type ScanReport } from './episode-stream.js';
 export { EpisodeFileError, GZIP_LEVEL, locateEpisodes, type EpisodesLocation } from './episode-file.js';
-export { asDiskWriteError, type Disk, DISK_FAULT_EXIT_CODE, diskFaultCode, DiskWriteError, NODE_DISK } from './disk.js';
+export { asDiskWriteError, type Disk, DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError, NODE_DISK } from './disk.js';

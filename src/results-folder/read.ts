@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { EpisodeRecord, RunClaim, RunFile, schemaVersionProblem, SummaryFile } from '../records/index.js';
 import { EPISODES_FILE, locateEpisodes } from './episode-file.js';
+import { DiskReadError } from './disk.js';
 
 export { EPISODES_FILE, EPISODES_GZ_FILE } from './episode-file.js';
 export const RUN_FILE = 'run.json';
@@ -24,6 +25,8 @@ export type ReadResult<T> = ({ ok: true } & T) | { ok: false; error: string };
 /** Why a file could not be read: a message naming the path and the system error code. */
 export function describeReadError(path: string, error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  // A device error is not a bad folder: it ends the command with the disk-fault exit code (5), naming the file.
+  if (code === 'EIO') throw new DiskReadError(path, code);
   if (code === 'ENOENT') return `${path}: no such file`;
   if (code === 'EISDIR') return `${path}: is a folder, not a file`;
   return `${path}: cannot read (${code ?? String(error)})`;

@@ -33,6 +33,7 @@ import {
   type Disk,
   DISK_FAULT_EXIT_CODE,
   diskFaultCode,
+  DiskReadError,
   DiskWriteError,
 } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
@@ -86,7 +87,7 @@ export interface RunDependencies {
 
 export { UsageError } from './usage-error.js';
 /** What cli.ts reports for a write the disk refused in any command (exit 5). */
-export { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskWriteError } from '../results-folder/index.js';
+export { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError } from '../results-folder/index.js';
 import { checkPairs } from './pairs-check.js';
 import { UsageError } from './usage-error.js';
 
@@ -257,6 +258,10 @@ export async function runCommand(
   } catch (error) {
     const code = diskFaultCode(error);
     if (code === undefined) throw error;
+    if (error instanceof DiskReadError) {
+      process.stderr.write(`stratbench: the disk failed a read: ${error.message}\n`);
+      return DISK_FAULT_EXIT_CODE;
+    }
     const path = error instanceof DiskWriteError ? error.path : ((error as NodeJS.ErrnoException).path ?? 'the results folder');
     const why = error instanceof DiskWriteError ? error.message : `cannot write ${path}: ${code}`;
     const dir = held.lock ? dirname(held.lock.path) : dirname(path);
