@@ -318,11 +318,11 @@ function program(): Command {
     .command('export')
     .description(
       'Write a results folder for other tools: csv = one row per episode (keys, ending, success, error kind, costs, attribution, counterfactual, trace command); ' +
-        "atif = one JSON file per episode in Harbor's Agent Trajectory Interchange Format (ATIF-v1.4), readable by Inspect Scout, Docent and Harbor.",
+        "atif = one Harbor trial folder per episode, <trial>/agent/trajectory.json in Harbor's Agent Trajectory Interchange Format (ATIF-v1.6) with each role call beside it as a subagent trajectory, readable by Harbor, Inspect Scout and Docent.",
     )
     .argument('<dir>', 'results folder')
     .addOption(new Option('--format <format>', 'what to write').choices(['csv', 'atif']).makeOptionMandatory())
-    .requiredOption('--out <path>', 'csv: the file ("-" for stdout); atif: a new or empty folder (one <task>__<strategy>__epoch-<n>.json per episode)')
+    .requiredOption('--out <path>', 'csv: the file ("-" for stdout); atif: a new or empty folder (one <task>__<strategy>__epoch-<n>/agent/ per episode)')
     .action(async (dir: string, options: { format: 'csv' | 'atif'; out: string }) => {
       const { exportCommand } = await import('./runner/export-commands.js');
       process.exitCode = await exportCommand(dir, options);

@@ -353,8 +353,9 @@ describe('a module with a declared role through the CLI', () => {
     expect(readFileSync(csv, 'utf8')).toMatch(/critic/);
     const atif = join(dir, 'atif');
     const exported = stratbench(['export', out, '--format', 'atif', '--out', atif]);
-    expect(exported.stderr).toContain('wrote 2 ATIF trajectory file(s)');
+    expect(exported.stderr).toContain('wrote 2 trial folder(s)');
     expect(exported.status).toBe(0);
-    expect(readdirSync(atif).some((file) => readFileSync(join(atif, file), 'utf8').includes('critic'))).toBe(true);
+    // The declared role's calls are subagent trajectories of their own (agent/trajectory.critic-<n>.json), not agent steps.
+    expect(readdirSync(atif).every((trial) => readdirSync(join(atif, trial, 'agent')).includes('trajectory.critic-1.json'))).toBe(true);
   });
 });

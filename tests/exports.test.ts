@@ -1,13 +1,13 @@
-// The exports (issue 13 §4): one CSV row per episode and one ATIF trajectory per episode, from a real scripted run of
-// the core suite and from hand-written folders (error episodes, stored messages), with their failure paths.
+// The exports (issue 13 §4): one CSV row per episode and one Harbor trial folder of ATIF trajectories per episode, from
+// a real scripted run of the core suite and from hand-written folders (error episodes), with their failure paths
+// (tests/atif-harbor.test.ts: the ATIF mapping, every built-in strategy read back by Harbor's validator).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { csvParseRows } from 'd3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EpisodeRecord, type StoredText, type TraceEvent } from '../src/records/index.js';
+import { EpisodeRecord } from '../src/records/index.js';
 import { CSV_COLUMNS, csvLine, episodeCsvValues, neutraliseCell } from '../src/report/formats/episodes-csv.js';
-import { AtifTrajectory } from '../src/report/formats/atif-schema.js';
-import { episodeTrajectory } from '../src/report/formats/atif.js';
+import { readHarborTrial } from './harbor-atif-models.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
 import { scratch, stratbench } from './support/cli.js';
 import { episodeRecord, runFile } from './support/results-files.js';
@@ -47,155 +47,6 @@ describe('CSV cells', () => {
     expect(values.trace).toBe('stratbench explain results/x t direct --epoch 0');
     const harness = episodeCsvValues(episodeRecord('t', { outcome: { status: 'error', reason: 'harness_error' }, success: false }), { dir: 'my results' });
     expect([harness.error, harness.trace]).toEqual(['harness_error', "stratbench explain 'my results' t direct --epoch 0"]);
-  });
-});
-
-describe('ATIF schema (transcribed from the ATIF v1.4 RFC and Harbor’s validators)', () => {
-  const valid = {
-    schema_version: 'ATIF-v1.4',
-    session_id: 's',
-    agent: { name: 'a', version: '1' },
-    steps: [
-      { step_id: 1, source: 'user', message: 'q' },
-      {
-        step_id: 2,
-        source: 'agent',
-        message: '',
-        tool_calls: [{ tool_call_id: 'c1', function_name: 'read', arguments: {} }],
-        observation: { results: [{ source_call_id: 'c1', content: 'x' }] },
-      },
-    ],
-  };
-  it('accepts a trajectory that follows the spec', () => {
-    expect(AtifTrajectory.safeParse(valid).success).toBe(true);
-  });
-  it.each([
-    ['a step id out of sequence', { ...valid, steps: [{ ...valid.steps[0], step_id: 2 }] }, 'sequential from 1'],
-    [
-      'a result naming an unknown tool call',
-      { ...valid, steps: [valid.steps[0], { ...valid.steps[1], observation: { results: [{ source_call_id: 'c9' }] } }] },
-      'c9',
-    ],
-    ['tool calls on a user step', { ...valid, steps: [{ ...valid.steps[0], tool_calls: [] }] }, "only applicable when source is 'agent'"],
-    ['an unknown root field', { ...valid, metadata: {} }, 'metadata'],
-    ['a timestamp that is not ISO 8601', { ...valid, steps: [{ ...valid.steps[0], timestamp: 'yesterday' }] }, 'ISO 8601'],
-    ['another schema version', { ...valid, schema_version: 'ATIF-v9' }, 'ATIF-v1.4'],
-  ])('refuses %s', (_name, value, message) => {
-    const parsed = AtifTrajectory.safeParse(value);
-    expect(parsed.success).toBe(false);
-    expect(parsed.error?.message).toContain(message);
-  });
-});
-
-describe('ATIF trajectory of an episode with stored messages', () => {
-  const call = (id: number, role: 'planner' | 'executor', text: string, extra: Partial<TraceEvent> = {}): TraceEvent =>
-    ({
-      id,
-      t_ms: id * 10,
-      type: 'model_call',
-      role,
-      model: 'ollama:qwen3:8b',
-      schema: role === 'planner' ? 'plan' : 'action',
-      attempt: 1,
-      outcome: 'ok',
-      text,
-      format_warnings: [],
-      tokens_in: 120.4,
-      tokens_out: 30,
-      duration_ms: 900,
-      load_ms: 0,
-      sent: { messages: ['sys', 'usr'], options: { temperature: 0 } },
-      thinking: 'think',
-      ...extra,
-    }) as TraceEvent;
-  const trace: TraceEvent[] = [
-    call(0, 'executor', '{"tool":"read","args":{"path":"a.txt"}}'),
-    {
-      id: 1,
-      t_ms: 20,
-      type: 'tool_call',
-      attempt: 1,
-      tool: 'read',
-      args: { path: 'a.txt' },
-      status: 'success',
-      output: 'A',
-      duration_ms: 50,
-      side_effect: 'none',
-      call: 0,
-    },
-    {
-      id: 2,
-      t_ms: 70,
-      type: 'tool_call',
-      attempt: 1,
-      step_id: 's2',
-      tool: 'run',
-      args: { cmd: 'pnpm test' },
-      status: 'success',
-      output: 'pass',
-      duration_ms: 20000,
-      side_effect: 'none',
-    },
-    { id: 3, t_ms: 80, type: 'end', status: 'finished', reason: 'answered', answer: 'done' },
-  ];
-  const texts = new Map<string, StoredText>([
-    ['sys', { hash: 'sys', role: 'system', content: 'You are the executor.' }],
-    ['usr', { hash: 'usr', role: 'user', content: 'Task: read a.txt' }],
-    ['think', { hash: 'think', role: 'thinking', content: 'I should read it.' }],
-  ]);
-  const record = episodeRecord('t', {
-    trace,
-    models: { executor: 'ollama:qwen3:8b' },
-    metrics: { ...episodeRecord('t').metrics, tokens_in: 120.4, tokens_out: 30 },
-  });
-
-  it('maps the call, its tool call, a plan-argument tool call and the ending onto ATIF steps, with the messages sent', () => {
-    const trajectory = episodeTrajectory(record, { run: runFile(), texts, prompt: null, version: '9.9.9' });
-    expect(AtifTrajectory.safeParse(trajectory).success).toBe(true);
-    const [user, agent, planStep, end] = trajectory.steps;
-    expect(trajectory.steps).toHaveLength(4);
-    expect(user).toEqual({ step_id: 1, source: 'user', message: 'Task: read a.txt', extra: { stratbench: { prompt_from: 'first_model_call', event_id: 0 } } });
-    expect(agent).toMatchObject({
-      step_id: 2,
-      source: 'agent',
-      model_name: 'ollama:qwen3:8b',
-      message: '{"tool":"read","args":{"path":"a.txt"}}',
-      reasoning_content: 'I should read it.',
-      tool_calls: [{ tool_call_id: 'call_1', function_name: 'read', arguments: { path: 'a.txt' } }],
-      observation: { results: [{ source_call_id: 'call_1', content: 'A' }] },
-      metrics: { prompt_tokens: 120, completion_tokens: 30, extra: { duration_ms: 900, load_ms: 0 } },
-    });
-    expect(agent?.extra?.['stratbench']).toMatchObject({
-      event_ids: [0, 1],
-      role: 'executor',
-      options: { temperature: 0 },
-      sent_messages: [
-        { role: 'system', content: 'You are the executor.' },
-        { role: 'user', content: 'Task: read a.txt' },
-      ],
-    });
-    expect(planStep).toMatchObject({
-      source: 'agent',
-      message: "run plan step s2 with the plan's arguments",
-      tool_calls: [{ tool_call_id: 'call_2', function_name: 'run' }],
-    });
-    expect(planStep?.model_name).toBeUndefined();
-    expect(end).toMatchObject({ source: 'system', message: 'episode ended: finished (answered) — answer: done' });
-    expect(trajectory.final_metrics).toMatchObject({ total_prompt_tokens: 120, total_completion_tokens: 30, total_steps: 4 });
-    expect(trajectory.agent).toEqual({
-      name: 'stratbench',
-      version: '0.1.0',
-      model_name: 'ollama:qwen3:8b',
-      extra: { strategy: 'direct', models: { executor: 'ollama:qwen3:8b' } },
-    });
-  });
-
-  it('keeps the hashes of messages the folder lacks, and says when the prompt is unavailable', () => {
-    const trajectory = episodeTrajectory(record, { run: null, texts: new Map(), prompt: null, version: '9.9.9' });
-    expect(trajectory.agent.version).toBe('9.9.9');
-    expect(trajectory.steps[0]).toEqual({ step_id: 1, source: 'user', message: '', extra: { stratbench: { prompt_from: 'unavailable', task: 't' } } });
-    expect(trajectory.steps[1]?.extra?.['stratbench']).toMatchObject({ sent_messages: [{ hash: 'sys' }, { hash: 'usr' }] });
-    expect(trajectory.steps[1]?.reasoning_content).toBeUndefined();
   });
 });
 
@@ -327,40 +178,35 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     expect(clash.stderr).toContain('--csv - and --markdown - would all print on stdout');
   });
 
-  it('export --format atif writes one valid ATIF trajectory per episode; a failed one carries its attribution and plan', async () => {
+  it('export --format atif writes one Harbor trial folder per episode; a failed one carries its attribution and plan', async () => {
     const out = join(scratch(), 'atif');
     const result = stratbench(['export', dir, '--format', 'atif', '--out', out]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toContain(`wrote ${list.length} ATIF trajectory file(s) to ${out}`);
-    const files = readdirSync(out).sort();
-    expect(files).toHaveLength(list.length);
+    expect(result.stderr).toMatch(new RegExp(`wrote ${list.length} trial folder\\(s\\) with \\d+ ATIF trajectory file\\(s\\) to ${out} \\(<trial>/agent/trajectory.json\\)`));
+    expect(readdirSync(out).sort()).toEqual(list.map((r) => `${r.task}__${r.strategy}__epoch-${r.epoch}`).sort());
     const suite = await loadSuiteFile('tasks/core.yaml');
     if (!suite.ok) throw new Error('core suite does not load');
     for (const record of list) {
-      const name = `${record.task}__${record.strategy}__epoch-${record.epoch}.json`;
-      const value = JSON.parse(readFileSync(join(out, name), 'utf8')) as unknown;
-      const parsed = AtifTrajectory.safeParse(value);
-      expect(parsed.success, `${name}: ${parsed.error?.message}`).toBe(true);
-      const trajectory = parsed.data!;
+      const trial = readHarborTrial(join(out, `${record.task}__${record.strategy}__epoch-${record.epoch}`));
+      expect(trial.errors, record.key).toEqual([]);
+      const trajectory = trial.main[0]!;
       expect(trajectory.session_id).toBe(record.key);
       expect(trajectory.steps[0]).toMatchObject({ source: 'user', message: suite.tasks.find((t) => t.id === record.task)!.prompt });
-      // every model call is an agent step; every tool call appears once, answered by its observation
-      const agentCalls = trajectory.steps.filter((step) => step.source === 'agent' && step.metrics);
-      expect(agentCalls).toHaveLength(record.trace.filter((e) => e.type === 'model_call').length);
-      const toolCalls = trajectory.steps.flatMap((step) => step.tool_calls ?? []);
-      expect(toolCalls.map((c) => c.function_name)).toEqual(record.trace.flatMap((e) => (e.type === 'tool_call' ? [e.tool] : [])));
+      // every model call is an agent step of the trial (the single agent's in trajectory.json, a role's in its own file)
+      const agentSteps = [trajectory, ...trial.subagents.values()].flatMap((t) => t.steps.filter((step) => step.source === 'agent' && step.metrics));
+      expect(agentSteps).toHaveLength(record.trace.filter((e) => e.type === 'model_call').length);
       expect(trajectory.extra?.['stratbench']).toMatchObject({ task: record.task, strategy: record.strategy, success: record.success, fixture: 'shop' });
     }
     const failed = list.find((r) => r.task === 'moved-readme' && r.strategy === 'plan-up-front')!;
     expect(failed.attribution).toMatchObject({ component: 'planner', mode: 'wrong_check' });
-    const trajectory = AtifTrajectory.parse(JSON.parse(readFileSync(join(out, 'moved-readme__plan-up-front__epoch-0.json'), 'utf8')));
+    const trajectory = readHarborTrial(join(out, 'moved-readme__plan-up-front__epoch-0')).main[0]!;
     const attribution = (trajectory.extra!['stratbench'] as { attribution: { evidence: number[]; evidence_steps: number[] } }).attribution;
     expect(attribution.evidence_steps).toHaveLength(failed.attribution!.evidence.length);
     attribution.evidence.forEach((eventId, at) => {
       const step = trajectory.steps[attribution.evidence_steps[at]! - 1]!;
       expect((step.extra!['stratbench'] as { event_ids: number[] }).event_ids).toContain(eventId);
     });
-    const plan = trajectory.steps.find((step) => step.source === 'system' && step.message.startsWith('plan (revision 0)'));
+    const plan = trajectory.steps.find((step) => step.source === 'system' && String(step.message).startsWith('plan (revision 0)'));
     expect((plan!.extra!['stratbench'] as { event: { type: string; plan: { steps: unknown[] } } }).event.type).toBe('plan');
     // The final checks close the trajectory; the one that failed says so.
     expect(trajectory.steps.at(-1)).toMatchObject({ source: 'system', message: expect.stringMatching(/^final check report_faithful passed/) });
@@ -385,7 +231,7 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     const stdout = stratbench(['export', dir, '--format', 'atif', '--out', '-']);
     expect([stdout.status, stdout.stderr.trim()]).toEqual([
       2,
-      'stratbench: --format atif writes one file per episode into a folder; --out - (stdout) is for --format csv',
+      'stratbench: --format atif writes one trial folder per episode into a folder; --out - (stdout) is for --format csv',
     ]);
   });
 
@@ -417,7 +263,9 @@ describe('exports of a hand-written folder with an error episode', () => {
     const atif = stratbench(['export', dir, '--format', 'atif', '--out', out]);
     expect(atif.status, atif.stderr).toBe(0);
     expect(atif.stderr).toContain(`note: suite ${join(dir, 'gone.yaml')} is not readable`);
-    const trajectory = AtifTrajectory.parse(JSON.parse(readFileSync(join(out, 'a__direct__epoch-0.json'), 'utf8')));
+    const trial = readHarborTrial(join(out, 'a__direct__epoch-0'));
+    expect(trial.errors).toEqual([]);
+    const trajectory = trial.main[0]!;
     expect(trajectory.steps.map((step) => [step.source, step.message])).toEqual([
       ['user', ''],
       ['system', 'episode ended: error (infrastructure:timeout) — message: =HYPERLINK("http://x")'],

@@ -1,5 +1,7 @@
 // `report DIR --csv FILE` and `export DIR --format csv|atif --out PATH`: a results folder as one CSV row per episode,
-// or as one ATIF trajectory file per episode, for spreadsheets, Inspect Scout, Docent and other trajectory readers.
+// or as one Harbor trial folder per episode holding its ATIF trajectories, for spreadsheets, Harbor, Inspect Scout,
+// Docent and other trajectory readers.
+import { createHash } from 'node:crypto';
 import { open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,9 +9,10 @@ import { makeFolder } from '../files/make-folder.js';
 import type { EpisodeRecord, RunFile } from '../records/index.js';
 import { readMessages, readResultsFolder, referencesMissingText, type ResultsFolder } from '../results-folder/index.js';
 import { episodesCsvLines } from '../report/formats/episodes-csv.js';
-import { episodeTrajectory } from '../report/formats/atif.js';
+import { type AtifToolDefinition, episodeTrial } from '../report/formats/atif.js';
 import { AtifTrajectory } from '../report/formats/atif-schema.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
+import { argsSchema, TOOL_NAMES, TOOLS } from '../tools/index.js';
 import { counterfactualsOf } from './html-commands.js';
 import { UsageError } from './usage-error.js';
 
@@ -111,19 +114,58 @@ const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** A name part safe on every file system: letters, digits, dot, dash and underscore; anything else becomes `_`. */
 const safeName = (text: string): string => text.replace(/[^A-Za-z0-9._-]/g, '_');
 
-/** The file an episode's trajectory is written to: `<task>__<strategy>__epoch-<n>.json`. */
-export function trajectoryFileName(record: Pick<EpisodeRecord, 'task' | 'strategy' | 'epoch'>): string {
-  return `${safeName(record.task)}__${safeName(record.strategy)}__epoch-${record.epoch}.json`;
+/** Longest trial folder name (bytes, all ASCII): well under the 255 of ext4, APFS and NTFS. */
+const MAX_TRIAL_NAME = 200;
+
+/**
+ * The trial folder of an episode: `<task>__<strategy>__epoch-<n>`, the way Harbor names a trial `<task>__<id>`. Stable
+ * (from the episode alone) and safe on every file system; when a part had to change (a character outside
+ * `[A-Za-z0-9._-]`, a `__` that would blur the separator) or the name is longer than 200 characters, the first 8 hex
+ * digits of the sha256 of `task|strategy|epoch` are appended (after shortening the task part), so that two episodes
+ * never share a folder.
+ */
+export function trialName(record: Pick<EpisodeRecord, 'task' | 'strategy' | 'epoch'>): string {
+  const plain = (part: string) => safeName(part) === part && !part.includes('__');
+  const task = safeName(record.task).replaceAll('__', '_-');
+  const rest = `__${safeName(record.strategy).replaceAll('__', '_-')}__epoch-${record.epoch}`;
+  const name = `${task}${rest}`;
+  if (plain(record.task) && plain(record.strategy) && name.length <= MAX_TRIAL_NAME) return name;
+  const hash = createHash('sha256').update(`${record.task}|${record.strategy}|${record.epoch}`).digest('hex').slice(0, 8);
+  const suffix = `${rest}__${hash}`;
+  return `${task.slice(0, Math.max(1, MAX_TRIAL_NAME - suffix.length))}${suffix}`;
+}
+
+/** The repository tools (tools/) as ATIF's agent.tool_definitions lists them: OpenAI's function-calling form, registry order. */
+export function atifToolDefinitions(): AtifToolDefinition[] {
+  return TOOL_NAMES.map((name) => ({ type: 'function', function: { name, description: TOOLS[name].description, parameters: argsSchema(TOOLS[name]) } }));
+}
+
+/** Checks one trajectory against the ATIF schema; one that fails is a stratbench bug (thrown as an Error, exit 70). */
+function checked(trajectory: AtifTrajectory, what: string): AtifTrajectory {
+  const result = AtifTrajectory.safeParse(trajectory);
+  if (!result.success) throw new Error(`the ATIF trajectory ${what} does not match the schema (a stratbench bug): ${result.error.message}`);
+  return trajectory;
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  try {
+    await makeFolder(dirname(file));
+    await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+  } catch (error) {
+    throw writeError(file, error);
+  }
 }
 
 /**
- * Writes one ATIF trajectory (report/formats/atif.ts) per episode of DIR into the folder `out`, which must be new or
- * empty (nothing is overwritten). Every trajectory is checked against the ATIF schema before it is written; one that
- * fails is a bug (thrown as an Error, exit 70). Returns the number of files, and of episodes referencing texts that
- * messages.jsonl lacks (exported without them). Throws UsageError (exit 2) for an
- * unusable folder, an `out` that holds files, or one that cannot be written.
+ * Writes each episode of DIR as a Harbor trial folder (report/formats/atif.ts, decision 0034) into the folder `out`,
+ * which must be new or empty (nothing is overwritten): `out/<trial>/agent/trajectory.json` (trialName), where Harbor's
+ * viewer and trace export read a trial's trajectory, and beside it `trajectory.<role>-<n>.json` for each delegated
+ * role call (the subagent trajectories it references). Every trajectory is checked against the ATIF schema
+ * (atif-schema.ts) before it is written; one that fails is a bug (thrown as an Error, exit 70). Returns the number of
+ * trials, of files, and of episodes referencing texts that messages.jsonl lacks (exported without them). Throws
+ * UsageError (exit 2) for an unusable folder, an `out` that holds files, or one that cannot be written.
  */
-export async function writeAtifTrajectories(dir: string, out: string): Promise<{ files: number; missingTexts: number }> {
+export async function writeAtifTrajectories(dir: string, out: string): Promise<{ trials: number; files: number; missingTexts: number }> {
   const folder = await readFolder(dir);
   const existing = await readdir(out).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? [] : Promise.reject(writeError(out, error))));
   if (existing.length > 0) throw new UsageError(`cannot export into ${out}: it already holds ${existing.length} file(s); give a new or empty folder`);
@@ -133,6 +175,7 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<{
   const prompts = await suitePrompts(folder.run);
   const verdicts = new Map((await counterfactualsOf(dir, folder.records)).map((v) => [`${v.task}|${v.strategy}|${v.epoch}`, v]));
   const version = (JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  const tools = atifToolDefinitions();
   try {
     await makeFolder(out);
   } catch (error) {
@@ -140,27 +183,29 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<{
   }
   const names = new Set<string>();
   let missingTexts = 0;
+  let files = 0;
   for (const record of folder.records) {
     if (referencesMissingText(record, messages.texts)) missingTexts += 1;
-    const trajectory = episodeTrajectory(record, {
+    const trial = episodeTrial(record, {
       run: folder.run,
       texts: messages.texts,
       prompt: prompts?.get(record.task) ?? null,
       counterfactual: verdicts.get(`${record.task}|${record.strategy}|${record.epoch}`) ?? null,
       version,
+      tools,
     });
-    const checked = AtifTrajectory.safeParse(trajectory);
-    if (!checked.success) throw new Error(`the ATIF trajectory of ${record.key} does not match the schema (a stratbench bug): ${checked.error.message}`);
-    const name = trajectoryFileName(record);
-    if (names.has(name)) throw new UsageError(`cannot export ${dir}: two episodes map to the file name ${name}`);
+    const name = trialName(record);
+    if (names.has(name)) throw new UsageError(`cannot export ${dir}: two episodes map to the trial folder ${name}`);
     names.add(name);
-    try {
-      await writeFile(join(out, name), `${JSON.stringify(trajectory, null, 2)}\n`);
-    } catch (error) {
-      throw writeError(join(out, name), error);
+    const agentDir = join(out, name, 'agent');
+    for (const subagent of trial.subagents) {
+      await writeJson(join(agentDir, subagent.file), checked(subagent.trajectory, `${subagent.file} of ${record.key}`));
     }
+    // The episode's trajectory last: a trial whose trajectory.json exists has every file it references.
+    await writeJson(join(agentDir, 'trajectory.json'), checked(trial.trajectory, `of ${record.key}`));
+    files += 1 + trial.subagents.length;
   }
-  return { files: folder.records.length, missingTexts };
+  return { trials: folder.records.length, files, missingTexts };
 }
 
 /** `stratbench export DIR --format csv|atif --out PATH`: prints what it wrote on stderr; exit 0, or 2 for bad input. */
@@ -170,9 +215,9 @@ export async function exportCommand(dir: string, options: { format: ExportFormat
     if (options.out !== '-') process.stderr.write(`wrote ${rows} episode row(s) to ${options.out}\n`);
     return 0;
   }
-  if (options.out === '-') throw new UsageError('--format atif writes one file per episode into a folder; --out - (stdout) is for --format csv');
-  const { files, missingTexts } = await writeAtifTrajectories(dir, options.out);
-  process.stderr.write(`wrote ${files} ATIF trajectory file(s) to ${options.out}\n`);
+  if (options.out === '-') throw new UsageError('--format atif writes one trial folder per episode into a folder; --out - (stdout) is for --format csv');
+  const { trials, files, missingTexts } = await writeAtifTrajectories(dir, options.out);
+  process.stderr.write(`wrote ${trials} trial folder(s) with ${files} ATIF trajectory file(s) to ${options.out} (<trial>/agent/trajectory.json)\n`);
   if (missingTexts > 0) {
     process.stderr.write(
       `warning: ${missingTexts} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (a damaged line, ` +

@@ -1,13 +1,32 @@
-// An episode as an ATIF trajectory (Harbor's Agent Trajectory Interchange Format, atif-schema.ts): the task prompt as
-// the user step, each model call as an agent step with the tool calls its reply chose and their outputs, plan events,
-// checks and the ending as system steps; stratbench's own data (roles, plans, diffs, attribution) under `extra.stratbench`.
+// An episode as a Harbor trial's ATIF trajectories (atif-schema.ts, decision 0034): the single agent's model calls
+// (ReAct's agent, direct's) as the agent steps of agent/trajectory.json, every other role's call (planner, executor,
+// replanner, reporter, gate, a module's declared roles) as a subagent trajectory of its own, referenced from a system
+// step; tool outputs as observations; plans, checks and the ending as system steps; stratbench's data under extra.
 import type { EpisodeRecord, RunFile, StoredText, TraceEvent } from '../../records/index.js';
 import type { CounterfactualVerdict } from '../html/report-data.js';
-import { ATIF_SCHEMA_VERSION, type AtifStep, type AtifTrajectory } from './atif-schema.js';
+import { ATIF_SCHEMA_VERSION, type AtifTrajectory } from './atif-schema.js';
+import {
+  type ModelCall,
+  replyStep,
+  resolvedMessages,
+  sentMessagesExtra,
+  sentSteps,
+  tokens,
+  type ToolCall,
+  toolCallsAnswered,
+  toolResultDetail,
+  type UnnumberedStep,
+} from './atif-steps.js';
 
-type ModelCall = Extract<TraceEvent, { type: 'model_call' }>;
-type ToolCall = Extract<TraceEvent, { type: 'tool_call' }>;
+export { toolCallId } from './atif-steps.js';
+
 type OtherEvent = Exclude<TraceEvent, ModelCall | ToolCall>;
+
+/** A tool as ATIF's `agent.tool_definitions` lists it: OpenAI's function-calling form. */
+export type AtifToolDefinition = {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+};
 
 /** What a trajectory is built from besides the record. */
 export interface AtifContext {
@@ -21,13 +40,20 @@ export interface AtifContext {
   counterfactual?: CounterfactualVerdict | null;
   /** stratbench's version, when run.json does not name it. */
   version: string;
+  /** The repository tools the episode's agent had (tools/: names, descriptions, JSON Schema of the arguments). */
+  tools: readonly AtifToolDefinition[];
 }
 
-/** The id a tool call carries in `tool_calls` and its observation's `source_call_id`: its trace event id. */
-export const toolCallId = (event: ToolCall): string => `call_${event.id}`;
+/** An episode as Harbor lays out a trial's agent folder: `trajectory.json` and one file per delegated role call. */
+export interface AtifTrial {
+  /** agent/trajectory.json: the episode. */
+  trajectory: AtifTrajectory;
+  /** agent/<file>: each delegated role call's trajectory, in trace order, named `trajectory.<role>-<n>.json`. */
+  subagents: Array<{ file: string; trajectory: AtifTrajectory }>;
+}
 
-/** ATIF counts tokens in whole numbers; a backend's estimate is rounded. */
-const tokens = (value: number): number => Math.max(0, Math.round(value));
+/** The roles whose calls are the single agent's own turns, first found first: ReAct's (and an external agent's) `agent`, else `direct`. */
+const SINGLE_AGENT_ROLES = ['agent', 'direct'] as const;
 
 /** One line saying what a non-model, non-tool event was (the event itself goes under extra.stratbench.event). */
 function describe(event: OtherEvent): string {
@@ -57,30 +83,8 @@ function describe(event: OtherEvent): string {
   }
 }
 
-/** The messages a model call was sent, resolved from messages.jsonl; a hash the folder lacks stays a hash. */
-function sentMessages(event: ModelCall, texts: ReadonlyMap<string, StoredText>): { role: string; content: string }[] | { hash: string }[] | null {
-  const hashes = event.sent?.messages;
-  if (!hashes) return null;
-  const resolved = hashes.map((hash) => texts.get(hash));
-  if (resolved.every((text) => text !== undefined)) return resolved.map((text) => ({ role: text.role, content: text.content }));
-  return hashes.map((hash) => ({ hash }));
-}
-
-function toolDetail(event: ToolCall): Record<string, unknown> {
-  const { type: _type, tool: _tool, args: _args, output: _output, ...rest } = event;
-  return rest;
-}
-
-function toolSteps(calls: readonly ToolCall[]): Pick<AtifStep, 'tool_calls' | 'observation'> {
-  if (calls.length === 0) return {};
-  return {
-    tool_calls: calls.map((call) => ({ tool_call_id: toolCallId(call), function_name: call.tool, arguments: call.args })),
-    observation: { results: calls.map((call) => ({ source_call_id: toolCallId(call), content: call.output })) },
-  };
-}
-
 /** The user's request: the suite's prompt, else the first user message the first model call was sent. */
-function userStep(record: EpisodeRecord, context: AtifContext): Omit<AtifStep, 'step_id'> {
+function userStep(record: EpisodeRecord, context: AtifContext): UnnumberedStep {
   if (context.prompt !== null) return { source: 'user', message: context.prompt, extra: { stratbench: { prompt_from: 'suite' } } };
   for (const event of record.trace) {
     if (event.type !== 'model_call') continue;
@@ -90,75 +94,133 @@ function userStep(record: EpisodeRecord, context: AtifContext): Omit<AtifStep, '
   return { source: 'user', message: '', extra: { stratbench: { prompt_from: 'unavailable', task: record.task } } };
 }
 
+const numbered = (steps: UnnumberedStep[]) => steps.map((step, index) => ({ step_id: index + 1, ...step }));
+
+/** The trajectory of one delegated role call: the messages it was sent (when stored), then its reply as the agent step. */
+function subagentTrajectory(
+  record: EpisodeRecord,
+  event: ModelCall,
+  calls: readonly ToolCall[],
+  sessionId: string,
+  context: AtifContext,
+  version: string,
+): AtifTrajectory {
+  const messages = resolvedMessages(event, context.texts);
+  const unresolved = event.sent && !messages ? { sent_messages: sentMessagesExtra(event, context.texts) } : {};
+  const steps = [...sentSteps(messages ?? []), replyStep(event, calls, context.texts, unresolved)];
+  return {
+    schema_version: ATIF_SCHEMA_VERSION,
+    session_id: sessionId,
+    agent: {
+      name: `stratbench-${event.role}`,
+      version,
+      model_name: event.model,
+      ...(calls.length > 0 ? { tool_definitions: [...context.tools] } : {}),
+      extra: { strategy: record.strategy, role: event.role, parent_session_id: record.key, event_id: event.id },
+    },
+    steps: numbered(steps),
+    notes:
+      `The ${event.role} call (trace event ${event.id}) of stratbench episode ${record.task} × ${record.strategy}, epoch ${record.epoch}: ` +
+      (messages
+        ? 'the messages it was sent, then its reply.'
+        : event.sent
+          ? 'its reply; the messages it was sent are missing from messages.jsonl (their hashes are in extra.stratbench.sent_messages).'
+          : 'its reply; no messages were rendered for it (the scripted model reads the role’s view).'),
+    final_metrics: { total_prompt_tokens: tokens(event.tokens_in), total_completion_tokens: tokens(event.tokens_out), total_steps: steps.length },
+  };
+}
+
 /**
- * One episode as an ATIF-v1.4 trajectory. Steps, in trace order: the user's request; an agent step per model call
- * (message: the raw reply; reasoning_content: its thinking; metrics: tokens; tool_calls and observation: the tool
- * calls its reply chose, with their outputs; extra.stratbench: role, schema, parsed value, the messages it was sent);
- * an agent step per tool call that ran a plan step's own args (no model call chose it); a system step per other event
- * (plan, revision, diff, step end, check, budget, ending). `extra.stratbench.event_ids` on each step lists the trace
- * events it holds; the root's extra has the scoring, attribution (with the steps of its evidence) and costs. Times
- * are the simulated clock (t_ms), not wall-clock timestamps, so `timestamp` is left out. Pure.
+ * One episode as a Harbor trial (decision 0034). agent/trajectory.json, in trace order: the user's request; the single
+ * agent's model calls (role `agent`, else `direct`) as agent steps (message the raw reply, reasoning_content its
+ * thinking, metrics its tokens, tool_calls and observation the tool calls its reply chose with their outputs,
+ * extra.stratbench its role, schema, parsed value and the messages it was sent); every other role's call as a system
+ * step whose observation references its subagent trajectory (`subagent_trajectory_ref`, file `trajectory.<role>-<n>.json`,
+ * n counting that role's calls from 1) and carries the reply and the outputs of the tool calls it chose; a tool call run
+ * with a plan step's own arguments as a system step with its output as observation; every other event (plan, revision,
+ * diff, step end, check, budget, ending) as a system step. `extra.stratbench.event_ids` lists the trace events a step
+ * holds; the root's extra has the scoring, attribution (with the steps of its evidence) and costs. `tool_definitions`:
+ * the repository tools, on the root and on each subagent that chose a tool call. Times are the simulated clock (t_ms),
+ * so `timestamp` is left out. Pure.
  */
-export function episodeTrajectory(record: EpisodeRecord, context: AtifContext): AtifTrajectory {
+export function episodeTrial(record: EpisodeRecord, context: AtifContext): AtifTrial {
+  const version = context.run?.tool.version ?? context.version;
+  const modelCalls = record.trace.filter((event): event is ModelCall => event.type === 'model_call');
+  const roles = new Set(modelCalls.map((event) => event.role));
+  const single = SINGLE_AGENT_ROLES.find((role) => roles.has(role)) ?? null;
   const byCall = new Map<number, ToolCall[]>();
-  const modelCallIds = new Set(record.trace.filter((event) => event.type === 'model_call').map((event) => event.id));
+  const modelCallIds = new Set(modelCalls.map((event) => event.id));
   for (const event of record.trace) {
     if (event.type === 'tool_call' && event.call !== undefined && modelCallIds.has(event.call)) {
       byCall.set(event.call, [...(byCall.get(event.call) ?? []), event]);
     }
   }
-  const steps: Omit<AtifStep, 'step_id'>[] = [userStep(record, context)];
+  const steps: UnnumberedStep[] = [userStep(record, context)];
+  const subagents: AtifTrial['subagents'] = [];
+  const callsOfRole = new Map<string, number>();
   const stepOfEvent = new Map<number, number>();
-  const push = (step: Omit<AtifStep, 'step_id'>, eventIds: number[]) => {
+  /** Appends a step holding the trace events `eventIds` (also listed in its extra.stratbench.event_ids). */
+  const push = (step: UnnumberedStep, eventIds: number[]) => {
     steps.push(step);
     for (const id of eventIds) stepOfEvent.set(id, steps.length);
   };
   for (const event of record.trace) {
     if (event.type === 'model_call') {
       const calls = byCall.get(event.id) ?? [];
-      const thinking = event.thinking ? context.texts.get(event.thinking)?.content : undefined;
-      const { type: _type, text: _text, thinking: _thinking, tokens_in, tokens_out, duration_ms, load_ms, cold_load, cached, attempts, sent, ...call } = event;
       const ids = [event.id, ...calls.map((c) => c.id)];
+      if (event.role === single) {
+        push(replyStep(event, calls, context.texts, event.sent ? { sent_messages: sentMessagesExtra(event, context.texts) } : {}), ids);
+        continue;
+      }
+      const n = (callsOfRole.get(event.role) ?? 0) + 1;
+      callsOfRole.set(event.role, n);
+      const file = `trajectory.${event.role}-${n}.json`;
+      const sessionId = `${record.key}/${event.role}-${n}`;
+      subagents.push({ file, trajectory: subagentTrajectory(record, event, calls, sessionId, context, version) });
       push(
         {
-          source: 'agent',
-          model_name: event.model,
-          message: event.text,
-          ...(thinking === undefined ? {} : { reasoning_content: thinking }),
-          ...toolSteps(calls),
-          metrics: {
-            prompt_tokens: tokens(tokens_in),
-            completion_tokens: tokens(tokens_out),
-            extra: {
-              duration_ms,
-              load_ms,
-              ...(cold_load === undefined ? {} : { cold_load }),
-              ...(cached === undefined ? {} : { cached }),
-              ...(attempts === undefined ? {} : { attempts }),
-            },
+          source: 'system',
+          message: `${event.role} call ${n}: ${event.schema} reply (${event.outcome})${calls.length > 0 ? `, ran ${calls.map((c) => c.tool).join(', ')}` : ''} — ${file}`,
+          observation: {
+            results: [
+              {
+                content: event.text,
+                subagent_trajectory_ref: [
+                  { session_id: sessionId, trajectory_path: file, extra: { role: event.role, event_id: event.id, model: event.model } },
+                ],
+              },
+              ...calls.map((call) => ({ content: call.output })),
+            ],
           },
-          extra: {
-            stratbench: {
-              event_ids: ids,
-              ...call,
-              ...(sent ? { options: sent.options, sent_messages: sentMessages(event, context.texts) } : {}),
-              ...(calls.length > 0 ? { tool_results: calls.map((c) => ({ tool_call_id: toolCallId(c), ...toolDetail(c) })) } : {}),
-            },
-          },
+          extra: { stratbench: { event_ids: ids, role: event.role, ...(calls.length > 0 ? { tool_results: calls.map(toolResultDetail) } : {}) } },
         },
         ids,
       );
     } else if (event.type === 'tool_call') {
       if (event.call !== undefined && modelCallIds.has(event.call)) continue;
-      push(
-        {
-          source: 'agent',
-          message: event.step_id ? `run plan step ${event.step_id} with the plan's arguments` : '',
-          ...toolSteps([event]),
-          extra: { stratbench: { event_ids: [event.id], from_plan: true, tool_results: [{ tool_call_id: toolCallId(event), ...toolDetail(event) }] } },
-        },
-        [event.id],
-      );
+      if (event.step_id !== undefined || event.plan !== undefined) {
+        // The harness ran a plan step's own arguments: no model chose this call, so it is a system-initiated operation.
+        push(
+          {
+            source: 'system',
+            message: `run plan step ${event.step_id ?? '?'} with the plan's arguments: ${event.tool} ${JSON.stringify(event.args)}`,
+            observation: { results: [{ content: event.output }] },
+            extra: { stratbench: { event_ids: [event.id], from_plan: true, tool_results: [toolResultDetail(event)] } },
+          },
+          [event.id],
+        );
+      } else {
+        // An external agent's call its model proxy could not link to a reply: the agent's own action, without a model turn.
+        push(
+          {
+            source: 'agent',
+            message: '',
+            ...toolCallsAnswered([event]),
+            extra: { stratbench: { event_ids: [event.id], tool_results: [toolResultDetail(event)] } },
+          },
+          [event.id],
+        );
+      }
     } else {
       push({ source: 'system', message: describe(event), extra: { stratbench: { event_ids: [event.id], event } } }, [event.id]);
     }
@@ -166,19 +228,21 @@ export function episodeTrajectory(record: EpisodeRecord, context: AtifContext): 
   const models = [...new Set(Object.values(record.models))];
   const { attribution } = record;
   const run = context.run;
-  return {
+  const trajectory: AtifTrajectory = {
     schema_version: ATIF_SCHEMA_VERSION,
     session_id: record.key,
     agent: {
       name: 'stratbench',
-      version: run?.tool.version ?? context.version,
+      version,
       ...(models.length === 1 ? { model_name: models[0] as string } : {}),
-      extra: { strategy: record.strategy, models: record.models },
+      tool_definitions: [...context.tools],
+      extra: { strategy: record.strategy, models: record.models, single_agent_role: single },
     },
-    steps: steps.map((step, index) => ({ step_id: index + 1, ...step })),
+    steps: numbered(steps),
     notes:
       `stratbench episode ${record.task} × ${record.strategy}, epoch ${record.epoch}: ${record.success ? 'success' : record.outcome.status === 'error' ? 'infrastructure error (not scored)' : 'failure'}. ` +
-      'Each model call is an agent step (roles in extra.stratbench.role); plans, checks and the ending are system steps. Tool times are simulated (t_ms).',
+      `${single ? `The ${single} role's model calls are the agent steps; ` : ''}${subagents.length > 0 ? 'each other role call is a subagent trajectory (trajectory.<role>-<n>.json beside this file) referenced from a system step; ' : ''}` +
+      'plans, tool runs of plan steps, checks and the ending are system steps. final_metrics count every model call of the episode, subagents included. Tool times are simulated (t_ms).',
     final_metrics: {
       total_prompt_tokens: tokens(record.metrics.tokens_in),
       total_completion_tokens: tokens(record.metrics.tokens_out),
@@ -205,4 +269,5 @@ export function episodeTrajectory(record: EpisodeRecord, context: AtifContext): 
       },
     },
   };
+  return { trajectory, subagents };
 }
