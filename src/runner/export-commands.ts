@@ -157,7 +157,7 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 /**
- * Writes each episode of DIR as a Harbor trial folder (report/formats/atif.ts, decision 0034) into the folder `out`,
+ * Writes each episode of DIR as a Harbor trial folder (report/formats/atif.ts, decision 0035) into the folder `out`,
  * which must be new or empty (nothing is overwritten): `out/<trial>/agent/trajectory.json` (trialName), where Harbor's
  * viewer and trace export read a trial's trajectory, and beside it `trajectory.<role>-<n>.json` for each delegated
  * role call (the subagent trajectories it references). Every trajectory is checked against the ATIF schema

@@ -15,7 +15,7 @@
 // - FinalMetrics.total_steps ≥ 0; token counts are plain ints (no sign constraint); tool_definitions a list of objects.
 // Pydantic's lax coercions (the string "3" for an int, 1.0 for 1) are not reproduced: here stricter, never looser.
 // Later Harbor (ATIF-v1.7+) adds trajectory_id and embedded subagent_trajectories and still accepts ATIF-v1.6 files
-// whose subagent references carry a trajectory_path (decision 0034).
+// whose subagent references carry a trajectory_path (decision 0035).
 import { z } from 'zod';
 
 export const ATIF_SCHEMA_VERSION = 'ATIF-v1.6';

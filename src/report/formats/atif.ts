@@ -1,4 +1,4 @@
-// An episode as a Harbor trial's ATIF trajectories (atif-schema.ts, decision 0034): the single agent's model calls
+// An episode as a Harbor trial's ATIF trajectories (atif-schema.ts, decision 0035): the single agent's model calls
 // (ReAct's agent, direct's) as the agent steps of agent/trajectory.json, every other role's call (planner, executor,
 // replanner, reporter, gate, a module's declared roles) as a subagent trajectory of its own, referenced from a system
 // step; tool outputs as observations; plans, checks and the ending as system steps; stratbench's data under extra.
@@ -131,7 +131,7 @@ function subagentTrajectory(
 }
 
 /**
- * One episode as a Harbor trial (decision 0034). agent/trajectory.json, in trace order: the user's request; the single
+ * One episode as a Harbor trial (decision 0035). agent/trajectory.json, in trace order: the user's request; the single
  * agent's model calls (role `agent`, else `direct`) as agent steps (message the raw reply, reasoning_content its
  * thinking, metrics its tokens, tool_calls and observation the tool calls its reply chose with their outputs,
  * extra.stratbench its role, schema, parsed value and the messages it was sent); every other role's call as a system
