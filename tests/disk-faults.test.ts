@@ -236,6 +236,22 @@ describe('a read the device fails (EIO) ends every command with exit 5 naming th
   });
 });
 
+describe('an output file the disk refuses (a report, an export) ends with exit 5 naming it, not as bad input', () => {
+  // Writes to /dev/full fail with ENOSPC on Linux: a real full disk for one file.
+  it.each([
+    ['report --markdown', (dir: string) => ['report', dir, '--markdown', '/dev/full']],
+    ['report --html', (dir: string) => ['report', dir, '--html', '/dev/full']],
+    ['export --format csv', (dir: string) => ['export', dir, '--format', 'csv', '--out', '/dev/full']],
+    ['compare --junit', (dir: string) => ['compare', dir, dir, '--junit', '/dev/full']],
+  ])('%s', (_name, args) => {
+    const dir = join(scratch(), 'run');
+    expect(stratbench(['run', '--strategies', 'react', '--tasks', 'rename-tax-rate', '--no-progress', '--out', dir]).status).toBe(0);
+    const result = stratbench(args(dir));
+    expect(result.stderr).toContain('the disk refused a write: cannot write /dev/full: ENOSPC (no space left on device)\n');
+    expect(result.status).toBe(DISK_FAULT_EXIT_CODE);
+  });
+});
+
 describe('staging folders that killed merges left behind', () => {
   it("the next merge into the same OUT removes a killed merge's staging (dead lock, or no lock and old), with a note; a live merge's is left alone", async () => {
     const parent = scratch();

@@ -9,6 +9,7 @@ import { DEFAULT_REPORT_WIDTH } from './formats/fit-width.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
 import { readCompareFolder } from './compare-input.js';
+import { asDiskWriteError, DISK_FAULT_EXIT_CODE, diskFaultCode } from '../results-folder/index.js';
 
 export interface RunCompareOptions {
   /** Exit with the verdict's code (VERDICT_EXIT_CODES: 1 regressed, 3 inconclusive, 0 no regression); otherwise 0. */
@@ -37,9 +38,9 @@ export interface RunCompareResult {
   /**
    * 0: no regression (or not gating); 1: regressed, 3: inconclusive (with failOnRegression); 2: unusable input
    * (unreadable folder, a head lacking base episodes or a base lacking its own — a merge missing a shard — without
-   * allowPartial, nothing shared) or unwritable output.
+   * allowPartial, nothing shared) or unwritable output; 5: the disk refused the markdown or JUnit file (ENOSPC, EROFS…).
    */
-  exitCode: 0 | 1 | 2 | 3;
+  exitCode: 0 | 1 | 2 | 3 | 5;
   /** The text report (tables). */
   stdout: string;
   /** Warnings (e.g. a torn last line skipped) and errors, one per line. */
@@ -48,13 +49,18 @@ export interface RunCompareResult {
   report?: ComparisonReport;
 }
 
-async function writeOutput(path: string, text: string): Promise<string | null> {
+/** Writes one output file; resolves null, or the problem: `disk` when the disk refused the write (exit 5, decision 0033). */
+async function writeOutput(path: string, text: string): Promise<{ message: string; disk: boolean } | null> {
   try {
     await makeFolder(dirname(path));
     await writeFile(path, text, 'utf8');
     return null;
   } catch (error) {
-    return `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`;
+    if (diskFaultCode(error) !== undefined) return { message: (asDiskWriteError(error, path) as Error).message, disk: true };
+    return {
+      message: `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`,
+      disk: false,
+    };
   }
 }
 
@@ -62,7 +68,8 @@ async function writeOutput(path: string, text: string): Promise<string | null> {
  * The whole `stratbench compare` command minus argument parsing: reads BASE and HEAD one episode at a time into result columns (readCompareFolder), compares
  * them (compareResults), renders the text report for stdout, writes the markdown and JUnit files when asked, and
  * picks the exit code. Never throws for bad input: an unreadable or malformed folder, or folders with no shared task,
- * give exit 2 and a message on stderr naming the folder (and file and line).
+ * give exit 2 and a message on stderr naming the folder (and file and line); a markdown or JUnit file the disk refuses
+ * (ENOSPC, EROFS, EIO…) gives exit 5 (DISK_FAULT_EXIT_CODE) naming it.
  */
 export async function runCompare(baseDir: string, headDir: string, options: RunCompareOptions): Promise<RunCompareResult> {
   const stderr: string[] = [];
@@ -88,16 +95,20 @@ export async function runCompare(baseDir: string, headDir: string, options: RunC
   const compared = compareResults(base, head, settings);
   if (!compared.ok) return fail(compared.error);
   const { report } = compared;
-  const writes: Promise<string | null>[] = [];
+  const writes: Promise<{ message: string; disk: boolean } | null>[] = [];
   if (options.markdownFile) writes.push(writeOutput(options.markdownFile, renderMarkdown(report)));
   if (options.junitFile) writes.push(writeOutput(options.junitFile, renderJUnit(report)));
-  const writeErrors = (await Promise.all(writes)).filter((error): error is string => error !== null);
+  const writeErrors = (await Promise.all(writes)).filter((error) => error !== null);
   const exitCode = options.failOnRegression ? VERDICT_EXIT_CODES[report.decision.verdict] : 0;
   const stdout =
     options.json === true
       ? `${JSON.stringify({ verdict: report.decision.verdict, exitCode, report }, null, 2)}\n`
       : renderCompareText(report, { color: options.color, ...(options.wide === true ? {} : { maxWidth: DEFAULT_REPORT_WIDTH }) });
-  if (writeErrors.length > 0) return { ...fail(writeErrors.join('; ')), stdout, report };
+  if (writeErrors.some((error) => error.disk)) {
+    const message = `the disk refused a write: ${writeErrors.map((error) => error.message).join('; ')}`;
+    return { ...fail(message), exitCode: DISK_FAULT_EXIT_CODE, stdout, report };
+  }
+  if (writeErrors.length > 0) return { ...fail(writeErrors.map((error) => error.message).join('; ')), stdout, report };
   for (const warning of report.decision.warnings) stderr.push(`warning: ${warning}`);
   return { exitCode, stdout, stderr: stderr.map((line) => `${line}\n`).join(''), report };
 }

@@ -14,7 +14,7 @@ import { AtifTrajectory } from '../report/formats/atif-schema.js';
 import { loadSuiteFile } from '../suite/load-suite.js';
 import { argsSchema, TOOL_NAMES, TOOLS } from '../tools/index.js';
 import { counterfactualsOf } from './html-commands.js';
-import { UsageError } from './usage-error.js';
+import { outputWriteError, UsageError } from './usage-error.js';
 
 /** The export formats (`export --format`). */
 export const EXPORT_FORMATS = ['csv', 'atif'] as const;
@@ -30,8 +30,7 @@ async function readFolder(dir: string): Promise<ResultsFolder> {
   return folder;
 }
 
-const writeError = (path: string, error: unknown): UsageError =>
-  new UsageError(`cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+const writeError = outputWriteError;
 
 /**
  * Writes the lines to stdout, waiting for it to drain when its buffer is full. A reader that closes the pipe early

@@ -48,7 +48,7 @@ import {
 } from '../report/index.js';
 import { runCompare } from '../report/compare.js';
 import { checkPairs } from './pairs-check.js';
-import { UsageError } from './usage-error.js';
+import { outputWriteError, UsageError } from './usage-error.js';
 import { counterfactualLines } from './explain-counterfactual.js';
 import { useColor } from './terminal.js';
 
@@ -121,7 +121,7 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
       await makeFolder(dirname(options.markdown));
       await writeFile(options.markdown, renderRunReportMarkdown(summary, header));
     } catch (error) {
-      throw new UsageError(`cannot write ${options.markdown}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw outputWriteError(options.markdown, error);
     }
   }
   process.stdout.write(

@@ -12,7 +12,7 @@ import { buildReportData, type CounterfactualVerdict, type ReportData } from '..
 import { renderHtmlReport, type HtmlAssets } from '../report/html/render-html.js';
 import { buildCompareData, renderCompareHtml } from '../report/html/compare-data.js';
 import { compareResults, type CompareOptions } from '../report/compare-report.js';
-import { UsageError } from './usage-error.js';
+import { outputWriteError, UsageError } from './usage-error.js';
 
 /** The report `view` writes into the results folder. */
 export const VIEW_FILE = 'report.html';
@@ -109,7 +109,7 @@ async function writeOrThrow(file: string, text: string): Promise<void> {
     await makeFolder(dirname(resolve(file)));
     await writeFile(file, text);
   } catch (error) {
-    throw new UsageError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw outputWriteError(file, error);
   }
 }
 
