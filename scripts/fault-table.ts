@@ -268,12 +268,13 @@ const faults: Record<number, (build: Build, dir: string) => Promise<void>> = {
         const calls = server.chatCalls().length;
         const ran = await cli(build, ['run', '--resume', copy, ...model]);
         const rerun = server.chatCalls().length - calls;
-        const resuming = ran.stderr.split('\n').find((line) => line.startsWith('resuming ')) ?? '(no resuming line)';
+        const line = ran.stderr.split('\n').find((text) => text.startsWith('resuming ')) ?? '(no resuming line)';
+        const resuming = line === message(ran.stderr) ? '' : `; "${line}"`;
         add(
           `4 ${variant} (Ollama run, 42 episodes), \`run --resume\``,
           build,
           ran,
-          `${kept(before, copy)}; ${rerun} model calls made by the resume; "${resuming}"`,
+          `${kept(before, copy)}; ${rerun} model calls made by the resume${resuming}`,
         );
       }
     } finally {
@@ -405,7 +406,7 @@ const faults: Record<number, (build: Build, dir: string) => Promise<void>> = {
   },
 };
 
-/** A fake OpenAI-compatible server on 127.0.0.1: GET /v1/models lists `model`; each chat request is answered by `answer`. */
+/** A chat request the fake OpenAI-compatible server received: when (performance.now(), ms) and its JSON body. */
 interface ChatRequest {
   at: number;
   body: Record<string, unknown>;
@@ -437,6 +438,11 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
     return {};
   }
 }
+/**
+ * Runs `use` against a fake OpenAI-compatible server on 127.0.0.1 (ephemeral port; `url` ends in /v1): GET /v1/models
+ * lists MODEL as vLLM does (owned_by, root, max_model_len), each POST /v1/chat/completions is logged in `chats` and
+ * answered by `answer`; the server is closed afterwards.
+ */
 async function withOpenAI(answer: Answer, use: (url: string, chats: ChatRequest[]) => Promise<void>): Promise<void> {
   const chats: ChatRequest[] = [];
   const server = createServer((request, response) => {
@@ -594,7 +600,8 @@ for (const [number, fault] of Object.entries(all)) {
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const sha = (root: string): string => execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 console.log(
-  `BEFORE = ${sha(builds[0]!.root)}, AFTER = ${sha(builds[1]!.root)}; $T = a temporary folder; records: finished episodes before the fault → after\n`,
+  `BEFORE = ${sha(builds[0]!.root)}, AFTER = ${sha(builds[1]!.root)}. $T = a temporary folder. Message: the first line of stderr after the run's ` +
+    "matrix lines and Node's warnings. Records: finished episodes in the folder before the fault → after; changed = no longer byte-identical.\n",
 );
 console.log('| fault | build | exit | message (first line of stderr) | records kept / measured |');
 console.log('| --- | --- | --- | --- | --- |');
