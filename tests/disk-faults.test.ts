@@ -205,9 +205,9 @@ describe('merge writes into a staging folder and renames it at the end', () => {
     };
     const merging = mergeQuietly(dirs, out, disk);
     await atRunFile;
-    // Everything else is written, in the staging folder: OUT holds nothing a command would read as a run.
-    expect(existsSync(join(out, 'run.json'))).toBe(false);
-    expect(existsSync(join(out, 'episodes.jsonl'))).toBe(false);
+    // Everything else is written, in the staging folder: OUT does not exist yet (a kill here leaves no OUT, not even
+    // an empty folder that commands would read as a results folder).
+    expect(existsSync(out)).toBe(false);
     proceed();
     expect(await merging).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
@@ -249,6 +249,27 @@ describe('an output file the disk refuses (a report, an export) ends with exit 5
     const result = stratbench(args(dir));
     expect(result.stderr).toContain('the disk refused a write: cannot write /dev/full: ENOSPC (no space left on device)\n');
     expect(result.status).toBe(DISK_FAULT_EXIT_CODE);
+  });
+});
+
+describe('an episodes file that is not a regular file', () => {
+  it('a device (reads forever) or a folder in its place: report and --resume refuse it naming it, at once (was: a resume reading /dev/zero until memory ran out)', () => {
+    const dir = join(scratch(), 'run');
+    expect(stratbench(['run', '--strategies', 'react', '--tasks', 'rename-tax-rate', '--no-progress', '--out', dir]).status).toBe(0);
+    rmSync(join(dir, 'episodes.jsonl'));
+    symlinkSync('/dev/zero', join(dir, 'episodes.jsonl'));
+    for (const args of [
+      ['report', dir],
+      ['run', '--resume', dir, '--no-progress'],
+    ]) {
+      const result = stratbench(args);
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain(`${dir}/episodes.jsonl: not a regular file (a device, pipe or socket)`);
+    }
+    rmSync(join(dir, 'episodes.jsonl'));
+    mkdirSync(join(dir, 'episodes.jsonl'));
+    expect(stratbench(['report', dir]).stderr).toContain(`${dir}/episodes.jsonl: not a regular file (a folder)`);
+    expect(existsSync(join(dir, '.lock'))).toBe(false);
   });
 });
 

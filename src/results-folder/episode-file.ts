@@ -29,9 +29,14 @@ export interface EpisodesLocation {
   exists: boolean;
 }
 
+/** Whether `path` exists; throws EpisodeFileError when it is not a regular file (a folder, a device, a pipe). */
 const exists = (path: string): Promise<boolean> =>
   stat(path).then(
-    () => true,
+    (found) => {
+      // A device such as /dev/zero or /dev/full reads forever: read as episodes, it would never end (issue 29).
+      if (!found.isFile()) throw new EpisodeFileError(`${path}: not a regular file (${found.isDirectory() ? 'a folder' : 'a device, pipe or socket'})`);
+      return true;
+    },
     (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return false;
       throw error;
@@ -51,6 +56,7 @@ export async function locateEpisodes(dir: string, preferCompressed = false): Pro
   try {
     found = await Promise.all([exists(plain), exists(compressed)]);
   } catch (error) {
+    if (error instanceof EpisodeFileError) return { error: error.message };
     return { error: `${dir}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
   if (found[0] && found[1]) {

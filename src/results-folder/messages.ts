@@ -62,7 +62,7 @@ function printable(text: string): string {
 
 /** The warning for a messages.jsonl line that was skipped because of `problem` ("FILE:LINE: not valid JSON (…)"). */
 export function skippedLineWarning(problem: string): string {
-  return `${problem}: skipped; the texts on it are lost, the episodes that used them show their hashes, and \`stratbench run --resume\` runs them again`;
+  return `${problem}: skipped; the texts on it are lost, and the episodes that used them show their hashes (their verdicts stand)`;
 }
 
 /** Where `--resume` moves the damaged lines of messages.jsonl (appended, each with its old line number), so none is lost. */

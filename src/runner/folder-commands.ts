@@ -1,6 +1,6 @@
 // The commands that read results folders instead of running episodes: report, merge, compare, explain.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, type RunCompleteness, type RunFile } from '../records/index.js';
@@ -160,7 +160,9 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     if (!messages.ok) throw new UsageError(messages.error);
     for (const warning of messages.warnings) process.stderr.write(`warning: ${warning}\n`);
     outExisted = await isFolder(out);
-    await prepareOutputFolder(out);
+    // OUT is made only by the final rename when it does not exist yet: a merge killed before then leaves no empty OUT
+    // that commands would read as a results folder (its parent is checked for writing instead).
+    await prepareOutputFolder(outExisted ? out : dirname(resolve(out)));
     if (existsSync(join(out, RUN_FILE))) {
       throw new OutputFolderError(`${out} already holds a run (run.json exists): continue it with --resume ${out}, or choose another --out`);
     }
@@ -227,8 +229,6 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
   } catch (error) {
     await stagingLock?.release();
     if (staging !== undefined) await rm(staging, { recursive: true, force: true }).catch(() => undefined);
-    // OUT made for this merge is removed again (only when still empty).
-    if (!outExisted) await rmdir(out).catch(() => undefined);
     if (error instanceof ResumeError || error instanceof OutputFolderError || error instanceof FolderLockedError) throw new UsageError(error.message);
     // A refused write names the file as the user knows it: in OUT, not in the staging folder.
     const code = diskFaultCode(error);
