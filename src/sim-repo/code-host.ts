@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { EslintRun, RunEslintInput } from './lint/run-eslint.js';
 import type { RunInternals, SandboxRunOptions, SandboxRunResult } from './sandbox/index.js';
-import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
+import { DEFAULT_TIMEOUT_MS, HARD_CUTOFF_FACTOR } from './sandbox/limits.js';
 
 /**
  * The files code runs against: a frozen base (a fixture's files, shared by every repository made from it) and the
@@ -51,10 +51,23 @@ export type CodeEnvelope =
 /** Flag values: 0 while the worker loads, READY once loaded; afterwards the id of the last request answered. */
 const READY = 1;
 
-/** Host-time allowance for a worker's start (loading its modules, compiling QuickJS's WebAssembly), ms. */
-const STARTUP_ALLOWANCE_MS = 15_000;
-/** Extra host time a request may take beyond the sandbox's own deadline before the worker is killed, ms. */
+/**
+ * Wall-time allowance for a worker's start (loading its modules, compiling QuickJS's WebAssembly), ms: about 0.3 s
+ * idle, and generous so that a loaded machine (load 10+ on 2 cores) never turns a start into an error.
+ */
+const STARTUP_ALLOWANCE_MS = 120_000;
+/** A prewarmed worker that no request has used within this long is ended, ms. */
+const PREWARM_UNUSED_MS = 15_000;
+/** Extra host time a request may take beyond its hard cutoff before the worker is killed, ms. */
 const HARD_CUTOFF_GRACE_MS = 1_000;
+
+/**
+ * The wall time after which a request with time limit `deadlineMs` is killed with its worker, ms: HARD_CUTOFF_FACTOR
+ * times the limit (which the sandbox counts in CPU time, and a loaded machine stretches on the wall clock) plus grace.
+ */
+export function hardCutoffMs(deadlineMs: number): number {
+  return deadlineMs * HARD_CUTOFF_FACTOR + HARD_CUTOFF_GRACE_MS;
+}
 /** A worker idle this long is ended: its QuickJS heap and ESLint go with it, so repeated states cost no memory. */
 const IDLE_MS = 300;
 /**
@@ -189,7 +202,7 @@ export function awaitAnswer(current: { port: MessagePort; flag: Int32Array }, id
  * Starts the code worker now, in the background, so that loading QuickJS's WebAssembly (and, with
  * `eslint: true`, ESLint) overlaps with this thread's own start-up instead of delaying the first test run.
  * When a worker is already running, only asks it to preload ESLint (if `eslint: true` and not asked yet). The worker still ends after IDLE_MS without requests once it has
- * served one; a prewarmed worker that is never used ends after STARTUP_ALLOWANCE_MS.
+ * served one; a prewarmed worker that is never used ends after PREWARM_UNUSED_MS.
  */
 export function prewarmCodeWorker(options: { eslint?: boolean } = {}): void {
   if (live !== undefined) {
@@ -203,7 +216,7 @@ export function prewarmCodeWorker(options: { eslint?: boolean } = {}): void {
   const current = live;
   current.idle = setTimeout(() => {
     if (live === current) stop();
-  }, STARTUP_ALLOWANCE_MS);
+  }, PREWARM_UNUSED_MS);
   current.idle.unref();
 }
 
@@ -274,8 +287,8 @@ function answerValue(answer: CodeResponse | undefined): SandboxRunResult | Eslin
  * Runs `request` on the code worker and waits for it, blocking this thread (repository code is synchronous for
  * its callers). The worker is started on demand and ended after IDLE_MS without requests (longer once it was needed
  * again soon after such an ending: see RESTART_WINDOW_MS). If the request runs
- * past `deadlineMs` (+ grace, + start-up allowance for a fresh worker), the worker is killed — a hard cutoff for
- * code that never yields to QuickJS's interrupt handler — and `undefined` is returned.
+ * past hardCutoffMs(deadlineMs) of wall time (+ start-up allowance for a fresh worker), the worker is killed — a hard
+ * cutoff for code that never yields to QuickJS's interrupt handler — and `undefined` is returned.
  * @throws Error when the worker itself fails (a harness bug), with the worker's stack.
  */
 export function callCodeWorker(request: CodeRequest, deadlineMs: number): SandboxRunResult | EslintRun | undefined {
@@ -297,7 +310,7 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
   current.used = true;
   const id = ++lastRequestId;
   current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
-  const message = awaitAnswer(current, id, deadlineMs + HARD_CUTOFF_GRACE_MS);
+  const message = awaitAnswer(current, id, hardCutoffMs(deadlineMs));
   if (message === undefined) {
     stop();
     return undefined;
@@ -325,7 +338,7 @@ async function requestAhead(request: CodeRequest, deadlineMs: number): Promise<{
     clearTimeout(current.idle);
     current.used = true;
     const id = ++lastRequestId;
-    const posted: InFlight = { current, id, deadline: Date.now() + deadlineMs + HARD_CUTOFF_GRACE_MS, settled: false };
+    const posted: InFlight = { current, id, deadline: Date.now() + hardCutoffMs(deadlineMs), settled: false };
     inFlight = posted;
     current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
     codeAheadStats.ahead++;
@@ -522,7 +535,7 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
     stderr: [],
     error: {
       name: 'Error',
-      message: `run killed after ${deadline} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`,
+      message: `run killed after ${hardCutoffMs(deadline)} ms: the code never yielded (a long native call); the harness's hard cutoff ended it`,
       stack: '',
     },
     reads: treeEntries(tree),

@@ -1,5 +1,5 @@
 // Owns the `eslint` command: ESLint's in-process Linter on the working tree with the fixture's own flat config.
-import { callCodeWorker } from './code-host.js';
+import { callCodeWorker, hardCutoffMs } from './code-host.js';
 import type { EslintRun } from './lint/run-eslint.js';
 import { RunCache } from './run-cache.js';
 import { overlayTree, pathSetKey, recordChange, workingFile, workingPaths, type RepoState } from './state.js';
@@ -10,7 +10,10 @@ interface LintOutcome {
   fixed?: Map<string, string>;
 }
 
-/** Host time one lint run may take (config evaluation included) before the worker is killed, ms. */
+/**
+ * The time limit of one lint run (config evaluation included), ms; the worker is killed at hardCutoffMs of it in wall
+ * time (200 s): ESLint runs natively, so only the wall clock can stop it, and a loaded machine must not.
+ */
 const LINT_DEADLINE_MS = 20_000;
 
 /** Earlier lint runs, valid while every file they read reads the same and the set of paths is the same. */
@@ -34,7 +37,7 @@ export function runLint(state: RepoState, env: Readonly<Record<string, string>>,
   if (outcome === undefined) {
     const run = (callCodeWorker({ kind: 'eslint', input: { args, env }, tree: overlayTree(state) }, LINT_DEADLINE_MS) as EslintRun | undefined) ?? {
       exit_code: 2,
-      output: `\nOops! Something went wrong! :(\n\nlint run killed after ${LINT_DEADLINE_MS} ms (the harness's hard cutoff)`,
+      output: `\nOops! Something went wrong! :(\n\nlint run killed after ${hardCutoffMs(LINT_DEADLINE_MS)} ms (the harness's hard cutoff)`,
       reads: workingPaths(state).map((path): [string, string | undefined] => [path, files(path)]),
     };
     outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };

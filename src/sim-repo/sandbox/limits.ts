@@ -1,11 +1,19 @@
 // The sandbox's limits per run, in a module without the engine (the main thread reads them without loading QuickJS).
 
 /**
- * Default host-time limit of one run, in ms: a safety net for code that stops yielding to the interrupt check
- * (a long native call). Runs normally end far sooner, by the operation budget, which does not depend on the load of
- * the machine; a 2 s host-time limit alone ended correct test runs on a loaded machine (4 shard processes on 2 cores).
+ * Default time limit of one run, in ms of the process's CPU time: a safety net for code that yields to the interrupt
+ * check only rarely (long native calls in a loop). Runs normally end far sooner, by the operation budget. It is CPU
+ * time, not wall time: a 2 s wall limit ended correct test runs on a loaded machine (4 shard processes on 2 cores), and
+ * a 10 s one grader runs at load 13 on 2 cores (issue 29) — a verdict must not depend on the machine's load.
  */
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * The code worker's hard cutoff for one request, as a multiple of its time limit, in wall time: for code that never
+ * yields to QuickJS's interrupt check (one long native call), the worker is killed. Ten times the limit: a run's CPU
+ * time stretches about tenfold on the wall clock at load 20 on 2 cores, so only code that never yields reaches it.
+ */
+export const HARD_CUTOFF_FACTOR = 10;
 
 /**
  * Default operation budget of one run, in QuickJS interrupt checks (QuickJS checks about every 10,000 operations:

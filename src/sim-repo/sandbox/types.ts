@@ -40,7 +40,10 @@ export interface SandboxRunOptions {
    * promise, which is awaited (pending jobs run) and must resolve to a string, returned as `value`.
    */
   after?: string;
-  /** Milliseconds of host time before the run is interrupted: a safety net (default DEFAULT_TIMEOUT_MS, 10,000). */
+  /**
+   * Milliseconds of the process's CPU time (not wall time, so the machine's load does not change the verdict) before
+   * the run is interrupted: a safety net behind the operation budget (default DEFAULT_TIMEOUT_MS, 10,000).
+   */
   timeoutMs?: number;
   /** QuickJS interrupt checks (about 10,000 operations each) before the run is stopped, whatever the machine's load (default DEFAULT_OPERATION_BUDGET, 5,000). */
   operationBudget?: number;
