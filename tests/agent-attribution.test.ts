@@ -60,7 +60,7 @@ describe('a tool call no model call asked for', () => {
       evidence: [write!.id],
       explanation: `The agent's tool call at event ${write!.id}, which no model call asked for, overwrites tests/checkout.test.js, a test file, instead of changing the code.`,
     });
-  }, 60_000);
+  });
 });
 
 describe("the answer the agent's process sent", () => {
@@ -77,7 +77,7 @@ describe("the answer the agent's process sent", () => {
       evidence: [end, check.id],
       explanation: `The agent's answer at event ${end} ("USD") fails the check: ${check.detail} (event ${check.id}); the agent process sent a different answer than its model proposed at event ${proposal.id}.`,
     });
-  }, 60_000);
+  });
 
   it('is the first erroneous event when no model call proposed an answer at all', async () => {
     const record = await agentEpisode(`node ${AGENT} finish USD`, 'default-currency');
@@ -89,13 +89,13 @@ describe("the answer the agent's process sent", () => {
         `^The agent finished at event ${end} after 0 tool call\\(s\\) where the task's reference takes 1; .*; no model call proposed this answer: the agent process sent it on its own\\.$`,
       ),
     );
-  }, 60_000);
+  });
 
   it("leaves a model's own answer, passed on unchanged, at the model call that proposed it", async () => {
     const record = await agentEpisode(`node ${AGENT} rewrite-answer EUR`, 'default-currency');
     expect(record.success).toBe(true);
     expect(record.attribution).toBeNull();
-  }, 60_000);
+  });
 });
 
 describe('how the agent process ended', () => {
@@ -110,7 +110,7 @@ describe('how the agent process ended', () => {
       evidence: [exit, read, idOf(record, 'end')],
       explanation: `The agent process exited with code 1 without calling finish or stop (event ${exit}), after its last call, read src/config.js at event ${read} (success); stderr: RuntimeError: boom.`,
     });
-  }, 60_000);
+  });
 
   it('a signal that ended it is named', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} self-kill`, 'default-currency');
@@ -121,7 +121,7 @@ describe('how the agent process ended', () => {
     expect(record.attribution?.explanation).toContain(
       `The agent process ${how} without calling finish or stop (event ${exit.id}), before making any tool or model call; `,
     );
-  }, 60_000);
+  });
 
   it('a process that never called anything before its deadline is agent.process_hang', async () => {
     const record = await agentEpisode(`node ${AGENT} silent`, 'default-currency', { deadlineMs: 1_500 });
@@ -132,7 +132,7 @@ describe('how the agent process ended', () => {
       evidence: [idOf(record, 'agent_process'), idOf(record, 'budget'), idOf(record, 'end')],
       explanation: `The agent process made no tool call and no model call before the agent ran past its deadline of 1500 ms (event ${idOf(record, 'budget')}); the harness killed it (event ${idOf(record, 'agent_process')}).`,
     });
-  }, 60_000);
+  });
 
   it('a process that was still calling when its deadline came is budget.exhausted', async () => {
     // The deadline doubles until the read arrives before it, so the case holds at any load.
@@ -143,7 +143,7 @@ describe('how the agent process ended', () => {
       expect(record.attribution).toMatchObject({ component: 'budget', mode: 'exhausted', evidence: [idOf(record, 'budget'), idOf(record, 'end')] });
       break;
     }
-  }, 120_000);
+  });
 
   it('a spent model-call budget is budget.exhausted, not premature_finish', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} model-spam`, 'default-currency', { maxModelCalls: 2 });
@@ -155,14 +155,14 @@ describe('how the agent process ended', () => {
       evidence: [budget.id, idOf(record, 'end')],
       explanation: `The model_calls budget ended the run at event ${budget.id} (${budget.detail}) with nothing else found wrong.`,
     });
-  }, 60_000);
+  });
 
   it('a tool-call budget spent by calls no model asked for names the first of them', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} tool-spam`, 'default-currency', { maxToolCalls: 3 });
     const first = idOf(record, 'tool_call');
     expect(record.attribution).toMatchObject({ component: 'agent', mode: 'no_stop', evidence: [first, idOf(record, 'budget')] });
     expect(record.attribution?.explanation).toContain(`(from event ${first}, which no model call asked for)`);
-  }, 60_000);
+  });
 });
 
 describe('grounding of a hard-coded answer (answer_value)', () => {
@@ -181,14 +181,14 @@ describe('grounding of a hard-coded answer (answer_value)', () => {
         pass: false,
         detail: `answer gives a value after no tool call that returned information (refused: ${tool} → ${code}): nothing it could come from was looked at`,
       });
-    }, 60_000);
+    });
   }
 
   it('the same value after a genuine read passes', async () => {
     const record = await agentEpisode(`node ${AGENT} call-then-finish read '{"path":"src/config.js"}' EUR`, 'default-currency');
     expect(answerCheck(record)?.pass).toBe(true);
     expect(record.success).toBe(true);
-  }, 60_000);
+  });
 
   it('with no tool call at all the check fails as before', async () => {
     const record = await agentEpisode(`node ${AGENT} finish EUR`, 'default-currency');
@@ -196,7 +196,7 @@ describe('grounding of a hard-coded answer (answer_value)', () => {
       pass: false,
       detail: 'answer gives a value without a single tool call: nothing it could come from was looked at',
     });
-  }, 60_000);
+  });
 });
 
 describe('an agent whose model decides everything', () => {
@@ -204,5 +204,5 @@ describe('an agent whose model decides everything', () => {
     const record = await agentEpisode(`node ${MINIMAL}`, 'default-currency');
     expect(record.success).toBe(true);
     for (const tool of of(record, 'tool_call')) expect(tool.call).toBeDefined();
-  }, 60_000);
+  });
 });

@@ -90,13 +90,13 @@ async function againstReact(command: string, id: string): Promise<EpisodeRecord>
 describe('real agent clients against the built-in react strategy', () => {
   it('the minimal MCP + openai agent makes the same tool calls and gets the same verdict as react on every core task', async () => {
     for (const { id } of tasks) expect((await againstReact(`node ${MINIMAL}`, id)).models).toEqual({ agent: 'scripted' });
-  }, 240_000);
+  });
 
   it("LangGraph's prebuilt ReAct agent (tools through @langchain/mcp-adapters, ChatOpenAI at the proxy) matches react too", async () => {
     for (const id of ['default-currency', 'rename-tax-rate', 'moved-readme', 'fix-checkout-test', 'payments-sandbox-key']) {
       await againstReact(`node ${LANGGRAPH}`, id);
     }
-  }, 240_000);
+  });
 
   it('traces every proxied call as an agent model_call that its tool calls link to, and keeps the process', async () => {
     const record = await agentEpisode(`node ${MINIMAL}`, 'rename-tax-rate');
@@ -111,13 +111,13 @@ describe('real agent clients against the built-in react strategy', () => {
     // The process event comes before the end event; the final checks follow it.
     const types = record.trace.map((event) => event.type);
     expect(types.indexOf('agent_process')).toBe(types.indexOf('end') - 1);
-  }, 60_000);
+  });
 
   it('attributes the failures of a faulted agent model to the agent, as for the built-in single agent', async () => {
     const record = await agentEpisode(`node ${MINIMAL}`, 'fix-checkout-test', { models: scriptedWith(['agent.premature_finish']) });
     expect(record.success).toBe(false);
     expect(record.attribution).toMatchObject({ component: 'agent', mode: 'premature_finish' });
-  }, 60_000);
+  });
 });
 
 describe('how an agent process ends its episode', () => {
@@ -133,7 +133,7 @@ describe('how an agent process ends its episode', () => {
     expect(toolCalls(record)).toEqual(['read {"path":"src/config.js"}']);
     expect(record.success).toBe(false);
     expect(record.attribution?.component).toBe('agent');
-  }, 60_000);
+  });
 
   it('a process ended by a signal is the agent failure too, naming the signal', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} self-kill`, 'default-currency');
@@ -144,7 +144,7 @@ describe('how an agent process ends its episode', () => {
     });
     expect(processOf(record)).toMatchObject({ exit_code: 137, signal: 'SIGKILL' });
     expect(processOf(record).killed).toBeUndefined();
-  }, 60_000);
+  });
 
   it('an exit 0 without finish, stop or an answer is agent_exit; an exit 0 after a plain reply is that reply as the answer', async () => {
     const quiet = await agentEpisode(`node ${BEHAVIOUR} exit-quietly`, 'default-currency');
@@ -159,7 +159,7 @@ describe('how an agent process ends its episode', () => {
     } finally {
       await backend.close();
     }
-  }, 60_000);
+  });
 
   it('a hung agent is killed at the deadline — its whole process group — as budget_exhausted/deadline', async () => {
     const pidFile = join(scratch(), 'grandchild.pid');
@@ -169,7 +169,7 @@ describe('how an agent process ends its episode', () => {
     expect(processOf(record)).toMatchObject({ exit_code: null, signal: 'SIGKILL', killed: 'budget' });
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     await until(() => !alive(grandchild), 'the grandchild to die');
-  }, 60_000);
+  });
 
   it('the tool-call budget is enforced at the MCP server: the next call ends the episode', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} tool-spam`, 'default-currency', { budgets: { maxToolCalls: 3 } });
@@ -177,20 +177,20 @@ describe('how an agent process ends its episode', () => {
     expect(of(record, 'tool_call')).toHaveLength(3);
     expect(of(record, 'budget')[0]?.detail).toBe('the agent asked for tool call 4; the budget is 3');
     expect(processOf(record).killed).toBe('budget');
-  }, 60_000);
+  });
 
   it('the model-call budget is enforced at the proxy: the next call ends the episode', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} model-spam`, 'default-currency', { budgets: { maxModelCalls: 2 } });
     expect(record.outcome).toEqual({ status: 'budget_exhausted', reason: 'model_calls' });
     expect(of(record, 'model_call')).toHaveLength(2);
     expect(processOf(record).killed).toBe('budget');
-  }, 60_000);
+  });
 
   it('an agent that exits 127 (or any code) is the agent failing — the harness cannot tell it from a command that is not there', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} unknown-behaviour; exit 127`, 'default-currency');
     expect(record.outcome).toMatchObject({ status: 'invalid_output', reason: 'agent_exit' });
     expect(record.outcome.message).toBe('the agent process exited with code 127 without calling finish or stop; stderr: unknown behaviour unknown-behaviour');
-  }, 60_000);
+  });
 
   it('a process that cannot be spawned at all (its directory is gone) is infrastructure, not the agent failing', async () => {
     clearRegisteredStrategies();
@@ -199,7 +199,7 @@ describe('how an agent process ends its episode', () => {
     expect(record.outcome.status).toBe('error');
     expect(record.outcome.reason).toBe('infrastructure:other');
     expect(record.outcome.message).toMatch(/^could not start the agent process \(\/bin\/sh -c node .*\): spawn \/bin\/sh ENOENT$/);
-  }, 60_000);
+  });
 
   it('runs the command in its recorded directory: a relative path names the same file from anywhere', async () => {
     clearRegisteredStrategies();
@@ -207,7 +207,7 @@ describe('how an agent process ends its episode', () => {
     addModuleStrategy(externalAgentStrategy({ name: 'ext', command: 'node ./behaviour.mjs huge-answer 1', budgets: AGENT_BUDGETS, cwd: dir }));
     const record = await runEpisode({ task: task('default-currency'), strategy: 'ext', epoch: 0, seed: 1 }, await environment(scripted));
     expect(record.outcome).toEqual({ status: 'finished', reason: 'finished', answer: 'EUR ' });
-  }, 60_000);
+  });
 
   it('kills what left the process group too (setsid, a detached daemon holding stdout), and the episode does not wait on it', async () => {
     const pidFile = join(scratch(), 'escaped.pids');
@@ -216,31 +216,31 @@ describe('how an agent process ends its episode', () => {
     const pids = readFileSync(pidFile, 'utf8').split(' ').map(Number);
     expect(pids).toHaveLength(2);
     await until(() => pids.every((pid) => !alive(pid)), 'the escaped processes to die');
-  }, 60_000);
+  });
 
   it('cuts an answer past 20,000 characters, saying how much was cut', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} huge-answer 10000`, 'default-currency');
     expect(record.outcome.answer).toBe(`${'EUR '.repeat(5_000)}… [cut by stratbench: 20000 more characters]`);
-  }, 60_000);
+  });
 
   it('refuses malformed chat requests with 400, neither traced nor charged to the model-call budget', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} malformed`, 'default-currency', { budgets: { maxModelCalls: 2 } });
     expect(processOf(record).stdout).toBe('400 400 400 400 400 200\n');
     expect(record.outcome).toMatchObject({ status: 'finished', answer: 'done' });
     expect(of(record, 'model_call')).toHaveLength(1);
-  }, 60_000);
+  });
 
   it('refuses content nested past the stack with 400, not charged to the budget', async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} deep`, 'default-currency', { budgets: { maxModelCalls: 1 } });
     expect(processOf(record).stdout).toBe('400 200\n');
     expect(record.outcome).toMatchObject({ status: 'finished', answer: 'done' });
-  }, 60_000);
+  });
 
   it("answers only its episode's secret URL on the loopback Host: another process that finds the port is refused", async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} knock`, 'default-currency');
     expect(processOf(record).stdout).toBe('403 403\n');
     expect(of(record, 'model_call')).toEqual([]);
-  }, 60_000);
+  });
 
   it("a request the model server refuses as malformed (HTTP 400) is the agent's, not infrastructure: traced, answered, the episode goes on", async () => {
     const backend = await fakeOpenAI(() => ({ status: 400, body: { error: { message: "unknown role 'banana'", type: 'invalid_request_error' } } }));
@@ -256,7 +256,7 @@ describe('how an agent process ends its episode', () => {
     } finally {
       await backend.close();
     }
-  }, 60_000);
+  });
 
   it("names the line of a crash's stderr that says what went wrong, not Node's version banner", () => {
     const node = [
@@ -284,7 +284,7 @@ describe('how an agent process ends its episode', () => {
     } finally {
       await backend.close();
     }
-  }, 60_000);
+  });
 
   it('a reply that arrives after the deadline ended the episode is not recorded (the trace is closed)', async () => {
     // The backend holds the request until the episode has ended; the deadline doubles until the agent's request
@@ -310,7 +310,7 @@ describe('how an agent process ends its episode', () => {
       release();
       await backend.close();
     }
-  }, 120_000);
+  });
 
   it("a prompt past the backend's context window is the agent's context_exceeded, not infrastructure", async () => {
     const overflow = "This model's maximum context length is 4096 tokens. However, you requested 9000 tokens (9000 in the messages, 0 in the completion).";
@@ -325,7 +325,7 @@ describe('how an agent process ends its episode', () => {
     } finally {
       await backend.close();
     }
-  }, 60_000);
+  });
 
   it('an interrupted run kills the agent and leaves the episode unwritten (CallInterrupted)', async () => {
     const pidFile = join(scratch(), 'grandchild.pid');
@@ -342,7 +342,7 @@ describe('how an agent process ends its episode', () => {
     await expect(running).rejects.toBeInstanceOf(CallInterrupted);
     const grandchild = Number(readFileSync(pidFile, 'utf8'));
     await until(() => !alive(grandchild), 'the grandchild to die');
-  }, 60_000);
+  });
 });
 
 describe('the proxy speaks both protocols', () => {
@@ -353,14 +353,14 @@ describe('the proxy speaks both protocols', () => {
     expect(stdout).toContain('"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"read"');
     expect(stdout.trim().endsWith('data: [DONE]')).toBe(true);
     expect(record.outcome).toMatchObject({ status: 'finished', answer: 'streamed' });
-  }, 60_000);
+  });
 
   it("Ollama's /api/chat through the ollama client (streamed and not): the task is solved as through OpenAI's", async () => {
     const record = await agentEpisode(`node ${BEHAVIOUR} ollama`, 'default-currency');
     expect(record.success).toBe(true);
     expect(toolCalls(record)).toEqual(['read {"path":"src/config.js"}']);
     expect(of(record, 'model_call')).toHaveLength(2);
-  }, 60_000);
+  });
 });
 
 // ── a fake OpenAI-compatible backend on 127.0.0.1 ──────────────────────────────────────────────────────────────────
@@ -438,7 +438,7 @@ describe('run --agent-cmd', () => {
     expect(resumed.status).toBe(0);
     expect(resumed.stderr).toContain('4 finished episode(s) kept');
     expect(episodes(out)).toHaveLength(4);
-  }, 120_000);
+  });
 
   it("--resume runs the agent in the run's directory from anywhere, and refuses an agent file edited since", () => {
     const project = scratch();
@@ -464,7 +464,7 @@ describe('run --agent-cmd', () => {
       status: 2,
       stderr: `stratbench: --resume: the agent's file agent.mjs (in ${project}) changed since the run started; its episodes would mix two agents: start a new run`,
     });
-  }, 120_000);
+  });
 
   it("replays a faulted agent's episode with the oracle behind the proxy: --counterfactual, and explain from run.json", () => {
     const args = ['run', '--agent-cmd', `node ${MINIMAL}`, '--agent-model', 'scripted:faults=agent.premature_finish', '--tasks', 'fix-checkout-test'];
@@ -478,7 +478,7 @@ describe('run --agent-cmd', () => {
     expect(explained.stdout).toContain('attribution: agent.premature_finish');
     expect(explained.stdout).toContain('counterfactual: agent (agrees with the rules)');
     expect(explained.stdout).toMatch(/agent_process killed by SIGKILL \(the harness killed it: finish\) after \d+ ms: node /);
-  }, 120_000);
+  });
 
   it("states the bridge's default budgets where the CLI reads them without loading the bridge", () => {
     expect(DEFAULT_AGENT_BUDGETS).toEqual(AGENT_BUDGETS);
@@ -497,5 +497,5 @@ describe('run --agent-cmd', () => {
       const result = stratbench(['run', ...args, '--out', join(scratch(), 'run')]);
       expect({ status: result.status, stderr: result.stderr.trim() }).toEqual({ status: 2, stderr: `stratbench: ${message}` });
     }
-  }, 60_000);
+  });
 });

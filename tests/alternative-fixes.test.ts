@@ -165,7 +165,7 @@ describe('alternative fixes run with the real vitest and ESLint', () => {
     const declared = [...new Set(entries.flatMap((entry) => entry.task.repoSpec.tests.map((test) => test.file)))];
     const hidden = [...new Set(entries.flatMap((entry) => entry.repo.hiddenFiles))];
     real = await runRealTools(states, { exclude: declared, date: fixture.date, env: fixture.env, lintIgnore: hidden });
-  }, 120_000);
+  });
 
   it('agrees with the labels: correct fixes pass, wrong ones fail unless listed as undetectable', () => {
     const disagreements = entries.flatMap((entry, index) => {

@@ -16,7 +16,7 @@ let heldOut: ItemVerdict[] = [];
 beforeAll(async () => {
   verdicts = await judgeCorpus();
   for (const file of HELD_OUT) heldOut.push(...(await judgeCorpus(readCorpus(file), {}, facesOf(file))));
-}, 240_000);
+});
 
 const disagreements = (filter: (verdict: ItemVerdict) => boolean) =>
   verdicts

@@ -377,7 +377,7 @@ describe('every built-in strategy and a declared role, exported and read back wi
     out = join(scratch(), 'atif');
     const exported = stratbench(['export', dir, '--format', 'atif', '--out', out]);
     expect(exported.status, exported.stderr).toBe(0);
-  }, 180_000);
+  });
 
   it('writes a valid trial per episode: no error from the validator, no dangling reference, every role call in its own file', () => {
     expect(list).toHaveLength(6 * 14);

@@ -103,7 +103,7 @@ describe('the core suite with the real vitest and ESLint', () => {
       { exclude: declaredFiles, date: fixture.date, env: fixture.env, lintIgnore: hidden },
     );
     realMs = Date.now() - started;
-  }, 120_000);
+  });
 
   it('gives every test of every final state the sandbox verdict', () => {
     const mismatches: string[] = [];

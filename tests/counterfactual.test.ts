@@ -79,7 +79,7 @@ describe('stratbench run --counterfactual', () => {
     expect(run.stdout).toMatch(
       /extra calls: \d+ answered by the oracle \(\d+ of them for replayed roles whose request was not in the trace; no model is called\), \d+ replayed from traces/,
     );
-  }, 60_000);
+  });
 
   it("names the planner for a planner's fault in a trace that kept no messages: replies replay in order only where they answered the same request", async () => {
     const out = `${scratch()}/run`;
@@ -97,7 +97,7 @@ describe('stratbench run --counterfactual', () => {
     // The scripted model keeps no messages: before, the executor's recorded calls replayed in order under the oracle's
     // plan re-ran the guessed path, the planner's swap fixed nothing and the replanner was blamed (adversary review).
     for (const record of failed) expect([record.key, record.counterfactual?.component]).toEqual([record.key, 'planner']);
-  }, 60_000);
+  });
 
   it("swaps the reporter too: a report that misstates right results is fixed by the oracle's report alone (issue 27, kind 5)", async () => {
     const model = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS['suite'])));
@@ -126,7 +126,7 @@ describe('stratbench run --counterfactual', () => {
     expect(record.success).toBe(false);
     expect(record.counterfactual).toMatchObject({ fixed_by: expect.arrayContaining(['reporter']), component: 'executor' });
     expect(record.counterfactual!.swaps['reporter']).toMatchObject({ success: true, unreplayed: 0 });
-  }, 60_000);
+  });
 
   it('sends no request to the model server for the replays, and does not replay an infrastructure error', async () => {
     const model = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS['suite'])), ['executor.bad_edit', 'agent.wrong_answer']);
@@ -172,7 +172,7 @@ describe('stratbench run --counterfactual', () => {
       .reduce((sum, e) => sum + (e.type === 'model_call' ? (e.attempts ?? 1) : 0), 0);
     expect(recorded).toBeGreaterThan(0);
     expect(answered).toHaveLength(recorded);
-  }, 60_000);
+  });
 });
 
 describe('the oracle executor is bound to its contract (issue 27, kind 5)', () => {

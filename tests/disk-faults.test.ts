@@ -79,7 +79,7 @@ describe('a disk that refuses a write while run writes its folder', () => {
     expect(after.length).toBe(EPISODES);
     expect(new Set(after.map(cell)).size).toBe(EPISODES);
     expect(after.slice(0, whole.length)).toEqual(whole);
-  }, 120_000);
+  });
 
   it('EROFS on summary.json: exit 5 naming it, no summary.json.tmp left, every episode kept, and --resume writes the summary', async () => {
     const out = join(scratch(), 'readonly');
@@ -95,7 +95,7 @@ describe('a disk that refuses a write while run writes its folder', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain(`resuming ${out}: ${EPISODES} finished episode(s) kept\n`);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ completeness: { status: 'complete', episodes: EPISODES } });
-  }, 120_000);
+  });
 
   it('EIO on run.json as the run ends: exit 5 naming it, the run.json written at the start kept, and --resume completes it', async () => {
     const out = join(scratch(), 'eio');
@@ -108,7 +108,7 @@ describe('a disk that refuses a write while run writes its folder', () => {
     const resumed = await runInProcess({ resume: out });
     expect(resumed.code).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'))).toMatchObject({ status: 'complete', episodes: EPISODES, resumed_from: EPISODES });
-  }, 120_000);
+  });
 });
 
 describe('EpisodeWriter and the message store on a disk that refuses', () => {
@@ -211,7 +211,7 @@ describe('merge writes into a staging folder and renames it at the end', () => {
     proceed();
     expect(await merging).toBe(0);
     expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
-  }, 120_000);
+  });
 });
 
 describe('a read the device fails (EIO) ends every command with exit 5 naming the file, not as bad input', () => {
@@ -304,7 +304,7 @@ describe('staging folders that killed merges left behind', () => {
     expect(existsSync(starting)).toBe(true);
     expect(readdirSync(parent).sort()).toEqual(['.merged.merging-live', '.merged.merging-starting', 'merged', 'shard-1', 'shard-2']);
     expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
-  }, 120_000);
+  });
 });
 
 describe('--resume of a folder whose summary.json is damaged', () => {
@@ -319,7 +319,7 @@ describe('--resume of a folder whose summary.json is damaged', () => {
     expect(resumed.stderr).toContain(`resuming ${out}: 70 finished episode(s) kept\n`);
     expect(readFileSync(join(out, 'summary.damaged.json'), 'utf8')).toBe(damaged);
     expect(JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8'))).toMatchObject({ completeness: { status: 'complete', episodes: 70 } });
-  }, 120_000);
+  });
 
   it('a summary.json that cannot be read (a folder) is still refused, naming it, with the folder left as it is', async () => {
     const out = join(scratch(), 'unreadable');
@@ -329,5 +329,5 @@ describe('--resume of a folder whose summary.json is damaged', () => {
     await expect(runInProcess({ resume: out })).rejects.toThrow(`${out}/summary.json: is a folder, not a file`);
     expect(existsSync(join(out, 'summary.damaged.json'))).toBe(false);
     expect(existsSync(join(out, '.lock'))).toBe(false);
-  }, 120_000);
+  });
 });

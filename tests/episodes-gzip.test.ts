@@ -47,7 +47,7 @@ beforeAll(() => {
   expect(stratbench(['run', ...MATRIX, '--out', plain]).status).toBe(0);
   expect(stratbench(['run', ...MATRIX, '--compress', '--out', compressed]).status).toBe(0);
   gz = join(compressed, 'episodes.jsonl.gz');
-}, 60_000);
+});
 
 describe('run --compress', () => {
   it('writes episodes.jsonl.gz only: members of whole lines that gzip -dc reads as the plain run’s episodes', () => {
@@ -122,7 +122,7 @@ describe('run --compress', () => {
     const html = join(scratch(), 'report.html');
     expect(stratbench(['report', compressed, '--html', html]).status).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(String(failed['task']));
-  }, 120_000);
+  });
 
   it('a folder holding both episodes.jsonl and episodes.jsonl.gz is refused by every command, naming both', () => {
     const both = join(scratch(), 'both');
@@ -201,7 +201,7 @@ describe('a run killed while writing a gzip member', () => {
     const path = join(out, 'episodes.jsonl.gz');
     const started = Date.now();
     while (!(existsSync(path) && statSync(path).size > 150_000)) {
-      if (Date.now() - started > 30_000) throw new Error('timed out waiting for episodes');
+      if (Date.now() - started > 300_000) throw new Error('timed out waiting for episodes');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     child.kill('SIGKILL');
@@ -218,7 +218,7 @@ describe('a run killed while writing a gzip member', () => {
     expect(stratbench(['run', ...args, '--out', reference]).status).toBe(0);
     expect(byKey(records)).toEqual(byKey(episodes(reference)));
     expect(summaryOf(out)).toEqual(summaryOf(reference));
-  }, 120_000);
+  });
 
   it('a --compress run killed before its first episode resumes into episodes.jsonl.gz (run.json records the format)', () => {
     const out = join(scratch(), 'early');
@@ -290,7 +290,7 @@ describe('merge', () => {
       expect(summaryOf(out)).toEqual(summaryOf(plain));
     }
     expect(episodesText(join(root, 'merged-1')).split('\n').filter(Boolean)).toHaveLength(EPISODES);
-  }, 90_000);
+  });
 });
 
 describe('EpisodeWriter with compress', () => {

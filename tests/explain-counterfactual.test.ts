@@ -35,7 +35,7 @@ describe('explain on a failed episode', () => {
     expect(text).toMatch(/^ {2}executor {2}fixes it/m);
     expect(text).toMatch(/^ {2}planner /m);
     expect(text).toMatch(/^ {2}replanner /m);
-  }, 60_000);
+  });
 
   it('prints the replay a run with --counterfactual stored in the record, with the calls it took', async () => {
     const out = `${scratch()}/run`;
@@ -56,12 +56,12 @@ describe('explain on a failed episode', () => {
     expect(text).toMatch(new RegExp(`^▶ ${decisive} +model_call agent: finish`, 'm'));
     // 2 for the role swap (the read and the answer), 1 for each of the agent's two decisions swapped alone.
     expect(text).toContain('  extra calls: 4, all answered by the oracle (no model was called)');
-  }, 60_000);
+  });
 
   it('prints no counterfactual for an episode that succeeded', async () => {
     const out = `${scratch()}/run`;
     await runInProcess({ out, strategies: 'plan-replan', tasks: 'default-currency', concurrency: 1 });
     const text = await captured(() => explainCommand(out, 'default-currency', 'plan-replan'));
     expect(text).not.toContain('counterfactual');
-  }, 60_000);
+  });
 });

@@ -85,7 +85,7 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
         : [],
     );
     expect(verdicts.length).toBeGreaterThan(0);
-  }, 180_000);
+  });
 
   it('report --csv writes a header and one row per episode whose values equal the records', () => {
     const file = join(scratch(), 'out', 'episodes.csv');
@@ -182,7 +182,9 @@ describe('exports of a real core-suite run (scripted model, --counterfactual)', 
     const out = join(scratch(), 'atif');
     const result = stratbench(['export', dir, '--format', 'atif', '--out', out]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(new RegExp(`wrote ${list.length} trial folder\\(s\\) with \\d+ ATIF trajectory file\\(s\\) to ${out} \\(<trial>/agent/trajectory.json\\)`));
+    expect(result.stderr).toMatch(
+      new RegExp(`wrote ${list.length} trial folder\\(s\\) with \\d+ ATIF trajectory file\\(s\\) to ${out} \\(<trial>/agent/trajectory.json\\)`),
+    );
     expect(readdirSync(out).sort()).toEqual(list.map((r) => `${r.task}__${r.strategy}__epoch-${r.epoch}`).sort());
     const suite = await loadSuiteFile('tasks/core.yaml');
     if (!suite.ok) throw new Error('core suite does not load');

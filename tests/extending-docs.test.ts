@@ -82,5 +82,5 @@ describe('docs/extending.md, the external agent', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

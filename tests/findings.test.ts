@@ -182,5 +182,5 @@ describe('findings on successful episodes', () => {
     expect(run.stdout).toContain('Costs on successes (1 successful episode(s) with a finding; findings, not failures):');
     expect(run.stdout).toMatch(/^ +1 {2}planner\.guessed_target +cost 1 replan\(s\), 2 model call\(s\), 1 tool call\(s\) {2}plan-replan 1$/m);
     expect(run.stdout).toMatch(/^ +1 {2}planner\.unneeded_step +cost 0 replan\(s\), 0 model call\(s\), 0 tool call\(s\) {2}plan-replan 1$/m);
-  }, 60_000);
+  });
 });

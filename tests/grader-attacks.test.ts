@@ -23,9 +23,6 @@ import {
  * crashed the host. Test code reached through source now gets the restricted API, and thrown values are read safely.
  */
 
-/** A safety net only (an attack runs a few sandboxed files; the limits ones stop at the operation budget): ms. */
-const TIMEOUT_MS = 120_000;
-
 const attacks = GRADER_ATTACKS.filter((attack) => attack.control !== true);
 
 /** Every check the attack's target names runs without an exception, and the grade fails. */
@@ -46,20 +43,16 @@ function expectRejected(attack: GraderAttack): void {
 }
 
 describe('grader attacks (the bug kept): rejected, no crash', () => {
-  it.each(attacks)('$id', expectRejected, TIMEOUT_MS);
+  it.each(attacks)('$id', expectRejected);
 });
 
 describe('controls (the bug fixed honestly): every check passes', () => {
-  it.each(CONTROLS)(
-    '$id',
-    (control) => {
-      const hidden = gradeAttack(control, 'hidden');
-      const command = gradeAttack(control, 'command');
-      expect([hidden.crash, hidden.checks.map((check) => check.pass), hidden.success]).toEqual([undefined, HIDDEN_CHECKS.map(() => true), true]);
-      expect([command.crash, command.checks.map((check) => check.pass), command.success]).toEqual([undefined, [true, true], true]);
-    },
-    TIMEOUT_MS,
-  );
+  it.each(CONTROLS)('$id', (control) => {
+    const hidden = gradeAttack(control, 'hidden');
+    const command = gradeAttack(control, 'command');
+    expect([hidden.crash, hidden.checks.map((check) => check.pass), hidden.success]).toEqual([undefined, HIDDEN_CHECKS.map(() => true), true]);
+    expect([command.crash, command.checks.map((check) => check.pass), command.success]).toEqual([undefined, [true, true], true]);
+  });
 });
 
 describe('the catalogue', () => {

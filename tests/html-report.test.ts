@@ -34,7 +34,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report in Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await launchChromium();
     ({ page, problems } = await watchedPage(browser));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await browser?.close();

@@ -100,7 +100,7 @@ describe('merge: a re-run shard and an unsharded run are overlapping episodes', 
     const first = join(root, 'first');
     expect(stratbench(['merge', a1, a1b, a2, '--out', first, '--prefer', 'first']).status).toBe(0);
     expect(walls(first).has(424242)).toBe(false);
-  }, 60_000);
+  });
 
   it('a shard with an unsharded run of the same configuration is refused naming --prefer, and merged with it', () => {
     const root = scratch('merge-');
@@ -118,7 +118,7 @@ describe('merge: a re-run shard and an unsharded run are overlapping episodes', 
     expect(run).toMatchObject({ status: 'complete', episodes: 140, merge_overlap: { prefer: 'last', episodes: 70 } });
     expect(run['shard_count']).toBeUndefined();
     expect(walls(merged)).toEqual(new Set([424242]));
-  }, 60_000);
+  });
 });
 
 describe('merge: a folder a run still holds', () => {
@@ -181,7 +181,7 @@ describe('incomplete merges and partial folders are labelled everywhere', () => 
     const partialHead = stratbench(['compare', join(root, 'whole'), merged, '--allow-partial']);
     expect(partialHead.status).toBe(0);
     expect(partialHead.stdout).toContain(`— ${label}`);
-  }, 60_000);
+  });
 
   it('a --tasks subset says so in the run table, report and summary.json', () => {
     const out = join(scratch('labels-'), 'subset');
@@ -220,7 +220,7 @@ describe('incomplete merges and partial folders are labelled everywhere', () => 
     expect(reported[0]).toContain('(14 tasks)');
     const base = stratbench(['compare', out, out, '--allow-partial']);
     expect(base.stdout).toContain(`— ${summary.label}`);
-  }, 60_000);
+  });
 });
 
 describe('compare: a truncated base', () => {

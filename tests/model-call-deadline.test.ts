@@ -132,7 +132,7 @@ function abortAfterFirstRequest(): AbortSignal {
   return controller.signal;
 }
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(condition: () => boolean, timeoutMs = 300_000): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not met within the safety net');

@@ -122,7 +122,7 @@ describe('several Ollama hosts', () => {
     expect(statsA!.mean_latency_ms).toBeGreaterThan(0);
     expect(statsA!.median_latency_ms).toBeGreaterThan(0);
     expect(a.chatCalls().length).toBe(statsA!.calls);
-  }, 60_000);
+  });
 
   it('a host that comes back is probed after its backoff and used again', async () => {
     await oneHostRun('ollama');
@@ -154,7 +154,7 @@ describe('several Ollama hosts', () => {
     expect(statsB!.calls).toBeGreaterThan(8);
     // Probes while it was down were refused; the one after 100 ms answered.
     expect(b.calls.filter((call) => call.path === '/api/version').length).toBeGreaterThanOrEqual(2);
-  }, 60_000);
+  });
 
   it('a host serving another digest of the model is refused before any episode: exit 2 naming the host', async () => {
     const a = await ollamaHost();
@@ -166,7 +166,7 @@ describe('several Ollama hosts', () => {
       `stratbench: Ollama at ${b.url} serves "qwen3:8b" with digest sha256:${'9'.repeat(64)}, but ${a.url} serves digest sha256:${'8'.repeat(64)}`,
     );
     expect(b.chatCalls()).toEqual([]);
-  }, 60_000);
+  });
 
   it('an unreachable host at start is refused: exit 2 naming it', async () => {
     const a = await ollamaHost();
@@ -175,7 +175,7 @@ describe('several Ollama hosts', () => {
     const run = await cli(['run', '--model', 'ollama:qwen3:8b', '--ollama-host', `${a.url},${dead.url}`, '--out', join(scratch(), 'dead'), '--no-progress']);
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`stratbench: cannot reach Ollama at ${dead.url}`);
-  }, 60_000);
+  });
 
   it('every host down: the remaining episodes end as infrastructure errors (not failures), and run --resume completes them', async () => {
     await oneHostRun('ollama');
@@ -206,7 +206,7 @@ describe('several Ollama hosts', () => {
     expect(resumed.stderr).toContain(`${errored.length} errored episode(s) to run again`);
     expectSameAsOneHost(records(out), 'ollama');
     expect(runJson(out).status).toBe('complete');
-  }, 60_000);
+  });
 });
 
 describe('several OpenAI-compatible servers', () => {
@@ -222,7 +222,7 @@ describe('several OpenAI-compatible servers', () => {
     expect(statsB).toMatchObject({ url: b.url, marked_down: 1 });
     expect(statsB!.failures).toBeGreaterThanOrEqual(1);
     expect(statsA!.calls + statsB!.calls).toBe(modelCalls(records(out)).length);
-  }, 60_000);
+  });
 
   it('a server listing another checkpoint (root) for the model id is refused: exit 2 naming it', async () => {
     const a = await openaiHost();
@@ -241,5 +241,5 @@ describe('several OpenAI-compatible servers', () => {
     expect(run.stderr).toContain(
       `stratbench: the OpenAI-compatible server at ${b.url} serves "Qwen/Qwen3-8B" with root /models/qwen3-8b-awq, but ${a.url} serves root Qwen/Qwen3-8B`,
     );
-  }, 60_000);
+  });
 });

@@ -70,7 +70,8 @@ describe('§4 infrastructure errors over HTTP end the episode as error', () => {
     const calls = server.chatCalls();
     expect(calls).toHaveLength(1 + 4);
     expect(calls.slice(1).every((call) => call.aborted)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5_000);
+    // Five calls at the 150 ms timeout, not the 300 s load timeout: a bound far from both, whatever the load.
+    expect(performance.now() - started).toBeLessThan(60_000);
   });
 
   it('--resume after an outage re-runs the errored episodes with the Ollama flags of the first run', async () => {

@@ -266,7 +266,7 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     });
     expect([code, out.trim()]).toEqual([0, '{"answer":"ok"}']);
     server.closeAllConnections();
-  }, 30_000);
+  });
 
   it('undici and the ollama client are loaded only by a run that calls Ollama (undici alone: about 140 ms and 19 MB)', async () => {
     // A module-resolution hook in the child logs every file it loads from node_modules.
@@ -304,14 +304,14 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     const served = await loaded([...common, '--model', 'ollama:qwen3:8b', '--ollama-host', server.url, '--out', join(dir, 'served')]);
     expect(served).toContain('undici');
     expect(served).toContain('ollama');
-  }, 60_000);
+  });
 
   it('the first call’s wall time leaves out loading undici (it stands for the model’s time when the server sends none)', async () => {
-    // A resolve hook in the child holds undici's entry for 800 ms, as a slow disk would.
+    // A resolve hook in the child holds undici's entry for 3 s, as a slow disk would.
     const dir = mkdtempSync(join(tmpdir(), 'stratbench-slow-import-'));
     writeFileSync(
       join(dir, 'hooks.mjs'),
-      `export async function resolve(specifier, context, next) {\n  if (specifier === 'undici') await new Promise((done) => setTimeout(done, 800));\n  return next(specifier, context);\n}\n`,
+      `export async function resolve(specifier, context, next) {\n  if (specifier === 'undici') await new Promise((done) => setTimeout(done, 3000));\n  return next(specifier, context);\n}\n`,
     );
     writeFileSync(
       join(dir, 'register.mjs'),
@@ -339,9 +339,10 @@ describe('the run’s Ollama transport against the ollama client over Node fetch
     child.stdout.on('data', (data) => (out += String(data)));
     expect(await new Promise<number | null>((resolve) => child.on('exit', resolve))).toBe(0);
     const { wall, total } = JSON.parse(out) as { wall: number; total: number };
-    expect(total).toBeGreaterThanOrEqual(800);
-    expect(wall).toBeLessThan(400);
-  }, 30_000);
+    expect(total).toBeGreaterThanOrEqual(3_000);
+    // A loopback call: well under the 3 s it would show with the import counted, on a loaded machine too.
+    expect(wall).toBeLessThan(2_000);
+  });
 
   /** A raw TCP server answering each request with `answer(socket, path)`; its URL. */
   async function rawServer(answer: (socket: Socket, path: string) => void): Promise<string> {

@@ -178,7 +178,7 @@ describe('the core suite through the fake OpenAI-compatible server serving the s
     const out = join(scratch(), 'scripted');
     expect((await runInProcess({ out })).code).toBe(0);
     scripted = records(out);
-  }, 120_000);
+  });
   afterAll(async () => {
     await server.close();
   });

@@ -67,7 +67,7 @@ describe('parallel plan waves', () => {
     expect(parallel.records.map((record) => [record.task, record.strategy, record.success])).toEqual(
       sequential.records.map((record) => [record.task, record.strategy, record.success]),
     );
-  }, 120_000);
+  });
 
   it("keeps more episodes in flight than model calls, so one episode's tools run while another's call waits at the server", async () => {
     expect([1, 2, 8, 16, 64].map(episodesInFlight)).toEqual([2, 3, 10, 20, 80]);
@@ -94,5 +94,5 @@ describe('parallel plan waves', () => {
       ['checkout-test-script', true],
       ['rename-tax-rate', true],
     ]);
-  }, 120_000);
+  });
 });

@@ -42,7 +42,7 @@ describe('realistic reply corpus', () => {
     expect(passed).toBe(true);
     expect(text).toMatch(/component\s+6\/6\s+100\.0%\s+95% CI \[61\.0%, 100\.0%\]/);
     expect(text).toContain('counterfactual replay');
-  }, 120_000);
+  });
 });
 
 describe('a path the request names', () => {

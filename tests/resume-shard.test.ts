@@ -46,7 +46,7 @@ describe('interrupted runs', () => {
     expect(withoutWall(records)).toEqual(withoutWall(episodes(reference)));
     const run = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')) as Record<string, unknown>;
     expect(run).toMatchObject({ status: 'complete', episodes: 4200 });
-  }, 120_000);
+  });
 
   it('Ctrl-C stops starting episodes, keeps the finished ones and writes the summary', async () => {
     const out = join(scratch(), 'interrupted');
@@ -66,7 +66,7 @@ describe('interrupted runs', () => {
     const summary = JSON.parse(readFileSync(join(out, 'summary.json'), 'utf8')) as { task_results: { outcomes: string }[] };
     // One character per epoch of each strategy × task; '-' marks an epoch the interrupted run did not reach.
     expect(summary.task_results.map((row) => row.outcomes.replaceAll('-', '')).join('')).toHaveLength(records.length);
-  }, 60_000);
+  });
 
   it('refuses to resume a folder made with another configuration', () => {
     const out = join(scratch(), 'a');
@@ -95,7 +95,7 @@ describe('shards', () => {
       return { rest, statistics };
     };
     expect(summary('merged').rest['strategies']).toEqual(summary('whole').rest['strategies']);
-  }, 60_000);
+  });
 
   it('merge refuses folders from different configurations and bad shard specs', () => {
     const base = scratch();

@@ -734,7 +734,7 @@ test.runIf(false)('runIf false', () => {});
 it.concurrent('concurrent', async () => { await Promise.resolve(); });
 it.fails('fails, and fails', () => { expect(1).toBe(2); });
 it.fails('fails, but passes', () => {});
-it('with a timeout', () => {}, 1000);
+it('with a timeout', () => {});
 it('with options', { skip: true }, () => {});
 it('skipped from the context', (context) => { context.skip(); throw new Error('not reached'); });
 describe.skip('skipped suite', () => { it('inner', () => {}); describe('deeper', () => { it('deep', () => {}); }); });

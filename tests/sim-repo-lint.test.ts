@@ -520,7 +520,7 @@ describe('runEslint against the real ESLint CLI (eslint 9.39.1, same files, same
       }
     };
     await Promise.all([worker(), worker()]);
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await rm(runRoot, { recursive: true, force: true });

@@ -41,7 +41,7 @@ describe('the api-client fixture in the sandbox and with the real tools', () => 
       env: spec.env,
       lintTargets: ['src', 'tests', 'scripts'],
     })) as [RealStateResult];
-  }, 120_000);
+  });
 
   it('passes every executed test in the sandbox, and the live test is declared, not run, and fails without the token', () => {
     const executed = sandbox.tests.filter((test) => test.declared !== true);
@@ -137,7 +137,7 @@ describe('procedural bugs on the api-client fixture', () => {
     if (!generated.ok) throw new Error(generated.message);
     suite = generated.suite;
     generationMs = Math.round(performance.now() - started);
-  }, 600_000);
+  });
 
   it('keeps at least 60 mutants (15 from the three sampled modules) and says why the others were rejected', () => {
     const reasons: Record<string, number> = {};
@@ -167,5 +167,5 @@ describe('procedural bugs on the api-client fixture', () => {
     );
     console.log(`api-client mutant tasks: ${loaded.tasks.length} validated in ${Math.round(performance.now() - validationStarted)} ms`);
     expect(failures).toEqual([]);
-  }, 600_000);
+  });
 });

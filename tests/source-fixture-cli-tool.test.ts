@@ -146,7 +146,7 @@ describe('the cli-tool fixture with the real vitest and ESLint', () => {
       lintTargets: LINT_TARGETS,
       lintIgnore: Object.keys(hidden),
     })) as [RealStateResult];
-  }, 120_000);
+  });
 
   it('gives every test, hidden copies included, the sandbox verdict', () => {
     const sandbox = SimRepo.fromSpec(generated.suite.fixture).testResults({ hidden: true });
@@ -201,5 +201,5 @@ describe('the cli-tool fixture as procedural bugs', () => {
     // Mutants that fail a whole test file (a throw at import, a run that never ends: conventional.js, table.js) name
     // that file's real tests in tests_pass, so their references succeed like every other task's.
     expect(failures).toEqual([]);
-  }, 900_000);
+  });
 });

@@ -74,7 +74,7 @@ describe('the data-lib fixture in the sandbox and with the real tools', () => {
   let real: RealStateResult;
   beforeAll(async () => {
     [real] = (await runRealTools([spec.files], { exclude: declaredFiles, date: spec.date, env: spec.env })) as [RealStateResult];
-  }, 180_000);
+  });
 
   it('passes every executed test in the sandbox, with the verdicts of the real vitest', () => {
     const results = SimRepo.fromSpec(spec).testResults({ hidden: true });
@@ -153,7 +153,7 @@ describe('procedural bugs from the data-lib source', () => {
     if (!generated.ok) throw new Error(generated.message);
     generateMs = Date.now() - started;
     suite = generated.suite;
-  }, 900_000);
+  });
 
   it('keeps at least 60 mutants (10 from the two sampled modules); every rejected one is a mutant no test notices', () => {
     const reasons = [...new Set(suite.rejected.map((entry) => entry.reason))].map(
@@ -192,5 +192,5 @@ describe('procedural bugs from the data-lib source', () => {
     console.log(`data-lib: ${validations.length} generated tasks validated in ${Date.now() - validatedStarted} ms`);
     expect(validations.length).toBe(suite.kept.length);
     expect(failures).toEqual([]);
-  }, 900_000);
+  });
 });

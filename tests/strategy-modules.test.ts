@@ -211,7 +211,7 @@ describe('the ReWOO example (examples/strategies/rewoo.ts), written only through
     expect(report.measured.length).toBeGreaterThanOrEqual(30);
     expect(report.component.hits / report.component.n).toBeGreaterThanOrEqual(0.95);
     expect(report.confusion).toEqual({ agent: { agent: expect.any(Number) }, planner: { planner: expect.any(Number) } });
-  }, 120_000);
+  });
 });
 
 describe('the Reflexion example (examples/strategies/reflexion.ts), written only through the public API', () => {
@@ -264,7 +264,7 @@ describe('the Reflexion example (examples/strategies/reflexion.ts), written only
     expect(report.component.hits / report.component.n).toBeGreaterThanOrEqual(0.95);
     // A retried trial that finishes the same wrong way: the first such finish is the first erroneous event.
     expect(report.step.hits / report.step.n).toBeGreaterThanOrEqual(0.9);
-  }, 120_000);
+  });
 });
 
 describe('stratbench check-strategy', () => {

@@ -44,7 +44,7 @@ beforeAll(() => {
   folder = join(scratch(), 'run');
   expect(stratbench(['run', '--out', folder, '--no-progress', '--epochs', '40']).status).toBe(0);
   suite = bigSuite(600);
-}, 60_000);
+});
 
 describe('a reader that goes away (EPIPE) ends the command quietly', () => {
   it.each([['validate SUITE'], ['run --no-progress --epochs 40 --out RUN'], ['report FOLDER']])(
@@ -70,7 +70,7 @@ describe('a reader that goes away (EPIPE) ends the command quietly', () => {
     expect(summary).toBeTypeOf('object');
     expect(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n')).toHaveLength(140);
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).status).toBe('complete');
-  }, 60_000);
+  });
 });
 
 describe('colour', () => {
@@ -119,7 +119,7 @@ describe('SIGTERM stops a run like Ctrl-C', () => {
     const path = join(out, 'episodes.jsonl');
     const started = Date.now();
     while (!(existsSync(path) && statSync(path).size > 100_000)) {
-      if (Date.now() - started > 30_000) throw new Error('the run never got going');
+      if (Date.now() - started > 300_000) throw new Error('the run never got going');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     child.kill('SIGTERM');
@@ -133,7 +133,7 @@ describe('SIGTERM stops a run like Ctrl-C', () => {
     const resumed = stratbench(['run', '--resume', out, '--no-progress']);
     expect(resumed.status).toBe(0);
     expect(episodes(out)).toHaveLength(60 * 70);
-  }, 90_000);
+  });
 });
 
 describe('the run report fits 120 columns', () => {

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const env = await environment(allRoles(new ScriptedModel(tasks.map((t) => ({ id: t.id, reference: t.reference, naive: t.naive })))));
   records = [];
   for (const task of tasks) for (const strategy of DEFAULT_STRATEGIES) records.push(await runEpisode({ task, strategy, epoch: 0, seed: 1 }, env));
-}, 120_000);
+});
 
 const byId = (trace: readonly TraceEvent[], id: number | undefined): TraceEvent | undefined => (id === undefined ? undefined : trace[id]);
 
