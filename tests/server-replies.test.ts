@@ -6,13 +6,16 @@ import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHostPool } from '../src/models/host-pool.js';
+import { createHostPool, httpProbe } from '../src/models/host-pool.js';
+import { modelFetch } from '../src/models/model-fetch.js';
+import { preflightOllama } from '../src/models/preflight.js';
 import { createOllamaModel } from '../src/models/ollama.js';
 import { createOpenAIModel } from '../src/models/openai.js';
 import { MAX_REPLY_BYTES, retryAfterMs } from '../src/models/retry.js';
 import { errorBody, postCompletion } from '../src/models/openai-undici.js';
 import type { ChatRequest } from '../src/models/types.js';
 import { PlanReply } from '../src/strategies/replies.js';
+import { scratch, startStratbench } from './support/cli.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 
@@ -343,5 +346,57 @@ describe('a reply larger than the cap (16 MiB decoded) ends as an infrastructure
       message: `Ollama chat with qwen3:8b at ${host}: the server's reply is too large: its body passed 16777216 bytes (16 MiB, the cap on one reply); reading stopped`,
     });
     expect(bodies).toHaveLength(1);
+  });
+});
+
+describe('every other read of a model server (/v1/models, /api/tags, /api/show, /api/version, probes) has the same cap', () => {
+  /** A server answering GET `path` with a gzip of 64 MiB of spaces (64 KB sent) and every other request with `other`. */
+  const bombAt = (path: string, other: Handler = (_q, r) => json(r, 404, { error: 'no route' })) => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, ' '));
+    return serve((request, response, body) => {
+      if (request.url !== path) return other(request, response, body);
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
+      response.end(bomb);
+    });
+  };
+  const capped = 'is too large: it decodes to more than 16777216 bytes (16 MiB, the cap on one reply); reading stopped';
+
+  it('run: a /v1/models that decodes past the cap is refused at preflight, exit 2, naming the URL and the cap', async () => {
+    const { baseURL, bodies } = await bombAt('/v1/models');
+    const child = startStratbench(['run', '--model', 'openai:Qwen/Qwen3-8B', '--openai-base-url', baseURL, '--out', scratch(), '--no-validate']);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ status, stderr }).toEqual({
+      status: 2,
+      stderr: `stratbench: cannot use the OpenAI-compatible server at ${baseURL}: the server's reply to GET ${baseURL}/models ${capped}\n`,
+    });
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('ollama preflight: /api/version and /api/tags past the cap are refused naming the URL', async () => {
+    const version = await bombAt('/api/version');
+    const host = version.baseURL.replace(/\/v1$/, '');
+    expect(await preflightOllama(host, ['qwen3:8b']).catch((error: Error) => `${error.name}: ${error.message}`)).toBe(
+      `ConfigurationError: cannot use Ollama at ${host}: the server's reply to GET ${host}/api/version ${capped}`,
+    );
+    const tags = await bombAt('/api/tags', (_q, r) => json(r, 200, { version: '0.12.0' }));
+    const tagsHost = tags.baseURL.replace(/\/v1$/, '');
+    expect(await preflightOllama(tagsHost, ['qwen3:8b']).catch((error: Error) => `${error.name}: ${error.message}`)).toBe(
+      `ConfigurationError: cannot use Ollama at ${tagsHost}: the server's reply to GET ${tagsHost}/api/tags ${capped}`,
+    );
+  });
+
+  it("the probe of a down host fails on such a reply, naming it; a small reply reads as fetch's", async () => {
+    const { baseURL } = await bombAt('/v1/models', (_q, r) => json(r, 200, { object: 'list', data: [] }, { 'x-model': 'm' }));
+    await expect(httpProbe(`${baseURL}/models`, modelFetch)()).rejects.toThrow(`the server's reply to GET ${baseURL}/models ${capped}`);
+    const small = await modelFetch(`${baseURL}/other`, { headers: { accept: 'application/json' } });
+    expect({ status: small.status, type: small.headers.get('x-model'), body: await small.json() }).toEqual({
+      status: 200,
+      type: 'm',
+      body: { object: 'list', data: [] },
+    });
   });
 });

@@ -14,6 +14,7 @@ let loaded: Promise<typeof Ollama> | undefined;
 import type { RawToolCall } from './tool-calling.js';
 import type { Dispatcher } from 'undici';
 import { modelDispatcher, postChat, type ChatEndpoint } from './ollama-undici.js';
+import { modelFetch } from './model-fetch.js';
 
 /** A chat reply with streamed parts joined; timings in nanoseconds as Ollama sends them. */
 export interface OllamaReply {
@@ -49,7 +50,8 @@ export interface SendOptions {
   host: string;
   /**
    * The fetch the ollama client sends with. Without one, a call that is not streamed goes straight to undici's
-   * connection pool (`postChat`, decision 0019) and a streamed one through the ollama client over Node's fetch.
+   * connection pool (`postChat`, decision 0019) and a streamed one through the ollama client over `modelFetch` (the
+   * same pool, the reply capped at MAX_REPLY_BYTES).
    */
   fetch?: typeof fetch;
   /** The undici pool of calls sent without `fetch`; default `modelDispatcher()` (timeouts of 300 000 ms). */
@@ -95,7 +97,7 @@ export async function sendChat(request: OllamaChatRequest, options: SendOptions)
 const clients = new WeakMap<typeof fetch, Map<string, Ollama>>();
 
 async function clientFor(options: SendOptions): Promise<Ollama> {
-  const fetch = options.fetch ?? globalThis.fetch;
+  const fetch = options.fetch ?? modelFetch;
   let byHost = clients.get(fetch);
   if (byHost === undefined) clients.set(fetch, (byHost = new Map()));
   const key = `${options.timeoutMs ?? ''}|${options.host}`;

@@ -1,6 +1,7 @@
 // Preflight of native tool calls on an OpenAI-compatible server: one 1-token request with tools, before any episode.
 import { ConfigurationError } from './preflight.js';
-import { errorMessage } from './retry.js';
+import { modelFetch } from './model-fetch.js';
+import { errorMessage, replyTooLarge } from './retry.js';
 import type { ToolSpec } from './tool-calling.js';
 
 /**
@@ -10,7 +11,8 @@ import type { ToolSpec } from './tool-calling.js';
  * with HTTP 400 `"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set`
  * (vllm/entrypoints/openai/serving_chat.py, `create_chat_completion`); without this probe each episode would end in
  * an error. Throws `ConfigurationError` (exit 2) naming the server, the model and the server's words, for any refusal
- * or failure of the probe. Costs one output token.
+ * or failure of the probe (a reply past MAX_REPLY_BYTES, 16 MiB: "cannot use the OpenAI-compatible server at URL: …").
+ * Costs one output token.
  */
 export async function probeToolCalls(
   baseURL: string,
@@ -24,7 +26,7 @@ export async function probeToolCalls(
     apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
     maxRetries: 0,
     timeout: options.timeoutMs ?? 60_000,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? modelFetch,
   });
   const tool = tools[0];
   if (tool === undefined) throw new Error('probeToolCalls needs at least one tool');
@@ -38,6 +40,8 @@ export async function probeToolCalls(
       tool_choice: 'auto',
     });
   } catch (error) {
+    const tooLarge = replyTooLarge(error);
+    if (tooLarge) throw new ConfigurationError(`cannot use the OpenAI-compatible server at ${baseURL}: ${tooLarge.message}`, { cause: error });
     const status = error instanceof OpenAI.APIError && error.status !== undefined ? `HTTP ${error.status}: ` : '';
     const words = error instanceof OpenAI.APIError && error.status !== undefined ? String(error.message).replace(/^\d{3} /, '') : errorMessage(error);
     throw new ConfigurationError(

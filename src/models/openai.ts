@@ -4,12 +4,22 @@
 import type OpenAI from 'openai';
 import type { ChatMessage, ChatModel, ChatOptions, ChatRequest, ChatResponse, OutputFault, SentMessages } from './types.js';
 import { modelJsonSchema, type JsonSchema } from './model-json-schema.js';
-import { classifyOllamaError, errorMessage, retryAfterMs, withRetry, type ErrorClassification, type RetryOptions, type RetryPolicy } from './retry.js';
+import {
+  classifyOllamaError,
+  errorMessage,
+  replyTooLarge,
+  retryAfterMs,
+  withRetry,
+  type ErrorClassification,
+  type RetryOptions,
+  type RetryPolicy,
+} from './retry.js';
 import { schemaLine } from './ollama.js';
 import { ConfigurationError } from './preflight.js';
 import { ACTION_SCHEMA_NAMES, looksLikeToolCallText, toolCallToReplyText, type ToolSpec } from './tool-calling.js';
 import type { Dispatcher } from 'undici';
 import { modelDispatcher } from './ollama-undici.js';
+import { modelFetch } from './model-fetch.js';
 import { postCompletion } from './openai-undici.js';
 import { ContextExceededError, openAIContextOverflow } from './context-limit.js';
 
@@ -86,7 +96,7 @@ export function classifyOpenAIError(error: unknown): ErrorClassification {
   if (error instanceof OpenAI.APIUserAbortError) return { action: 'retry', kind: 'timeout', reason: error.message };
   if (error instanceof OpenAI.APIConnectionError) {
     const cause = classifyOllamaError(error.cause);
-    if (cause.action === 'retry') return cause;
+    if (cause.action === 'retry' || replyTooLarge(error.cause)) return cause;
     return { action: 'retry', kind: 'unreachable', reason: `${error.message}${error.cause ? ` (${errorMessage(error.cause)})` : ''}` };
   }
   if (error instanceof OpenAI.APIError) {
@@ -399,9 +409,11 @@ function metaOf(value: unknown): Record<string, number | string> | undefined {
 
 /**
  * Checks the OpenAI-compatible server at `baseURL` before a run: GET /models must answer and list each of
- * `models` (exact id). Returns what it lists about them. Throws `ConfigurationError` (the CLI exits 2):
- * "cannot reach the OpenAI-compatible server at URL: <reason>" (also for 401/403: a wrong OPENAI_API_KEY), or
- * naming every missing model and the ids the server does serve.
+ * `models` (exact id). Returns what it lists about them. The reply is read over `options.fetch` (default `modelFetch`:
+ * at most MAX_REPLY_BYTES, 16 MiB, decoded). Throws `ConfigurationError` (the CLI exits 2):
+ * "cannot reach the OpenAI-compatible server at URL: <reason>" (also for 401/403: a wrong OPENAI_API_KEY), "cannot use
+ * the OpenAI-compatible server at URL: the server's reply to GET URL/models is too large: … (16 MiB, the cap on one
+ * reply) …", or naming every missing model and the ids the server does serve.
  */
 export async function preflightOpenAI(
   baseURL: string,
@@ -414,7 +426,7 @@ export async function preflightOpenAI(
     apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'sk-stratbench-local',
     maxRetries: 0,
     timeout: options.timeoutMs ?? 10_000,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? modelFetch,
   });
   const served = new Map<string, OpenAIPreflightModel>();
   try {
@@ -430,6 +442,8 @@ export async function preflightOpenAI(
       });
     }
   } catch (error) {
+    const tooLarge = replyTooLarge(error);
+    if (tooLarge) throw new ConfigurationError(`cannot use the OpenAI-compatible server at ${baseURL}: ${tooLarge.message}`, { cause: error });
     const status = error instanceof OpenAI.APIError && error.status !== undefined ? ` (HTTP ${error.status})` : '';
     const reason = classifyOpenAIError(error);
     throw new ConfigurationError(

@@ -1,5 +1,6 @@
 // Preflight before any episode runs: the Ollama server answers, every named model is there (digest recorded), warm-up.
-import { classifyOllamaError, errorMessage } from './retry.js';
+import { classifyOllamaError, errorMessage, replyTooLarge } from './retry.js';
+import { modelFetch } from './model-fetch.js';
 import { ollamaClient, sendChat, timeoutFetch } from './ollama-transport.js';
 
 /** The run cannot start as configured (server unreachable, model missing): the CLI exits 2, before any episode. */
@@ -48,13 +49,15 @@ export function withDefaultTag(name: string): string {
  * Checks the Ollama server at `host` before a run: GET /api/version must answer, and each of `models`
  * must be listed by GET /api/tags (matched with and without `:latest`). With `options.capabilities`,
  * POST /api/show must report them for each model (servers that report none are not checked).
- * Returns the server version and each model's digest. Throws `ConfigurationError`:
- * "cannot reach Ollama at HOST: <reason>", or naming every missing model with `ollama pull <model>`.
+ * Returns the server version and each model's digest. Each reply is read over `fetch` (default `modelFetch`: at most
+ * MAX_REPLY_BYTES, 16 MiB, decoded). Throws `ConfigurationError`: "cannot reach Ollama at HOST: <reason>", "cannot use
+ * Ollama at HOST: the server's reply to GET URL is too large: … 16 MiB, the cap on one reply …", or naming every
+ * missing model with `ollama pull <model>`.
  */
 export async function preflightOllama(
   host: string,
   models: readonly string[],
-  fetch: typeof globalThis.fetch = globalThis.fetch,
+  fetch: typeof globalThis.fetch = modelFetch,
   options: PreflightOptions = {},
 ): Promise<PreflightResult> {
   const OllamaClient = await ollamaClient();
@@ -63,14 +66,14 @@ export async function preflightOllama(
   try {
     version = (await client.version()).version;
   } catch (error) {
-    throw new ConfigurationError(`cannot reach Ollama at ${host}: ${reasonOf(error)}`, { cause: error });
+    throw refusal(`cannot reach Ollama at ${host}`, host, error);
   }
 
   let listed: Array<{ name?: string; model?: string; digest?: string; size?: number; modified_at?: unknown; details?: Record<string, unknown> }>;
   try {
     listed = ((await client.list()).models ?? []) as unknown as typeof listed;
   } catch (error) {
-    throw new ConfigurationError(`cannot list the models of Ollama at ${host}: ${reasonOf(error)}`, { cause: error });
+    throw refusal(`cannot list the models of Ollama at ${host}`, host, error);
   }
 
   const found: Record<string, PreflightModel> = {};
@@ -108,7 +111,7 @@ export async function preflightOllama(
       const model = found[wanted];
       if (model === undefined) continue;
       const shown = (await client.show({ model: model.name }).catch((error: unknown) => {
-        throw new ConfigurationError(`cannot show model "${wanted}" on Ollama at ${host}: ${reasonOf(error)}`, { cause: error });
+        throw refusal(`cannot show model "${wanted}" on Ollama at ${host}`, host, error);
       })) as { capabilities?: unknown };
       if (!Array.isArray(shown.capabilities)) continue;
       const capabilities = shown.capabilities.map(String);
@@ -139,9 +142,16 @@ export async function warmOllamaModel(
 ): Promise<{ load_ms: number }> {
   const reply = await sendChat(
     { model, messages: [], keep_alive: options.keep_alive ?? '30m' },
-    { host, fetch: options.fetch ?? globalThis.fetch, timeoutMs: options.timeoutMs ?? 300_000, stream: false },
+    { host, ...(options.fetch ? { fetch: options.fetch } : {}), timeoutMs: options.timeoutMs ?? 300_000, stream: false },
   );
   return { load_ms: Math.round((reply.load_duration ?? 0) / 1e3) / 1e3 };
+}
+
+/** The ConfigurationError of a failed preflight request: `doing: <reason>`, or for a reply past the cap, the cap's message. */
+function refusal(doing: string, host: string, error: unknown): ConfigurationError {
+  const tooLarge = replyTooLarge(error);
+  if (tooLarge) return new ConfigurationError(`cannot use Ollama at ${host}: ${tooLarge.message}`, { cause: error });
+  return new ConfigurationError(`${doing}: ${reasonOf(error)}`, { cause: error });
 }
 
 function reasonOf(error: unknown): string {

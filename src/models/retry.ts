@@ -38,10 +38,22 @@ export class ReplyTooLargeError extends Error {
     /** Where the cap was passed: `content-length` (declared), `body` (bytes as sent) or `decoded` (after the content coding). */
     readonly where: 'content-length' | 'body' | 'decoded',
     readonly limitBytes: number,
+    /** The request whose reply it was, e.g. "GET http://gpu1:8000/v1/models" (the chat paths name their server themselves). */
+    readonly source?: string,
   ) {
     const what = { 'content-length': 'its Content-Length declares more than', body: 'its body passed', decoded: 'it decodes to more than' }[where];
-    super(`the server's reply is too large: ${what} ${limitBytes} bytes (${limitBytes / 1024 / 1024} MiB, the cap on one reply); reading stopped`);
+    const reply = source === undefined ? "the server's reply" : `the server's reply to ${source}`;
+    super(`${reply} is too large: ${what} ${limitBytes} bytes (${limitBytes / 1024 / 1024} MiB, the cap on one reply); reading stopped`);
   }
+}
+
+/** The ReplyTooLargeError `error` is or was caused by (the openai client wraps its fetch's errors in `cause`), else undefined. */
+export function replyTooLarge(error: unknown): ReplyTooLargeError | undefined {
+  for (let current = error, depth = 0; current !== null && typeof current === 'object' && depth < 5; depth++) {
+    if (current instanceof ReplyTooLargeError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** What to do about one error thrown by the ollama client or by fetch. */

@@ -73,7 +73,7 @@ export async function buildJudge(
   let model: ChatModel;
   let options: ChatOptions;
   if (parsed.backend === 'ollama') {
-    await preflightOllama(backends.ollama.host, [parsed.model], backends.ollamaDeps?.fetch ?? globalThis.fetch);
+    await preflightOllama(backends.ollama.host, [parsed.model], backends.ollamaDeps?.fetch);
     model = ollamaModelFactory(backends.ollama, backends.ollamaDeps, backends.pooling)(parsed.model);
     options = backends.ollama.options;
   } else {

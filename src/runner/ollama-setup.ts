@@ -4,6 +4,7 @@ import { createOllamaModel, OLLAMA_DEFAULT_OPTIONS, type OllamaModelConfig } fro
 import { resolveOllamaHosts } from '../models/ollama-host.js';
 import { ConfigurationError, preflightOllama, type PreflightModel, type PreflightResult } from '../models/preflight.js';
 import { createHostPool, defaultHostConcurrency, httpProbe, type HostPool } from '../models/host-pool.js';
+import { modelFetch } from '../models/model-fetch.js';
 import { withResponseCache } from '../models/response-cache.js';
 import { modelJsonSchema } from '../models/model-json-schema.js';
 import { parseModelSpec } from '../models/registry.js';
@@ -205,7 +206,7 @@ export function ollamaModelFactory(
       hosts: config.hosts.map((host) => ({
         url: host,
         model: build(model, host, { ...deps.retry, attempts: 1 }),
-        probe: httpProbe(`${host}/api/version`, deps.fetch ?? globalThis.fetch),
+        probe: httpProbe(`${host}/api/version`, deps.fetch ?? modelFetch),
       })),
       perHostConcurrency: config.hostConcurrency ?? defaultHostConcurrency(pooling.concurrency, config.hosts.length),
       ...(deps.retry ? { policy: deps.retry } : {}),
@@ -240,7 +241,7 @@ export async function prepareOllamaModels(
 ): Promise<{ models: Record<Role, ChatModel>; info?: OllamaRunInfo }> {
   const names = ollamaModelNames(specs, roles);
   if (names.length === 0) return { models };
-  const fetch = deps.fetch ?? globalThis.fetch;
+  const fetch = deps.fetch ?? modelFetch;
   const preflight = await preflightOllama(config.host, names, fetch);
   // Every other host must answer and serve the very same models (digests from /api/tags).
   for (const host of config.hosts.slice(1)) sameDigests(preflight, await preflightOllama(host, names, fetch));

@@ -3,6 +3,7 @@ import { createOpenAIModel, preflightOpenAI, resolveOpenAIBaseUrl, type OpenAIMo
 import { parseModelSpec } from '../models/registry.js';
 import { ConfigurationError } from '../models/preflight.js';
 import { createHostPool, defaultHostConcurrency, httpProbe } from '../models/host-pool.js';
+import { modelFetch } from '../models/model-fetch.js';
 import type { ChatModel, ChatOptions, Role } from '../models/types.js';
 import { ollamaToolSpecs, refuseEmptyEntry, refuseRepeatedHost, TOOL_ROLES, type HostPools, type ToolCallingMode } from './ollama-setup.js';
 import { probeToolCalls } from '../models/openai-tool-probe.js';
@@ -103,7 +104,7 @@ export function openaiModelFactory(
       hosts: config.baseURLs.map((url) => ({
         url,
         model: build(model, url, { ...deps.retry, attempts: 1 }),
-        probe: httpProbe(`${url}/models`, deps.fetch ?? globalThis.fetch, headers),
+        probe: httpProbe(`${url}/models`, deps.fetch ?? modelFetch, headers),
       })),
       perHostConcurrency: config.hostConcurrency ?? defaultHostConcurrency(pooling.concurrency, config.baseURLs.length),
       ...(deps.retry ? { policy: deps.retry } : {}),
