@@ -8,6 +8,7 @@
 // | suite            | not a mapping; unknown key; no name; version ≠ 1; no fixtures  | Suite (strictObject)                          | type, additionalProperties, required     |
 // | suite            | no tasks and no templates (tasks: [] alone)                    | Suite.tasks .min(1) after expandTemplates     | anyOf tasks ≥ 1 / templates ≥ 1          |
 // | suite            | a group not kebab-case; synonyms with no forms; a bad rejected | Group, synonyms, GeneratorReject              | pattern, minItems, required              |
+// | fixture, repo    | a file path "" (files, hidden_files, a task's override)        | filesInsideRepo                               | propertyNames minLength                  |
 // | fixture          | unknown key; file content not text; sha not hex; unknown       | RepoSpec, Commit, ScriptSpec, Predicate,      | additionalProperties, type, pattern,     |
 // |                  | script kind; command without cmd; unknown/empty predicate;     | TestSpec, FaultSpec                           | oneOf by kind, minItems, enum, minimum   |
 // |                  | test needs; fault times 0; negative duration; push not boolean |                                               |                                          |
@@ -23,6 +24,8 @@
 // |                  | result not pass/fail                                           |                                               |                                          |
 // | answer_value     | path without on: file, on: file without path; forms for a      | AnswerValue superRefine                       | if/then/else; dependentSchemas;          |
 // |                  | number; a number's expect that is not a number; expect []      |                                               | if/then FINITE_NUMBER_TEXT; minItems     |
+// | any number       | YAML .inf, -.inf, .nan (answer_value expect of any type, a     | z.number() (finite only)                      | type number (Ajv: finite), bounds        |
+// |                  | generator bound)                                               |                                               | ±Number.MAX_VALUE (FINITE_NUMBER)        |
 // | trajectory       | both or neither of finish and stop (reference, naive,          | exactlyOneEnding                              | oneOf required                           |
 // |                  | counterexample); counterexample without why; unknown step key  | Counterexample, TrajectoryStep                | required, additionalProperties           |
 // | step             | unknown tool; args the tool refuses (wrong type, missing,      | taskSemanticErrors: the tool's zod args       | enum; if tool then args $ref the tool's  |
@@ -49,7 +52,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateCommand } from '../src/runner/commands.js';
 import { UsageError } from '../src/runner/usage-error.js';
 import { formatSuiteError, parseSuite } from '../src/suite/load-suite.js';
-import { AFTER_CHECKED_STEPS, FINITE_NUMBER_TEXT, suiteJsonSchema } from '../src/suite/suite-json-schema.js';
+import { AFTER_CHECKED_STEPS, FINITE_NUMBER, FINITE_NUMBER_TEXT, suiteJsonSchema } from '../src/suite/suite-json-schema.js';
 import { MAX_VARIANTS_PER_TEMPLATE } from '../src/suite/templates/template-schema.js';
 import { TINY_SUITE } from './support/tiny-suite.js';
 import fc from 'fast-check';
@@ -59,6 +62,11 @@ import fc from 'fast-check';
 const ajv = new Ajv2020({ strict: true, strictRequired: false, strictTuples: false, allowUnionTypes: true, allErrors: true });
 const committedSchema = JSON.parse(await readFile(new URL('../tasks/suite.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
 const validateSchema = ajv.compile(committedSchema);
+// The same schema under a validator that checks `type: number` with typeof alone (Ajv's strictNumbers off), as some
+// editors do: a YAML `.inf` or `.nan` is then refused only by the schema's own bounds (FINITE_NUMBER).
+const validateTypeofNumbers = new Ajv2020({ strict: true, strictRequired: false, strictTuples: false, strictNumbers: false, allowUnionTypes: true }).compile(
+  committedSchema,
+);
 
 /** Ajv's verdict on a suite's text, read as an editor reads it (the yaml package, the core schema). */
 function ajvErrors(text: string): ErrorObject[] {
@@ -157,6 +165,24 @@ const STRUCTURAL: Case[] = [
   },
   // fixture
   { fault: 'an unknown fixture key', text: withFixture('    branchez: main\n'), at: 'fixtures.base.branchez', message: 'unknown key `branchez`' },
+  {
+    fault: 'a fixture file whose path is the empty string',
+    text: edited('      a.txt: hello\n', '      a.txt: hello\n      "": x\n'),
+    at: 'fixtures.base.files[""]',
+    message: 'file path "" is not a file inside the repository',
+  },
+  {
+    fault: 'a hidden file whose path is the empty string',
+    text: withFixture('    hidden_files: { "": x }\n'),
+    at: 'fixtures.base.hidden_files[""]',
+    message: 'file path "" is not a file inside the repository',
+  },
+  {
+    fault: "a task override's file whose path is the empty string",
+    text: withRepo('      files: { "": x }\n'),
+    at: 'tasks[0].repo.files[""]',
+    message: 'file path "" is not a file inside the repository',
+  },
   {
     fault: 'file content that is not text',
     text: withFixture('    hidden_files: { t.test.js: 3 }\n'),
@@ -394,6 +420,42 @@ const STRUCTURAL: Case[] = [
     text: withCheck('      - check: answer_value\n        type: number\n        expect: "-Infinity"\n'),
     at: 'tasks[0].checks[0].expect',
     message: '"-Infinity" is not a number',
+  },
+  {
+    fault: 'answer_value of type number expecting .inf (YAML infinity)',
+    text: withCheck('      - check: answer_value\n        type: number\n        expect: .inf\n'),
+    at: 'tasks[0].checks[0].expect',
+    message: '.inf (infinity) is not a value an answer can give',
+  },
+  {
+    fault: 'answer_value of type number expecting -.inf in a list',
+    text: withCheck('      - check: answer_value\n        type: number\n        expect: [7, -.inf]\n'),
+    at: 'tasks[0].checks[0].expect',
+    message: '-.inf (minus infinity) is not a value an answer can give',
+  },
+  {
+    fault: 'answer_value of type number expecting .nan',
+    text: withCheck('      - check: answer_value\n        type: number\n        expect: .nan\n'),
+    at: 'tasks[0].checks[0].expect',
+    message: '.nan (not a number) is not a value an answer can give',
+  },
+  {
+    fault: 'answer_value of type text expecting .inf',
+    text: withCheck('      - check: answer_value\n        type: text\n        expect: .inf\n'),
+    at: 'tasks[0].checks[0].expect',
+    message: '.inf (infinity) is not a value an answer can give',
+  },
+  {
+    fault: 'answer_value of type text expecting .nan',
+    text: withCheck('      - check: answer_value\n        type: text\n        expect: .nan\n'),
+    at: 'tasks[0].checks[0].expect',
+    message: '.nan (not a number) is not a value an answer can give',
+  },
+  {
+    fault: 'a decimal generator bounded by .inf',
+    text: withParameter('      other: { generate: decimal, min: 0, max: .inf }\n'),
+    at: 'templates[0].parameters.other',
+    message: '',
   },
   {
     fault: 'answer_value expecting an empty list',
@@ -829,6 +891,7 @@ describe('a structural fault: validate rejects it, and so does the schema', () =
     const rootFault = target.split('/').length <= 2;
     const located = errors.filter((error) => isAtOrAbove(error.instancePath, target) && (error.instancePath !== '' || rootFault));
     expect(located.map((error) => `${error.instancePath} ${error.message}`)).not.toEqual([]);
+    expect(validateTypeofNumbers(parse(text))).toBe(false);
   });
 });
 
@@ -838,6 +901,30 @@ describe('a semantic fault: validate rejects it; the schema, structural only, ca
     if (loaded.ok) throw new Error('the loader accepts it');
     expect(loaded.errors.map((error) => `${error.path}  ${error.message}`)).toContainEqual(loaderLine(at, message));
     expect(ajvErrors(text)).toEqual([]);
+  });
+});
+
+describe('FINITE_NUMBER', () => {
+  it('bounds every number of the schema, so a validator checking type with typeof refuses .inf (and Ajv .nan) there too', () => {
+    const unbounded: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const schema = node as Record<string, unknown>;
+      const numeric = schema['type'] === 'number' || (Array.isArray(schema['type']) && schema['type'].includes('number'));
+      const bounded = ('minimum' in schema || 'exclusiveMinimum' in schema) && ('maximum' in schema || 'exclusiveMaximum' in schema);
+      if (numeric && !bounded && !('const' in schema)) unbounded.push(at);
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`);
+    };
+    walk(committedSchema, '');
+    expect(unbounded).toEqual([]);
+    const finite = new Ajv2020({ strictNumbers: false }).compile(FINITE_NUMBER);
+    expect([7, -Number.MAX_VALUE, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN].map((value) => finite(value))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });
 

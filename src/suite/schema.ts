@@ -202,6 +202,17 @@ const ReportFaithful = z.strictObject({
 /** The value types answer_value compares (see src/scoring/claims/values.ts). */
 export const VALUE_TYPES = ['number', 'version', 'sha', 'path', 'json', 'text'] as const;
 
+/**
+ * The message for an answer_value `expect` that is or holds a number YAML can write and no answer can give (`.inf`,
+ * `-.inf`, `.nan`, which z.number() refuses); undefined (zod's own message) for any other fault.
+ */
+function nonFiniteExpect(issue: { input?: unknown }): string | undefined {
+  const item = [issue.input].flat().find((value): value is number => typeof value === 'number' && !Number.isFinite(value));
+  if (item === undefined) return undefined;
+  const yaml = Number.isNaN(item) ? '.nan (not a number)' : item > 0 ? '.inf (infinity)' : '-.inf (minus infinity)';
+  return `${yaml} is not a value an answer can give: expect takes text, a finite number, or a list of them`;
+}
+
 /** Issue 26 §1: the value the answer gives, compared as a value (decision 0027). */
 const AnswerValue = z
   .strictObject({
@@ -221,7 +232,7 @@ const AnswerValue = z
         'number (7 = 7.0, 25% = 0.25), version (22 matches v22, 22.x, 22.1.0), sha (7+ hex digits, prefix match), path (./ and :line ignored), json (a literal, deep-equal), text (a whole token, with forms)',
       ),
     expect: z
-      .union([z.string().min(1), z.number(), z.array(z.union([z.string().min(1), z.number()])).min(1)])
+      .union([z.string().min(1), z.number(), z.array(z.union([z.string().min(1), z.number()])).min(1)], { error: nonFiniteExpect })
       .describe('The value; a list: every item must be given'),
     forms: z.array(z.string().min(1)).optional().describe('Other ways to write a text or path value (the suite-level `synonyms` add theirs at load)'),
     about: z

@@ -2,7 +2,8 @@
 // loader's structural rules that zod refinements hold (and z.toJSONSchema drops) written back in as JSON Schema.
 import { z } from 'zod';
 import { argsSchema, TOOL_NAMES, TOOLS } from '../tools/index.js';
-import { Check, Counterexample, Suite, Trajectory, TrajectoryStep } from './schema.js';
+import { RepoSpec } from '../sim-repo/spec.js';
+import { Check, Counterexample, RepoOverrides, Suite, Trajectory, TrajectoryStep } from './schema.js';
 import { MAX_VARIANTS_PER_TEMPLATE, Template } from './templates/template-schema.js';
 
 /** Identifier of the generated schema (`$id`). */
@@ -24,6 +25,14 @@ export const AFTER_CHECKED_STEPS = 64;
 export const FINITE_NUMBER_TEXT = String.raw`^\s*(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+)?\s*$`;
 
 type JsonSchema = Record<string, unknown>;
+
+/**
+ * A finite JSON Schema number: `type: number` bounded by ±Number.MAX_VALUE. A YAML suite can hold `.inf`, `-.inf` and
+ * `.nan`, which JSON cannot; zod's `z.number()` refuses them, and so does Ajv's `type: number` (its default
+ * strictNumbers), but a validator that checks `type` with `typeof` passes them. The bounds refuse ±Infinity in any
+ * validator and NaN in Ajv (`maximum` fails on isNaN); no keyword refuses NaN where every comparison with it is false.
+ */
+export const FINITE_NUMBER = { type: 'number', minimum: -Number.MAX_VALUE, maximum: Number.MAX_VALUE } as const;
 
 /** `$defs` key of a tool's argument schema. */
 const toolArgsDef = (tool: string): string => `tool_args_${tool}`;
@@ -64,6 +73,7 @@ const CHECK_RULES: Partial<Record<Check['check'], (schema: JsonSchema) => void>>
   message_mentions: wordCheckRules,
   answer_value: (schema) => {
     const finite = { type: 'string', pattern: FINITE_NUMBER_TEXT };
+    const number = { ...FINITE_NUMBER };
     allOf(
       schema,
       // `path` is given exactly when `on: file`.
@@ -71,13 +81,25 @@ const CHECK_RULES: Partial<Record<Check['check'], (schema: JsonSchema) => void>>
       // A number's expected values read as finite numbers.
       conditional(
         { properties: { type: { const: 'number' } }, required: ['type'] },
-        { properties: { expect: { anyOf: [{ type: 'number' }, finite, { type: 'array', items: { anyOf: [{ type: 'number' }, finite] } }] } } },
+        { properties: { expect: { anyOf: [number, finite, { type: 'array', items: { anyOf: [number, finite] } }] } } },
       ),
     );
     // `forms` applies to text and path values.
     schema['dependentSchemas'] = { forms: { properties: { type: { type: 'string', enum: ['text', 'path'] } } } };
   },
 };
+
+/** Every number zod emits is finite (z.number() refuses ±Infinity and NaN): the side of FINITE_NUMBER's bounds it lacks is added. */
+function finiteNumber(zodSchema: unknown, schema: JsonSchema): void {
+  if ((zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def?.type !== 'number' || schema['type'] !== 'number' || 'const' in schema) return;
+  if (!('minimum' in schema) && !('exclusiveMinimum' in schema)) schema['minimum'] = FINITE_NUMBER.minimum;
+  if (!('maximum' in schema) && !('exclusiveMaximum' in schema)) schema['maximum'] = FINITE_NUMBER.maximum;
+}
+
+/** The file maps (a fixture's and a task override's `files` and `hidden_files`): a key is a file path, never "" (filesInsideRepo). */
+const FILE_MAPS: unknown[] = [RepoSpec.shape.files, RepoSpec.shape.hidden_files, RepoOverrides.shape.files, RepoOverrides.shape.hidden_files].map((field) =>
+  field.unwrap(),
+);
 
 /** The JSON Schema patches by the zod schema they complete (z.toJSONSchema's `override` sees each zod schema it emits). */
 function structuralRules(): Map<unknown, (schema: JsonSchema) => void> {
@@ -86,6 +108,8 @@ function structuralRules(): Map<unknown, (schema: JsonSchema) => void> {
     const rule = CHECK_RULES[option.shape.check.value];
     if (rule) rules.set(option, rule);
   }
+  for (const map of FILE_MAPS)
+    rules.set(map, (schema) => Object.assign(schema, { propertyNames: { ...(schema['propertyNames'] as JsonSchema), minLength: 1 } }));
   rules.set(Trajectory, trajectoryRules);
   rules.set(Counterexample, trajectoryRules);
   // A step's args are what its tool's own argument schema accepts (src/tools; see taskSemanticErrors); absent args are {}.
@@ -147,7 +171,10 @@ export function suiteJsonSchema(): Record<string, unknown> {
   const { $schema, $defs, ...body } = z.toJSONSchema(Suite, {
     io: 'input',
     unrepresentable: 'any',
-    override: (ctx) => rules.get(ctx.zodSchema)?.(ctx.jsonSchema as JsonSchema),
+    override: (ctx) => {
+      finiteNumber(ctx.zodSchema, ctx.jsonSchema as JsonSchema);
+      rules.get(ctx.zodSchema)?.(ctx.jsonSchema as JsonSchema);
+    },
   }) as JsonSchema;
   return {
     $schema,
