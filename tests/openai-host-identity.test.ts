@@ -66,6 +66,42 @@ describe('preflight identity of OpenAI-compatible hosts', () => {
     expect(await preflight([a.url, awq.url])).toMatchObject({ error: expect.stringContaining('with root /mnt/a/Qwen3-8B-AWQ, but') });
   });
 
+  it('vLLM: a training checkpoint (checkpoint-N, global_stepN, …) is its run directory and step: one run from two mounts passes, two runs refuse', async () => {
+    const a = await host({ roots: { 'Qwen/Qwen3-8B': '/ckpt/run-a/checkpoint-1000' } });
+    const mounted = await host({ roots: { 'Qwen/Qwen3-8B': '/mnt/nfs/experiments/run-a/checkpoint-1000/' } });
+    expect(await preflight([a.url, mounted.url])).toMatchObject({ models: { 'Qwen/Qwen3-8B': { root: '/ckpt/run-a/checkpoint-1000' } } });
+    const b = await host({ roots: { 'Qwen/Qwen3-8B': '/ckpt/run-b/checkpoint-1000' } });
+    expect(await preflight([a.url, b.url])).toEqual({
+      error: `ConfigurationError: the OpenAI-compatible server at ${b.url} serves "Qwen/Qwen3-8B" with root /ckpt/run-b/checkpoint-1000, but ${a.url} serves root /ckpt/run-a/checkpoint-1000; every server of a run must serve the same model`,
+    });
+  });
+
+  it('training checkpoint names keep their run directory', () => {
+    expect(
+      [
+        '/ckpt/run-a/checkpoint-1000',
+        'D:\\runs\\sft-v2\\global_step500\\',
+        './out/dpo/step-200',
+        '/x/lora/epoch_3',
+        '/m/pretrain/iter_0001000',
+        '/checkpoint-1000',
+        '../checkpoint-1000',
+        '/models/checkpoints',
+        'org/checkpoint-1000',
+      ].map(checkpointName),
+    ).toEqual([
+      { name: 'run-a/checkpoint-1000', path: true },
+      { name: 'sft-v2/global_step500', path: true },
+      { name: 'dpo/step-200', path: true },
+      { name: 'lora/epoch_3', path: true },
+      { name: 'pretrain/iter_0001000', path: true },
+      { name: 'checkpoint-1000', path: true },
+      { name: 'checkpoint-1000', path: true },
+      { name: 'checkpoints', path: true },
+      { name: 'org/checkpoint-1000', path: false },
+    ]);
+  });
+
   it('checkpoint names and differences field by field', () => {
     expect(
       ['Qwen/Qwen3-8B', '/mnt/a/Qwen3-8B/', './Qwen3-8B', 'C:\\models\\Qwen3-8B', '~/hf/models--Qwen--Qwen3-8B/snapshots/abc/'].map(checkpointName),

@@ -245,18 +245,31 @@ export async function prepareOpenAIModels(
 }
 
 /**
+ * A training checkpoint's directory name: `checkpoint-1000` (Hugging Face Trainer), `global_step1000` (DeepSpeed),
+ * `step-1000`, `step_1000`, `epoch-3`, `iter_0001000` (Megatron-LM), `ckpt-1000`. Every run of a trainer names its
+ * checkpoints this way, so the name alone does not tell two runs apart.
+ */
+const TRAINING_CHECKPOINT = /^(checkpoint|ckpt|global[-_ ]?step|step|epoch|iter|iteration)[-_ ]?\d+$/i;
+
+/**
  * The checkpoint a vLLM `root` names, for comparing hosts: a Hugging Face cache snapshot
  * (`…/models--Qwen--Qwen3-8B/snapshots/<revision>`) is its repository id `Qwen/Qwen3-8B`; a local path (`/`, `./`,
  * `../`, `~`, a Windows drive) is its last directory name, so `/mnt/a/Qwen3-8B` and `/data/Qwen3-8B` are one checkpoint
- * served from two paths (and `Qwen/Qwen3-8B` served by id on a third); two repository ids are compared whole. Without a
- * digest these names are the evidence vLLM gives: two different fine-tunes saved under one directory name pass.
+ * served from two paths (and `Qwen/Qwen3-8B` served by id on a third); two repository ids are compared whole. A last
+ * directory that is a training checkpoint's name (`TRAINING_CHECKPOINT`: `checkpoint-1000`, `global_step1000`, …) is
+ * taken with its parent, the run's directory (`/ckpt/run-a/checkpoint-1000` → `run-a/checkpoint-1000`), so the same
+ * step of two runs is two checkpoints. Without a digest these names are the evidence vLLM gives: two different
+ * fine-tunes saved under one directory name pass.
  */
 export function checkpointName(root: string): { name: string; path: boolean } {
   const snapshot = /models--([^/\\]+?)--([^/\\]+)[/\\]snapshots[/\\]/.exec(root);
   if (snapshot) return { name: `${snapshot[1]}/${snapshot[2]}`, path: false };
   if (/^(\/|\.{1,2}[/\\]|~|[A-Za-z]:[/\\])/.test(root)) {
-    const parts = root.split(/[/\\]+/).filter((part) => part !== '');
-    return { name: parts.at(-1) ?? root, path: true };
+    const parts = root.split(/[/\\]+/).filter((part) => part !== '' && part !== '.');
+    const last = parts.at(-1) ?? root;
+    const parent = parts.at(-2);
+    const withRun = TRAINING_CHECKPOINT.test(last) && parent !== undefined && !/^(\.\.|~|[A-Za-z]:)$/.test(parent);
+    return { name: withRun ? `${parent}/${last}` : last, path: true };
   }
   return { name: root, path: false };
 }
@@ -264,7 +277,8 @@ export function checkpointName(root: string): { name: string; path: boolean } {
 /**
  * The first field in which two servers' /v1/models entries for one model id disagree, or undefined: `owned_by` (the
  * server product: `vllm`, `llamacpp`, … — vLLM's safetensors and a llama.cpp GGUF are different weights), `root`
- * (vLLM's checkpoint: equal, or the same `checkpointName` when either is a path or a cache snapshot),
+ * (vLLM's checkpoint: equal, or the same `checkpointName` when either is a path or a cache snapshot; a training
+ * checkpoint's directory with its run's),
  * `max_model_len`, and each key of llama.cpp's `meta` (n_params, size, n_vocab, n_ctx_train, n_ctx, ftype, …). A
  * field only one side reports is not compared.
  */
@@ -276,8 +290,8 @@ export function identityDifference(ours: OpenAIPreflightModel, theirs: OpenAIPre
   if (ours.root !== undefined && theirs.root !== undefined && ours.root !== theirs.root) {
     const [a, b] = [checkpointName(ours.root), checkpointName(theirs.root)];
     // A path names no organisation: against a path, a repository id is compared by its name (Qwen/Qwen3-8B → Qwen3-8B).
-    const last = (name: string) => (a.path || b.path ? (name.split('/').at(-1) ?? name) : name);
-    if (last(a.name) !== last(b.name)) return { field: 'root', ours: ours.root, theirs: theirs.root };
+    const comparable = (own: typeof a, other: typeof a) => (!own.path && other.path ? (own.name.split('/').at(-1) ?? own.name) : own.name);
+    if (comparable(a, b) !== comparable(b, a)) return { field: 'root', ours: ours.root, theirs: theirs.root };
   }
   const window = differ('max_model_len', ours.max_model_len, theirs.max_model_len);
   if (window) return window;
