@@ -2,6 +2,7 @@
 // fallbacks fire on them. Fake servers on 127.0.0.1 send the bodies those servers send.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import OpenAI from 'openai';
 import { Agent } from 'undici';
@@ -16,6 +17,8 @@ import { errorBody, postCompletion } from '../src/models/openai-undici.js';
 import type { ChatRequest } from '../src/models/types.js';
 import { PlanReply } from '../src/strategies/replies.js';
 import { scratch, startStratbench } from './support/cli.js';
+import { startFakeOpenAI } from './support/fake-openai-server.js';
+import { records, runInProcess } from './support/scripted-over-ollama.js';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 
@@ -398,5 +401,29 @@ describe('every other read of a model server (/v1/models, /api/tags, /api/show, 
       type: 'm',
       body: { object: 'list', data: [] },
     });
+  });
+});
+
+describe("the tool-call-parse retry's outcome names the server's refusal, not a parse of its message", () => {
+  it.each([
+    ['older vLLM (flat)', flatVllm('Error parsing tool call: Expecting value: line 1 column 1', 'InternalServerError', 500)],
+    ['TGI', { error: 'Error parsing tool call: Expecting value: line 1 column 1', error_type: 'InternalServerError' }],
+  ])('%s: invalid_output with the message the server sent', async (_server, body) => {
+    const server = await startFakeOpenAI({ reply: () => ({ status: 500, body }) });
+    try {
+      const out = join(scratch(), 'refused');
+      const run = await runInProcess({ out, model: 'openai:Qwen/Qwen3-8B', openaiBaseUrl: server.url, strategies: 'react', tasks: 'default-currency' });
+      const [record] = records(out);
+      const calls = record!.trace.filter((event) => event.type === 'model_call');
+      const expected = "unparseable: the server could not parse the model's tool call, twice: 500 Error parsing tool call: Expecting value: line 1 column 1";
+      expect({ code: run.code, outcome: record!.outcome, errors: calls.map((event) => event.error), requests: server.completionCalls().length }).toEqual({
+        code: 0,
+        outcome: { status: 'invalid_output', reason: expect.any(String), message: expected },
+        errors: [expected, expected],
+        requests: 4,
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // Turns a model's raw reply text into a schema-checked value, with only the lenient extraction that is safe.
 import { z } from 'zod';
-import type { FormatWarning } from './types.js';
+import type { FormatWarning, OutputFault } from './types.js';
 
 /** Why a reply could not be used; recorded on the model-call event. */
 export type ReplyFailure =
@@ -17,6 +17,19 @@ export type ParsedReply<T> =
 const THINK_BLOCK = /^\s*<think>([\s\S]*?)<\/think>/;
 const LONE_THINK_CLOSE = /^([\s\S]*?)<\/think>/;
 const FENCE = /^\s*```[a-zA-Z0-9_-]*\s*\n([\s\S]*?)\n?```\s*$/;
+
+/**
+ * The failure of a reply whose text is a server's error, not the model's words: a `tool_call_malformed` fault (the
+ * server's tool-call parser failed on the model's output — HTTP 500 "error parsing tool call", from Ollama, vLLM flat or
+ * not, TGI — on the call and on the backend's one retry). `unparseable`, as the model's unreadable output counts, with
+ * the server's message kept whole: "the server could not parse the model's tool call, twice: <message>". Parsing that
+ * message as a reply said only "the reply is not JSON: Unexpected non-whitespace character after JSON at position 4".
+ * Undefined for any other reply (parse its text).
+ */
+export function refusedToolCall(fault: OutputFault | undefined): Extract<ParsedReply<never>, { ok: false }> | undefined {
+  if (fault?.kind !== 'tool_call_malformed') return undefined;
+  return { ok: false, failure: 'unparseable', error: `the server could not parse the model's tool call, twice: ${fault.detail}`, warnings: [] };
+}
 
 /**
  * Parse `text` as JSON matching `schema`. Safe leniency only, each recorded as a warning:

@@ -1,7 +1,7 @@
 // One model call for a role: render, call, parse, one repair attempt, and a model_call trace event each time.
 import type { z } from 'zod';
 import type { ChatModel, Role, RoleView } from '../models/types.js';
-import { parseReply } from '../models/parse-reply.js';
+import { parseReply, refusedToolCall } from '../models/parse-reply.js';
 import { ContextExceededError } from '../models/context-limit.js';
 import { renderMessages, type PromptTemplate } from './prompts.js';
 import type { DeclaredRoleView } from './declared-roles.js';
@@ -182,7 +182,8 @@ export async function askRole<T>(
       events.push(overflowEvent(ctx, role, schemaName, attempt, model.name, template.sha256, error));
       throw new ContextExceededEnding(role, events, error);
     }
-    const parsed = parseCached(response.text, schema, response.done_reason);
+    // A server's refusal of the model's tool call is not a reply to parse: its message is kept as what happened.
+    const parsed = refusedToolCall(response.output_fault) ?? parseCached(response.text, schema, response.done_reason);
     let error: string | undefined;
     if (!parsed.ok) error = `${parsed.failure}: ${parsed.error}`;
     else if (validate) {
