@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeRecord, type StoredText, type TraceEvent } from '../src/records/index.js';
 import { episodeTrial } from '../src/report/formats/atif.js';
+import { loadSuiteFile } from '../src/suite/load-suite.js';
 import { atifToolDefinitions, trialName } from '../src/runner/export-commands.js';
 import { argsSchema, TOOL_NAMES, TOOLS } from '../src/tools/index.js';
-import { harborConversations, readHarborTrial, validateTrajectoryFile } from './harbor-atif-models.js';
+import { harborConversations, harborInstruction, readHarborTrial, validateTrajectoryFile } from './harbor-atif-models.js';
 import { episodesText, scratch, stratbench } from './support/cli.js';
 import { episodeRecord, runFile } from './support/results-files.js';
 
@@ -184,7 +185,7 @@ describe('an episode as a Harbor trial', () => {
     const session = `${planned.key}/executor-1`;
     expect(subagents).toEqual([
       {
-        file: 'trajectory.executor-1.json',
+        file: 'trajectory.sub-executor-1.json',
         trajectory: {
           schema_version: 'ATIF-v1.6',
           session_id: session,
@@ -249,13 +250,13 @@ describe('an episode as a Harbor trial', () => {
       {
         step_id: 2,
         source: 'system',
-        message: 'executor call 1: action reply (ok), ran read — trajectory.executor-1.json',
+        message: 'executor call 1: action reply (ok), ran read — trajectory.sub-executor-1.json',
         observation: {
           results: [
             {
               content: '{"tool":"read","args":{"path":"a.txt"}}',
               subagent_trajectory_ref: [
-                { session_id: session, trajectory_path: 'trajectory.executor-1.json', extra: { role: 'executor', event_id: 0, model: 'ollama:qwen3:8b' } },
+                { session_id: session, trajectory_path: 'trajectory.sub-executor-1.json', extra: { role: 'executor', event_id: 0, model: 'ollama:qwen3:8b' } },
               ],
             },
             { content: 'A' },
@@ -319,12 +320,12 @@ describe('an episode as a Harbor trial', () => {
       ['agent', 'read it', ['call_1'], ['call_1']],
       ['agent', 'read again', ['call_3'], ['call_3']],
       ['system', 'budget tool_calls reached: two', undefined, undefined],
-      ['system', 'reporter call 1: report reply (ok) — trajectory.reporter-1.json', undefined, [null]],
+      ['system', 'reporter call 1: report reply (ok) — trajectory.sub-reporter-1.json', undefined, [null]],
       ['system', 'episode ended: finished (answered) — answer: done', undefined, undefined],
     ]);
     expect(subagents.map((s) => [s.file, s.trajectory.steps.length, s.trajectory.agent.tool_definitions, s.trajectory.notes])).toEqual([
       [
-        'trajectory.reporter-1.json',
+        'trajectory.sub-reporter-1.json',
         1,
         undefined,
         'The reporter call (trace event 5) of stratbench episode t × react, epoch 0: its reply; no messages were rendered for it (the scripted model reads the role’s view).',
@@ -352,8 +353,12 @@ describe('an episode as a Harbor trial', () => {
 describe('every built-in strategy and a declared role, exported and read back with Harbor’s validator', () => {
   let out: string;
   let list: EpisodeRecord[];
+  let prompts: Map<string, string>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
+    const suite = await loadSuiteFile('tasks/core.yaml');
+    if (!suite.ok) throw new Error('tasks/core.yaml does not load');
+    prompts = new Map(suite.tasks.map((task) => [task.id, task.prompt]));
     const dir = join(scratch(), 'run');
     const run = stratbench([
       'run',
@@ -387,6 +392,8 @@ describe('every built-in strategy and a declared role, exported and read back wi
     for (const record of list) {
       const trial = readHarborTrial(join(out, trialName(record)));
       expect(trial.errors, record.key).toEqual([]);
+      // Harbor takes the first of the sorted trajectory*.json as the main trajectory: it must be trajectory.json, whose instruction is the task's.
+      expect(harborInstruction(join(out, trialName(record))), record.key).toEqual({ file: 'trajectory.json', instruction: prompts.get(record.task)?.trim() });
       files += 1 + trial.subagents.size;
       const [trajectory] = trial.main;
       const calls = record.trace.filter((event) => event.type === 'model_call');
@@ -400,10 +407,10 @@ describe('every built-in strategy and a declared role, exported and read back wi
       const delegated = calls.filter((c) => c.role !== single);
       const seen = new Map<string, number>();
       expect([...trial.subagents.keys()]).toEqual(
-        delegated.map((c) => `${c.role}-${seen.set(c.role, (seen.get(c.role) ?? 0) + 1).get(c.role)}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+        delegated.map((c) => `sub-${c.role}-${seen.set(c.role, (seen.get(c.role) ?? 0) + 1).get(c.role)}`).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
       );
       for (const [name, subagent] of trial.subagents) {
-        const role = name.replace(/-\d+$/, '');
+        const role = name.replace(/^sub-/, '').replace(/-\d+$/, '');
         expect(subagent.agent.extra).toMatchObject({ role, parent_session_id: record.key });
         expect(subagent.steps.filter((step) => step.source === 'agent')).toHaveLength(1);
         expect(harborConversations(subagent)).toHaveLength(1);
@@ -431,14 +438,37 @@ describe('every built-in strategy and a declared role, exported and read back wi
   it('keeps plan-replan’s roles apart and the critic of a strategy module in its own files', () => {
     const replan = list.find((record) => record.strategy === 'plan-replan' && record.trace.some((e) => e.type === 'model_call' && e.role === 'replanner'))!;
     const trial = readHarborTrial(join(out, trialName(replan)));
-    expect(new Set([...trial.subagents.keys()].map((name) => name.replace(/-\d+$/, '')))).toEqual(
+    expect(new Set([...trial.subagents.keys()].map((name) => name.replace(/^sub-/, '').replace(/-\d+$/, '')))).toEqual(
       new Set(replan.trace.flatMap((e) => (e.type === 'model_call' ? [e.role] : []))),
     );
     expect(harborConversations(trial.main[0]!)).toEqual([]);
     const critic = list.find((record) => record.strategy === 'critic-react')!;
     const criticTrial = readHarborTrial(join(out, trialName(critic)));
-    expect([...criticTrial.subagents.keys()]).toContain('critic-1');
-    expect(criticTrial.subagents.get('critic-1')!.agent.name).toBe('stratbench-critic');
+    expect([...criticTrial.subagents.keys()]).toContain('sub-critic-1');
+    expect(criticTrial.subagents.get('sub-critic-1')!.agent.name).toBe('stratbench-critic');
+  });
+
+  it("names subagent files so Harbor's pick is trajectory.json; files named trajectory.<role>-<n>.json would be picked instead", () => {
+    const roles = (record: EpisodeRecord) => new Set(record.trace.flatMap((e) => (e.type === 'model_call' ? [e.role] : [])));
+    const planned = list.find((r) => r.strategy === 'plan-up-front')!;
+    const routed = list.find((r) => r.strategy === 'gated' && roles(r).has('gate') && !roles(r).has('executor'))!;
+    for (const [record, firstFile] of [
+      [planned, 'executor-1'],
+      [routed, 'gate-1'],
+    ] as const) {
+      const original = join(out, trialName(record), 'agent');
+      expect(readdirSync(original), record.key).toContain(`trajectory.sub-${firstFile}.json`);
+      expect(harborInstruction(join(out, trialName(record))).file, record.key).toBe('trajectory.json');
+      // The same trial with the former names: Harbor would take the subagent's first message as the task's instruction.
+      const copy = join(scratch(), 'former-names', trialName(record));
+      mkdirSync(join(copy, 'agent'), { recursive: true });
+      for (const file of readdirSync(original))
+        writeFileSync(join(copy, 'agent', file.replace(/^trajectory\.sub-/, 'trajectory.')), readFileSync(join(original, file)));
+      const subagent = JSON.parse(readFileSync(join(original, `trajectory.sub-${firstFile}.json`), 'utf8')) as { steps: Array<{ message: unknown }> };
+      const first = subagent.steps.map((step) => step.message).find((m): m is string => typeof m === 'string' && m.trim() !== '');
+      expect(harborInstruction(copy), record.key).toEqual({ file: `trajectory.${firstFile}.json`, instruction: first?.trim() });
+      expect(first?.trim(), record.key).not.toBe(prompts.get(record.task)?.trim());
+    }
   });
 
   it('reports a broken file, a dangling reference and an orphan file (the validator can fail)', () => {
@@ -459,10 +489,10 @@ describe('every built-in strategy and a declared role, exported and read back wi
     expect(readHarborTrial(copy).errors).toEqual(['trajectory.json: trajectory.: Value error, steps[1].step_id: expected 2 (sequential from 1), got 7']);
     main.steps[1].step_id = 2;
     writeFileSync(join(copy, 'agent', 'trajectory.json'), JSON.stringify(main));
-    rmSync(join(copy, 'agent', 'trajectory.planner-1.json'));
-    writeFileSync(join(copy, 'agent', 'trajectory.stray.json'), readFileSync(join(original, 'trajectory.executor-1.json')));
+    rmSync(join(copy, 'agent', 'trajectory.sub-planner-1.json'));
+    writeFileSync(join(copy, 'agent', 'trajectory.stray.json'), readFileSync(join(original, 'trajectory.sub-executor-1.json')));
     expect(readHarborTrial(copy).errors).toEqual([
-      'step 2: subagent_trajectory_ref trajectory.planner-1.json names no valid file in agent/',
+      'step 2: subagent_trajectory_ref trajectory.sub-planner-1.json names no valid file in agent/',
       'trajectory.stray.json is referenced by no step',
     ]);
   });

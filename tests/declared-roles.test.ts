@@ -355,7 +355,7 @@ describe('a module with a declared role through the CLI', () => {
     const exported = stratbench(['export', out, '--format', 'atif', '--out', atif]);
     expect(exported.stderr).toContain('wrote 2 trial folder(s)');
     expect(exported.status).toBe(0);
-    // The declared role's calls are subagent trajectories of their own (agent/trajectory.critic-<n>.json), not agent steps.
-    expect(readdirSync(atif).every((trial) => readdirSync(join(atif, trial, 'agent')).includes('trajectory.critic-1.json'))).toBe(true);
+    // The declared role's calls are subagent trajectories of their own (agent/trajectory.sub-critic-<n>.json), not agent steps.
+    expect(readdirSync(atif).every((trial) => readdirSync(join(atif, trial, 'agent')).includes('trajectory.sub-critic-1.json'))).toBe(true);
   });
 });

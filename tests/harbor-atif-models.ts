@@ -14,7 +14,8 @@
 //   trajectories are `agent/trajectory.*.json` (not `.cont-`), each exported as its own dataset named after the file;
 //   `subagent_trajectory_ref[].trajectory_path` names such a file; `_extract_single_episode_conversation` turns steps
 //   into chat turns (system and user steps → user, agent → assistant with `<think>` and `<tool_call>` blocks, an agent
-//   step's observation → a user turn before the next agent step).
+//   step's observation → a user turn before the next agent step); `_extract_instruction` takes the task's instruction
+//   from the first of the sorted `agent/trajectory*.json` names (skipping `.summarization`), not from trajectory.json.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { z } from 'zod';
@@ -139,6 +140,26 @@ export function readHarborTrial(trialDir: string): HarborTrial {
   // (Orphans are only known when the episode's trajectory could be read.)
   if (main.length > 0) for (const name of subagents.keys()) if (!referenced.has(name)) errors.push(`trajectory.${name}.json is referenced by no step`);
   return { errors, main, subagents };
+}
+
+/**
+ * Harbor's pick of a trial's main trajectory and its instruction (traces_utils._extract_instruction, vendored at
+ * refreshdotdev/harbor-trajectories@22dafa6): the names in agent/ matching `trajectory*.json`, skipping those holding
+ * `.summarization`, sorted (Python compares code points; the names here are ASCII, so JavaScript's sort agrees); the
+ * first file; the first step whose `message` is a non-blank string, trimmed. `file` null when no name matches,
+ * `instruction` null when the file has no such step.
+ */
+export function harborInstruction(trialDir: string): { file: string | null; instruction: string | null } {
+  const agentDir = join(trialDir, 'agent');
+  const [file] = readdirSync(agentDir)
+    .filter((name) => name.startsWith('trajectory') && name.endsWith('.json') && !name.includes('.summarization'))
+    .sort();
+  if (file === undefined) return { file: null, instruction: null };
+  const steps: unknown = (JSON.parse(readFileSync(join(agentDir, file), 'utf8')) as { steps?: unknown }).steps;
+  const message = Array.isArray(steps)
+    ? steps.map((step) => (step as { message?: unknown } | null)?.message).find((m): m is string => typeof m === 'string' && m.trim() !== '')
+    : undefined;
+  return { file, instruction: message?.trim() ?? null };
 }
 
 /** One chat turn of Harbor's trace export. */

@@ -158,8 +158,9 @@ async function writeJson(file: string, value: unknown): Promise<void> {
 /**
  * Writes each episode of DIR as a Harbor trial folder (report/formats/atif.ts, decision 0035) into the folder `out`,
  * which must be new or empty (nothing is overwritten): `out/<trial>/agent/trajectory.json` (trialName), where Harbor's
- * viewer and trace export read a trial's trajectory, and beside it `trajectory.<role>-<n>.json` for each delegated
- * role call (the subagent trajectories it references). Every trajectory is checked against the ATIF schema
+ * viewer and trace export read a trial's trajectory, and beside it `trajectory.sub-<role>-<n>.json` for each delegated
+ * role call (the subagent trajectories it references; named to sort after `trajectory.json`, as Harbor picks the
+ * first of the sorted names). Every trajectory is checked against the ATIF schema
  * (atif-schema.ts) before it is written; one that fails is a bug (thrown as an Error, exit 70). Returns the number of
  * trials, of files, and of episodes referencing texts that messages.jsonl lacks (exported without them). Throws
  * UsageError (exit 2) for an unusable folder, an `out` that holds files, or one that cannot be written.

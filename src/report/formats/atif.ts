@@ -48,9 +48,20 @@ export interface AtifContext {
 export interface AtifTrial {
   /** agent/trajectory.json: the episode. */
   trajectory: AtifTrajectory;
-  /** agent/<file>: each delegated role call's trajectory, in trace order, named `trajectory.<role>-<n>.json`. */
+  /**
+   * agent/<file>: each delegated role call's trajectory, in trace order, named `trajectory.sub-<role>-<n>.json`
+   * (subagentFile): every such name sorts after `trajectory.json`, which Harbor picks as the main trajectory by sorting.
+   */
   subagents: Array<{ file: string; trajectory: AtifTrajectory }>;
 }
+
+/**
+ * The file of role `role`'s n-th call (n from 1): `trajectory.sub-<role>-<n>.json`. Harbor's traces_utils
+ * (`_extract_instruction`) takes the first of the sorted `agent/trajectory*.json` names, skipping only those holding
+ * `.summarization`, as the main trajectory; `trajectory.sub-` sorts after `trajectory.json` ('s' > 'j') whatever the
+ * role, where `trajectory.<role>-<n>.json` put executor, gate and critic before it (decision 0035).
+ */
+export const subagentFile = (role: string, n: number): string => `trajectory.sub-${role}-${n}.json`;
 
 /** The roles whose calls are the single agent's own turns, first found first: ReAct's (and an external agent's) `agent`, else `direct`. */
 const SINGLE_AGENT_ROLES = ['agent', 'direct'] as const;
@@ -135,8 +146,9 @@ function subagentTrajectory(
  * agent's model calls (role `agent`, else `direct`) as agent steps (message the raw reply, reasoning_content its
  * thinking, metrics its tokens, tool_calls and observation the tool calls its reply chose with their outputs,
  * extra.stratbench its role, schema, parsed value and the messages it was sent); every other role's call as a system
- * step whose observation references its subagent trajectory (`subagent_trajectory_ref`, file `trajectory.<role>-<n>.json`,
- * n counting that role's calls from 1) and carries the reply and the outputs of the tool calls it chose; a tool call run
+ * step whose observation references its subagent trajectory (`subagent_trajectory_ref`, file
+ * `trajectory.sub-<role>-<n>.json` (subagentFile), n counting that role's calls from 1) and carries the reply and the
+ * outputs of the tool calls it chose; a tool call run
  * with a plan step's own arguments as a system step with its output as observation; every other event (plan, revision,
  * diff, step end, check, budget, ending) as a system step. `extra.stratbench.event_ids` lists the trace events a step
  * holds; the root's extra has the scoring, attribution (with the steps of its evidence) and costs. `tool_definitions`:
@@ -174,7 +186,7 @@ export function episodeTrial(record: EpisodeRecord, context: AtifContext): AtifT
       }
       const n = (callsOfRole.get(event.role) ?? 0) + 1;
       callsOfRole.set(event.role, n);
-      const file = `trajectory.${event.role}-${n}.json`;
+      const file = subagentFile(event.role, n);
       const sessionId = `${record.key}/${event.role}-${n}`;
       subagents.push({ file, trajectory: subagentTrajectory(record, event, calls, sessionId, context, version) });
       push(
@@ -241,7 +253,7 @@ export function episodeTrial(record: EpisodeRecord, context: AtifContext): AtifT
     steps: numbered(steps),
     notes:
       `stratbench episode ${record.task} × ${record.strategy}, epoch ${record.epoch}: ${record.success ? 'success' : record.outcome.status === 'error' ? 'infrastructure error (not scored)' : 'failure'}. ` +
-      `${single ? `The ${single} role's model calls are the agent steps; ` : ''}${subagents.length > 0 ? 'each other role call is a subagent trajectory (trajectory.<role>-<n>.json beside this file) referenced from a system step; ' : ''}` +
+      `${single ? `The ${single} role's model calls are the agent steps; ` : ''}${subagents.length > 0 ? 'each other role call is a subagent trajectory (trajectory.sub-<role>-<n>.json beside this file) referenced from a system step; ' : ''}` +
       'plans, tool runs of plan steps, checks and the ending are system steps. final_metrics count every model call of the episode, subagents included. Tool times are simulated (t_ms).',
     final_metrics: {
       total_prompt_tokens: tokens(record.metrics.tokens_in),
