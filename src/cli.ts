@@ -7,7 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { parsePairs } from './runner/pairs-option.js';
 import { UsageError } from './runner/usage-error.js';
-import { exitQuietlyOnClosedPipe } from './runner/terminal.js';
+import { exitQuietlyOnClosedPipe, outputFault } from './runner/terminal.js';
 import { DEFAULT_CACHE_DIR } from './models/response-cache.js';
 // Each command's module is imported when the command runs, so start-up loads only what it needs.
 
@@ -447,6 +447,20 @@ function program(): Command {
 
 async function main(argv: string[]): Promise<number> {
   exitQuietlyOnClosedPipe();
+  const code = await runProgram(argv);
+  // A refused write to stdout is reported on a later tick: let it arrive before choosing the exit code.
+  await new Promise((resolve) => setImmediate(resolve));
+  // stdout (or stderr) on a full disk: the command did its work, but what it printed was lost — exit 5, never its own code.
+  if (outputFault.code !== undefined) {
+    const meaning = (await import('./runner/commands.js')).DiskWriteError;
+    const why = new meaning(outputFault.stream ?? 'stdout', outputFault.code).message;
+    if (outputFault.stream !== 'stderr') process.stderr.write(`stratbench: the disk refused a write: ${why}\n`);
+    return 5;
+  }
+  return code;
+}
+
+async function runProgram(argv: string[]): Promise<number> {
   try {
     await program().parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -1,17 +1,30 @@
 // A disk that refuses a write (ENOSPC, EROFS, EIO) while `run` writes its folder: exit 5 with a message naming the
 // file and the errno, the lock released, the finished episodes on disk kept, and `--resume` finishing the run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Disk, DISK_FAULT_EXIT_CODE, DiskWriteError, EpisodeWriter, openMessageStore } from '../src/results-folder/index.js';
+import { type Disk, DISK_FAULT_EXIT_CODE, DiskWriteError, EpisodeWriter, openMessageStore, removePartialFile } from '../src/results-folder/index.js';
 import { storedTextHash } from '../src/records/index.js';
 import { runInProcess, scratch } from './support/scripted-over-ollama.js';
 import { mergeCommand } from '../src/runner/folder-commands.js';
 import { processStart } from '../src/results-folder/lock.js';
-import { stratbench } from './support/cli.js';
+import { CLI, stratbench } from './support/cli.js';
 
 /** The pid of a process that has ended (nothing runs under it now, barring reuse). */
 function deadPid(): number {
@@ -270,6 +283,66 @@ describe('an episodes file that is not a regular file', () => {
     mkdirSync(join(dir, 'episodes.jsonl'));
     expect(stratbench(['report', dir]).stderr).toContain(`${dir}/episodes.jsonl: not a regular file (a folder)`);
     expect(existsSync(join(dir, '.lock'))).toBe(false);
+  });
+});
+
+describe('stdout on a full disk (> /dev/full) ends the command with exit 5, after its work is done', () => {
+  const toFull = (args: string[]) => {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const result = spawnSync(process.execPath, [CLI, ...args], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' });
+      return { status: result.status, stderr: result.stderr };
+    } finally {
+      closeSync(fd);
+    }
+  };
+  it('run: every episode written, the lock released, exit 5 naming stdout (was exit 1 and a stack trace, the lock left)', () => {
+    const out = join(scratch(), 'run');
+    const result = toFull(['run', '--strategies', 'react', '--tasks', 'rename-tax-rate,moved-readme', '--no-progress', '--out', out]);
+    expect(result.stderr).toContain('stratbench: the disk refused a write: cannot write stdout: ENOSPC (no space left on device)\n');
+    expect(result.status).toBe(DISK_FAULT_EXIT_CODE);
+    expect(readdirSync(out).sort()).toEqual(['episodes.jsonl', 'run.json', 'summary.json']);
+    expect(readFileSync(join(out, 'episodes.jsonl'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('compare --fail-on-regression, report, report --csv -: exit 5, never 1 (compare\'s "regressed")', () => {
+    const out = join(scratch(), 'run');
+    expect(stratbench(['run', '--strategies', 'react', '--tasks', 'rename-tax-rate', '--no-progress', '--out', out]).status).toBe(0);
+    for (const args of [
+      ['compare', out, out, '--fail-on-regression'],
+      ['compare', out, out, '--json'],
+      ['report', out],
+      ['report', out, '--csv', '-'],
+    ]) {
+      const result = toFull(args);
+      expect({ args, status: result.status, stderr: result.stderr }).toEqual({
+        args,
+        status: DISK_FAULT_EXIT_CODE,
+        stderr: expect.stringContaining('cannot write stdout: ENOSPC'),
+      });
+    }
+  });
+});
+
+describe('what a refused output write leaves', () => {
+  it('removePartialFile removes a regular file cut short (no empty junit.xml for a CI step to parse), never a device or a link', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'junit.xml'), '');
+    symlinkSync('/dev/full', join(dir, 'linked.xml'));
+    await removePartialFile(join(dir, 'junit.xml'));
+    await removePartialFile(join(dir, 'linked.xml'));
+    await removePartialFile('/dev/full');
+    expect(readdirSync(dir)).toEqual(['linked.xml']);
+    expect(existsSync('/dev/full')).toBe(true);
+  });
+
+  it('a merged folder has the mode of a run folder (the staging folder was 0700)', async () => {
+    const parent = scratch();
+    const dirs = [join(parent, 'shard-1'), join(parent, 'shard-2')];
+    for (const [index, out] of dirs.entries()) expect((await runInProcess({ out, shard: `${index + 1}/2` })).code).toBe(0);
+    const out = join(parent, 'merged');
+    expect(await mergeQuietly(dirs, out)).toBe(0);
+    expect(statSync(out).mode & 0o777).toBe(statSync(dirs[0]!).mode & 0o777);
   });
 });
 

@@ -1,11 +1,11 @@
 // One run per results folder: a second run or resume exits 2 naming the other process; a dead run's lock is taken
 // over; a run killed at any moment (even right after claiming the folder) can be continued; a shard resumes as itself.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder } from '../src/results-folder/index.js';
+import { checkFolderNotInUse, commandLine, DiskWriteError, FolderLockedError, FolderLockLostError, lockResultsFolder } from '../src/results-folder/index.js';
 import { processStart } from '../src/results-folder/lock.js';
 import { episodes, ROOT, scratch, startStratbench, stratbench } from './support/cli.js';
 
@@ -97,7 +97,7 @@ describe('a results folder is used by one run at a time', () => {
     expect(existsSync(join(out, '.lock'))).toBe(false);
   });
 
-  it('a retried pod (same hostname, and in a fresh PID namespace the same pid, now a different process) takes its folder over', async () => {
+  it('a reused pid (same hostname, same namespace, the same pid now a different process) takes its folder over at once', async () => {
     const out = await killedRun();
     const left = JSON.parse(readFileSync(join(out, '.lock'), 'utf8')) as { pid: number; host: string; process_start: string };
     // The lock names the run's process by its start, not its pid alone.
@@ -154,14 +154,17 @@ describe('a lease renewed while the run runs (a holder on another host cannot be
     // Renewed 10 s ago: within its lease of 60 s, so the holder counts as alive.
     const recently = new Date(Date.now() - 10_000);
     utimesSync(path, recently, recently);
-    const refused = await lockResultsFolder(dir, 'second').then(
+    // Not waiting for the lease to run out (waitMs 0): refused at once, naming the holder and its last renewal.
+    const refused = await lockResultsFolder(dir, 'second', { waitMs: 0 }).then(
       () => 'taken',
       (error: Error) => `${error.name}: ${error.message}`,
     );
     expect(refused).toContain(
       `FolderLockedError: ${dir} is in use by another stratbench run: pid ${process.pid} on pod-on-another-node since 2026-12-04T06:00:00.000Z`,
     );
-    expect(refused).toContain(`(its lease was renewed at ${recently.toISOString()}; it runs out 60000 ms after the last renewal)`);
+    expect(refused).toContain(
+      `it cannot be probed from here and renewed its lease at ${recently.toISOString()} (the lease runs out 60000 ms after the last renewal)`,
+    );
     await expect(checkFolderNotInUse(dir, 'merge')).rejects.toThrow(FolderLockedError);
     // Not renewed for 61 s: its holder is gone (the pod died, or was retried under another hostname).
     const expired = new Date(Date.now() - 61_000);
@@ -181,7 +184,9 @@ describe('a lease renewed while the run runs (a holder on another host cannot be
     writeFileSync(join(dir, '.lock'), foreign(undefined));
     const long = new Date(Date.now() - 86_400_000);
     utimesSync(join(dir, '.lock'), long, long);
-    await expect(lockResultsFolder(dir, 'second')).rejects.toThrow(`${dir} is in use by another stratbench run: pid ${process.pid} on pod-on-another-node`);
+    await expect(lockResultsFolder(dir, 'second')).rejects.toThrow(
+      `it cannot be probed from here and its lock has no lease (an older stratbench): when you are sure it has ended, remove ${join(dir, '.lock')} and continue with`,
+    );
   });
 
   it('the holder renews its lease (the mtime moves) while the lock is its own, and says so when another process took it over', async () => {
@@ -199,6 +204,86 @@ describe('a lease renewed while the run runs (a holder on another host cannot be
     expect(statSync(path).mtimeMs).toBe(old.getTime());
     await lock.release();
     expect(readFileSync(path, 'utf8')).toBe(foreign(60_000));
+  });
+});
+
+describe('a holder this process cannot probe (another PID namespace or boot on this hostname): its lease decides', () => {
+  const holder = (extra: object) =>
+    JSON.stringify({
+      pid: process.pid,
+      host: hostname(),
+      started_at: '2026-12-04T06:00:00.000Z',
+      command: 'stratbench run --shard 2/4',
+      lease_ms: 60_000,
+      ...extra,
+    });
+
+  it.each([
+    ['a pod or container in another PID namespace (its pid 1 is not ours)', { pid: 1, pid_ns: 'pid:[4026530000]', process_start: processStart(process.pid) }],
+    ['another machine with the same hostname (another boot id)', { process_start: '00000000-0000-0000-0000-000000000000/12345' }],
+  ])('%s, still renewing: refused even though its pid names a live process here, never taken over', async (_name, extra) => {
+    const dir = scratch('ns-');
+    writeFileSync(join(dir, '.lock'), holder(extra));
+    await expect(lockResultsFolder(dir, 'second', { waitMs: 0 })).rejects.toThrow('it cannot be probed from here and renewed its lease at');
+    await expect(checkFolderNotInUse(dir, 'merge')).rejects.toThrow(FolderLockedError);
+  });
+
+  it('waits for a lease that runs out (a retried pod whose predecessor died), saying so, then takes the folder over', async () => {
+    const dir = scratch('ns-');
+    const path = join(dir, '.lock');
+    writeFileSync(path, holder({ pid_ns: 'pid:[4026530000]', lease_ms: 2_000 }));
+    const waited: string[] = [];
+    const lock = await lockResultsFolder(dir, 'retried pod', { onWait: (line) => waited.push(line) });
+    expect(waited[0]).toMatch(
+      /is held by pid \d+ on .* which this process cannot probe; waiting until .* for its lease \(renewed at .*, 2000 ms\) to run out$/,
+    );
+    expect(lock.note).toContain('stopped renewing its lease');
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ command: 'retried pod', pid: process.pid });
+    await lock.release();
+  });
+
+  it('a lock the disk refuses to write (a full disk) is a DiskWriteError naming it, and leaves no temporary file', async () => {
+    const dir = scratch('full-');
+    // Writes to /dev/full fail with ENOSPC: the lock's temporary file (named by this process's pid) is linked there.
+    symlinkSync('/dev/full', join(dir, `.lock.${process.pid}.tmp`));
+    await expect(lockResultsFolder(dir, 'run')).rejects.toThrow(new DiskWriteError(join(dir, '.lock'), 'ENOSPC'));
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('a run whose lock another process took over while it was stopped', () => {
+  it('assertHeld throws FolderLockLostError once the lock is not its own, and release leaves the other lock alone', async () => {
+    const dir = scratch('lost-');
+    const lock = await lockResultsFolder(dir, 'first');
+    lock.assertHeld();
+    const other = JSON.stringify({ pid: 1, host: 'elsewhere', started_at: '2026-12-04T06:00:00.000Z', command: 'second', lease_ms: 60_000 });
+    writeFileSync(join(dir, '.lock'), other);
+    // It reads the lock at most once a second: a run checks again right after a pause (SIGSTOP), when time has jumped.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(() => lock.assertHeld()).toThrow(FolderLockLostError);
+    expect(() => lock.assertHeld()).toThrow("is no longer this run's: another process took the folder over while this one was stopped past its lease");
+    await lock.release();
+    expect(readFileSync(join(dir, '.lock'), 'utf8')).toBe(other);
+  });
+
+  it('a run stopped (SIGSTOP) while its folder is taken over writes nothing more once continued, and exits 2 saying why', async () => {
+    const out = join(scratch('lost-'), 'run');
+    const { child, output, exited } = start(['run', '--epochs', '60', '--no-progress', '--out', out]);
+    await waitFor(() => size(join(out, 'episodes.jsonl')) > 150_000);
+    child.kill('SIGSTOP');
+    // What another host's process does once this run's lease ran out: its own lock in place of this run's.
+    writeFileSync(
+      join(out, '.lock'),
+      JSON.stringify({ pid: 1, host: 'elsewhere', started_at: new Date().toISOString(), command: 'stratbench run --resume', lease_ms: 60_000 }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const before = readFileSync(join(out, 'episodes.jsonl'));
+    child.kill('SIGCONT');
+    expect(await exited).toBe(2);
+    expect(output.stderr).toContain(`stratbench: ${join(out, '.lock')} is no longer this run's`);
+    expect(readFileSync(join(out, 'episodes.jsonl'))).toEqual(before);
+    expect(existsSync(join(out, 'summary.json'))).toBe(false);
+    expect(JSON.parse(readFileSync(join(out, '.lock'), 'utf8'))).toMatchObject({ host: 'elsewhere' });
   });
 });
 

@@ -9,7 +9,7 @@ import { DEFAULT_REPORT_WIDTH } from './formats/fit-width.js';
 import { renderJUnit } from './formats/junit.js';
 import { renderMarkdown } from './formats/markdown.js';
 import { readCompareFolder } from './compare-input.js';
-import { asDiskWriteError, DISK_FAULT_EXIT_CODE, diskFaultCode } from '../results-folder/index.js';
+import { asDiskWriteError, DISK_FAULT_EXIT_CODE, diskFaultCode, removePartialFile } from '../results-folder/index.js';
 
 export interface RunCompareOptions {
   /** Exit with the verdict's code (VERDICT_EXIT_CODES: 1 regressed, 3 inconclusive, 0 no regression); otherwise 0. */
@@ -56,6 +56,7 @@ async function writeOutput(path: string, text: string): Promise<{ message: strin
     await writeFile(path, text, 'utf8');
     return null;
   } catch (error) {
+    await removePartialFile(path);
     if (diskFaultCode(error) !== undefined) return { message: (asDiskWriteError(error, path) as Error).message, disk: true };
     return {
       message: `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error))}`,

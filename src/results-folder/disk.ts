@@ -1,6 +1,6 @@
 // The disk seam of a results folder's writers, and what a write the disk refuses (ENOSPC, EROFS, EIO…) becomes.
 import { writeSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { lstat, unlink, writeFile } from 'node:fs/promises';
 
 /**
  * The two writes a run makes to its results folder: appends to an open file (episodes.jsonl, messages.jsonl) and
@@ -71,4 +71,14 @@ export function asDiskWriteError(error: unknown, path: string): unknown {
   if (error instanceof DiskWriteError) return error;
   const code = diskFaultCode(error);
   return code === undefined ? error : new DiskWriteError(path, code);
+}
+
+/**
+ * Removes what a refused write left of output file `path` (a report, an export: empty or cut short), so that no
+ * consumer reads it as whole (a CI step parsing an empty junit.xml). Only a regular file is removed — never a device
+ * such as /dev/full or a symlink's target. Never throws.
+ */
+export async function removePartialFile(path: string): Promise<void> {
+  const found = await lstat(path).catch(() => undefined);
+  if (found?.isFile() === true) await unlink(path).catch(() => undefined);
 }

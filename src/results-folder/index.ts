@@ -23,8 +23,17 @@ export {
 } from './write.js';
 export { inShard, loadForResume, mergeFolders, parseShard, referencesMissingText, ResumeError, type ResumeEpisodes } from './resume.js';
 export { collectMessages, MESSAGES_FILE, openMessageStore, parseMessages, readMessages, writeMessages, type MessageStore } from './messages.js';
-export { checkFolderNotInUse, commandLine, FolderLockedError, lockResultsFolder, LOCK_FILE, type FolderLock } from './lock.js';
+export {
+  checkFolderNotInUse,
+  commandLine,
+  FolderLockedError,
+  FolderLockLostError,
+  lockResultsFolder,
+  LOCK_FILE,
+  releaseHeldLocksSync,
+  type FolderLock,
+} from './lock.js';
 export { describeCompleteness, MatrixPositions, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';
 export { readResultsFolder, scanEpisodes, type EpisodeVisitor, type ScanReport } from './episode-stream.js';
 export { EpisodeFileError, GZIP_LEVEL, locateEpisodes, type EpisodesLocation } from './episode-file.js';
-export { asDiskWriteError, type Disk, DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError, NODE_DISK } from './disk.js';
+export { asDiskWriteError, type Disk, DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError, NODE_DISK, removePartialFile } from './disk.js';

@@ -1,9 +1,10 @@
 // The exclusive lock of a results folder (DIR/.lock): one run or resume writes a folder at a time.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, unlinkSync, utimesSync } from 'node:fs';
 import { link, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { DiskWriteError, diskFaultCode } from './disk.js';
 
 export const LOCK_FILE = '.lock';
 
@@ -18,6 +19,12 @@ const LockHolder = z.object({
     .optional()
     .describe(
       "The holder process's start (the boot's id and the start time in clock ticks, from /proc): a pid alone names a different process after a reboot or in a retried container",
+    ),
+  pid_ns: z
+    .string()
+    .optional()
+    .describe(
+      "The holder's PID namespace (/proc/self/ns/pid, e.g. pid:[4026531836]): a pid and its start time name a process only inside one namespace — a pod's, a container's",
     ),
   lease_ms: z
     .number()
@@ -35,6 +42,15 @@ export class FolderLockedError extends Error {
   override readonly name = 'FolderLockedError';
 }
 
+/**
+ * Thrown by a held lock's `assertHeld` (and so by every write of a run guarded by it) when DIR/.lock is no longer
+ * this process's: another process took the folder over while this one was stopped past its lease (SIGSTOP, a frozen
+ * VM). The run writes nothing more: the other process owns the folder now.
+ */
+export class FolderLockLostError extends Error {
+  override readonly name = 'FolderLockLostError';
+}
+
 /** A held lock; `release()` removes DIR/.lock if it is still this process's (idempotent) and stops renewing it. */
 export interface FolderLock {
   readonly path: string;
@@ -46,6 +62,11 @@ export interface FolderLock {
    * after this one stalled past its lease), true otherwise.
    */
   renew(): Promise<boolean>;
+  /**
+   * Throws FolderLockLostError when DIR/.lock is no longer this process's. Called before every write of the folder:
+   * it reads the file at most once a second (so right after a pause, when the wall clock jumped) and renews it then.
+   */
+  assertHeld(): void;
   release(): Promise<void>;
 }
 
@@ -69,6 +90,30 @@ export function processStart(pid: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** This process's PID namespace (`pid:[inode]`), or undefined where /proc cannot say. */
+export function pidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+
+const bootOf = (start: string | undefined): string | undefined => start?.split('/')[0];
+
+/**
+ * Whether this process can probe the holder's pid at all: same host, same boot (the boot id in its process start), same
+ * PID namespace. A holder in another container or pod on this node, or on another machine with the same hostname (a
+ * retried Indexed-Job pod), has pids this process cannot see as they are: only its lease can say it is gone.
+ */
+function canProbe(holder: LockHolder): boolean {
+  if (holder.host !== hostname()) return false;
+  const mine = processStart(process.pid);
+  if (holder.process_start !== undefined && mine !== undefined && bootOf(holder.process_start) !== bootOf(mine)) return false;
+  const ns = pidNamespace();
+  return holder.pid_ns === undefined || ns === undefined || holder.pid_ns === ns;
 }
 
 /**
@@ -144,7 +189,13 @@ async function removeStale(path: string, staleText: string | undefined): Promise
  */
 export async function createFileOnce(path: string, text: string): Promise<boolean> {
   const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, text);
+  try {
+    await writeFile(tmp, text);
+  } catch (error) {
+    // A full disk creates the file and refuses its bytes: nothing is left behind.
+    await unlink(tmp).catch(() => undefined);
+    throw error;
+  }
   try {
     await link(tmp, path);
     return true;
@@ -160,13 +211,18 @@ export async function createFileOnce(path: string, text: string): Promise<boolea
  * When a lock held on another host was last renewed (its mtime), and whether its lease has run out by `now` (ms since
  * the epoch). A lock without a lease (written by an older stratbench) never runs out: it cannot be told from a live one.
  */
-async function leaseState(path: string, holder: LockHolder, now = Date.now()): Promise<{ expired: boolean; renewedAt: Date | undefined }> {
+async function leaseState(
+  path: string,
+  holder: LockHolder,
+  now = Date.now(),
+): Promise<{ expired: boolean; renewedAt: Date | undefined; runsOutAt: number | undefined }> {
   const renewed = await stat(path).then(
     (found) => found.mtime,
     () => undefined,
   );
-  if (holder.lease_ms === undefined || renewed === undefined) return { expired: false, renewedAt: renewed };
-  return { expired: now - renewed.getTime() > holder.lease_ms, renewedAt: renewed };
+  if (holder.lease_ms === undefined || renewed === undefined) return { expired: false, renewedAt: renewed, runsOutAt: undefined };
+  const runsOutAt = renewed.getTime() + holder.lease_ms;
+  return { expired: now > runsOutAt, renewedAt: renewed, runsOutAt };
 }
 
 /**
@@ -179,9 +235,14 @@ async function leaseState(path: string, holder: LockHolder, now = Date.now()): P
  * later: a retried container, a reboot), or that is unreadable, is taken over and the returned `note` says so. Of processes taking over the same stale lock at once, exactly one gets it
  * (removeStale, then an atomic link); the others see the winner's live lock and throw FolderLockedError.
  */
-export async function lockResultsFolder(dir: string, command: string, options: { leaseMs?: number } = {}): Promise<FolderLock> {
+export async function lockResultsFolder(
+  dir: string,
+  command: string,
+  options: { leaseMs?: number; waitMs?: number; onWait?: (line: string) => void } = {},
+): Promise<FolderLock> {
   const path = join(dir, LOCK_FILE);
   const start = processStart(process.pid);
+  const ns = pidNamespace();
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const mine: LockHolder = {
     pid: process.pid,
@@ -189,27 +250,52 @@ export async function lockResultsFolder(dir: string, command: string, options: {
     started_at: new Date().toISOString(),
     command,
     ...(start === undefined ? {} : { process_start: start }),
+    ...(ns === undefined ? {} : { pid_ns: ns }),
     lease_ms: leaseMs,
   };
   const text = `${JSON.stringify(mine)}\n`;
   let note: string | null = null;
-  // A takeover another process is making resolves within milliseconds: up to 200 rounds of 10 ms (2 s) for it.
+  let waitUntil: number | undefined;
+  let waits = 0;
+  // A takeover another process is making resolves within milliseconds: up to 200 rounds of 10 ms (2 s) for it; a wait
+  // for a lease to run out polls once a second on top.
   for (let attempt = 0, takeovers = 0; attempt < 200 && takeovers < 3; attempt += 1) {
     try {
       if (await createFileOnce(path, text)) return heldLock(path, text, leaseMs, note);
     } catch (error) {
+      const code = diskFaultCode(error);
+      if (code !== undefined) throw new DiskWriteError(path, code);
       throw new FolderLockedError(`cannot lock ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
     }
     const { text: staleText, holder } = await readLock(path);
     if (holder === 'gone') continue;
-    const lease = holder !== null && holder.host !== mine.host ? await leaseState(path, holder) : undefined;
+    const lease = holder !== null && !canProbe(holder) ? await leaseState(path, holder) : undefined;
     if (holder !== null && (lease === undefined ? isAlive(holder) : !lease.expired)) {
+      // A holder this process cannot probe, with a lease that may still run out: wait for it (a retried pod whose
+      // predecessor was killed waits out the dead pod's lease instead of failing), at most `waitMs`.
+      if (lease?.runsOutAt !== undefined) {
+        waitUntil ??= Math.min(lease.runsOutAt + 1_000, Date.now() + (options.waitMs ?? leaseMs + 1_000));
+        if (Date.now() < waitUntil) {
+          if (waits % 30 === 0) {
+            options.onWait?.(
+              `note: ${dir} is held by pid ${holder.pid} on ${holder.host} (${holder.command}), which this process cannot probe; ` +
+                `waiting until ${new Date(waitUntil).toISOString()} for its lease (renewed at ${lease.renewedAt?.toISOString() ?? '?'}, ${holder.lease_ms} ms) to run out`,
+            );
+          }
+          waits += 1;
+          attempt -= 1;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(10, Math.min(1_000, waitUntil! - Date.now()))));
+          continue;
+        }
+      }
       throw new FolderLockedError(
         `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
-          `wait for it to end, or stop it (kill ${holder.pid}) and continue with \`stratbench run --resume ${dir}\`` +
-          (lease?.renewedAt !== undefined && holder.lease_ms !== undefined
-            ? ` (its lease was renewed at ${lease.renewedAt.toISOString()}; it runs out ${holder.lease_ms} ms after the last renewal)`
-            : ''),
+          (lease === undefined
+            ? `wait for it to end, or stop it (kill ${holder.pid}) and continue with \`stratbench run --resume ${dir}\``
+            : holder.lease_ms === undefined
+              ? `it cannot be probed from here and its lock has no lease (an older stratbench): when you are sure it has ended, remove ${path} and continue with \`stratbench run --resume ${dir}\``
+              : `it cannot be probed from here and renewed its lease at ${lease.renewedAt?.toISOString() ?? '?'} (the lease runs out ${holder.lease_ms} ms after the last renewal): ` +
+                `wait for it to end, or stop it and continue with \`stratbench run --resume ${dir}\``),
       );
     }
     note =
@@ -236,7 +322,7 @@ export async function checkFolderNotInUse(dir: string, reader: string): Promise<
   const holder = await readHolder(path);
   if (holder === 'gone') return null;
   if (holder === null) return `note: ${path} is unreadable (a run killed while writing it);\n  reading ${dir} as it is`;
-  const alive = holder.host === hostname() ? isAlive(holder) : !(await leaseState(path, holder)).expired;
+  const alive = canProbe(holder) ? isAlive(holder) : !(await leaseState(path, holder)).expired;
   if (alive) {
     throw new FolderLockedError(
       `${dir} is in use by another stratbench run: pid ${holder.pid} on ${holder.host} since ${holder.started_at} (${holder.command}); ` +
@@ -259,8 +345,27 @@ export function commandLine(argv: readonly string[] = process.argv.slice(2)): st
   return ['stratbench', ...argv.map(shellQuote)].join(' ');
 }
 
+/** The locks this process holds (path → text), for releaseHeldLocksSync. */
+const heldLocks = new Map<string, string>();
+
+/**
+ * Removes every lock this process still holds, synchronously: for an exit that cannot wait for `release()` (stdout
+ * refused by a full disk, in an 'error' handler). Never throws.
+ */
+export function releaseHeldLocksSync(): void {
+  for (const [path, text] of heldLocks) {
+    try {
+      if (readFileSync(path, 'utf8') === text) unlinkSync(path);
+    } catch {}
+  }
+  heldLocks.clear();
+}
+
 function heldLock(path: string, text: string, leaseMs: number, note: string | null): FolderLock {
+  heldLocks.set(path, text);
   let released = false;
+  let lost = false;
+  let verifiedAt = Date.now();
   const isMine = async (): Promise<boolean> => (await readFile(path, 'utf8').catch(() => undefined)) === text;
   const renew = async (): Promise<boolean> => {
     if (!(await isMine())) return false;
@@ -268,13 +373,15 @@ function heldLock(path: string, text: string, leaseMs: number, note: string | nu
     await utimes(path, now, now).catch(() => undefined);
     return true;
   };
-  let lost = false;
+  const lostError = () =>
+    new FolderLockLostError(
+      `${path} is no longer this run's: another process took the folder over while this one was stopped past its lease; ` +
+        'this run writes nothing more (the episodes it wrote before are kept, and the other run continues the folder)',
+    );
   const timer = setInterval(
     () =>
       void renew().then((mine) => {
-        if (mine || lost || released) return;
-        lost = true;
-        process.stderr.write(`warning: ${path} is no longer this run's (another process took the folder over after this one stalled past its lease)\n`);
+        if (!mine && !released) lost = true;
       }),
     Math.max(1, Math.floor(leaseMs / 3)),
   );
@@ -283,9 +390,30 @@ function heldLock(path: string, text: string, leaseMs: number, note: string | nu
     path,
     note,
     renew,
+    assertHeld() {
+      if (released) return;
+      if (lost) throw lostError();
+      const now = Date.now();
+      if (now - verifiedAt < 1_000) return;
+      verifiedAt = now;
+      let current: string | undefined;
+      try {
+        current = readFileSync(path, 'utf8');
+      } catch {
+        current = undefined;
+      }
+      if (current !== text) {
+        lost = true;
+        throw lostError();
+      }
+      try {
+        utimesSync(path, new Date(now), new Date(now));
+      } catch {}
+    },
     async release() {
       if (released) return;
       released = true;
+      heldLocks.delete(path);
       clearInterval(timer);
       if (await isMine()) await unlink(path).catch(() => undefined);
     },

@@ -7,7 +7,7 @@ import { SCHEMA_VERSION, type EpisodeRecord, type RunClaim, type RunFile, type R
 import { isClaimOnly, RUN_FILE, SUMMARY_FILE } from './read.js';
 import { compressMember, GZIP_LEVEL, locateEpisodes } from './episode-file.js';
 import { createFileOnce } from './lock.js';
-import { asDiskWriteError, type Disk, NODE_DISK } from './disk.js';
+import { asDiskWriteError, type Disk, DiskWriteError, diskFaultCode, NODE_DISK } from './disk.js';
 
 /** Thrown when the results folder cannot be created or written (a usage error: exit 2). */
 export class OutputFolderError extends Error {
@@ -23,6 +23,9 @@ export async function prepareOutputFolder(dir: string, options: { fresh?: boolea
     await writeFile(probe, '');
     await unlink(probe);
   } catch (error) {
+    // A disk that refuses (read-only, full, failing) is not bad input: exit 5 naming the file, as every write.
+    const fault = diskFaultCode(error);
+    if (fault !== undefined) throw new DiskWriteError((error as NodeJS.ErrnoException).path ?? dir, fault);
     const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
     throw new OutputFolderError(`cannot write results to ${dir}: ${reason}`);
   }

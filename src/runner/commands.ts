@@ -35,6 +35,8 @@ import {
   diskFaultCode,
   DiskReadError,
   DiskWriteError,
+  FolderLockLostError,
+  NODE_DISK,
 } from '../results-folder/index.js';
 import { runMatrix } from './run-suite.js';
 import type { EpisodeTask } from './episode.js';
@@ -256,6 +258,10 @@ export async function runCommand(
   try {
     return await runLocked(givenOptions, explicit, deps, held);
   } catch (error) {
+    if (error instanceof FolderLockLostError) {
+      process.stderr.write(`stratbench: ${error.message}\n`);
+      return 2;
+    }
     const code = diskFaultCode(error);
     if (code === undefined) throw error;
     if (error instanceof DiskReadError) {
@@ -265,9 +271,16 @@ export async function runCommand(
     const path = error instanceof DiskWriteError ? error.path : ((error as NodeJS.ErrnoException).path ?? 'the results folder');
     const why = error instanceof DiskWriteError ? error.message : `cannot write ${path}: ${code}`;
     const dir = held.lock ? dirname(held.lock.path) : dirname(path);
+    // Before run.json was written (the lock, the claim), there is nothing to resume: the run starts again.
+    const started = await readRunFile(dir, { required: true }).then(
+      (read) => read.ok && read.run !== null,
+      () => false,
+    );
     process.stderr.write(
       `stratbench: the disk refused a write: ${why}\n` +
-        `  the episodes already in ${dir} are kept; free space (or make the disk writable) and continue with: stratbench run --resume ${dir}\n`,
+        (started
+          ? `  the episodes already in ${dir} are kept; free space (or make the disk writable) and continue with: stratbench run --resume ${dir}\n`
+          : `  no episode was written; free space (or make the disk writable) and run the command again\n`),
     );
     return DISK_FAULT_EXIT_CODE;
   } finally {
@@ -287,12 +300,30 @@ async function lockFolder(dir: string, command: string, held: { lock?: FolderLoc
   );
   if (!isFolder) return;
   try {
-    held.lock = await lockResultsFolder(dir, command);
+    held.lock = await lockResultsFolder(dir, command, { onWait: (line) => process.stderr.write(`${line}\n`) });
   } catch (error) {
     if (error instanceof FolderLockedError) throw new UsageError(error.message);
     throw error;
   }
   if (held.lock.note !== null) process.stderr.write(`${held.lock.note}\n`);
+}
+
+/**
+ * `disk` with every write preceded by `lock.assertHeld()`: a run that lost its folder's lock (another process took it
+ * over while this one was stopped past its lease) writes nothing more and ends with FolderLockLostError.
+ */
+function guardedDisk(disk: Disk, lock: FolderLock | undefined): Disk {
+  if (lock === undefined) return disk;
+  return {
+    writeSync(path, fd, bytes, offset) {
+      lock.assertHeld();
+      return disk.writeSync(path, fd, bytes, offset);
+    },
+    async writeFile(path, text) {
+      lock.assertHeld();
+      await disk.writeFile(path, text);
+    },
+  };
 }
 
 async function runLocked(
@@ -596,7 +627,8 @@ async function runLocked(
         runInfo,
         ...(existing ? { existing } : {}),
         ...(options['compress'] === true ? { compress: true } : {}),
-        ...(deps.disk ? { disk: deps.disk } : {}),
+        // Every write of the folder first checks the lock is still this run's (FolderLockLostError otherwise).
+        disk: guardedDisk(deps.disk ?? NODE_DISK, held.lock),
         ...(shard ? { shard } : {}),
         ...(pooling.pools.size > 0 ? { atEnd: () => ({ model_hosts: modelHostStats(pooling.pools) }) } : {}),
         ...(options['pairs'] ? { pairs: options['pairs'] as [string, string][] } : {}),

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import type { EpisodeRecord, RunFile } from '../records/index.js';
-import { readMessages, readResultsFolder, referencesMissingText, type ResultsFolder } from '../results-folder/index.js';
+import { readMessages, readResultsFolder, referencesMissingText, removePartialFile, type ResultsFolder } from '../results-folder/index.js';
 import { episodesCsvLines } from '../report/formats/episodes-csv.js';
 import { type AtifToolDefinition, episodeTrial } from '../report/formats/atif.js';
 import { AtifTrajectory } from '../report/formats/atif-schema.js';
@@ -72,9 +72,11 @@ async function streamToFile(lines: Iterable<string>, file: string): Promise<void
     }
     if (chunk) await handle.write(chunk);
   } catch (error) {
+    await handle.close().catch(() => undefined);
+    await removePartialFile(file);
     throw writeError(file, error);
   } finally {
-    await handle.close();
+    await handle.close().catch(() => undefined);
   }
 }
 
@@ -151,6 +153,7 @@ async function writeJson(file: string, value: unknown): Promise<void> {
     await makeFolder(dirname(file));
     await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
   } catch (error) {
+    await removePartialFile(file);
     throw writeError(file, error);
   }
 }

@@ -1,6 +1,6 @@
 // The commands that read results folders instead of running episodes: report, merge, compare, explain.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { makeFolder } from '../files/make-folder.js';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SCHEMA_VERSION, type RunCompleteness, type RunFile } from '../records/index.js';
@@ -35,6 +35,7 @@ import {
   writeRunFile,
   writeMessages,
   writeSummaryFile,
+  removePartialFile,
 } from '../results-folder/index.js';
 import {
   explainEpisode,
@@ -121,6 +122,7 @@ export async function reportCommand(dir: string, options: { markdown?: string; j
       await makeFolder(dirname(options.markdown));
       await writeFile(options.markdown, renderRunReportMarkdown(summary, header));
     } catch (error) {
+      await removePartialFile(options.markdown);
       throw outputWriteError(options.markdown, error);
     }
   }
@@ -169,6 +171,8 @@ export async function mergeCommand(dirs: string[], out: string, options: { prefe
     const removed = await removeDeadStaging(out);
     if (removed.length > 0) process.stderr.write(`note: removed the staging folder(s) of merges into ${out} that were killed: ${removed.join(', ')}\n`);
     staging = await mkdtemp(join(dirname(resolve(out)), `.${basename(resolve(out))}.merging-`));
+    // mkdtemp makes the folder 0700; the merged folder is read like a run's (a report server, another user).
+    await chmod(staging, 0o777 & ~process.umask());
     const folder = staging;
     // The staging folder is held like a results folder (DIR/.lock: pid, process start, lease), so a later merge into
     // the same OUT can tell a live merge's staging from a killed one's and remove only the latter.

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import { SummaryFile as SummaryFileSchema, type RunFile } from '../records/index.js';
-import { readMessages, readResultsFolder, referencesMissingText, SUMMARY_FILE, type ResultsFolder } from '../results-folder/index.js';
+import { readMessages, readResultsFolder, referencesMissingText, removePartialFile, SUMMARY_FILE, type ResultsFolder } from '../results-folder/index.js';
 import { summaryFromRecords, type SummaryFile } from '../report/index.js';
 import { buildReportData, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
 import { renderHtmlReport, type HtmlAssets } from '../report/html/render-html.js';
@@ -109,6 +109,7 @@ async function writeOrThrow(file: string, text: string): Promise<void> {
     await makeFolder(dirname(resolve(file)));
     await writeFile(file, text);
   } catch (error) {
+    await removePartialFile(file);
     throw outputWriteError(file, error);
   }
 }
