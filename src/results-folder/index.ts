@@ -30,7 +30,6 @@ export {
   FolderLockLostError,
   lockResultsFolder,
   LOCK_FILE,
-  releaseHeldLocksSync,
   type FolderLock,
 } from './lock.js';
 export { describeCompleteness, MatrixPositions, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';

@@ -1,5 +1,5 @@
 // The exclusive lock of a results folder (DIR/.lock): one run or resume writes a folder at a time.
-import { readFileSync, readlinkSync, unlinkSync, utimesSync } from 'node:fs';
+import { readFileSync, readlinkSync, utimesSync } from 'node:fs';
 import { link, readFile, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -345,24 +345,7 @@ export function commandLine(argv: readonly string[] = process.argv.slice(2)): st
   return ['stratbench', ...argv.map(shellQuote)].join(' ');
 }
 
-/** The locks this process holds (path → text), for releaseHeldLocksSync. */
-const heldLocks = new Map<string, string>();
-
-/**
- * Removes every lock this process still holds, synchronously: for an exit that cannot wait for `release()` (stdout
- * refused by a full disk, in an 'error' handler). Never throws.
- */
-export function releaseHeldLocksSync(): void {
-  for (const [path, text] of heldLocks) {
-    try {
-      if (readFileSync(path, 'utf8') === text) unlinkSync(path);
-    } catch {}
-  }
-  heldLocks.clear();
-}
-
 function heldLock(path: string, text: string, leaseMs: number, note: string | null): FolderLock {
-  heldLocks.set(path, text);
   let released = false;
   let lost = false;
   let verifiedAt = Date.now();
@@ -413,7 +396,6 @@ function heldLock(path: string, text: string, leaseMs: number, note: string | nu
     async release() {
       if (released) return;
       released = true;
-      heldLocks.delete(path);
       clearInterval(timer);
       if (await isMine()) await unlink(path).catch(() => undefined);
     },
