@@ -29,16 +29,26 @@ function packageFolder(name: string): string {
   return entry.slice(0, at + marker.length);
 }
 
+/**
+ * The page script's parts, in order (src/report/html-assets/NAME.js): concatenated inside one strict IIFE, so they
+ * share one scope and each may use what an earlier one declares; `main` renders and comes last.
+ */
+export const SCRIPT_PARTS = ['core', 'details', 'overview', 'grid', 'trace', 'compare', 'main'] as const;
+
+/** The page's style sheets, in order (src/report/html-assets/NAME.css), concatenated. */
+export const STYLE_PARTS = ['core', 'overview', 'grid', 'trace', 'compare'] as const;
+
 /** Reads the page's code and styles: d3 and Observable Plot's UMD bundles, and report/html-assets/. */
 export async function loadHtmlAssets(): Promise<HtmlAssets> {
   const assets = join(packageRoot, 'src/report/html-assets');
-  const [d3, plot, script, styles] = await Promise.all([
+  const read = (name: string) => readFile(join(assets, name), 'utf8');
+  const [d3, plot, scripts, styles] = await Promise.all([
     readFile(join(packageFolder('d3'), 'dist/d3.min.js'), 'utf8'),
     readFile(join(packageFolder('@observablehq/plot'), 'dist/plot.umd.min.js'), 'utf8'),
-    readFile(join(assets, 'report.js'), 'utf8'),
-    readFile(join(assets, 'report.css'), 'utf8'),
+    Promise.all(SCRIPT_PARTS.map((part) => read(`${part}.js`))),
+    Promise.all(STYLE_PARTS.map((part) => read(`${part}.css`))),
   ]);
-  return { d3, plot, script, styles };
+  return { d3, plot, script: `(() => {\n'use strict';\n${scripts.join('\n')}\n})();\n`, styles: styles.join('\n') };
 }
 
 /** summary.json when it is there and valid (its statistics are reused), else recomputed from the records. */

@@ -1,15 +1,15 @@
 // One self-contained HTML page: the report's data, its styles, d3 + Observable Plot and the page script, all inlined.
 import type { EpisodeRow, ReportData } from './report-data.js';
 
-/** The page's code and styles, read from the package by the caller (runner/html-assets.ts). */
+/** The page's code and styles, read from the package by the caller (runner/html-commands.ts loadHtmlAssets). */
 export interface HtmlAssets {
   /** d3 7 UMD bundle (Observable Plot's dependency). */
   d3: string;
   /** Observable Plot 0.6 UMD bundle. */
   plot: string;
-  /** The page script (report/html-assets/report.js). */
+  /** The page script (report/html-assets/*.js, concatenated in one IIFE). */
   script: string;
-  /** The page styles (report/html-assets/report.css). */
+  /** The page styles (report/html-assets/*.css, concatenated). */
   styles: string;
 }
 
