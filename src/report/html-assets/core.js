@@ -60,18 +60,32 @@
   const colors = (strategies) => ({ domain: strategies, scheme: 'observable10', legend: true });
 
   // ---- routing ------------------------------------------------------------------------------------------------
-  // #overview, #grid, #episode/TASK/STRATEGY/EPOCH[/event/ID]; a compare page prefixes episodes with base/ or head/.
+  // #overview, #grid[?FILTERS], #search?q=TEXT, #episode/TASK/STRATEGY/EPOCH[/event/ID]; a compare page prefixes grid and
+  // episode routes with base/ or head/ (#compare is its first view). FILTERS: URL query parameters of the grid —
+  // strategy, group, family, fixture, outcome, mode, component, q, open (TASK|STRATEGY) — so a filtered grid is a link.
   const enc = encodeURIComponent;
+  const GRID_FILTERS = ['strategy', 'group', 'family', 'fixture', 'outcome', 'mode', 'component', 'q', 'open'];
   const episodeHash = (side, row, eventId) =>
     `#${side ? `${side}/` : ''}episode/${enc(row.task)}/${enc(row.strategy)}/${row.epoch}${eventId === undefined ? '' : `/event/${eventId}`}`;
+  /** The link to the grid with these filters (unknown keys and empty values dropped); side: 'base' | 'head' | null. */
+  function gridHref(side, filters) {
+    const query = new URLSearchParams();
+    for (const key of GRID_FILTERS) if (filters && filters[key]) query.set(key, filters[key]);
+    const text = query.toString();
+    return `#${side ? `${side}/` : ''}grid${text ? `?${text}` : ''}`;
+  }
+  /** The route the URL's hash names: { view, side, params (URLSearchParams of the part after '?'), … }. */
   function parseHash() {
-    const parts = location.hash.replace(/^#/, '').split('/').map(decodeURIComponent);
+    const raw = location.hash.replace(/^#/, '');
+    const at = raw.indexOf('?');
+    const params = new URLSearchParams(at >= 0 ? raw.slice(at + 1) : '');
+    const parts = (at >= 0 ? raw.slice(0, at) : raw).split('/').map(decodeURIComponent);
     let side = null;
     if (parts[0] === 'base' || parts[0] === 'head') side = parts.shift();
     if (parts[0] === 'episode' && parts.length >= 4) {
-      return { view: 'episode', side, task: parts[1], strategy: parts[2], epoch: Number(parts[3]), event: parts[4] === 'event' ? Number(parts[5]) : null };
+      return { view: 'episode', side, params, task: parts[1], strategy: parts[2], epoch: Number(parts[3]), event: parts[4] === 'event' ? Number(parts[5]) : null };
     }
-    return { view: parts[0] || (kind === 'compare' ? 'compare' : 'overview'), side };
+    return { view: parts[0] || (kind === 'compare' ? 'compare' : 'overview'), side, params, rest: parts.slice(1) };
   }
 
   // ---- stability of a task × strategy cell --------------------------------------------------------------------

@@ -30,3 +30,17 @@
     return decoded.get(key);
   }
 
+
+  /**
+   * An episode's detail ({ outcome, checks, findings, models, trace, texts }), or null when this page cannot reach it
+   * (then traceUnavailable says why and how to see it). `row.detail` indexes the inlined details.
+   */
+  async function episodeDetail(side, row) {
+    if (row.detail === null) return null;
+    return loadDetail(side, row.detail);
+  }
+
+  /** What the page says in place of a trace it cannot reach. */
+  function traceUnavailable(side, row) {
+    return h('p.problem#not-inlined', `This episode’s trace is not inlined (the report keeps the failed episodes and a sample of the rest). \`stratbench explain DIR ${row.task} ${row.strategy} --epoch ${row.epoch}\` prints it.`);
+  }

@@ -93,13 +93,34 @@
     return kind === 'compare' ? payload[side === 'base' ? 'base' : 'head'] : payload;
   }
 
+  /**
+   * One section per trace event of an episode (class `event TYPE`, id `event-ID`, data-event ID; data-step STEP on
+   * events of a plan step), evidence marked. Used by the episode view and the compare view's side-by-side traces.
+   */
+  function traceSections(side, row, detail, source) {
+    const evidence = new Set(row.evidence);
+    const finalStatus = new Map();
+    for (const e of detail.trace) if (e.type === 'step_end') finalStatus.set(e.step_id, e.status);
+    const link = (id, label) => h('a', { href: episodeHash(side, row, id) }, label);
+    const context = { link, texts: detail.texts, source, trace: detail.trace, finalStatus };
+    return detail.trace.map((event) =>
+      h(
+        'section',
+        { class: `event ${event.type}${evidence.has(event.id) ? ' attributed' : ''}${event.id === row.evidence[0] ? ' first-error' : ''}`, id: `event-${event.id}`, 'data-event': event.id, 'data-step': event.step_id ?? null },
+        h('a.permalink', { href: episodeHash(side, row, event.id), title: 'permalink to this event' }, `#${event.id}`),
+        h('span.time', `${event.t_ms} ms`),
+        evidence.has(event.id) ? h('p.attributed-note', `${event.id === row.evidence[0] ? 'first erroneous event' : 'evidence'} for ${row.attribution}: ${row.explanation}`) : null,
+        eventBody(event, context),
+      ),
+    );
+  }
+
   async function episodeView(route) {
     const source = findSource(route.side);
     const side = route.side;
     const row = source.episodes.find((r) => r.task === route.task && r.strategy === route.strategy && r.epoch === route.epoch);
     if (!row) return h('main', h('p.problem', `No episode ${route.task} × ${route.strategy} epoch ${route.epoch} in this report.`));
     const siblings = source.episodes.filter((r) => r.task === row.task && r.strategy === row.strategy);
-    const evidence = new Set(row.evidence);
     const headerPart = [
       h('h2#episode-title', `${row.task} × ${row.strategy} · epoch ${row.epoch}`),
       h('p', `group ${row.group} · expect ${row.expect} · `, h(`span.${row.success ? 'ok' : 'bad'}#episode-result`, row.success ? 'success' : row.status === 'error' ? 'error' : 'failure'), ` · ${row.status} (${row.reason}) · ${row.model_calls} model calls · ${row.tool_calls} tool calls · ${row.replans} replans`),
@@ -111,27 +132,9 @@
         ? h('div.counterfactual', h('strong', 'Counterfactual: '), row.counterfactual.counterfactual ? `replacing the ${row.counterfactual.counterfactual} by the reference fixes it` : 'no single role’s replacement fixes it', ` (${Object.entries(row.counterfactual.replaced).map(([r, ok]) => `${r} ${ok ? '✓' : '✗'}`).join(', ')})`, row.counterfactual.agrees === null ? '' : row.counterfactual.agrees ? ' — agrees with the rules' : ' — disagrees with the rules')
         : null,
     ];
-    if (row.detail === null) {
-      return h('main.episode', [
-        ...headerPart,
-        h('p.problem#not-inlined', `This episode’s trace is not inlined (the report keeps the failed episodes and a sample of the rest). \`stratbench explain DIR ${row.task} ${row.strategy} --epoch ${row.epoch}\` prints it.`),
-      ]);
-    }
-    const detail = await loadDetail(side, row.detail);
-    const finalStatus = new Map();
-    for (const e of detail.trace) if (e.type === 'step_end') finalStatus.set(e.step_id, e.status);
-    const link = (id, label) => h('a', { href: episodeHash(side, row, id) }, label);
-    const context = { link, texts: detail.texts, source, trace: detail.trace, finalStatus };
-    const events = detail.trace.map((event) =>
-      h(
-        'section',
-        { class: `event ${event.type}${evidence.has(event.id) ? ' attributed' : ''}${event.id === row.evidence[0] ? ' first-error' : ''}`, id: `event-${event.id}`, 'data-event': event.id },
-        h('a.permalink', { href: episodeHash(side, row, event.id), title: 'permalink to this event' }, `#${event.id}`),
-        h('span.time', `${event.t_ms} ms`),
-        evidence.has(event.id) ? h('p.attributed-note', `${event.id === row.evidence[0] ? 'first erroneous event' : 'evidence'} for ${row.attribution}: ${row.explanation}`) : null,
-        eventBody(event, context),
-      ),
-    );
+    const detail = await episodeDetail(side, row);
+    if (detail === null) return h('main.episode', [...headerPart, traceUnavailable(side, row)]);
+    const events = traceSections(side, row, detail, source);
     return h('main.episode', [
       ...headerPart,
       detail.outcome.answer ? h('p', 'answer: ', h('q', detail.outcome.answer)) : null,
