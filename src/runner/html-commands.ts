@@ -33,7 +33,7 @@ function packageFolder(name: string): string {
  * The page script's parts, in order (src/report/html-assets/NAME.js): concatenated inside one strict IIFE, so they
  * share one scope and each may use what an earlier one declares; `main` renders and comes last.
  */
-export const SCRIPT_PARTS = ['core', 'details', 'overview', 'grid', 'trace', 'compare', 'main'] as const;
+export const SCRIPT_PARTS = ['core', 'details', 'overview', 'grid', 'search', 'trace', 'compare', 'main'] as const;
 
 /** The page's style sheets, in order (src/report/html-assets/NAME.css), concatenated. */
 export const STYLE_PARTS = ['core', 'overview', 'grid', 'trace', 'compare'] as const;
