@@ -130,6 +130,9 @@ export const RunFile = z.looseObject({
   judge: RunJudge.optional().describe('The judge that graded judged checks (run --judge); absent without one'),
   ollama: z.record(z.string(), z.unknown()).optional().describe('Server, version, model digests, mode and options of the Ollama models'),
   prompts: ByRole.describe('sha256 hex of each role prompt template'),
+  prompt_texts: ByRole.optional().describe(
+    'Each role prompt template as used (the text `prompts` hashes), so `compare --html` can show a changed prompt as a diff; absent in run.json written before it was recorded',
+  ),
   strategies: z.array(z.string()),
   epochs: z.number().int().positive(),
   seed: z.number().int(),

@@ -47,6 +47,8 @@ const IGNORED = new Set([
   'merge_overlap',
   'completeness',
   'prompt_contamination',
+  // The templates' texts: `prompts` holds their sha256s, which is what differs.
+  'prompt_texts',
   'model_notes',
   'model_hosts',
 ]);

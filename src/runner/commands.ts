@@ -540,6 +540,7 @@ async function runLocked(
     ...(ollamaInfo ? { ollama: ollamaInfo } : {}),
     ...(openaiInfo ? { openai: { ...openaiInfo, options: openaiConfig.options } } : {}),
     prompts: promptShas,
+    prompt_texts: Object.fromEntries(ROLES.map((role) => [role, prompts[role].template])),
     prompt_contamination: contamination,
     strategies,
     epochs,
