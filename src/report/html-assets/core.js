@@ -57,7 +57,58 @@
   const json = (value) => JSON.stringify(value, null, 2);
   const oneLine = (value) => JSON.stringify(value);
   const clip = (text, n) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
-  const colors = (strategies) => ({ domain: strategies, scheme: 'observable10', legend: true });
+
+  // ---- colours (decision 0038-report-colours) ------------------------------------------------------------------
+  // Strategies: Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008), a fixed colour per built-in
+  // strategy and, for any other name, a stable one (FNV-1a hash of the name) from the rest of the palette, so a strategy
+  // has the same colour in every report and on the compare page. Components: Paul Tol's colour-blind-safe "light" scheme
+  // (personal.sron.nl/~pault), which shares no colour with the strategies'. Charts always add legends and labels.
+  const STRATEGY_COLORS = { direct: '#0072B2', react: '#E69F00', 'plan-up-front': '#009E73', 'plan-replan': '#CC79A7', gated: '#D55E00' };
+  const OTHER_STRATEGY_COLORS = ['#56B4E9', '#000000', '#9C755F', '#79706E', '#F0E442'];
+  const COMPONENT_COLORS = { planner: '#77AADD', executor: '#EE8866', replanner: '#44BB99', reporter: '#EEDD88', gate: '#FFAABB', agent: '#99DDFF', '(unattributed)': '#DDDDDD' };
+  const OTHER_COMPONENT_COLORS = ['#BBCC33', '#AAAA00'];
+  /** FNV-1a (32 bit) of a string: a stable index for names without a fixed colour. */
+  function nameHash(name) {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < name.length; i += 1) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193) >>> 0;
+    return hash;
+  }
+  /** The colour of one strategy (hex): fixed for the built-in ones, else hashed into the rest of the palette. */
+  const strategyColor = (strategy) => STRATEGY_COLORS[strategy] ?? OTHER_STRATEGY_COLORS[nameHash(strategy) % OTHER_STRATEGY_COLORS.length];
+  /** The colour of one component (planner, executor, replanner, reporter, gate, agent = single agent, (unattributed)). */
+  const componentColor = (component) => COMPONENT_COLORS[component] ?? OTHER_COMPONENT_COLORS[nameHash(component) % OTHER_COMPONENT_COLORS.length];
+  /** Plot colour options for strategies: {domain, range, legend}; the same strategy gets the same colour in every report. */
+  const colors = (strategies) => ({ type: 'ordinal', domain: strategies, range: strategies.map(strategyColor), legend: true });
+  /** Plot colour options for components (default: every known one); no colour in common with colors(). */
+  const componentColors = (components = Object.keys(COMPONENT_COLORS)) => ({ type: 'ordinal', domain: components, range: components.map(componentColor), legend: true });
+
+  /** Width in px of a text in a chart's font (Plot's default: 10px system-ui), for margins that never clip a label. */
+  const textCanvas = document.createElement('canvas').getContext('2d');
+  function textWidth(text, font = '10px system-ui, sans-serif') {
+    textCanvas.font = font;
+    return Math.ceil(textCanvas.measureText(String(text)).width);
+  }
+  /**
+   * Makes a rendered Plot chart (an <svg>, or Plot's <figure> of legend + svg) readable by assistive technology: the chart
+   * svg becomes role="img" with `summary` as its aria-label; Plot's per-mark aria-labels move to data-mark (an aria-label
+   * on an unnamed <g> is prohibited ARIA); legend swatches' svgs are hidden (their names are text beside them).
+   */
+  function accessibleChart(chart, summary) {
+    for (const svg of chart.tagName === 'svg' ? [chart] : chart.querySelectorAll('svg')) {
+      if (svg.closest('[class$="-swatches"], [class*="-swatches "]') || svg.parentElement?.tagName === 'SPAN') {
+        svg.setAttribute('aria-hidden', 'true');
+        continue;
+      }
+      svg.setAttribute('role', 'img');
+      svg.setAttribute('aria-label', summary);
+      for (const g of svg.querySelectorAll('[aria-label]')) {
+        g.dataset.mark = g.getAttribute('aria-label');
+        g.removeAttribute('aria-label');
+      }
+      for (const g of svg.querySelectorAll('[aria-description]')) g.removeAttribute('aria-description');
+    }
+    return chart;
+  }
 
   // ---- routing ------------------------------------------------------------------------------------------------
   // #overview, #grid[?FILTERS], #search?q=TEXT, #episode/TASK/STRATEGY/EPOCH[/event/ID]; a compare page prefixes grid and
@@ -114,7 +165,14 @@
       h('p.facts', facts.join(' · ')),
       models && h('p.facts', `models: ${models}`),
       ...run.notes.map((note) => h('p.note', note)),
-      h('nav', tabs.map(([hash, label]) => h('a', { href: hash, class: location.hash.startsWith(hash) ? 'active' : null }, label))),
+      h(
+        'nav',
+        { 'aria-label': 'views' },
+        tabs.map(([hash, label]) => {
+          const active = location.hash.startsWith(hash) || (!location.hash && hash === tabs[0][0]);
+          return h('a', { href: hash, class: active ? 'active' : null, 'aria-current': active ? 'page' : null }, label);
+        }),
+      ),
     ]);
   }
 
