@@ -55,7 +55,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report in Chromium', () => {
       expect(cells.slice(0, summary.groups.length)).toEqual(summary.groups.map((g) => `${s.by_group[g]!.successes}/${s.by_group[g]!.scored}`));
       expect(cells[summary.groups.length]).toMatch(new RegExp(`^${s.successes}/${s.scored} · `));
     }
-    const bars = await page.locator('figure.chart').first().locator('g[aria-label="bar"] rect').count();
+    const bars = await page.locator('figure.chart').first().locator('g[data-mark="bar"] rect').count();
     expect(bars).toBe(summary.strategies.length * (summary.groups.length + 1));
     expect(await page.locator('#comparisons tbody tr').count()).toBe((summary.strategies.length * (summary.strategies.length - 1)) / 2);
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
