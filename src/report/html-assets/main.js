@@ -7,12 +7,13 @@
     const tabs =
       kind === 'compare'
         ? [['#compare', 'Compare'], ['#base/grid', 'Base grid'], ['#head/grid', 'Head grid']]
-        : [['#overview', 'Overview'], ['#grid', 'Grid']];
+        : [['#overview', 'Overview'], ['#grid', 'Grid'], ['#search', 'Search']];
     const source = kind === 'compare' ? findSource(route.side ?? 'head') : payload;
     let main;
     try {
       if (route.view === 'episode') main = await episodeView(route);
-      else if (route.view === 'grid') main = grid(source, route.side);
+      else if (route.view === 'grid') main = grid(source, route.side, route);
+      else if (route.view === 'search') main = searchView(source, route.side, route);
       else if (kind === 'compare') main = compareView();
       else main = overview(source);
     } catch (error) {
