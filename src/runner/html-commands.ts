@@ -178,7 +178,8 @@ export async function writeCompareHtml(baseDir: string, headDir: string, file: s
   const compared = compareResults(base, head, options);
   if (!compared.ok) throw new UsageError(`cannot compare ${baseDir} and ${headDir}: ${compared.error}`);
   const [baseData, headData] = await Promise.all([reportDataOf(baseDir), reportDataOf(headDir)]);
-  const html = renderCompareHtml(buildCompareData(compared.report, baseData, headData), baseData, headData, await loadHtmlAssets());
+  const data = buildCompareData(compared.report, baseData, headData, { base: base.run, head: head.run });
+  const html = renderCompareHtml(data, baseData, headData, await loadHtmlAssets());
   await writeOrThrow(file, html);
   return Buffer.byteLength(html);
 }
