@@ -7,6 +7,13 @@
   const pText = (p) => (p === null || p === undefined ? '—' : p.toPrecision(2));
   const listText = (items) => (items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
   const marginFor = (labels, extra = 12) => Math.max(0, ...labels.map((label) => textWidth(label))) + extra;
+  /** `text`, shortened with "…" to at most `px` wide in the chart font (the full text stays in the summary and links). */
+  function fitText(text, px) {
+    if (textWidth(text) <= px) return text;
+    let n = text.length;
+    while (n > 1 && textWidth(`${text.slice(0, n)}…`) > px) n -= 1;
+    return `${text.slice(0, n)}…`;
+  }
 
   /**
    * A <figure> with the chart `make()` draws, labelled for assistive technology with `summary`, and, when `links` are
@@ -117,7 +124,7 @@
       width,
       height: 280,
       marginBottom: 40,
-      fx: { domain: groups, label: null },
+      fx: { domain: groups, label: null, tickFormat: (g) => fitText(g, (width - 60) / groups.length - 6) },
       x: { domain: strategies, axis: null, paddingInner: 0.15 },
       y: { domain: [0, 100], percent: true, label: 'success (pass^1, %)', grid: true },
       color: colors(strategies),
@@ -264,13 +271,14 @@
 
   /** Failed episodes stacked by `stack` (component or strategy) along one bar per `along` value. */
   function failureChart(rows, { along, domain, stack, color }) {
+    const marginLeft = Math.min(320, marginFor(domain));
     const chart = Plot.plot({
-      width: Math.min(CHART_MAX_WIDTH, marginFor(domain) + 420),
+      width: Math.min(CHART_MAX_WIDTH, marginLeft + 420),
       height: 50 + 26 * domain.length,
-      marginLeft: marginFor(domain),
+      marginLeft,
       marginRight: 20,
       x: { label: 'failed episodes', grid: true },
-      y: { domain, label: null },
+      y: { domain, label: null, tickFormat: (label) => fitText(label, marginLeft - 12) },
       color,
       marks: [Plot.barX(rows, { x: 'count', y: along, fill: stack, title: (d) => `${d.strategy} · ${d[along === 'strategy' ? stack : along]}: ${d.count} failed episodes` }), Plot.ruleX([0])],
     });
