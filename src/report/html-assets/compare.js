@@ -69,7 +69,7 @@
   const strategySummary = (rows) =>
     `Forest plot of head minus base success per strategy: ${rows.map((r) => `${r.strategy} ${r.text.delta} pp [${r.text.interval.slice(1, -1)}], ${verdictStyle(r.verdict).label}, p ${r.text.p}, MDE ${r.text.mde}`).join('; ')}.`;
   const groupSummary = (rows) =>
-    `Forest plot of head minus base success per strategy and group: ${rows.filter((r) => r.significant).length} of ${rows.length} rows changed significantly${rows.some((r) => r.significant) ? ` (${rows.filter((r) => r.significant).map((r) => `${r.strategy} · ${r.group} ${r.text.delta} pp`).join(', ')})` : ''}; the numbers are in the table below.`;
+    `Forest plot of head minus base success per strategy and group: ${rows.filter((r) => r.significant).length} of ${rows.length} rows changed significantly${rows.some((r) => r.significant) ? ` (${rows.filter((r) => r.significant).map((r) => `${r.strategy} · ${r.group} ${r.text.delta} pp`).join(', ')})` : ''}; the numbers are in the table folded below.`;
 
   function changesTable(id, rows, first, withGate) {
     const head = [first, 'base', 'head', 'Δ (pp)', '95% interval', withGate ? 'MDE (gate)' : 'MDE', "p (the gate's test)", withGate ? 'p (Holm, not used by the gate)' : null, withGate ? 'verdict' : 'change'].filter(Boolean);
@@ -173,7 +173,7 @@
         ? h('section', [
             h('h2', 'Change per strategy × group'),
             forestPlot(c.groups, (r) => `${r.strategy} · ${r.group}`, groupSummary(c.groups), 'Shaded: ±MDE at the group’s own number of tasks. Group rows are descriptive: the gate decides per strategy.'),
-            changesTable('compare-groups', c.groups, 'strategy · group', false),
+            h('details.group-numbers', h('summary', `Numbers per strategy × group (${c.groups.length} rows)`), changesTable('compare-groups', c.groups, 'strategy · group', false)),
           ])
         : null,
       h('section#flips', [
