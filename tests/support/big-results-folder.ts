@@ -42,7 +42,12 @@ export function writeBigResultsFolder(small: string, out: string, tasks: number)
           key: record.key.replace(`${id}|`, `${task}|`),
           success: flip ? false : record.success,
           attribution: flip
-            ? { component: 'agent', mode: 'copy_flip', evidence: [record.trace.at(-1)?.id ?? 0], explanation: 'A success turned into a failure by the copier, to make flaky cells.' }
+            ? {
+                component: 'agent',
+                mode: 'copy_flip',
+                evidence: [record.trace.at(-1)?.id ?? 0],
+                explanation: 'A success turned into a failure by the copier, to make flaky cells.',
+              }
             : record.attribution,
         });
       }

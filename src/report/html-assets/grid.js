@@ -188,7 +188,7 @@
       type: 'search',
       name: 'q',
       value: filters.q,
-      placeholder: 'task, attribution, failing check',
+      placeholder: 'task, attribution, check',
       'data-focus-key': 'filter-q',
       oninput: (event) => {
         clearTimeout(typing);
@@ -244,7 +244,7 @@
   function episodeList(cell, side, close) {
     const verdict = (r) => (r.success ? 'pass' : r.status === 'error' ? 'error' : 'fail');
     return h('aside.episodes#episode-list', { 'aria-label': `episodes of ${cell.task} × ${cell.strategy}` }, [
-      h('div.panel-head', h('h3', `${cell.task} × ${cell.strategy}`), h('button.close', { type: 'button', onclick: close, 'aria-label': 'close the episode list' }, '×')),
+      h('div.panel-head', h('h2', `${cell.task} × ${cell.strategy}`), h('button.close', { type: 'button', onclick: close, 'aria-label': 'close the episode list' }, '×')),
       h('p.hint', `${cell.label} · ${cell.passes}/${cell.scored} passed${cell.errors ? ` · ${cell.errors} error(s)` : ''}`),
       h(
         'ul',
@@ -359,6 +359,8 @@
     /** Renders the rows the viewport needs (always with `force`; otherwise only when it has moved past them). */
     function update(force) {
       if (items.length === 0 || !tbody.isConnected) return;
+      const head = `${thead.getBoundingClientRect().height}px`;
+      if (table.style.getPropertyValue('--grid-head') !== head) table.style.setProperty('--grid-head', head);
       const top = tbody.getBoundingClientRect().top;
       const first = Math.min(items.length - 1, Math.max(0, Math.floor(-top / pitch)));
       const last = Math.max(first + 1, Math.min(items.length, Math.ceil((window.innerHeight - top) / pitch)));
@@ -415,7 +417,6 @@
     /** Once in the page: measures the header and row pitch, scrolls (to the top, the open cell, or not at all), gives focus back. */
     function mounted({ keepScroll, focus, openPos }) {
       if (!table.isConnected) return;
-      table.style.setProperty('--grid-head', `${thead.getBoundingClientRect().height}px`);
       const rendered = [...tbody.children].filter((tr) => !tr.classList.contains('spacer'));
       if (rendered.length >= 2) {
         const measured = (rendered[rendered.length - 1].getBoundingClientRect().top - rendered[0].getBoundingClientRect().top) / (rendered.length - 1);
