@@ -193,6 +193,12 @@ describe.skipIf(SKIP_BROWSER_TESTS)('compare page in Chromium', () => {
     await page.setViewportSize({ width: 800, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(800);
     await screenshotBothWidths(page, 'compare-pair');
+    // A task neither run has: each column says so.
+    await open(file, '#pair/no-such-task/react', '#pair[data-loaded="true"]');
+    expect(await page.locator('#pair-trace .pair-cell p.problem').allTextContents()).toEqual([
+      'The base run has no episode of no-such-task × react.',
+      'The head run has no episode of no-such-task × react.',
+    ]);
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
   });
 

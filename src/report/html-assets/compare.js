@@ -230,7 +230,7 @@
     const steps = (after?.steps ?? []).map((step) => {
       const m = mark(step.id);
       const was = m === 'revised' ? beforeSteps.get(step.id) : null;
-      return h('li', { class: `step ${m ?? ''}`, 'data-step': step.id, 'data-mark': m }, stepText(step), m ? h(`span.mark.${m}`, m) : null, was ? h('div.was', 'base had: ', h('code.args', `${was.tool} ${was.args === null ? '(args from earlier results)' : oneLine(was.args)}`), ` — ${was.does}`) : null);
+      return h('li', { class: `step ${m ?? ''}`, 'data-step': step.id, 'data-mark': m }, stepText(step), m ? h(`span.mark.${m}`, m) : null, was ? h('div.was', 'base had: ', stepText(was)) : null);
     });
     for (const id of diff.removed) steps.push(h('li', { class: 'step removed', 'data-step': id, 'data-mark': 'removed' }, h('del', stepText(beforeSteps.get(id))), h('span.mark.removed', 'removed')));
     return h('div.plan#plan-diff', [
