@@ -177,7 +177,9 @@
       return h(`span.line${cls ? `.${cls}` : ''}`, h('span.marker', marker), line);
     }
     const [cls, marker] = kind === 'test' ? traceTestLine(line, state) : traceCommandLine(line);
-    return h(`span.line${cls ? `.${cls}` : ''}`, h('span.marker', marker), line);
+    // vitest's rules (⎯ runs) drawn as a line too, for fonts without the glyph; the text stays as printed.
+    const parts = kind === 'test' ? line.split(/(⎯+)/).map((part, i) => (i % 2 ? h('span.hr', part) : part)) : line;
+    return h(`span.line${cls ? `.${cls}` : ''}`, h('span.marker', marker), parts);
   }
 
   /** The counts a test run or lint output ends with, shown above it: `Tests 1 failed (1) · Test Files 1 failed (1)`, `ESLint: 1 error, 0 warnings`. */
