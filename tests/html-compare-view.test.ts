@@ -6,6 +6,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, launchChromium, screenshotBothWidths, seriousOf, SKIP_BROWSER_TESTS, watchedPage, type PageProblems } from './support/browser.js';
 import { ROOT, scratch, stratbench } from './support/cli.js';
+import { readResultsFolder } from '../src/results-folder/index.js';
+import { compareResults } from '../src/report/compare-report.js';
+import { buildCompareData, decisionSentence, renderCompareHtml } from '../src/report/html/compare-data.js';
+import { loadHtmlAssets, reportDataOf } from '../src/runner/html-commands.js';
 
 /** The line appended to the head's planner prompt. */
 const EDITED_LINE = 'Prefer reading a file before editing it.';
@@ -199,6 +203,34 @@ describe.skipIf(SKIP_BROWSER_TESTS)('compare page in Chromium', () => {
       'The base run has no episode of no-such-task × react.',
       'The head run has no episode of no-such-task × react.',
     ]);
+    expect(problems).toEqual({ consoleErrors: [], requests: [] });
+  });
+
+  it('shows the trace viewer’s notice in a column whose trace the page lacks', async () => {
+    const [base, head] = await Promise.all([readResultsFolder(join(dir, 'base')), readResultsFolder(join(dir, 'head'))]);
+    if (!base.ok || !head.ok) throw new Error('cannot read the folders');
+    const compared = compareResults(base, head);
+    if (!compared.ok) throw new Error(compared.error);
+    const [baseData, headData] = await Promise.all([reportDataOf(join(dir, 'base')), reportDataOf(join(dir, 'head'))]);
+    // The head's shown epoch of this flip is left out of the page (as a budget cut leaves successful epochs out).
+    for (const row of headData.episodes) if (row.task === 'rename-tax-rate' && row.strategy === 'plan-up-front') row.detail = null;
+    const cut = join(dir, 'compare-cut.html');
+    writeFileSync(
+      cut,
+      renderCompareHtml(buildCompareData(compared.report, baseData, headData, { base: base.run, head: head.run }), baseData, headData, await loadHtmlAssets()),
+    );
+    await open(cut, '#pair/rename-tax-rate/plan-up-front', '#pair[data-loaded="true"]');
+    expect(await page.locator('#pair-trace .pair-cell.base section.event').count()).toBeGreaterThan(0);
+    // In the head's column: no event, the notice saying how to see that episode.
+    expect(await page.locator('#pair-trace .pair-cell.head section.event').count()).toBe(0);
+    expect(await page.locator('#pair-trace .pair-cell.head').textContent()).toContain('rename-tax-rate');
+    expect(await page.locator('#plan-diff').textContent()).toBe('No plan diff: one side’s trace is not in this page.');
+    // The same folders against themselves: nothing dropped, and 14 tasks cannot rule out a 20 pp drop.
+    const same = compareResults(base, base);
+    if (!same.ok) throw new Error(same.error);
+    expect(decisionSentence(same.report)).toBe(
+      "Inconclusive: no strategy dropped significantly (the gate's test, p < 0.05); 5 strategies show no significant change, too few tasks to rule out a 20.0 pp drop.",
+    );
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
   });
 
