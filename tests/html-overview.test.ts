@@ -29,13 +29,12 @@ function coreRun(root: string, epochs: number): string {
 }
 
 /**
- * A folder where react clearly leads: direct, plan-up-front and react of a 3-epoch core run, every task copied four times
- * (ids suffixed), so the paired tests have 56 tasks; summary.json recomputed from the records.
+ * `strategies` of a 3-epoch core run with every task copied four times (ids suffixed), so the paired tests have 56 tasks
+ * and the scripted model's differences become significant; summary.json recomputed from the records.
  */
-function leadRun(root: string, from: string): string {
-  const dir = join(root, 'lead');
+function copiedRun(root: string, from: string, name: string, strategies: string[]): string {
+  const dir = join(root, name);
   mkdirSync(dir);
-  const strategies = ['direct', 'plan-up-front', 'react'];
   const base = readFileSync(join(from, 'episodes.jsonl'), 'utf8')
     .trim()
     .split('\n')
@@ -91,12 +90,14 @@ function manyEpochsRun(root: string, from: string): string {
 }
 
 describe.skipIf(SKIP_BROWSER_TESTS)('HTML report overview in Chromium', () => {
-  const reports: Record<'epochs1' | 'epochs3' | 'epochs10' | 'epochs120' | 'lead', string> = {
+  const reports: Record<'epochs1' | 'epochs3' | 'epochs10' | 'epochs120' | 'lead' | 'tie' | 'single', string> = {
     epochs1: '',
     epochs3: '',
     epochs10: '',
     epochs120: '',
     lead: '',
+    tie: '',
+    single: '',
   };
   let browser: Browser;
   let page: Page;
@@ -108,7 +109,13 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report overview in Chromium', () => {
     reports.epochs3 = coreRun(root, 3);
     reports.epochs10 = coreRun(root, 10);
     reports.epochs120 = manyEpochsRun(root, join(root, 'epochs-10'));
-    reports.lead = leadRun(root, join(root, 'epochs-3'));
+    reports.lead = copiedRun(root, join(root, 'epochs-3'), 'lead', ['direct', 'plan-up-front', 'react']);
+    reports.tie = copiedRun(root, join(root, 'epochs-3'), 'tie', ['direct', 'react', 'plan-replan']);
+    const single = join(root, 'single');
+    const run = stratbench(['run', '--suite', 'tasks/core.yaml', '--strategies', 'react', '--out', single, '--no-progress']);
+    expect(run.status, run.stderr).toBe(0);
+    expect(stratbench(['report', single, '--html', join(single, 'report.html')]).status).toBe(0);
+    reports.single = join(single, 'report.html');
     browser = await launchChromium();
     ({ page, problems } = await watchedPage(browser));
   });
@@ -156,10 +163,29 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report overview in Chromium', () => {
     expect(p).toEqual({ 'plan-replan': '1.0', gated: '1.0', 'plan-up-front': '0.22', direct: '0.078' });
     expect(text).toMatch(
       new RegExp(
-        `^react, plan-replan, gated, plan-up-front and direct tie for the highest overall success \\(react 100%; plan-replan 100%, p = ${p['plan-replan']}; gated 100%, p = ${p.gated}; plan-up-front 57%, p = ${p['plan-up-front']}; direct 43%, p = ${p.direct}; Holm-adjusted p against react\\)\\. No strategy is named the best: its lead is not significant\\. p: Holm-adjusted`,
+        `^react, plan-replan, gated, plan-up-front and direct tie for the highest overall success \\(react 100%; plan-replan 100%, p = ${p['plan-replan']}; gated 100%, p = ${p.gated}; plan-up-front 57%, p = ${p['plan-up-front']}; direct 43%, p = ${p.direct}; Holm-adjusted p against react\\)\\. No best strategy is named: react's lead is not significant\\. p: Holm-adjusted`,
       ),
     );
     expect(text).not.toContain('Highest overall success');
+    expect(problems).toEqual({ consoleErrors: [], requests: [] });
+  });
+
+  it('says two strategies tie and names the significantly lower one, in one sentence', async () => {
+    await open(reports.tie);
+    const text = await page.locator('#headline').textContent();
+    const direct = await holmP('react', 'direct');
+    expect(Number(direct)).toBeLessThan(0.05);
+    expect(text).toMatch(
+      new RegExp(
+        `^react and plan-replan tie for the highest overall success \\(100% vs 100%, p = ${await holmP('react', 'plan-replan')}, Holm-adjusted\\); direct is lower \\(43%, p = ${direct}\\)\\. No best strategy is named`,
+      ),
+    );
+  });
+
+  it('gives one strategy its success without a comparison', async () => {
+    await open(reports.single);
+    expect(await page.locator('#headline').textContent()).toMatch(/^Overall success of react: 100% \[\d+%, 100%\]\. Intervals: /);
+    expect(await page.locator('#forest-plot').count()).toBe(0);
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
   });
 
@@ -275,7 +301,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report overview in Chromium', () => {
   });
 
   it('has no clipped chart text, no sideways scrolling and no serious axe violation at 1440 and 800 px; screenshots at 1, 3 and 10 epochs', async () => {
-    for (const [name, file] of Object.entries(reports)) {
+    // tie and single draw the same charts as lead and epochs1
+    for (const [name, file] of Object.entries(reports).filter(([key]) => key !== 'tie' && key !== 'single')) {
       await open(file);
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
@@ -298,7 +325,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report overview in Chromium', () => {
         expect({ name, width, ...layout }).toEqual({ name, width, clipped: [], sideways: false });
         expect({ name, width, serious: seriousOf(await axeViolations(page)) }).toEqual({ name, width, serious: [] });
       }
-      if (name !== 'lead' && name !== 'epochs120') expect(await screenshotBothWidths(page, `overview-${name.replace('epochs', 'epochs-')}`)).toHaveLength(2);
+      if (name.startsWith('epochs') && name !== 'epochs120')
+        expect(await screenshotBothWidths(page, `overview-${name.replace('epochs', 'epochs-')}`)).toHaveLength(2);
     }
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
   });

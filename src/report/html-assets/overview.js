@@ -97,7 +97,7 @@
     const lower = rest.filter((r) => r.lower);
     const tied = rest.filter((r) => !r.lower);
     const lowerText = lower.length === 0 ? '' : `${listText(lower.map((r) => r.strategy))} ${lower.length === 1 ? 'is' : 'are'} lower (${lower.map((r) => `${lower.length > 1 ? `${r.strategy} ` : ''}${pct(r.rate)}, p = ${pText(r.p)}`).join('; ')})`;
-    const rule = h('span.hint', ` p: Holm-adjusted across pairs, as in Paired comparisons; significant below ${alpha.toPrecision(2)}. ${intervals}`);
+    const rule = h('span.hint', ` p: Holm-adjusted across pairs, as in Paired comparisons; significant below ${Number(alpha.toPrecision(2))}. ${intervals}`);
     if (tied.length === 0) {
       const beaten = lower.map((r) => `${r.strategy} ${pct(r.rate)} (p = ${pText(r.p)})`).join(', ');
       return h('p#headline', [h('strong', best.strategy), ` has the highest overall success (${interval(best.successRate)}) and beats every other strategy: ${beaten}.`, rule]);
@@ -111,7 +111,7 @@
       h('strong', listText([best.strategy, ...tied.map((r) => r.strategy)])),
       ` tie for the highest overall success ${tieText}`,
       lowerText ? `; ${lowerText}.` : '.',
-      ' No strategy is named the best: its lead is not significant.',
+      ` No best strategy is named: ${best.strategy}'s lead is not significant.`,
       rule,
     ]);
   }
@@ -405,7 +405,7 @@
           ? chartFigure({
               id: 'forest-plot',
               title: 'Differences between strategies',
-              caption: `each pair's difference with its 95% interval; grey band: ±MDE; filled diamond and "significant": Holm-adjusted p < ${alpha.toPrecision(2)}`,
+              caption: `each pair's difference with its 95% interval; grey band: ±MDE; filled diamond and "significant": Holm-adjusted p < ${Number(alpha.toPrecision(2))}`,
               summary: `Forest plot of ${pairs.length} paired differences: ${pairs.map((d) => `${d.label} ${signedPct(d.estimate)} pp [${signedPct(d.lower)}, ${signedPct(d.upper)}], p = ${pText(d.p)}${d.significant ? ', significant' : ''}`).join('; ')}.`,
               make: () => forestChart(pairs),
             })
@@ -413,8 +413,9 @@
         cost.length > 0
           ? h('div.row', [
               costFigure('model_calls', 'Cost: model calls', 'model calls / episode', 'model calls'),
-              costFigure('tokens', 'Cost: tokens', 'tokens / episode', 'tokens'),
-              costFigure('model_s', 'Cost: model time', 'model s / episode', 's'),
+              ...(cost.every((c) => c.tokens === 0 && c.model_s === 0)
+                ? [emptyFigure('cost-tokens', 'Cost: tokens and model time', 'none recorded (the scripted model has no tokens or model time)')]
+                : [costFigure('tokens', 'Cost: tokens', 'tokens / episode', 'tokens'), costFigure('model_s', 'Cost: model time', 'model s / episode', 's')]),
             ])
           : null,
         h('div.row', [
