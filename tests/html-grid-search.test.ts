@@ -218,6 +218,34 @@ describe.skipIf(SKIP_BROWSER_TESTS)('HTML report grid and search in Chromium', (
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
   });
 
+  it('works the same on the compare page for #head/grid, writing #head/ routes', async () => {
+    const head = join(scratch(), 'head');
+    const run = stratbench([
+      'run',
+      '--suite',
+      'tasks/core.yaml',
+      '--epochs',
+      '2',
+      '--model',
+      'scripted:faults=planner.guessed_target',
+      '--out',
+      head,
+      '--no-progress',
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    const compareFile = join(head, 'compare.html');
+    const compared = stratbench(['compare', small, head, '--html', compareFile]);
+    expect(compared.status, compared.stderr).toBe(0);
+    const failing = tasksWhere(readEpisodes(head), (e) => e.strategy === 'plan-up-front' && e.attribution?.mode === 'guessed_target');
+    await open(compareFile, '#head/grid?strategy=plan-up-front&mode=planner.guessed_target');
+    expect(await shownTasks()).toEqual(failing);
+    await page.selectOption('select[name="outcome"]', 'stable-fail');
+    expect(await hash()).toBe('#head/grid?strategy=plan-up-front&outcome=stable-fail&mode=planner.guessed_target');
+    await page.click(`#grid tr[data-task="${failing[0]}"] td[data-strategy="plan-up-front"]`);
+    expect(await page.locator('#episode-list a').first().getAttribute('href')).toBe(`#head/episode/${failing[0]}/plan-up-front/0`);
+    expect(problems).toEqual({ consoleErrors: [], requests: [] });
+  });
+
   it('finds a task id in the rows at once, before any trace is decoded', async () => {
     await open(smallFile, '#search');
     const found = await page.evaluate(() => {

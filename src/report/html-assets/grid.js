@@ -139,7 +139,7 @@
 
   // ---- navigation -------------------------------------------------------------------------------------------------
   /** What the grid remembers between renders (not filters: those live in the URL). */
-  const gridMemory = { key: null, focus: null, live: null, scheduled: false };
+  const gridMemory = { key: null, focus: null, live: null, scheduled: false, typed: null };
 
   /** Goes to `hash` as a new history entry (Back returns) and renders at once; `replace` rewrites the current entry. */
   function gridNavigate(hash, replace = false) {
@@ -192,7 +192,12 @@
       'data-focus-key': 'filter-q',
       oninput: (event) => {
         clearTimeout(typing);
-        typing = setTimeout(() => go({ q: event.target.value.trim(), open: '' }, true), 300);
+        // the first pause adds a history entry, later ones rewrite it (Back returns to the grid before typing)
+        typing = setTimeout(() => {
+          const replace = gridMemory.typed === location.hash;
+          go({ q: event.target.value.trim(), open: '' }, replace);
+          gridMemory.typed = location.hash;
+        }, 300);
       },
       onkeydown: (event) => {
         if (event.key !== 'Enter') return;
