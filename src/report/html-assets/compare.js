@@ -165,7 +165,7 @@
       ]),
       h('section', [
         h('h2', 'Change per strategy'),
-        h('p.hint', `Δ = head − base in percentage points on the tasks both runs scored, with its 95% interval. p is the gate’s: the paired test’s unadjusted p, what \`stratbench compare\` prints and --fail-on-regression decides on (a drop with p < ${c.alpha} regresses). The Holm-adjusted p (across strategies) is shown for reference and decides nothing.`),
+        h('p.hint', `Δ = head − base in percentage points on the tasks both runs scored, with its 95% interval. p is the gate’s: the paired test’s unadjusted p, what \`stratbench compare\` prints and --fail-on-regression decides on (a drop with p < ${c.alpha} regresses). The Holm-adjusted p (across strategies) is shown for reference and decides nothing. With few tasks a bootstrap interval can exclude 0 while p ≥ 0.05: the sign-flip test is exact, the interval approximate, and the gate uses p.`),
         forestPlot(c.strategies, (r) => r.strategy, strategySummary(c.strategies), `Shaded: ±MDE, the smallest change the gate’s test detects with 80% power at α = ${c.alpha} with these tasks (families as clusters); a point inside it is too small to tell apart from no change. ▲ regressed · ◆ improved · ■ inconclusive · ● no significant change.`),
         changesTable('compare-strategies', c.strategies, 'strategy', true),
       ]),
