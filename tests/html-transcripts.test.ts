@@ -1,6 +1,6 @@
 // The HTML report's transcripts in Chromium: model calls as chats, JSON state as folding trees, tool outputs folded
 // with their exit code, and test and lint output formatted line by line.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('transcripts in the HTML report (Chromium)',
   let modelDir: string;
   let toolDir: string;
   let kindsDir: string;
+  let textlessDir: string;
   let browser: Browser;
   let page: Page;
   let problems: PageProblems;
@@ -84,7 +85,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)('transcripts in the HTML report (Chromium)',
         return JSON.stringify(record);
       });
     writeFileSync(episodesFile, `${rewritten.join('\n')}\n`);
-    for (const dir of [modelDir, toolDir, kindsDir]) {
+    // The model run's folder without its messages.jsonl: the calls reference texts the report cannot have.
+    textlessDir = join(scratch(), 'textless');
+    cpSync(modelDir, textlessDir, { recursive: true });
+    rmSync(join(textlessDir, 'messages.jsonl'));
+    for (const dir of [modelDir, toolDir, kindsDir, textlessDir]) {
       const report = stratbench(['report', dir, '--html', join(dir, 'report.html')]);
       expect(report.status, report.stderr).toBe(0);
     }
@@ -133,7 +138,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('transcripts in the HTML report (Chromium)',
     expect(problems).toEqual({ consoleErrors: [], requests: [] });
   });
 
-  it('folds the thinking, and says so in one quiet line where no messages were stored', async () => {
+  it('folds the thinking, and says so in one quiet line where no messages were stored or the folder lacks them', async () => {
     await open(modelDir, '#episode/fix-checkout-test/plan-replan/0');
     const planner = modelCallsOf('fix-checkout-test', 'plan-replan')[0]!;
     const thinking = eventSection(planner.id).locator('details.thinking');
@@ -142,6 +147,18 @@ describe.skipIf(SKIP_BROWSER_TESTS)('transcripts in the HTML report (Chromium)',
     expect(await thinking.locator('pre').isVisible()).toBe(false);
     await thinking.locator('summary').click();
     expect(await thinking.locator('pre').textContent()).toBe(texts.get(planner.thinking!)!.content);
+
+    // A folder without messages.jsonl: each missing message and the thinking say they are not in the report.
+    await open(textlessDir, '#episode/fix-checkout-test/plan-replan/0');
+    const missing = eventSection(planner.id);
+    expect(await missing.locator('.chat > p.hint').allTextContents()).toEqual([
+      '2 messages sent to the planner · temperature 0, seed ' +
+        String(planner.sent!.options['seed']) +
+        ', num_ctx 8192, think false, keep_alive 30m, structured_output format',
+      ...planner.sent!.messages.map((hash, i) => `[message ${i + 1} (${hash}) is not in this report: the results folder has no messages.jsonl]`),
+    ]);
+    expect(await missing.locator('details.thinking summary').textContent()).toBe('thinking (not in this report)');
+    expect(await missing.locator('.reply .json-tree').count()).toBe(1);
 
     await open(toolDir, '#episode/checkout-tests-status/react/0');
     const hints = await page.locator('section.event.model_call .chat > p.hint').allTextContents();
@@ -165,7 +182,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('transcripts in the HTML report (Chromium)',
       .locator('.json-tree > li > details > ul > li')
       .evaluateAll((items) => items.map((li) => li.querySelector('.json-key')?.textContent));
     expect(topKeys).toEqual(Object.keys(view));
-    expect(await user.locator('.json-tree > li > details > summary').innerText()).toBe(`{${Object.keys(view).length} keys}`);
+    expect(await user.locator('.json-tree > li > details > summary > .json-count').textContent()).toBe(`{${Object.keys(view).length} keys}`);
 
     // The plan object is large: folded, its count in view; Enter on its summary unfolds it, Enter again folds it.
     const plan = user
