@@ -31,17 +31,22 @@
     const lines = text.split('\n');
     if (text.length <= TRACE_CLIP_CHARS && lines.length <= TRACE_CLIP_LINES) return h('span.json-string', JSON.stringify(text));
     const short = h('span.json-string', `${JSON.stringify(clip(lines.slice(0, TRACE_CLIP_LINES).join('\n'), TRACE_CLIP_CHARS)).slice(0, -1)}…`);
-    const full = lines.length > 1 ? traceOutputPre(text, 'the whole string', traceOutputKind(text), false) : h('span.json-string', JSON.stringify(text));
-    full.hidden = true;
+    // The whole string is built on first use: a role's view repeats every earlier output on every call.
+    let full = null;
     const button = h('button.show-all', { type: 'button', 'aria-expanded': 'false' }, `show all (${traceCount(text.length, 'character')}, ${traceCount(lines.length, 'line')})`);
     button.addEventListener('click', () => {
+      if (!full) {
+        full = lines.length > 1 ? traceOutputPre(text, 'the whole string', traceOutputKind(text), false) : h('span.json-string', JSON.stringify(text));
+        full.hidden = true;
+        button.after(full);
+      }
       const open = full.hidden;
       full.hidden = !open;
       short.hidden = open;
       button.setAttribute('aria-expanded', String(open));
       button.textContent = open ? 'show less' : `show all (${traceCount(text.length, 'character')}, ${traceCount(lines.length, 'line')})`;
     });
-    return h('span.json-long', short, ' ', button, full);
+    return h('span.json-long', short, ' ', button);
   }
 
   function traceScalar(value) {
