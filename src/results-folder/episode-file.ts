@@ -193,3 +193,81 @@ async function* foreignChunks(path: string, start: number): AsyncGenerator<Buffe
     throw new EpisodeFileError(`${path}: gzip data from byte ${start} cannot be read to its end (${(error as Error).message})`);
   }
 }
+
+/** Where one gzip member is: its first byte and length in the file, and where its text starts in the decompressed text. */
+export interface GzipMember {
+  byte: number;
+  length: number;
+  textByte: number;
+}
+
+/**
+ * The members of episodes.jsonl.gz at `path`, found by walking stratbench's headers (each declares its length) and
+ * reading each member's ISIZE trailer — nothing is inflated, so indexing a 1 GB file reads ~40 bytes a MiB member.
+ * `foreignAt`: the byte where members without stratbench's length start (a file gzipped by another tool; its text from
+ * there is only reachable by inflating it from that byte), or null. A torn last member is left out (as gzipChunks
+ * skips it). ISIZE is the text's length mod 2³²: exact for our members, which hold ~1 MiB of lines. Throws
+ * EpisodeFileError for a file that is not gzip; the system error when it cannot be read.
+ */
+export async function gzipMembers(path: string): Promise<{ members: GzipMember[]; foreignAt: number | null; foreignTextByte: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    const members: GzipMember[] = [];
+    let offset = 0;
+    let textByte = 0;
+    while (offset + HEADER_BYTES <= size) {
+      const header = Buffer.alloc(HEADER_BYTES);
+      await readFully(handle, path, header, offset);
+      const length = declaredLength(header);
+      if (length === null) throw new EpisodeFileError(`${path}: byte ${offset}: not gzip data (expected a gzip member header)`);
+      if (length === 'foreign') return { members, foreignAt: offset, foreignTextByte: textByte };
+      if (length < HEADER_BYTES + TRAILER_BYTES || length > size - offset) break;
+      const trailer = Buffer.alloc(4);
+      await readFully(handle, path, trailer, offset + length - 4);
+      members.push({ byte: offset, length, textByte });
+      textByte += trailer.readUInt32LE(0);
+      offset += length;
+    }
+    return { members, foreignAt: null, foreignTextByte: textByte };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Inflates one member read from `handle` (see gzipMembers). Throws EpisodeFileError for corrupt data. */
+export async function inflateMember(handle: FileHandle, path: string, member: GzipMember): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(member.length);
+  await readFully(handle, path, bytes, member.byte);
+  try {
+    return await gunzipAsync(bytes);
+  } catch (error) {
+    throw new EpisodeFileError(`${path}: byte ${member.byte}: corrupt gzip member (${(error as Error).message})`);
+  }
+}
+
+/**
+ * The text of a foreign gzip stream (see gzipMembers) from file byte `start`, inflated until it holds text byte `end`
+ * (relative to the stream's start) or the stream ends; both streams are closed before it returns. Throws
+ * EpisodeFileError for data that cannot be inflated.
+ */
+export async function inflateForeignPrefix(path: string, start: number, end: number): Promise<Buffer> {
+  const file = createReadStream(path, { start });
+  const inflated = createGunzip();
+  pipeline(file, inflated, () => undefined);
+  const parts: Buffer[] = [];
+  let have = 0;
+  try {
+    for await (const chunk of inflated as AsyncIterable<Buffer>) {
+      parts.push(chunk);
+      have += chunk.length;
+      if (have >= end) break;
+    }
+  } catch (error) {
+    throw new EpisodeFileError(`${path}: gzip data from byte ${start} cannot be read (${(error as Error).message})`);
+  } finally {
+    file.destroy();
+    inflated.destroy();
+  }
+  return Buffer.concat(parts);
+}

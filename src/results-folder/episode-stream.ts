@@ -5,8 +5,17 @@ import { MatrixPositions } from './completeness.js';
 import { type ChunkReport, EpisodeFileError, gzipChunks } from './episode-file.js';
 import { describeReadError, isJson, openResultsFolder, parseResultsJson, type ReadResult, type ResultsFolder } from './read.js';
 
-/** Receives each valid, non-repeated record of a scan with its JSON line (no newline) and 1-based line number. */
-export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number) => void | Promise<void>;
+/** Where a line is in the (decompressed) text of an episodes file: its first byte and its length in bytes (no newline). */
+export interface LineAt {
+  start: number;
+  length: number;
+}
+
+/**
+ * Receives each valid, non-repeated record of a scan with its JSON line (no newline), 1-based line number and where
+ * the line is in the text (decompressed for .gz), so a reader can come back to it (see readEpisodeLine).
+ */
+export type EpisodeVisitor = (record: EpisodeRecord, line: string, lineNumber: number, at: LineAt) => void | Promise<void>;
 
 /** What a scan found besides the records: warnings (a torn last line, repeated episodes) and counts. */
 export interface ScanReport {
@@ -54,18 +63,18 @@ interface LinesEnd {
 /**
  * Reads the lines of `path` (episodes.jsonl, or episodes.jsonl.gz when `compressed`) in order, calling
  * `onLine(line, lineNumber, last, startByte)` for each non-blank line; `last` is true for the final non-blank line (one
- * line of lookahead); `startByte` is where the line starts in the (decompressed) text. Rejects with the system error when the file cannot be read, EpisodeFileError for bad gzip.
+ * line of lookahead); `startByte` is where the line starts in the (decompressed) text, `byteLength` its length in bytes. Rejects with the system error when the file cannot be read, EpisodeFileError for bad gzip.
  * Lines are cut on the newline byte and decoded one at a time (decoding whole chunks to one string first was 4–5×
  * slower on a million episodes, issue 15).
  */
 async function eachLine(
   path: string,
   compressed: boolean,
-  onLine: (line: string, lineNumber: number, last: boolean, startByte: number) => Promise<boolean | undefined> | boolean | undefined,
+  onLine: (line: string, lineNumber: number, last: boolean, startByte: number, byteLength: number) => Promise<boolean | undefined> | boolean | undefined,
 ): Promise<LinesEnd> {
   let rest: Buffer | undefined;
   let lineNumber = 0;
-  let pending: { line: string; lineNumber: number; startByte: number } | undefined;
+  let pending: { line: string; lineNumber: number; startByte: number; byteLength: number } | undefined;
   let completeBytes = 0;
   let stopped = false;
   const report: ChunkReport = {};
@@ -77,15 +86,16 @@ async function eachLine(
       for (let end = bytes.indexOf(NEWLINE, start); end >= 0; end = bytes.indexOf(NEWLINE, start)) {
         const line = bytes.toString('utf8', start, end);
         const startByte = completeBytes;
+        const byteLength = end - start;
         completeBytes += end + 1 - start;
         start = end + 1;
         lineNumber += 1;
         if (line.trim() === '') continue;
-        if (pending && (await onLine(pending.line, pending.lineNumber, false, pending.startByte)) === false) {
+        if (pending && (await onLine(pending.line, pending.lineNumber, false, pending.startByte, pending.byteLength)) === false) {
           stopped = true;
           break;
         }
-        pending = { line, lineNumber, startByte };
+        pending = { line, lineNumber, startByte, byteLength };
       }
       if (stopped) break;
       rest = start < bytes.length ? bytes.subarray(start) : undefined;
@@ -101,10 +111,10 @@ async function eachLine(
   if (stopped) return end();
   const tail = rest === undefined ? '' : rest.toString('utf8');
   if (tail.trim() !== '') {
-    if (pending) await onLine(pending.line, pending.lineNumber, false, pending.startByte);
-    pending = { line: tail, lineNumber: lineNumber + 1, startByte: completeBytes };
+    if (pending) await onLine(pending.line, pending.lineNumber, false, pending.startByte, pending.byteLength);
+    pending = { line: tail, lineNumber: lineNumber + 1, startByte: completeBytes, byteLength: (rest as Buffer).length };
   }
-  if (pending) await onLine(pending.line, pending.lineNumber, true, pending.startByte);
+  if (pending) await onLine(pending.line, pending.lineNumber, true, pending.startByte, pending.byteLength);
   return end();
 }
 
@@ -136,7 +146,7 @@ export async function scanEpisodes(
   let end: Awaited<ReturnType<typeof eachLine>>;
   let tornAt: number | undefined;
   try {
-    end = await eachLine(path, path.endsWith('.gz'), async (line, lineNumber, last, startByte) => {
+    end = await eachLine(path, path.endsWith('.gz'), async (line, lineNumber, last, startByte, byteLength) => {
       if (last && !isJson(line)) {
         warnings.push(`${path}:${lineNumber}: incomplete last line (a run interrupted while writing?) — skipped`);
         tornAt = startByte;
@@ -161,7 +171,7 @@ export async function scanEpisodes(
       if (position >= 0) positions!.set(position);
       else seen.set(identity, lineNumber);
       records += 1;
-      await visit(record, line, lineNumber);
+      await visit(record, line, lineNumber, { start: startByte, length: byteLength });
       return true;
     });
   } catch (readError) {

@@ -33,6 +33,7 @@ export {
   type FolderLock,
 } from './lock.js';
 export { describeCompleteness, MatrixPositions, matrixCells, missingCells, sliceCells, type CompletenessSource, type MatrixCell } from './completeness.js';
-export { readResultsFolder, scanEpisodes, type EpisodeVisitor, type ScanReport } from './episode-stream.js';
+export { readResultsFolder, scanEpisodes, type EpisodeVisitor, type LineAt, type ScanReport } from './episode-stream.js';
 export { EpisodeFileError, GZIP_LEVEL, locateEpisodes, type EpisodesLocation } from './episode-file.js';
 export { asDiskWriteError, type Disk, DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError, NODE_DISK, removePartialFile } from './disk.js';
+export { openEpisodeLineReader, type EpisodeLineReader } from './episode-at.js';
