@@ -15,10 +15,46 @@ export interface HtmlAssets {
 
 /** JSON safe inside a <script> element: no `</script`, `<!--` or line separators can end or confuse it. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  // One pass (a 10 MB page's data is copied once, not three times).
+  return escapeScript(JSON.stringify(value));
+}
+
+const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '\u2028': '\\u2028', '\u2029': '\\u2029' };
+
+const escapeScript = (json: string): string => json.replace(/[<\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] as string);
+
+/**
+ * scriptJson(value) in parts (joined, the same text): objects and arrays down to `depth` levels are written member
+ * by member, so no one string holds a large page's data (a 100k-episode run's rows are ~10 MB of JSON). Pure.
+ */
+export function scriptJsonParts(value: unknown, depth = 3): string[] {
+  const out: string[] = [];
+  const walk = (item: unknown, level: number): void => {
+    if (level === 0 || item === null || typeof item !== 'object' || typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+      out.push(escapeScript(JSON.stringify(item) ?? 'null'));
+      return;
+    }
+    if (Array.isArray(item)) {
+      out.push('[');
+      item.forEach((member, index) => {
+        if (index > 0) out.push(',');
+        walk(member, level - 1);
+      });
+      out.push(']');
+      return;
+    }
+    out.push('{');
+    let first = true;
+    for (const [key, member] of Object.entries(item)) {
+      if (member === undefined || typeof member === 'function') continue;
+      out.push(`${first ? '' : ','}${escapeScript(JSON.stringify(key))}:`);
+      first = false;
+      walk(member, level - 1);
+    }
+    out.push('}');
+  };
+  walk(value, depth);
+  return out;
 }
 
 /** Code inlined in a <script> element: a literal `</script` would end it early. */
@@ -63,38 +99,73 @@ export function pageData(data: ReportData): { page: Omit<ReportData, 'episodes' 
   return { page: { ...rest, episodes: packRows(episodes) }, details };
 }
 
+/** The page's Content-Security-Policy as a file: nothing may load from anywhere (inline scripts and styles, data: images). */
+export const FILE_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+
+/** The CSP of the page `view --serve` serves: the file's, plus fetching from the serving origin (the episodes not inlined). */
+export const SERVED_CSP = `${FILE_CSP}; connect-src 'self'`;
+
+/** How a page is delivered: `served` (by `view --serve`) relaxes the CSP to connect-src 'self' and tells the page it may fetch traces. */
+export interface PageDelivery {
+  served?: boolean;
+}
+
 /**
  * The report as one HTML document (no external URL anywhere: it works offline and as a CI artifact). `kind` tells the
  * page script which view to build: a run report or a comparison of two runs. `details` (the compressed episode
  * details) come after the page script, so the page is interactive while the browser is still reading them. Pure.
  */
-export function renderHtmlPage(data: unknown, details: unknown, title: string, assets: HtmlAssets, kind: 'run' | 'compare' = 'run'): string {
-  return [
+export function renderHtmlPage(
+  data: unknown,
+  details: unknown,
+  title: string,
+  assets: HtmlAssets,
+  kind: 'run' | 'compare' = 'run',
+  delivery: PageDelivery = {},
+): string {
+  return renderHtmlParts(data, details, title, assets, kind, delivery).join('');
+}
+
+/** renderHtmlPage's text in parts (joined, they are the page): a large page is written part by part, never copied whole. Pure. */
+export function renderHtmlParts(
+  data: unknown,
+  details: unknown,
+  title: string,
+  assets: HtmlAssets,
+  kind: 'run' | 'compare' = 'run',
+  delivery: PageDelivery = {},
+): string[] {
+  const lines: Array<string | string[]> = [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    // Nothing may load from anywhere: inline scripts and styles, data: images only.
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`,
+    `<meta http-equiv="Content-Security-Policy" content="${delivery.served === true ? SERVED_CSP : FILE_CSP}">`,
     `<title>${escapeHtml(title)}</title>`,
     `<style>${assets.styles}</style>`,
     '</head>',
-    `<body data-kind="${kind}">`,
+    `<body data-kind="${kind}"${delivery.served === true ? ' data-served="true"' : ''}>`,
     '<div id="app"><p class="loading">Loading the report…</p></div>',
-    `<script type="application/json" id="report-data">${scriptJson(data)}</script>`,
+    ['<script type="application/json" id="report-data">', ...scriptJsonParts(data), '</script>'],
     `<script>${inlineCode(assets.d3)}</script>`,
     `<script>${inlineCode(assets.plot)}</script>`,
     `<script>${inlineCode(assets.script)}</script>`,
-    `<script type="application/json" id="report-details">${scriptJson(details)}</script>`,
+    ['<script type="application/json" id="report-details">', ...scriptJsonParts(details), '</script>'],
     '</body>',
     '</html>',
     '',
-  ].join('\n');
+  ];
+  return lines.flatMap((line, index) => [...(Array.isArray(line) ? line : [line]), ...(index < lines.length - 1 ? ['\n'] : [])]);
 }
 
-/** The run report page (see buildReportData). */
-export function renderHtmlReport(data: ReportData, assets: HtmlAssets): string {
+/** The run report page (see buildReportData); `delivery.served` for the page `view --serve` serves. */
+export function renderHtmlReport(data: ReportData, assets: HtmlAssets, delivery: PageDelivery = {}): string {
+  return renderHtmlReportParts(data, assets, delivery).join('');
+}
+
+/** renderHtmlReport in parts (see renderHtmlParts). */
+export function renderHtmlReportParts(data: ReportData, assets: HtmlAssets, delivery: PageDelivery = {}): string[] {
   const { page, details } = pageData(data);
-  return renderHtmlPage(page, details, data.title, assets, 'run');
+  return renderHtmlParts(page, details, data.title, assets, 'run', delivery);
 }

@@ -1,9 +1,8 @@
 // The data an HTML report inlines: run facts, summary and statistics, one compact row per episode, and the
 // gzip-compressed details (trace, checks, messages) of the failed episodes and a sample, decoded by the page on demand.
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import type { EpisodeRecord, RunFile, StoredText } from '../../records/index.js';
 import type { SummaryFile } from '../run-report.js';
+import { DetailSelection, detailFingerprint } from './detail-selection.js';
 
 /** One episode as the overview and the grid read it (no trace). `detail`: index into ReportData.details, or null when not inlined. */
 export interface EpisodeRow {
@@ -78,12 +77,17 @@ export interface ReportData {
   details: string[];
   /** Episodes whose detail is not inlined (successful episodes beyond the sample, or past the size budget). */
   omitted: number;
+  /** Successful episodes of each task × strategy cell inlined besides the failures (ReportDataOptions.successSamplePerCell). */
+  success_sample_per_cell: number;
   /** Whether the results folder had a messages.jsonl. */
   messages_stored: boolean;
 }
 
 export interface ReportDataOptions {
-  /** Upper bound on the base64 bytes of inlined details (default 4 MB): failures first, then the sample. */
+  /**
+   * Upper bound on the base64 bytes of inlined details (default 4 MB): failures first, then the sample, inlined in that
+   * order until the first detail that does not fit.
+   */
   detailBudgetBytes?: number;
   /** Successful episodes inlined per task × strategy cell besides the failures (default 1: its first epoch). */
   successSamplePerCell?: number;
@@ -107,6 +111,21 @@ function textsOf(record: EpisodeRecord, texts: ReadonlyMap<string, StoredText>):
   return out;
 }
 
+/** What the page shows of one episode beyond its row (what an inlined detail holds, and what `view --serve` returns). Pure. */
+export function episodeDetailOf(record: EpisodeRecord, texts: ReadonlyMap<string, StoredText>): EpisodeDetail {
+  return {
+    outcome: record.outcome,
+    checks: record.checks,
+    findings: record.findings ?? null,
+    models: record.models,
+    trace: record.trace,
+    texts: textsOf(record, texts),
+  };
+}
+
+/** The evidence of every row without an attribution: one shared empty list (a 100k-episode run has ~60k). */
+const NO_EVIDENCE: number[] = [];
+
 const modelCalls = (record: EpisodeRecord): number => Object.values(record.metrics.model_calls).reduce((sum, n) => sum + n, 0);
 
 function rowOf(record: EpisodeRecord): EpisodeRow {
@@ -129,7 +148,7 @@ function rowOf(record: EpisodeRecord): EpisodeRow {
     model_ms: record.metrics.model_ms,
     attribution: record.attribution ? `${record.attribution.component}.${record.attribution.mode}` : null,
     explanation: record.attribution?.explanation ?? null,
-    evidence: record.attribution?.evidence ?? [],
+    evidence: record.attribution?.evidence ?? NO_EVIDENCE,
     failing: failing ? failing.detail : null,
     counterfactual: null,
     detail: null,
@@ -138,15 +157,17 @@ function rowOf(record: EpisodeRecord): EpisodeRow {
 
 /**
  * The order details are inlined in: every failed or errored episode (interleaved across task × strategy cells, so a
- * budget cut leaves every cell some), then `sample` successful epochs of every cell. Returns record indexes.
+ * budget cut leaves every cell some), then `sample` successful epochs of every cell. Returns indexes into `rows`.
  */
-function detailOrder(records: readonly EpisodeRecord[], sample: number): number[] {
+function detailOrder(rows: readonly EpisodeRow[], sample: number): number[] {
   const failedByCell = new Map<string, number[]>();
   const successByCell = new Map<string, number[]>();
-  records.forEach((record, index) => {
-    const cell = `${record.task}|${record.strategy}`;
-    const map = record.success ? successByCell : failedByCell;
-    map.set(cell, [...(map.get(cell) ?? []), index]);
+  rows.forEach((row, index) => {
+    const cell = `${row.task}|${row.strategy}`;
+    const map = row.success ? successByCell : failedByCell;
+    const list = map.get(cell);
+    if (list) list.push(index);
+    else map.set(cell, [index]);
   });
   const interleave = (lists: number[][]): number[] => {
     const out: number[] = [];
@@ -155,17 +176,150 @@ function detailOrder(records: readonly EpisodeRecord[], sample: number): number[
     }
     return out;
   };
-  const bySort = (list: number[]) => [...list].sort((a, b) => (records[a] as EpisodeRecord).epoch - (records[b] as EpisodeRecord).epoch);
-  const failed = interleave([...failedByCell.values()].map(bySort));
-  const successes = interleave([...successByCell.values()].map((list) => bySort(list).slice(0, sample)));
+  const byEpoch = (list: number[]) => [...list].sort((a, b) => (rows[a] as EpisodeRow).epoch - (rows[b] as EpisodeRow).epoch);
+  const failed = interleave([...failedByCell.values()].map(byEpoch));
+  const successes = interleave([...successByCell.values()].map((list) => byEpoch(list).slice(0, sample)));
   return [...failed, ...successes];
 }
 
+const byRowOrder = (a: EpisodeRow, b: EpisodeRow): number =>
+  a.group.localeCompare(b.group) || a.task.localeCompare(b.task) || a.strategy.localeCompare(b.strategy) || a.epoch - b.epoch;
+
 /**
- * Builds the report's data from a results folder's records, its summary (with statistics: summary.json or
- * recomputed), run.json (null when absent) and its stored texts (messages.jsonl; empty map when absent). Pure.
- * Details are gzip-compressed and base64-encoded; identical details (the same trace in several epochs) are kept once,
- * and an episode left out by the sample or the budget whose detail equals an inlined one points at it.
+ * Builds a report's data from a folder's records in two passes over them, holding no record: `add` each record
+ * (file order; keeps its row and a fingerprint of its detail), `plan()`, then while `nextBatch()` names file
+ * positions, read those records again and `offer(position, record)` each (see DetailSelection), then `build`. Memory: one row per episode (strings interned) and about the
+ * detail budget. Pure (no I/O).
+ */
+export class ReportDataBuilder {
+  private readonly rows: EpisodeRow[] = [];
+  private fingerprints = new Uint32Array(1024);
+  private readonly strings = new Map<string, string>();
+  private selection: DetailSelection | null = null;
+  private readonly verdicts: Map<string, CounterfactualVerdict>;
+  /** File positions whose verdict came from ReportDataOptions.counterfactuals. */
+  private readonly givenVerdicts: number[] = [];
+
+  constructor(
+    private readonly texts: ReadonlyMap<string, StoredText>,
+    private readonly options: ReportDataOptions = {},
+  ) {
+    this.verdicts = new Map((options.counterfactuals ?? []).map((v) => [`${v.task}|${v.strategy}|${v.epoch}`, v]));
+  }
+
+  private intern<T extends string | null>(text: T): T {
+    if (text === null) return text;
+    const known = this.strings.get(text);
+    if (known !== undefined) return known as T;
+    this.strings.set(text, text);
+    return text;
+  }
+
+  /**
+   * Adds the next record in file order with its own counterfactual verdict (null: none — then the one of
+   * ReportDataOptions.counterfactuals, if any, is shown); returns its file position.
+   */
+  add(record: EpisodeRecord, ownVerdict: CounterfactualVerdict | null = null): number {
+    const row = rowOf(record);
+    for (const field of ['task', 'group', 'family', 'fixture', 'strategy', 'status', 'reason', 'expect', 'attribution', 'explanation', 'failing'] as const) {
+      (row as unknown as Record<string, string | null>)[field] = this.intern(row[field]);
+    }
+    const given = ownVerdict ? null : (this.verdicts.get(`${row.task}|${row.strategy}|${row.epoch}`) ?? null);
+    row.counterfactual = ownVerdict ?? given;
+    const index = this.rows.push(row) - 1;
+    if (given) this.givenVerdicts.push(index);
+    if (index >= this.fingerprints.length) {
+      const grown = new Uint32Array(this.fingerprints.length * 2);
+      grown.set(this.fingerprints);
+      this.fingerprints = grown;
+    }
+    this.fingerprints[index] = detailFingerprint(record);
+    return index;
+  }
+
+  /** Episodes added. */
+  get episodes(): number {
+    return this.rows.length;
+  }
+
+  /** Ranks the candidates for inlining (failures first, then the sample); call once, after the last `add`. */
+  plan(): void {
+    // Ranked over the rows in the page's order, so cells take turns in that order.
+    const sorted = this.rows.map((_, index) => index).sort((a, b) => byRowOrder(this.rows[a] as EpisodeRow, this.rows[b] as EpisodeRow));
+    const order = detailOrder(
+      sorted.map((index) => this.rows[index] as EpisodeRow),
+      this.options.successSamplePerCell ?? 1,
+    ).map((at) => sorted[at] as number);
+    this.selection = new DetailSelection(
+      Int32Array.from(order),
+      this.options.detailBudgetBytes ?? DEFAULT_DETAIL_BUDGET_BYTES,
+      this.fingerprints,
+      this.rows.length,
+    );
+  }
+
+  private planned(): DetailSelection {
+    if (this.selection === null) throw new Error('ReportDataBuilder: plan() comes before nextBatch/offer/build');
+    return this.selection;
+  }
+
+  /** The file positions (ascending) whose records to read again and `offer` next, or null when done (see DetailSelection). */
+  nextBatch(): number[] | null {
+    return this.planned().nextBatch();
+  }
+
+  /** The record at file position `position`, read again (one of nextBatch's). */
+  offer(position: number, record: EpisodeRecord): void {
+    this.planned().offer(position, JSON.stringify(episodeDetailOf(record, this.texts)));
+  }
+
+  /**
+   * The report's data: rows sorted by group, task, strategy, epoch, each pointing at its inlined detail (an episode
+   * whose detail equals an inlined one points at it too). `summary` with statistics (summary.json or recomputed);
+   * `run` null without run.json; `strategies` when there is no run.json: those of the records, in order of appearance.
+   * `ownVerdictsOnly`: drop the verdicts of ReportDataOptions.counterfactuals (the records carry their own).
+   */
+  build(summary: SummaryFile, run: RunFile | null, options: { ownVerdictsOnly?: boolean } = {}): ReportData {
+    if (options.ownVerdictsOnly === true) for (const index of this.givenVerdicts) (this.rows[index] as EpisodeRow).counterfactual = null;
+    const { details, slotOf } = this.planned().finish();
+    this.rows.forEach((row, index) => {
+      const slot = slotOf[index] as number;
+      row.detail = slot >= 0 ? slot : null;
+    });
+    const rows = [...this.rows].sort(byRowOrder);
+    const { results: _results, failures: _failures, errors: _errors, ...kept } = summary;
+    const strategies = run?.strategies ?? [...new Set(this.rows.map((r) => r.strategy))];
+    return {
+      schemaVersion: 1,
+      title: this.options.title ?? `stratbench — ${run?.suite.name ?? 'results'}`,
+      generated_at: (this.options.now ?? new Date()).toISOString(),
+      run: {
+        suite: run?.suite.name ?? null,
+        epochs: run?.epochs ?? null,
+        seed: run?.seed ?? null,
+        config_hash: run?.config_hash ?? null,
+        models: run?.models ?? {},
+        started_at: run?.started_at ?? null,
+        notes: Object.values(run?.model_notes ?? {}),
+      },
+      groups: summary.groups,
+      strategies,
+      summary: kept,
+      episodes: rows,
+      details,
+      omitted: rows.filter((row) => row.detail === null).length,
+      success_sample_per_cell: this.options.successSamplePerCell ?? 1,
+      messages_stored: this.texts.size > 0,
+    };
+  }
+}
+
+/**
+ * Builds the report's data from records in memory (see ReportDataBuilder, which `reportDataOf` feeds from a folder
+ * one line at a time), its summary (with statistics: summary.json or recomputed), run.json (null when absent) and
+ * its stored texts (messages.jsonl; empty map when absent). Details are gzip-compressed and base64-encoded; identical
+ * details (the same trace in several epochs) are kept once, and an episode left out by the sample or the budget whose
+ * detail equals an inlined one points at it. Pure.
  */
 export function buildReportData(
   records: readonly EpisodeRecord[],
@@ -174,66 +328,11 @@ export function buildReportData(
   texts: ReadonlyMap<string, StoredText>,
   options: ReportDataOptions = {},
 ): ReportData {
-  const budget = options.detailBudgetBytes ?? DEFAULT_DETAIL_BUDGET_BYTES;
-  const sorted = [...records].sort(
-    (a, b) => a.group.localeCompare(b.group) || a.task.localeCompare(b.task) || a.strategy.localeCompare(b.strategy) || a.epoch - b.epoch,
-  );
-  const rows = sorted.map(rowOf);
-  const verdicts = new Map((options.counterfactuals ?? []).map((v) => [`${v.task}|${v.strategy}|${v.epoch}`, v]));
-  for (const row of rows) row.counterfactual = verdicts.get(`${row.task}|${row.strategy}|${row.epoch}`) ?? null;
-  const details: string[] = [];
-  const seen = new Map<string, number>();
-  let used = 0;
-  const detailJson = (record: EpisodeRecord): string => {
-    const detail: EpisodeDetail = {
-      outcome: record.outcome,
-      checks: record.checks,
-      findings: record.findings ?? null,
-      models: record.models,
-      trace: record.trace,
-      texts: textsOf(record, texts),
-    };
-    return JSON.stringify(detail);
-  };
-  const keyOf = (json: string): string => createHash('sha256').update(json).digest('hex');
-  for (const index of detailOrder(sorted, options.successSamplePerCell ?? 1)) {
-    const json = detailJson(sorted[index] as EpisodeRecord);
-    const key = keyOf(json);
-    let slot = seen.get(key);
-    if (slot === undefined) {
-      const encoded = gzipSync(json, { level: 9 }).toString('base64');
-      if (used + encoded.length > budget) continue;
-      used += encoded.length;
-      slot = details.push(encoded) - 1;
-      seen.set(key, slot);
-    }
-    (rows[index] as EpisodeRow).detail = slot;
+  const builder = new ReportDataBuilder(texts, options);
+  for (const record of records) builder.add(record);
+  builder.plan();
+  for (let batch = builder.nextBatch(); batch !== null; batch = builder.nextBatch()) {
+    for (const position of batch) builder.offer(position, records[position] as EpisodeRecord);
   }
-  // An episode left out whose detail equals an inlined one (the same trace in another epoch) shares it.
-  rows.forEach((row, index) => {
-    if (row.detail === null) row.detail = seen.get(keyOf(detailJson(sorted[index] as EpisodeRecord))) ?? null;
-  });
-  const { results: _results, failures: _failures, errors: _errors, ...kept } = summary;
-  const strategies = run?.strategies ?? [...new Set(records.map((r) => r.strategy))];
-  return {
-    schemaVersion: 1,
-    title: options.title ?? `stratbench — ${run?.suite.name ?? 'results'}`,
-    generated_at: (options.now ?? new Date()).toISOString(),
-    run: {
-      suite: run?.suite.name ?? null,
-      epochs: run?.epochs ?? null,
-      seed: run?.seed ?? null,
-      config_hash: run?.config_hash ?? null,
-      models: run?.models ?? {},
-      started_at: run?.started_at ?? null,
-      notes: Object.values(run?.model_notes ?? {}),
-    },
-    groups: summary.groups,
-    strategies,
-    summary: kept,
-    episodes: rows,
-    details,
-    omitted: rows.filter((row) => row.detail === null).length,
-    messages_stored: texts.size > 0,
-  };
+  return builder.build(summary, run);
 }
