@@ -24,6 +24,7 @@
     if (ticket !== renderCount) return;
     app.replaceChildren(header(kind === 'compare' ? payload.head : payload, tabs), main);
     if (kind === 'compare') app.querySelector('header h1').textContent = payload.title;
+    app.querySelector('header nav')?.before(traceCoverageNote(source));
     if (route.view === 'episode' && route.event !== null) {
       const target = document.getElementById(`event-${route.event}`);
       if (target) {
