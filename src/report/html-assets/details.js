@@ -39,7 +39,7 @@
   /** Why the server could not give a trace ("side|task|strategy|epoch" → message), for traceUnavailable. */
   const fetchProblems = new Map();
   const fetchKey = (side, row) => `${side ?? ''}|${row.task}|${row.strategy}|${row.epoch}`;
-  const traceCount = (n) => n.toLocaleString('en-US');
+  const coverageCount = (n) => n.toLocaleString('en-US');
   const sourceOfSide = (side) => (kind === 'compare' ? payload[side === 'base' ? 'base' : 'head'] : payload);
 
   /** GET /episode?task&strategy&epoch of the serving origin (runner/html-serve.ts): the detail, or an Error with the server's reason. */
@@ -109,10 +109,10 @@
     const successes =
       c.cellsWithSample === c.cells
         ? `${sample === 1 ? 'one success' : `${sample} successes`} per cell`
-        : `a success in ${traceCount(c.cellsWithSample)} of ${traceCount(c.cells)} cells`;
+        : `a success in ${coverageCount(c.cellsWithSample)} of ${coverageCount(c.cells)} cells`;
     return c.failuresIn === c.failures
       ? `every failure, ${successes}`
-      : `failures first, as many as the file's size budget holds: ${traceCount(c.failuresIn)} of ${traceCount(c.failures)} failures`;
+      : `failures first, as many as the file's size budget holds: ${coverageCount(c.failuresIn)} of ${coverageCount(c.failures)} failures`;
   }
 
   /**
@@ -122,12 +122,12 @@
   function traceCoverageNote(source) {
     const c = traceCoverage(source);
     let text;
-    if (c.inFile === c.total) text = [`All ${traceCount(c.total)} traces are in this file.`];
+    if (c.inFile === c.total) text = [`All ${coverageCount(c.total)} traces are in this file.`];
     else if (servedPage && source === payload)
-      text = [`Every trace is available: ${traceCount(c.inFile)} of ${traceCount(c.total)} are in this file, the other ${traceCount(c.total - c.inFile)} are read from the results folder by this server when opened.`];
+      text = [`Every trace is available: ${coverageCount(c.inFile)} of ${coverageCount(c.total)} are in this file, the other ${coverageCount(c.total - c.inFile)} are read from the results folder by this server when opened.`];
     else
       text = [
-        `${traceCount(c.inFile)} of ${traceCount(c.total)} traces are in this file (${coverageWhich(source, c)}); the other ${traceCount(c.total - c.inFile)} open when served (`,
+        `${coverageCount(c.inFile)} of ${coverageCount(c.total)} traces are in this file (${coverageWhich(source, c)}); the other ${coverageCount(c.total - c.inFile)} open when served (`,
         h('code', 'stratbench view DIR --serve'),
         ').',
       ];
@@ -143,7 +143,7 @@
     const c = traceCoverage(source);
     return h(
       'p.problem#not-inlined',
-      `This trace is not in this file (${traceCount(c.inFile)} of ${traceCount(c.total)} traces are: ${coverageWhich(source, c)}); open this report with `,
+      `This trace is not in this file (${coverageCount(c.inFile)} of ${coverageCount(c.total)} traces are: ${coverageWhich(source, c)}); open this report with `,
       h('code', 'stratbench view DIR --serve'),
       ' to read every trace, or ',
       explain,
