@@ -335,7 +335,7 @@
     Promise.all([detailOf('base'), detailOf('head')]).then(
       ([baseDetail, headDetail]) => {
         const sectionsOf = (side, detail) => {
-          const sections = traceSections(side, rows[side], detail, payload[side]);
+          const sections = traceSections(side, rows[side], detail, payload[side], `${side}-`);
           for (const section of sections) section.id = `${side}-${section.id}`;
           return sections;
         };

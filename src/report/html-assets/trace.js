@@ -383,10 +383,11 @@
   }
 
   /**
-   * One section per trace event of an episode (class `event TYPE`, id `event-ID`, data-event ID; data-step STEP on
+   * One section per trace event of an episode (class `event TYPE`, id `PREFIXevent-ID` — idPrefix keeps two traces on
+   * one page (the compare page's side by side) from sharing ids —, data-event ID; data-step STEP on
    * events of a plan step), evidence marked. Used by the episode view and the compare view's side-by-side traces.
    */
-  function traceSections(side, row, detail, source) {
+  function traceSections(side, row, detail, source, idPrefix = '') {
     const evidence = new Set(row.evidence);
     const finalStatus = new Map();
     for (const e of detail.trace) if (e.type === 'step_end') finalStatus.set(e.step_id, e.status);
@@ -395,7 +396,7 @@
     return detail.trace.map((event) =>
       h(
         'section',
-        { class: `event ${event.type}${evidence.has(event.id) ? ' attributed' : ''}${event.id === row.evidence[0] ? ' first-error' : ''}`, id: `event-${event.id}`, 'data-event': event.id, 'data-step': event.step_id ?? null },
+        { class: `event ${event.type}${evidence.has(event.id) ? ' attributed' : ''}${event.id === row.evidence[0] ? ' first-error' : ''}`, id: `${idPrefix}event-${event.id}`, 'data-event': event.id, 'data-step': event.step_id ?? null },
         (({ head, body }) => [
           h('div.event-bar', head, h('span.event-meta', h('span.time', `${event.t_ms} ms`), ' ', h('a.permalink', { href: episodeHash(side, row, event.id), title: 'permalink to this event' }, `#${event.id}`))),
           evidence.has(event.id) ? h('p.attributed-note', `${event.id === row.evidence[0] ? 'first erroneous event' : 'evidence'} for ${row.attribution}: ${row.explanation}`) : null,
