@@ -13,7 +13,7 @@ import {
   type LineAt,
 } from '../results-folder/index.js';
 import { SummaryBuilder, withStatistics, type SummaryFile } from '../report/index.js';
-import { ReportDataBuilder, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
+import { DEFAULT_DETAIL_BUDGET_BYTES, ReportDataBuilder, type CounterfactualVerdict, type ReportData } from '../report/html/report-data.js';
 import { wallTimeKey, type CompareFolder } from '../report/compare-input.js';
 import { ResultColumnsBuilder } from '../report/result-columns.js';
 import { UsageError } from './usage-error.js';
@@ -85,6 +85,22 @@ export async function counterfactualFile(dir: string): Promise<CounterfactualVer
   }
 }
 
+/** The environment variable that sets the inlined details' budget in bytes (default DEFAULT_DETAIL_BUDGET_BYTES, 4 MiB). */
+export const DETAIL_BUDGET_VARIABLE = 'STRATBENCH_HTML_DETAIL_BUDGET';
+
+/**
+ * The budget of inlined details (base64 bytes) STRATBENCH_HTML_DETAIL_BUDGET sets: a whole number of bytes, with an
+ * optional k/M suffix (1024-based); 0 inlines none. Default DEFAULT_DETAIL_BUDGET_BYTES (4 MiB). Throws UsageError
+ * (exit 2) for anything else.
+ */
+export function detailBudgetFromEnvironment(environment: NodeJS.ProcessEnv = process.env): number {
+  const text = environment[DETAIL_BUDGET_VARIABLE];
+  if (text === undefined || text === '') return DEFAULT_DETAIL_BUDGET_BYTES;
+  const match = /^(\d+)([kM]?)$/.exec(text.trim());
+  if (!match) throw new UsageError(`${DETAIL_BUDGET_VARIABLE}=${text}: expected a number of bytes such as 4000000, 512k or 4M`);
+  return Number(match[1]) * (match[2] === 'k' ? 1024 : match[2] === 'M' ? 1024 * 1024 : 1);
+}
+
 const grow = <T extends Float64Array | Uint32Array>(array: T, at: number, make: (n: number) => T): T => {
   if (at < array.length) return array;
   const grown = make(array.length * 2);
@@ -100,7 +116,7 @@ const grow = <T extends Float64Array | Uint32Array>(array: T, at: number, make: 
  * may equal an inlined one) are read again by position, in file order, and validated again. Memory: one row per episode plus about the
  * detail budget. Warnings go to stderr. Throws UsageError (exit 2) naming the folder for an unusable folder.
  */
-export async function readReportFolder(dir: string): Promise<ReportFolder> {
+export async function readReportFolder(dir: string, options: { detailBudgetBytes?: number } = {}): Promise<ReportFolder> {
   const fail = (error: string) => new UsageError(`cannot read results folder ${dir}: ${error}`);
   const opened = await openResultsFolder(dir);
   if (!opened.ok) throw fail(opened.error);
@@ -109,7 +125,10 @@ export async function readReportFolder(dir: string): Promise<ReportFolder> {
   const run: RunFile | null = opened.run;
   const stored = await storedSummary(dir);
   const fromFile = await counterfactualFile(dir);
-  const builder = new ReportDataBuilder(messages.texts, { counterfactuals: fromFile });
+  const builder = new ReportDataBuilder(messages.texts, {
+    counterfactuals: fromFile,
+    detailBudgetBytes: options.detailBudgetBytes ?? detailBudgetFromEnvironment(),
+  });
   let summary: SummaryBuilder | null = null;
   let columns = new ResultColumnsBuilder();
   let wallMs = new Map<string, number>();
