@@ -1,7 +1,7 @@
 // The HTML report of a large run: built by streaming, the page says which traces it holds, and `view --serve` serves
 // every other trace from the results folder (plain and .gz), in Chromium, under a CSP that allows only 'self'.
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -282,6 +282,48 @@ describe.skipIf(SKIP_BROWSER_TESTS)('view --serve of a folder whose traces are m
     const changed = await getJson(`${url}episode?task=${first.task}&strategy=${first.strategy}&epoch=${first.epoch}`);
     expect(changed.status).toBe(409);
     expect(changed.body['error']).toBe(`${join(dir, 'episodes.jsonl')} changed since this page was built; run \`stratbench view ${dir} --serve\` again`);
+    // The page says so where the trace would be.
+    const omitted = omittedRows(await (await fetch(url)).text())[0]!;
+    const { page } = await watchedPage(browser);
+    await page.unroute('**/*');
+    await page.goto(`${url}#episode/${encodeURIComponent(omitted.task)}/${omitted.strategy}/${omitted.epoch}`);
+    await page.waitForSelector('#not-inlined');
+    expect(await page.locator('#not-inlined').textContent()).toBe(
+      `This trace is not in this file, and the server could not read it: ${changed.body['error'] as string}. ` +
+        `stratbench explain DIR ${omitted.task} ${omitted.strategy} --epoch ${omitted.epoch} prints it.`,
+    );
+    await page.close();
+  });
+});
+
+describe('view --serve failure paths', () => {
+  it('answers 500 naming the file for a line that is no longer an episode (same size and time)', async () => {
+    const dir = join(scratch(), 'corrupt');
+    const lines = await copiedFolder(dir, 1);
+    const file = join(dir, 'episodes.jsonl');
+    utimesSync(file, 1_000_000_000, 1_000_000_000);
+    const served = await serve(dir);
+    children.push(served.child);
+    const record = episodeOf(lines, 3);
+    const start = lines.slice(0, 3).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+    const handle = openSync(file, 'r+');
+    writeSync(handle, Buffer.alloc(Buffer.byteLength(lines[3]!), 'x'), 0, Buffer.byteLength(lines[3]!), start);
+    closeSync(handle);
+    utimesSync(file, 1_000_000_000, 1_000_000_000);
+    const { status, body } = await getJson(`${served.url}episode?task=${record.task}&strategy=${record.strategy}&epoch=${record.epoch}`);
+    expect(status).toBe(500);
+    expect(body['error']).toMatch(
+      new RegExp(`^cannot read this episode from ${file.replace(/[.]/g, '\\.')} \\(.+\\); run \`stratbench view ${dir} --serve\` again$`),
+    );
+    served.child.kill('SIGTERM');
+  });
+
+  it('refuses a detail budget that is not a size, before reading the folder (exit 2)', () => {
+    process.env['STRATBENCH_HTML_DETAIL_BUDGET'] = 'lots';
+    const result = stratbench(['view', small]);
+    delete process.env['STRATBENCH_HTML_DETAIL_BUDGET'];
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('STRATBENCH_HTML_DETAIL_BUDGET=lots: expected a number of bytes such as 4000000, 512k or 4M');
   });
 });
 

@@ -118,6 +118,7 @@ const grow = <T extends Float64Array | Uint32Array>(array: T, at: number, make: 
  */
 export async function readReportFolder(dir: string, options: { detailBudgetBytes?: number } = {}): Promise<ReportFolder> {
   const fail = (error: string) => new UsageError(`cannot read results folder ${dir}: ${error}`);
+  const detailBudgetBytes = options.detailBudgetBytes ?? detailBudgetFromEnvironment();
   const opened = await openResultsFolder(dir);
   if (!opened.ok) throw fail(opened.error);
   const messages = await readMessages(dir);
@@ -127,7 +128,7 @@ export async function readReportFolder(dir: string, options: { detailBudgetBytes
   const fromFile = await counterfactualFile(dir);
   const builder = new ReportDataBuilder(messages.texts, {
     counterfactuals: fromFile,
-    detailBudgetBytes: options.detailBudgetBytes ?? detailBudgetFromEnvironment(),
+    detailBudgetBytes,
   });
   let summary: SummaryBuilder | null = null;
   let columns = new ResultColumnsBuilder();

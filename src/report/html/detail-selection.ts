@@ -54,7 +54,7 @@ export function detailFingerprint(record: EpisodeRecord): number {
 }
 
 /** Candidates read in the first batch; later batches are sized from the details seen (see DetailSelection.nextBatch). */
-const FIRST_BATCH = 256;
+const FIRST_BATCH = 512;
 
 /**
  * Decides which candidate details are inlined: candidates are ranked (rank 0 first: failures, then the sample), and
@@ -141,7 +141,7 @@ export class DetailSelection {
       return share.length > 0 ? share : (this.nextBatch() ?? null);
     }
     const seen = this.details.length;
-    const size = seen === 0 ? FIRST_BATCH : Math.ceil(((this.budget - this.used) / (this.used / seen)) * 1.25) + 16;
+    const size = seen === 0 ? FIRST_BATCH : Math.ceil(((this.budget - this.used) / (this.used / seen)) * 2) + 16;
     const end = Math.min(this.rankToIndex.length, this.nextRank + size);
     for (let rank = this.nextRank; rank < end; rank += 1) this.pendingRanks.push(rank);
     return this.pendingRanks.map((rank) => this.rankToIndex[rank] as number).sort((a, b) => a - b);
