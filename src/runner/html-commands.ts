@@ -7,8 +7,8 @@ import { makeFolder } from '../files/make-folder.js';
 import type { EpisodeRecord } from '../records/index.js';
 import { removePartialFile } from '../results-folder/index.js';
 import type { CounterfactualVerdict, ReportData } from '../report/html/report-data.js';
-import { renderHtmlReport, renderHtmlReportParts, type HtmlAssets } from '../report/html/render-html.js';
-import { buildCompareData, renderCompareHtml } from '../report/html/compare-data.js';
+import { pageData, renderHtmlParts, renderHtmlReport, renderHtmlReportParts, type HtmlAssets } from '../report/html/render-html.js';
+import { buildCompareData } from '../report/html/compare-data.js';
 import { compareResults, type CompareOptions } from '../report/compare-report.js';
 import { counterfactualFile, counterfactualOfRecord, readReportFolder } from './html-report-folder.js';
 import { startReportServer } from './html-serve.js';
@@ -148,5 +148,14 @@ export async function writeCompareHtml(baseDir: string, headDir: string, file: s
   const compared = compareResults(base.compare, head.compare, options);
   if (!compared.ok) throw new UsageError(`cannot compare ${baseDir} and ${headDir}: ${compared.error}`);
   const data = buildCompareData(compared.report, base.data, head.data, { base: base.compare.run, head: head.compare.run });
-  return writeOrThrow(file, renderCompareHtml(data, base.data, head.data, await loadHtmlAssets()));
+  // renderCompareHtml's page, in parts (two 100k-episode runs are ~30 MB of page: never one string).
+  const [basePage, headPage] = [pageData(base.data), pageData(head.data)];
+  const parts = renderHtmlParts(
+    { title: data.title, comparison: data, base: basePage.page, head: headPage.page },
+    { base: basePage.details, head: headPage.details },
+    data.title,
+    await loadHtmlAssets(),
+    'compare',
+  );
+  return writeOrThrow(file, parts);
 }

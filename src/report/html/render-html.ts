@@ -24,23 +24,15 @@ const SCRIPT_ESCAPES: Record<string, string> = { '<': '\\u003c', '\u2028': '\\u2
 const escapeScript = (json: string): string => json.replace(/[<\u2028\u2029]/g, (c) => SCRIPT_ESCAPES[c] as string);
 
 /**
- * scriptJson(value) in parts (joined, the same text): objects and arrays down to `depth` levels are written member
- * by member, so no one string holds a large page's data (a 100k-episode run's rows are ~10 MB of JSON). Pure.
+ * scriptJson(value) in parts (joined, the same text): objects down to `depth` levels are written member by member
+ * (arrays whole: a packed column, the details), so no one string holds a large page's data (a 100k-episode run's rows
+ * are ~10 MB of JSON; a compare page holds two). Pure.
  */
-export function scriptJsonParts(value: unknown, depth = 3): string[] {
+export function scriptJsonParts(value: unknown, depth = 5): string[] {
   const out: string[] = [];
   const walk = (item: unknown, level: number): void => {
-    if (level === 0 || item === null || typeof item !== 'object' || typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+    if (level === 0 || item === null || typeof item !== 'object' || Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === 'function') {
       out.push(escapeScript(JSON.stringify(item) ?? 'null'));
-      return;
-    }
-    if (Array.isArray(item)) {
-      out.push('[');
-      item.forEach((member, index) => {
-        if (index > 0) out.push(',');
-        walk(member, level - 1);
-      });
-      out.push(']');
       return;
     }
     out.push('{');
