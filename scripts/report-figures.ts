@@ -1,26 +1,36 @@
 // Issue 30's closing figures for one build of the HTML report: page sizes, build wall time and peak RSS, load times,
 // axe-core counts, sideways scrolling, grid filter-change times and how many traces the page can show — one markdown table.
 //
-//   npx tsx scripts/report-figures.ts --build DIR --work DIR [--label NAME] [--beside FILE.md] [--out FILE.md] [--skip 100k,10k]
+//   npm run bench:report -- --build DIR --work DIR [--label NAME] [--beside FILE.md] [--out FILE.md] [--skip 100k,10k,browser]
+//
+// Before and after (the same --work, so both builds read the same folders):
+//   git worktree add /tmp/wt-base a7f110e && ln -s "$PWD/node_modules" /tmp/wt-base/node_modules && (cd /tmp/wt-base && npx tsc -p tsconfig.build.json)
+//   npm run bench:report -- --build /tmp/wt-base --work /tmp/rf-work --out /tmp/report-figures-before.md
+//   npm run build && npm run bench:report -- --build . --work /tmp/rf-work --beside /tmp/report-figures-before.md --out /tmp/report-figures.md
 //
 // --build  a checkout with dist/ built (`npx tsc -p tsconfig.build.json`); every command runs as `node DIR/dist/cli.js …`.
 // --work   where the results folders live, made once and reused by every later run (so two builds read the SAME folders):
 //          core (run --suite tasks/core.yaml --epochs 3, by the first build given), t646 (646 tasks × 5 strategies × 3
 //          epochs = 9,690 episodes), t646-head (t646 with 15% of plan-replan's successes turned into failures: the compare
-//          page's head), e10k (200 tasks × 5 × 10 epochs), e100k (2,000 tasks × 5 × 10). The synthetic folders copy the core
-//          run's records with suffixed task ids, each copy's trace made distinct and a fifth of the successes turned into
-//          attributed failures (as scripts/bench-html-report.ts does); summary.json is computed by this checkout's
-//          summaryFromRecords. Pages and screenshots go to WORK/pages/LABEL/.
+//          page's head), e10k (200 tasks × 5 × 10 epochs), e100k (2,000 tasks × 5 × 10; 0.8 GB of episodes.jsonl). The
+//          synthetic folders copy the core run's records with suffixed task ids, each copy's trace made distinct and a
+//          fifth of the successes turned into attributed failures (as scripts/bench-html-report.ts does); summary.json is
+//          computed by this checkout's summaryFromRecords. WORK/NAME.figures.json keeps what the script opens in each.
+//          Pages and screenshots (core and compare views, 1440 and 800 px) go to WORK/pages/LABEL/.
 // --label  the build's column heading (default: its `git rev-parse --short HEAD`).
-// --beside an earlier output of this script: its value column is printed left of this build's, row by row.
+// --beside an earlier output of this script: its value columns are printed left of this build's, row by row.
 // --out    also write the table to this file.
 // --skip   figures to leave out: 100k, 10k, browser (builds and sizes only).
 //
-// Builds run one at a time under `/usr/bin/time -f '%e %M'` (peak RSS from wait4), 10 min timeout for the 100k page,
-// 5 min for the others; a timed-out build is killed (its whole process group) and reported with the peak RSS sampled so
-// far. The page is driven only through what the old build (a7f110e) has too: URL hash routes, body[data-ready="true"]
-// after each render (reset to "false" before each action), performance marks and the grid's <select name="outcome">;
-// `#grid?outcome=…` is tried and reported. No figure is asserted: a failed measurement prints its error in its cell.
+// Builds run one at a time under `/usr/bin/time -f '%e %M'` (wall s; peak RSS from wait4), 10 min timeout for the 100k
+// page, 5 min for the others; a timed-out build is killed (its whole process group) and reported with the peak RSS
+// sampled so far (VmHWM). The page is driven only through what the old build (a7f110e) has too: URL hash routes,
+// body[data-ready="true"] after each render (reset to "false" before each action), the 'ready' performance mark and the
+// grid's <select name="outcome"> (`#grid?outcome=…` is tried and reported; used when there is no select). Times in the
+// page run from the action to the end of the first frame rendered after the last DOM mutation (layout included).
+// Axe: axe-core 4.14.1 through tests/support/browser.ts, rules counted by impact, serious and critical ones as id×nodes.
+// No figure is asserted: a failed measurement prints its error in its cell. Exit 0 with the table; 2 for bad usage or a
+// build without dist/; 1 when the folders cannot be made or Chromium cannot start; 130/143 interrupted.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
@@ -32,16 +42,21 @@ import { summaryFromRecords } from '../src/report/run-report.js';
 import { type AxeViolation, axeViolations, launchChromium, watchedPage } from '../tests/support/browser.js';
 
 const USAGE = 'usage: npx tsx scripts/report-figures.ts --build DIR --work DIR [--label NAME] [--beside FILE.md] [--out FILE.md] [--skip 100k,10k,browser]';
-const { values } = parseArgs({
-  options: {
-    build: { type: 'string' },
-    work: { type: 'string' },
-    label: { type: 'string' },
-    beside: { type: 'string' },
-    out: { type: 'string' },
-    skip: { type: 'string' },
-  },
-});
+const options = {
+  build: { type: 'string' },
+  work: { type: 'string' },
+  label: { type: 'string' },
+  beside: { type: 'string' },
+  out: { type: 'string' },
+  skip: { type: 'string' },
+} as const;
+let values: ReturnType<typeof parseArgs<{ options: typeof options }>>['values'];
+try {
+  values = parseArgs({ options }).values;
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+  process.exit(2);
+}
 if (values.build === undefined || values.work === undefined) {
   process.stderr.write(`${USAGE}\n`);
   process.exit(2);
@@ -88,6 +103,12 @@ const killGroup = (child: ChildProcess): void => {
     // already gone
   }
 };
+// An error outside a figure (a folder that cannot be made, no Chromium): one line, no child left running.
+process.on('uncaughtException', (error) => {
+  for (const child of running) killGroup(child);
+  process.stderr.write(`report-figures: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     for (const child of running) killGroup(child);
@@ -163,6 +184,8 @@ interface FolderFacts {
   sample: EpisodeRef[];
   /** An episode whose trace has a plan_revision event (core only). */
   revised?: EpisodeRef;
+  /** The failed episode with the most tool output (core only; every failure's trace is inlined): long code blocks. */
+  longest?: EpisodeRef;
 }
 
 const factsFile = (name: string): string => join(WORK, `${name}.figures.json`);
@@ -178,26 +201,35 @@ function evenSample<T>(items: readonly T[], count: number): T[] {
   return items.filter((_, index) => index % step === 0).slice(0, count);
 }
 
+const refOf = ({ task, strategy, epoch }: EpisodeRef): EpisodeRef => ({ task, strategy, epoch });
+
 async function coreFolder(): Promise<void> {
   const dir = join(WORK, 'core');
-  if (existsSync(join(dir, 'run.json')) && existsSync(factsFile('core'))) return;
+  if (existsSync(join(dir, 'run.json')) && existsSync(factsFile('core'))) {
+    if (readFacts('core').longest === undefined) writeFileSync(factsFile('core'), JSON.stringify(coreFacts(readRecords(dir)), null, 2));
+    return;
+  }
   rmSync(`${dir}.partial`, { recursive: true, force: true });
   log(`running the core suite × 3 epochs into ${dir} with ${BUILD}…`);
   const ran = await timedCli(['run', '--suite', join(BUILD, 'tasks/core.yaml'), '--epochs', '3', '--out', `${dir}.partial`, '--no-progress'], 600_000);
   if (ran.code !== 0) throw new Error(`the core run exited ${ran.code}: ${ran.stderr.slice(-500)}`);
   rmSync(dir, { recursive: true, force: true });
   renameSync(`${dir}.partial`, dir);
-  const records = readRecords(dir);
+  writeFileSync(factsFile('core'), JSON.stringify(coreFacts(readRecords(dir)), null, 2));
+}
+
+function coreFacts(records: EpisodeRecord[]): FolderFacts {
   const revised = records.find((r) => r.epoch === 0 && r.trace.some((event) => event.type === 'plan_revision'));
-  const refs = records.map(({ task, strategy, epoch }) => ({ task, strategy, epoch }));
-  const facts: FolderFacts = {
+  const output = (r: EpisodeRecord): number => r.trace.reduce((sum, event) => sum + (event.type === 'tool_call' ? String(event.output ?? '').length : 0), 0);
+  const longest = records.filter((r) => !r.success).sort((a, b) => output(b) - output(a))[0];
+  return {
     episodes: records.length,
-    tasks: new Set(refs.map((r) => r.task)).size,
+    tasks: new Set(records.map((r) => r.task)).size,
     failed: records.filter((r) => !r.success).length,
-    sample: evenSample(refs, 30),
-    ...(revised ? { revised: { task: revised.task, strategy: revised.strategy, epoch: revised.epoch } } : {}),
+    sample: evenSample(records.map(refOf), 30),
+    ...(revised ? { revised: refOf(revised) } : {}),
+    ...(longest ? { longest: refOf(longest) } : {}),
   };
-  writeFileSync(factsFile('core'), JSON.stringify(facts, null, 2));
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) (xorshift32), so every machine builds the same folders. */
@@ -437,27 +469,65 @@ const PAGE_TIMEOUT_MS = 300_000;
 const problems = { requests: [] as string[], consoleErrors: [] as string[], loads: 0 };
 const scrolls: string[] = [];
 
+/** How long a page that threw an uncaught error may still take to render before the wait for it gives up (ms). */
+const AFTER_PAGE_ERROR_MS = 15_000;
+/** Per page: a promise rejected AFTER_PAGE_ERROR_MS after its first uncaught error (a page that threw may never render). */
+const pageFailures = new WeakMap<Page, Promise<never>>();
+
+function failureOf(page: Page): Promise<never> {
+  let failure = pageFailures.get(page);
+  if (!failure) {
+    failure = new Promise<never>((_, reject) =>
+      page.once('pageerror', (error) => {
+        setTimeout(() => reject(new Error(`the page threw "${error.message}" and did not render within ${AFTER_PAGE_ERROR_MS / 1000} s`)), AFTER_PAGE_ERROR_MS);
+      }),
+    );
+    failure.catch(() => undefined);
+    pageFailures.set(page, failure);
+  }
+  return failure;
+}
+
+/** `work` on `page`, or the page's uncaught error when it threw and then did not finish within AFTER_PAGE_ERROR_MS. */
+const unlessBroken = <T>(page: Page, work: Promise<T>): Promise<T> => Promise.race([work, failureOf(page)]);
+
 async function settle(page: Page, action: { select: string; value: string } | { hash: string } | null = null): Promise<number> {
-  return page.evaluate(`(${SETTLE})(${JSON.stringify({ action, timeoutMs: PAGE_TIMEOUT_MS })})`);
+  return unlessBroken(page, page.evaluate(`(${SETTLE})(${JSON.stringify({ action, timeoutMs: PAGE_TIMEOUT_MS })})`));
 }
 
 /** A fresh page `width` px wide at file://FILE#hash, rendered; its problems are added to the totals when closed. */
+/** Pages that threw and never rendered (file → why): their other views are not tried again. */
+const brokenPages = new Map<string, string>();
+
 async function open(browser: Browser, file: string, hash: string, width = 1440): Promise<{ page: Page; wallMs: number; close: () => Promise<void> }> {
+  const broken = brokenPages.get(file);
+  if (broken !== undefined) throw new Error(broken);
   const watched = await watchedPage(browser);
-  await watched.page.setViewportSize({ width, height: 900 });
-  const started = performance.now();
-  await watched.page.goto(`${pathToFileURL(file).href}${hash}`, { waitUntil: 'commit', timeout: PAGE_TIMEOUT_MS });
-  await watched.page.waitForSelector('body[data-ready="true"]', { timeout: PAGE_TIMEOUT_MS });
-  const wallMs = performance.now() - started;
-  await settle(watched.page);
   problems.loads += 1;
   const close = async (): Promise<void> => {
     problems.requests.push(...watched.problems.requests);
     problems.consoleErrors.push(...watched.problems.consoleErrors.map((e) => `${basename(file)}${hash}: ${e}`));
+    watched.problems.requests.length = 0;
+    watched.problems.consoleErrors.length = 0;
     await watched.page.close();
   };
-  return { page: watched.page, wallMs, close };
+  try {
+    failureOf(watched.page);
+    await watched.page.setViewportSize({ width, height: 900 });
+    const started = performance.now();
+    await watched.page.goto(`${pathToFileURL(file).href}${hash}`, { waitUntil: 'commit', timeout: PAGE_TIMEOUT_MS });
+    await unlessBroken(watched.page, watched.page.waitForSelector('body[data-ready="true"]', { timeout: PAGE_TIMEOUT_MS }));
+    const wallMs = performance.now() - started;
+    await settle(watched.page);
+    return { page: watched.page, wallMs, close };
+  } catch (error) {
+    await close();
+    if (error instanceof Error && error.message.startsWith('the page threw')) brokenPages.set(file, error.message);
+    throw error;
+  }
 }
+
+const episodeRoute = (ref: EpisodeRef): string => `#episode/${encodeURIComponent(ref.task)}/${encodeURIComponent(ref.strategy)}/${ref.epoch}`;
 
 const median = (list: number[]): number => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!;
 
@@ -595,7 +665,7 @@ async function traceReach(browser: Browser, built: Built, facts: FolderFacts, wh
     let shown = 0;
     const notes = new Map<string, number>();
     for (const ref of facts.sample) {
-      await settle(page, { hash: `#episode/${encodeURIComponent(ref.task)}/${encodeURIComponent(ref.strategy)}/${ref.epoch}` });
+      await settle(page, { hash: episodeRoute(ref) });
       const seen = (await page.evaluate(EPISODE_SHOWN)) as { events: number; missing: boolean; note: string };
       if (seen.events > 0) shown += 1;
       else {
@@ -682,7 +752,17 @@ if (!skip.has('browser')) {
             {
               label: `core episode with a plan revision (${revised.task} × ${revised.strategy} #${revised.epoch})`,
               file: core.file,
-              hash: `#episode/${encodeURIComponent(revised.task)}/${encodeURIComponent(revised.strategy)}/${revised.epoch}`,
+              hash: episodeRoute(revised),
+              shots: true,
+            },
+          ]
+        : []),
+      ...(core.facts.longest
+        ? [
+            {
+              label: `core failed episode with the most tool output (${core.facts.longest.task} × ${core.facts.longest.strategy} #${core.facts.longest.epoch})`,
+              file: core.file,
+              hash: episodeRoute(core.facts.longest),
               shots: true,
             },
           ]
