@@ -8,8 +8,8 @@ import type { EpisodeRecord } from '../../records/index.js';
  * Deflate level of inlined details: 6 (zlib's default). Measured on the 1,737 details inlined from the 105,000-episode
  * bench folder (scripts/bench-html-report.ts --large; core-suite traces, 9,280 bytes of JSON each): level 1 2,671
  * bytes of base64 a detail in 66 µs, 3 2,573 B / 63 µs, 6 2,414 B / 83 µs, 9 2,411 B / 86 µs. 6 fits 10% more traces
- * in the budget than 1 and as many as 9; only the details up to the budget's cut are deflated, so the level costs
- * ~30 ms a build either way (decision 0042).
+ * in the budget than 1 and as many as 9; only the details of the batches read near the budget's cut (~3,000) are
+ * deflated, so the level costs ~0.1 s a build either way (decision 0042).
  */
 export const DETAIL_GZIP_LEVEL = 6;
 
@@ -63,7 +63,8 @@ const FIRST_BATCH = 512;
  * (`nextBatch`: file positions in file order, so a gzip member is inflated once a batch) and `offer`s each: a batch
  * of the next ranks, sized from the mean detail seen so far to about fill the budget (usually one or two batches),
  * until the first detail that does not fit; then one batch of the episodes left out whose fingerprint equals an
- * inlined one's, to share equal details. Only candidates up to the cut are deflated; memory: one batch of JSON.
+ * inlined one's, to share equal details. Candidates are deflated as offered (a batch overshoots the cut by at most
+ * about as many as it holds); memory: one batch of deflated details.
  */
 export class DetailSelection {
   private nextRank = 0;
@@ -73,7 +74,8 @@ export class DetailSelection {
   private readonly details: string[] = [];
   private readonly slotOfKey = new Map<string, number>();
   private readonly slotOf: Int32Array;
-  private batch = new Map<number, string>();
+  /** The last batch's details, deflated as they are offered (a batch's JSON would be ~10× larger held until settled). */
+  private batch = new Map<number, { key: string; encoded: string | null }>();
 
   /**
    * `rankToIndex[rank]`: the file position of the candidate of that rank; `fingerprints[position]`
@@ -90,22 +92,21 @@ export class DetailSelection {
 
   /** The detail JSON of the episode at file `position`, one of the last batch's. */
   offer(position: number, json: string): void {
-    this.batch.set(position, json);
+    this.batch.set(position, { key: detailKey(json), encoded: this.sharing ? null : encodeDetail(json) });
   }
 
   /** Walks the offered batch in rank order (or, sharing, matches keys); returns whether the cut was reached. */
   private settle(ranks: readonly number[]): void {
     for (const rank of ranks) {
       const position = this.rankToIndex[rank] as number;
-      const json = this.batch.get(position);
-      if (json === undefined) throw new Error(`DetailSelection: the detail at position ${position} was not offered`);
-      const key = detailKey(json);
+      const offered = this.batch.get(position);
+      if (offered?.encoded == null) throw new Error(`DetailSelection: the detail at position ${position} was not offered`);
+      const { key, encoded } = offered;
       const slot = this.slotOfKey.get(key);
       if (slot !== undefined) {
         this.slotOf[position] = slot;
         continue;
       }
-      const encoded = encodeDetail(json);
       if (this.used + encoded.length > this.budget) {
         this.done = true;
         return;
@@ -122,7 +123,7 @@ export class DetailSelection {
   /** The file positions (ascending) to read and offer next, or null when the selection is complete. */
   nextBatch(): number[] | null {
     if (this.sharing) {
-      for (const [position, json] of this.batch) this.slotOf[position] = this.slotOfKey.get(detailKey(json)) ?? -1;
+      for (const [position, offered] of this.batch) this.slotOf[position] = this.slotOfKey.get(offered.key) ?? -1;
       this.batch = new Map();
       return null;
     }
