@@ -671,7 +671,13 @@ async function traceReach(browser: Browser, built: Built, facts: FolderFacts, wh
       else {
         const note = seen.missing
           ? 'episode not found by its route'
-          : seen.note.split(ref.task).join('TASK').split(ref.strategy).join('STRATEGY').replace(/\d+/g, 'N').slice(0, 160) || 'no trace and no note';
+          : seen.note
+              .split(ref.task)
+              .join('TASK')
+              .split(ref.strategy)
+              .join('STRATEGY')
+              .replace(/--epoch \d+/g, '--epoch N')
+              .slice(0, 240) || 'no trace and no note';
         notes.set(note, (notes.get(note) ?? 0) + 1);
       }
     }
