@@ -282,7 +282,7 @@
       color,
       marks: [Plot.barX(rows, { x: 'count', y: along, fill: stack, title: (d) => `${d.strategy} · ${d[along === 'strategy' ? stack : along]}: ${d.count} failed episodes` }), Plot.ruleX([0])],
     });
-    return linkMarks(chart, 'bar', rows, (d) => (d.component === '(unattributed)' || d.mode === '(unattributed)' ? { strategy: d.strategy, outcome: 'any-failure' } : along === 'mode' ? { strategy: d.strategy, mode: d.mode } : { strategy: d.strategy, component: d.component }));
+    return linkMarks(chart, 'bar', rows, (d) => (along === 'mode' ? { strategy: d.strategy, mode: d.mode } : { strategy: d.strategy, component: d.component }));
   }
 
   // ---- overview: the page ----------------------------------------------------------------------------------------
@@ -446,7 +446,7 @@
                 caption: 'attributed failed episodes',
                 summary: `Failed episodes by component: ${byComponent.map((r) => `${r.strategy} ${r.component} ${r.count}`).join(', ')}.`,
                 make: () => failureChart(byComponent, { along: 'strategy', domain: strategies, stack: 'component', color: componentColors(components) }),
-                links: byComponent.map((r) => ({ label: `${r.strategy} · ${r.component}: ${r.count}`, filters: r.component === '(unattributed)' ? { strategy: r.strategy, outcome: 'any-failure' } : { strategy: r.strategy, component: r.component } })),
+                links: byComponent.map((r) => ({ label: `${r.strategy} · ${r.component}: ${r.count}`, filters: { strategy: r.strategy, component: r.component } })),
               }),
               chartFigure({
                 id: 'failures-mode',
@@ -454,7 +454,7 @@
                 caption: 'component.mode',
                 summary: `Failed episodes by mode: ${byMode.map((r) => `${r.strategy} ${r.mode} ${r.count}`).join(', ')}.`,
                 make: () => failureChart(byMode, { along: 'mode', domain: modeTotals.map((m) => m.mode), stack: 'strategy', color: colors(strategies) }),
-                links: byMode.map((r) => ({ label: `${r.strategy} · ${r.mode}: ${r.count}`, filters: r.mode === '(unattributed)' ? { strategy: r.strategy, outcome: 'any-failure' } : { strategy: r.strategy, mode: r.mode } })),
+                links: byMode.map((r) => ({ label: `${r.strategy} · ${r.mode}: ${r.count}`, filters: { strategy: r.strategy, mode: r.mode } })),
               }),
             ])
           : h('p', 'No failed episodes.'),
