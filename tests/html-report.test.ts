@@ -1,14 +1,13 @@
 // The HTML report of a real core-suite run, opened in Chromium (playwright-core): charts, numbers, grid filter, permalinks, plan diffs, no network.
 import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, SKIP_BROWSER_TESTS, watchedPage, type PageProblems } from './support/browser.js';
+import { launchChromium, REPORT_ARTIFACTS, SKIP_BROWSER_TESTS, watchedPage, type PageProblems } from './support/browser.js';
 import { scratch, startStratbench, stratbench } from './support/cli.js';
 
 /** Screenshots of every view, kept as test artifacts (look at them). */
-const ARTIFACTS = process.env['STRATBENCH_TEST_ARTIFACTS'] ?? join(tmpdir(), 'stratbench-html-report');
+const ARTIFACTS = REPORT_ARTIFACTS;
 
 interface Summary {
   groups: string[];
