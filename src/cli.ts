@@ -301,17 +301,21 @@ function program(): Command {
       if (options.markdown === '-' && stdoutTaken.length > 1) {
         throw new UsageError(`${stdoutTaken.join(' and ')} would all print on stdout: give --markdown a file (--markdown report.md), or leave one out`);
       }
-      if (options.html) {
+      // The HTML page is built last, after the text report's streaming pass has let go of its memory: the two in
+      // turn peak at ~210 MB on a 100k-episode run, the page first at ~280 MB (npm run bench:report).
+      const writeHtml = async (): Promise<void> => {
+        if (!options.html) return;
         const { writeHtmlReport } = await import('./runner/html-commands.js');
         await writeHtmlReport(dir, options.html);
-      }
+      };
       if (options.csv) {
         const { writeEpisodesCsv } = await import('./runner/export-commands.js');
         await writeEpisodesCsv(dir, options.csv);
-        if (options.csv === '-') return;
+        if (options.csv === '-') return writeHtml();
       }
       const { reportCommand } = await import('./runner/folder-commands.js');
       process.exitCode = await reportCommand(dir, options);
+      await writeHtml();
     });
 
   cli
