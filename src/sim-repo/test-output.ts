@@ -1,5 +1,5 @@
 // Owns how a test run reads: vitest 4's default reporter (file lines, failed tests with diffs and code frames, summary).
-import type { FileResult, TestResult } from './test-runner.js';
+import type { FileResult, TestResult } from './test-results.js';
 
 const RULE = '⎯'.repeat(24);
 

@@ -5,44 +5,16 @@ import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { evaluatePredicate } from './predicates.js';
 import { RunCache } from './run-cache.js';
 import { runSandboxed, type WorkingTree } from './code-host.js';
-import type { SandboxError, SandboxRunResult } from './sandbox/index.js';
+import type { SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
 import { isTestModulePath } from './sandbox/module-resolve.js';
 import { addedPaths, overlayTree, pathSetKey, workingFile, type RepoBase, type RepoState } from './state.js';
 import { renderTestRun } from './test-output.js';
+import type { FileResult, TestResult, TestRun, TestState } from './test-results.js';
 import { parseVitestArgs } from './vitest-cli.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
-/** How one test ended, as vitest reports it. */
-export type TestState = 'passed' | 'failed' | 'skipped' | 'todo';
-
-/** One test's result. `id` is `file > describe … > test`, the FAIL_TO_PASS / PASS_TO_PASS identifier. */
-export interface TestResult {
-  id: string;
-  file: string;
-  /** Describe names and the test name. */
-  path: string[];
-  state: TestState;
-  error?: SandboxError & { expected?: string; actual?: string };
-  /** Set for environment-dependent tests (decided by their declared predicate, not executed). */
-  declared?: true;
-}
-
-/** One test file's results; `error` is a file-level failure (it did not load, or defines no test). */
-export interface FileResult {
-  file: string;
-  tests: TestResult[];
-  error?: SandboxError;
-  /** Set when the file's run was tampered with (see TAMPERED_GRADER): what was refused or could not be read. */
-  tampered?: string;
-}
-
-/** A finished test run: exit code and output as vitest prints them, plus the structured results. */
-export interface TestRun {
-  exit_code: number;
-  output: string;
-  files: FileResult[];
-}
+export type { FileResult, TestResult, TestRun, TestState } from './test-results.js';
 
 /** vitest 4's default include glob and excludes. */
 const INCLUDE = picomatch('**/*.{test,spec}.?(c|m)[jt]s?(x)', { dot: false });
