@@ -1,7 +1,7 @@
 // The gate's decision from a comparison: per-strategy verdicts, flip labels that agree with it, and the reasons.
 import type { ConfigurationComparison } from './compare-configuration.js';
 import type { ErrorGate, GateDesign, Verdict } from './compare-gate.js';
-import type { Decision, StrategyChange, TaskComparison } from './compare-report.js';
+import type { Decision, StrategyChange, TaskComparison } from './compare-shapes.js';
 
 const percent = (rate: number): string => `${(rate * 100).toFixed(1)}%`;
 const points = (effect: number): string => `${(effect * 100).toFixed(1)} pp`;

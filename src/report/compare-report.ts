@@ -3,13 +3,12 @@ import type { BootstrapOptions } from './statistics-bootstrap.js';
 import { DEFAULT_RESAMPLES, DEFAULT_SEED } from './statistics-bootstrap.js';
 import { comparePaired, withHolm, type PairedComparison } from './statistics-comparison.js';
 import { DEFAULT_CONFIDENCE } from './statistics-intervals.js';
-import { summariseOutcomes, type RateSummary } from './statistics-summary.js';
-import { collectTaskOutcomes, stabilityLabel, type StabilityLabel, type TaskOutcome } from './statistics-tasks.js';
-import type { RunCompleteness } from '../records/index.js';
+import { summariseOutcomes } from './statistics-summary.js';
+import { collectTaskOutcomes, stabilityLabel, type TaskOutcome } from './statistics-tasks.js';
 import { describeCompleteness, matrixCells, sliceCells } from '../results-folder/index.js';
 import { matchRows, positionsOf, toCompareFolder, wallTimeKey, type CompareFolder, type RecordsFolder } from './compare-input.js';
 import type { ResultColumns } from './result-columns.js';
-import { compareConfiguration, type ConfigurationComparison } from './compare-configuration.js';
+import { compareConfiguration } from './compare-configuration.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
   DEFAULT_MIN_EFFECT,
@@ -19,111 +18,16 @@ import {
   gateDesign,
   headCoverage,
   sharedEpisodes,
-  type Coverage,
-  type ErrorGate,
-  type GateDesign,
-  type Verdict,
 } from './compare-gate.js';
 import { decide } from './compare-decision.js';
+import type { ComparisonReport, FolderOverview, GroupChange, StrategyChange, TaskComparison, TaskSide } from './compare-shapes.js';
+
+export type { ComparisonReport, Decision, FolderOverview, GroupChange, StrategyChange, TaskComparison, TaskSide } from './compare-shapes.js';
 
 /** Significance level of the regression gate (issue 5: α = 0.05). */
 export const REGRESSION_ALPHA = 0.05;
 /** A stable-pass → stable-fail flip trips the gate only when both sides have at least this many scored epochs. */
 export const MIN_EPOCHS_FOR_STABLE_FLIP = 2;
-
-export interface FolderOverview {
-  dir: string;
-  episodes: number;
-  errors: number;
-  strategies: string[];
-  tasks: number;
-  /** Most scored epochs of any task × strategy. */
-  epochs: number;
-  warnings: string[];
-  /** How much of its run.json's matrix the folder holds (null without run.json); its label marks a partial folder. */
-  completeness: RunCompleteness | null;
-}
-
-/** One strategy's change on the tasks both folders scored: base = first, head = second. */
-export interface StrategyChange {
-  strategy: string;
-  base: RateSummary;
-  head: RateSummary;
-  /**
-   * change.adjustedPValue is Holm-adjusted across strategies (shown; the gate uses change.test.pValue);
-   * change.minimumDetectableEffect is the gate's, design.minimumDetectableEffect (families as clusters).
-   */
-  change: PairedComparison;
-  /** What the gate's test can show with these tasks and families (see gateDesign). */
-  design: GateDesign;
-  /**
-   * regressed: a significant drop or a gating flip; improved: a significant rise; inconclusive: the design cannot
-   * rule out a drop of --min-effect (too few families or tasks); else no significant change (see decide).
-   */
-  verdict: 'regressed' | 'improved' | 'inconclusive' | 'no significant change';
-}
-
-export interface GroupChange {
-  strategy: string;
-  group: string;
-  /** Unadjusted p; group rows are descriptive and do not gate. */
-  change: PairedComparison;
-}
-
-export interface TaskSide {
-  label: StabilityLabel;
-  successes: number;
-  epochs: number;
-  errors: number;
-  /** Wall time of the side's episodes of this task × strategy (errors included), ms; 0 when unknown. */
-  wallMs: number;
-}
-
-/**
- * One task × strategy from either folder. `flip` is set when both sides are scored and their labels differ: by the
- * success rates, `worse`, `better` or `changed` (same rate); a worse flip that is part of the regression the gate
- * found (a gating flip, or in a strategy with a significant drop) is `regressed` — never under another verdict.
- */
-export interface TaskComparison {
-  strategy: string;
-  task: string;
-  group: string;
-  base: TaskSide | null;
-  head: TaskSide | null;
-  flip: 'regressed' | 'worse' | 'better' | 'changed' | null;
-  /** A stable-pass → stable-fail flip with ≥ MIN_EPOCHS_FOR_STABLE_FLIP scored epochs on both sides. */
-  gating: boolean;
-}
-
-export interface Decision {
-  verdict: Verdict;
-  /** verdict === 'regressed'. */
-  regression: boolean;
-  /** Why it regressed: one line per strategy drop, gating flip or error-rate failure. */
-  reasons: string[];
-  /**
-   * Why it is inconclusive (when not regressed): a test that cannot reach p < 0.05 with so few families or tasks,
-   * detectable effects above --min-effect, prompts no model reads.
-   */
-  inconclusive: string[];
-  /** Things a reader of the verdict must know: a partial comparison, changed prompts no model reads. */
-  warnings: string[];
-}
-
-export interface ComparisonReport {
-  base: FolderOverview;
-  head: FolderOverview;
-  configuration: ConfigurationComparison;
-  strategies: StrategyChange[];
-  groups: GroupChange[];
-  tasks: TaskComparison[];
-  onlyInBase: string[];
-  onlyInHead: string[];
-  coverage: Coverage;
-  errors: ErrorGate;
-  decision: Decision;
-  settings: { confidence: number; resamples: number; seed: number; alpha: number; maxErrorRate: number; minEffect: number };
-}
 
 /** What the gate is told besides the bootstrap settings. */
 export interface CompareOptions extends BootstrapOptions {

@@ -1,6 +1,17 @@
 // ResultColumns: per-episode results as dictionary-encoded typed columns (12 bytes an episode), what the statistics read.
 import { OutcomeStatus } from '../records/index.js';
-import type { EpisodeResult } from './statistics-tasks.js';
+
+/** The fields of an EpisodeRecord the statistics read; a full EpisodeRecord satisfies it. */
+export interface EpisodeResult {
+  task: string;
+  /** The template family the task is a variant of (the bootstrap's cluster); absent: the task is its own. */
+  family?: string | undefined;
+  group: string;
+  strategy: string;
+  epoch: number;
+  success: boolean;
+  outcome: { status: OutcomeStatus };
+}
 
 /** The outcome statuses in the order the `status` column indexes them (records' OutcomeStatus enum). */
 export const RESULT_STATUSES: readonly OutcomeStatus[] = OutcomeStatus.options;

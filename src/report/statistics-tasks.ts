@@ -1,18 +1,6 @@
-// Episodes grouped per strategy and task: scored epochs, successes, errors and the task's stability label.
-import type { OutcomeStatus } from '../records/index.js';
 import { ERROR_STATUS, type ResultColumns, type StatisticsInput, toResultColumns } from './result-columns.js';
 
-/** The fields of an EpisodeRecord the statistics read; a full EpisodeRecord satisfies it. */
-export interface EpisodeResult {
-  task: string;
-  /** The template family the task is a variant of (the bootstrap's cluster); absent: the task is its own. */
-  family?: string | undefined;
-  group: string;
-  strategy: string;
-  epoch: number;
-  success: boolean;
-  outcome: { status: OutcomeStatus };
-}
+export type { EpisodeResult } from './result-columns.js';
 
 /**
  * One strategy's results on one task across epochs. `error` episodes (infrastructure) are counted in `errors` and
