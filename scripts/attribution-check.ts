@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { loadSuiteFile, formatSuiteError, type LoadedTask } from '../src/suite/load-suite.js';
 import { loadPromptSet } from '../src/runner/prompt-files.js';
 import { runEpisode, type RunEnvironment } from '../src/runner/episode.js';
-import type { Attribution, EpisodeRecord } from '../src/records/index.js';
+import type { EpisodeRecord } from '../src/records/index.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { faultIn, SCRIPTED_FAULTS, type ScriptedFault } from '../src/models/scripted-faults.js';
 import { ROLES, type ChatModel, type Role } from '../src/models/types.js';
@@ -15,6 +15,9 @@ import { toolDescriptionsForPrompt } from '../src/tools/index.js';
 import { wilsonInterval, type Interval } from '../src/report/statistics-intervals.js';
 import { renderCounterfactualVerdict } from '../src/runner/counterfactual-replay.js';
 import type { EpisodeCounterfactual } from '../src/records/index.js';
+import type { Trial } from './attribution-trial.js';
+
+export type { Trial, Truth } from './attribution-trial.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -28,27 +31,6 @@ type Goals = { component: number; step: number; mode: number };
 
 /** Every strategy the check covers: the default five plus the lookup variant of plan-and-replan. */
 export const CHECK_STRATEGIES: StrategyName[] = [...DEFAULT_STRATEGIES, 'plan-replan-lookup'];
-
-/** The truth a fault injects: its role, its mode, and the model_call that carried its marker (the first erroneous event). */
-export interface Truth {
-  component: string;
-  mode: string;
-  event: number;
-}
-
-/** One faulted episode. `key`: task|strategy|epoch|fault; `struck`: the marker is in the trace; `failed`: it did not succeed. */
-export interface Trial {
-  key: string;
-  fault: string;
-  task: string;
-  strategy: string;
-  struck: boolean;
-  failed: boolean;
-  truth?: Truth;
-  attribution: Attribution | null;
-  /** `component.mode` of each finding (costs on a success), when the episode succeeded despite the fault. */
-  findings?: string[];
-}
 
 export interface CheckOptions {
   suite?: string;

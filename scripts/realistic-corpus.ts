@@ -4,7 +4,7 @@ import { records, runInProcess, scratch } from '../tests/support/scripted-over-o
 import { REALISTIC_CORPUS, type CorpusEpisode } from '../tests/fixtures/realistic-corpus.js';
 import { extractView } from '../src/strategies/prompts.js';
 import type { EpisodeRecord } from '../src/records/index.js';
-import type { Trial } from './attribution-check.js';
+import type { Trial } from './attribution-trial.js';
 import { replayCounterfactuals } from '../src/runner/counterfactual-replay.js';
 import type { EpisodeCounterfactual } from '../src/records/index.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
