@@ -1,0 +1,85 @@
+// `npm run build` step: bundles scripts/sandbox-vitest-libraries.ts (real chai, @vitest/expect, @vitest/spy, @vitest/utils) for QuickJS.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { VITEST_LIBRARIES_PATH } from '../src/sim-repo/sandbox/vitest-libraries.js';
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
+
+/**
+ * The changes to the libraries' code, each a text replacement that fails the build if the text is gone:
+ * - docs/decisions/0024 §3 and 0043: in @vitest/expect's `asymmetricMatch(a, b)`, a received value (`a`) decides an
+ *   equality by its own `asymmetricMatch` only when a test's expect made it; jest and vitest let any object with that
+ *   method decide, so a wrong result carrying one passed `toEqual`.
+ * - toBeCloseTo's `10 ** -precision`: V8 and QuickJS round some powers of ten differently (V8: 10 ** -4 is
+ *   0.00009999999999999999, QuickJS 0.0001), and the value is printed in the message; the bundle takes V8's values,
+ *   computed here by Node, for precisions 0–100.
+ */
+const PATCHES: ReadonlyArray<readonly [string, string]> = [
+  ['const asymmetricA = isAsymmetric(a);', 'const asymmetricA = isAsymmetric(a) && __stratbench_genuine_matchers.has(a);'],
+  ['result = Math.abs(this.sample - other) < 10 ** -this.precision / 2;', 'result = Math.abs(this.sample - other) < __stratbench_pow10(-this.precision) / 2;'],
+  ['expectedDiff = 10 ** -precision / 2;', 'expectedDiff = __stratbench_pow10(-precision) / 2;'],
+];
+const patchExpect: Plugin = {
+  name: 'stratbench-patches',
+  setup(context) {
+    context.onLoad({ filter: /@vitest[\\/]expect[\\/]dist[\\/]index\.js$/ }, async (args) => {
+      let source = await readFile(args.path, 'utf8');
+      for (const [text, replacement] of PATCHES) {
+        if (!source.includes(text)) throw new Error(`@vitest/expect changed: "${text}" not found in ${args.path}`);
+        source = source.replace(text, replacement);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+/** Powers of ten 10 ** -0 … 10 ** -100 as V8 computes them. */
+const V8_POWERS_OF_TEN = JSON.stringify(Array.from({ length: 101 }, (_, digits) => 10 ** -digits));
+
+/** Builds the bundle; returns its size in bytes. The IIFE runs with a private globalThis (see the entry's header). */
+export async function buildSandboxVitest(): Promise<number> {
+  const result = await build({
+    entryPoints: [resolve(root, 'scripts/sandbox-vitest-libraries.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'libraries',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    // Whitespace and syntax only: names stay as the libraries wrote them (messages print function and class names).
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    plugins: [patchExpect],
+    logLevel: 'warning',
+  });
+  const body = result.outputFiles[0]!.text;
+  const source = `globalThis.__stratbench_vitest_libraries__ = (function (globalThis) {
+'use strict';
+var __stratbench_genuine_matchers = new WeakSet();
+var __stratbench_powers_of_ten = ${V8_POWERS_OF_TEN};
+var __stratbench_pow10 = (exponent) => (Number.isInteger(exponent) && exponent <= 0 && exponent >= -100 ? __stratbench_powers_of_ten[-exponent] : 10 ** exponent);
+// chai's plugin events (chai/utils/events.js) need EventTarget and Event, which QuickJS lacks: no listener ever runs here.
+var Event = class Event { constructor(type) { this.type = type; } };
+var EventTarget = class EventTarget { addEventListener() {} removeEventListener() {} dispatchEvent() { return true; } };
+${body}
+return libraries;
+})(Object.create(globalThis));
+`;
+  const target = resolve(root, VITEST_LIBRARIES_PATH);
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, source);
+  renameSync(temporary, target);
+  return source.length;
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const bytes = await buildSandboxVitest();
+  console.log(`${VITEST_LIBRARIES_PATH}: ${(bytes / 1024).toFixed(0)} KB in ${(performance.now() - started).toFixed(0)} ms`);
+}
