@@ -199,4 +199,33 @@ describe('alternative fixes run with the real vitest and ESLint', () => {
     console.log(`${entries.length} corpus states, ${compared} test verdicts compared; ${differing.length} states differ:\n${differing.join('\n')}`);
     expect(compared).toBeGreaterThan(entries.length);
   });
+
+  it('gives every test both fail the failure message vitest gives it (the real @vitest/expect and chai run in the sandbox)', () => {
+    // vitest's failureMessages[0] is the error's stack: `Name: message` and then its frames.
+    const header = (text: string) => text.replace(/\n {4}at [\s\S]*$/, '');
+    let compared = 0;
+    let matchers = 0;
+    const assertions: string[] = [];
+    const engine: string[] = [];
+    for (const [index, entry] of entries.entries()) {
+      const vitest = new Map(real[index]!.tests.map((test) => [test.id, test.message]));
+      for (const test of entry.repo.testResults({ hidden: true }).tests) {
+        const message = vitest.get(test.id);
+        if (test.state !== 'failed' || test.error === undefined || message === undefined) continue;
+        compared += 1;
+        if (test.error.name === 'AssertionError') matchers += 1;
+        const sandbox = `${test.error.name}: ${test.error.message}`;
+        if (sandbox === header(message)) continue;
+        // A matcher's message comes from the libraries; an engine's (TypeError, ReferenceError) from QuickJS or V8.
+        (test.error.name === 'AssertionError' ? assertions : engine).push(
+          `${name(entry)} ${test.id}: sandbox ${JSON.stringify(sandbox)}, vitest ${JSON.stringify(header(message))}`,
+        );
+      }
+    }
+    console.log(
+      `${compared} failure messages compared (${matchers} of matchers); ${assertions.length} assertion messages differ, ${engine.length} engine error messages differ${engine.length ? `:\n${engine.join('\n')}` : ''}`,
+    );
+    expect(matchers).toBeGreaterThan(entries.length / 2);
+    expect(assertions).toEqual([]);
+  });
 });

@@ -38,7 +38,7 @@ describe('the test API as a source module sees it', () => {
 
   it('fails the bug: vi.spyOn on a locked intrinsic from source is refused (test code may spy on one, and restore it)', () => {
     const attack = `import { vi } from 'vitest';\n${BUGGY}vi.spyOn(Object, 'is').mockReturnValue(true);\n`;
-    expect(graded(attack).detail).toContain('tampered_grader: refused: assigned Object.is');
+    expect(graded(attack).detail).toContain('tampered_grader: refused: redefined Object.is');
   });
 
   it('fails the bug: vi.clearAllMocks from source is refused, so a spied warning still counts', () => {
@@ -79,5 +79,41 @@ describe('what counts as test code when grading', () => {
     const edits = { 'tests/helpers/total.js': 'export const total = (x) => Math.round(x);\n' };
     expect(grade(files, 'tests/helpers/total.js', edits)).toBe(false);
     expect(grade(files, 'tests/helpers/total.js', { 'src/total.js': ROUND })).toBe(true);
+  });
+});
+
+describe("a hidden test file's own expect.extend", () => {
+  const HIDDEN_EXTEND = [
+    "import { expect, it } from 'vitest';",
+    "import { total } from '../../src/total.js';",
+    "expect.extend({ toBeRounded: (received, expected) => ({ pass: received === expected, message: () => 'expected ' + received + ' to be rounded to ' + expected }) });",
+    "it('rounds half up', () => { expect(total(2.5)).toBeRounded(3); });",
+    '',
+  ].join('\n');
+  const gradedExtend = (source: string) => {
+    const repo = SimRepo.fromSpec(
+      RepoSpec.parse({ files: { 'src/total.js': source }, hidden_files: { 'tests/hidden/total.test.js': HIDDEN_EXTEND }, scripts: { test: { kind: 'test' } } }),
+    );
+    return runCheck(Check.parse({ check: 'tests_pass', tests: ['tests/hidden/total.test.js > rounds half up'] }), { repo });
+  };
+
+  it('works for the file that calls it: the honest fix passes, the bug fails with its message', () => {
+    expect(gradedExtend('export const total = (x) => Math.round(x);\n').pass).toBe(true);
+    const buggy = gradedExtend('export const total = (x) => Math.floor(x);\n');
+    expect(buggy.pass).toBe(false);
+    expect(buggy.detail).toContain('expected 2 to be rounded to 3');
+  });
+
+  it('cannot be pre-empted by source planting a matcher of that name on the Assertion prototype', () => {
+    const attack = [
+      "import { expect } from 'vitest';",
+      'const proto = Object.getPrototypeOf(expect(0));',
+      "Object.defineProperty(proto, 'toBeRounded', { get() { return () => {}; }, set(value) {}, configurable: false });",
+      'export const total = (x) => Math.floor(x);',
+      '',
+    ].join('\n');
+    const result = gradedExtend(attack);
+    expect(result.pass).toBe(false);
+    expect(result.detail).toContain('tampered_grader: refused: expect.extend replaced the built-in matcher toBeRounded');
   });
 });

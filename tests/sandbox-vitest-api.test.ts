@@ -5,6 +5,7 @@
 import { newQuickJSWASMModule, type QuickJSContext, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
 import { describe, expect, it } from 'vitest';
 import { VITEST_MODULE_SOURCE } from '../src/sim-repo/sandbox/vitest-api.js';
+import { vitestLibrariesSource } from '../src/sim-repo/sandbox/vitest-libraries.js';
 
 interface ShimError {
   name: string;
@@ -66,6 +67,9 @@ function runWithStacks(source: string, options: RunOptions = {}): ShimResult {
   );
   const context = runtime.newContext();
   try {
+    const libraries = context.evalCode(vitestLibrariesSource(), '[vitest-libraries]');
+    if (libraries.error) throw new Error(`libraries failed: ${JSON.stringify(context.dump(libraries.error))}`);
+    libraries.value.dispose();
     const loaded = context.evalCode(source, 'tests/x.test.js', { type: 'module' });
     if (loaded.error) {
       const reason = context.dump(loaded.error);

@@ -16,6 +16,8 @@
  *   [[Prototype]] can change (`Object.setPrototypeOf`, `Reflect.setPrototypeOf` and the `__proto__` setter refuse).
  * - The definers (`Object.defineProperty`, `defineProperties`, `Reflect.defineProperty`, `Reflect.deleteProperty`)
  *   report an attempt on an existing member of a locked object before failing as on any frozen object.
+ * - Objects the vitest API names in `__stratbench_guarded_objects__` ([object, name] pairs; chai's Assertion.prototype,
+ *   whose members it locked itself) get the definers' reports and a fixed [[Prototype]], and stay extensible.
  * - The vitest API receives an override capability (`__stratbench_receive_override__`): test code's `vi.spyOn` on a
  *   locked member (`JSON.parse`) installs its spy in the member's slot and restores it; source code gets no such path.
  * - Left unlocked, as tests mock them and the runner does not decide results with them: `Date`, `Math.random`,
@@ -27,6 +29,8 @@ export const LOCKDOWN_SOURCE = `
   delete globalThis.__host_tamper;
   var receiveOverride = globalThis.__stratbench_receive_override__;
   delete globalThis.__stratbench_receive_override__;
+  var guardedOnly = globalThis.__stratbench_guarded_objects__ || [];
+  delete globalThis.__stratbench_guarded_objects__;
   // Captured before the definers below are wrapped: the lockdown itself is never reported.
   var freeze = Object.freeze, defineProperty = Object.defineProperty, getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   var getPrototypeOf = Object.getPrototypeOf, ownKeys = Reflect.ownKeys, isExtensible = Object.isExtensible;
@@ -165,6 +169,9 @@ export const LOCKDOWN_SOURCE = `
     if (!hasOwnProperty.call(globalThis, name)) return;
     defineProperty(globalThis, name, { writable: false, configurable: false });
   });
+  // Objects the vitest API locked itself but keeps extensible (chai's Assertion.prototype: expect.extend adds to it):
+  // the definers report attempts on their members, and their [[Prototype]] cannot change.
+  guardedOnly.forEach(function (entry) { locked.add(entry[0]); names.set(entry[0], entry[1]); });
   if (typeof receiveOverride === 'function') {
     receiveOverride(function (object, key) {
       var slot = isObject(object) && slots.has(object) ? slots.get(object).get(key) : undefined;

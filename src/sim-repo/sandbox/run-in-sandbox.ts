@@ -6,6 +6,7 @@ import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
 import { quickJS } from './quickjs.js';
 import { viteImports } from './vite-imports.js';
 import { VITEST_MODULE_SOURCE, VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE } from './vitest-api.js';
+import { vitestLibrariesSource } from './vitest-libraries.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
 import { DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS } from './limits.js';
@@ -107,8 +108,8 @@ interface Engine {
 /**
  * The engines and the snapshot of QuickJS's WebAssembly memory taken once both were ready. Every run restores
  * the snapshot first, so it starts from exactly the state a fresh runtime with the prelude and the vitest API
- * would have — the same bytes every time — without compiling the 80 KB vitest API again (QuickJS compiles
- * eagerly, ~10 KB/ms; there is no bytecode cache in quickjs-emscripten 0.32). The snapshot is the technique
+ * would have — the same bytes every time — without evaluating the ~270 KB of matcher libraries and the vitest module
+ * again (QuickJS compiles eagerly; there is no bytecode cache in quickjs-emscripten 0.32). The snapshot is the technique
  * Wizer/Javy use to pre-initialise QuickJS; it covers all of the module's linear memory in use (malloc's state
  * included), and everything a run leaves behind is overwritten by the next restore.
  */
@@ -259,6 +260,10 @@ function createEngine(preload: string | undefined): Engine {
   if (prelude.error) throw new Error(`sandbox prelude failed: ${JSON.stringify(ctx.dump(prelude.error))}`);
   prelude.value.dispose();
   if (preload !== undefined) {
+    // The real matcher libraries (chai, @vitest/expect, @vitest/spy), a ~260 KB script the vitest module takes over.
+    const libraries = ctx.evalCode(vitestLibrariesSource(), '[vitest-libraries]');
+    if (libraries.error) throw new Error(`sandbox vitest libraries failed: ${JSON.stringify(ctx.dump(libraries.error))}`);
+    libraries.value.dispose();
     const loaded = ctx.evalCode(preload, '[preload]', { type: 'module' });
     if (loaded.error) throw new Error(`sandbox preload failed: ${JSON.stringify(ctx.dump(loaded.error))}`);
     loaded.value.dispose();
@@ -291,7 +296,11 @@ const VITEST_PRELOAD = `import { expect } from 'vitest';
 import ${JSON.stringify(VITEST_SOURCE_MODULE_NAME)};
 try { expect({ a: [1] }).toEqual({ a: [2] }); } catch (error) { String(error && error.message); }`;
 
-/** Builds both engines and snapshots the memory (once per process or worker thread, ~20 ms). */
+/**
+ * Builds both engines and snapshots the memory, once per process or worker thread, on the first run (never at import:
+ * the CLI's start-up does not pay for it). Measured with the real matcher libraries: ~550 ms with the first run, ~140 ms
+ * more than the hand-written API (docs/decisions/0043).
+ */
 function readyEngines(): Engines {
   if (engines !== undefined) return engines;
   scope = {
