@@ -9,6 +9,7 @@ import { parsePairs } from './runner/pairs-option.js';
 import { UsageError } from './runner/usage-error.js';
 import { exitQuietlyOnClosedPipe, outputFault } from './runner/terminal.js';
 import { DEFAULT_CACHE_DIR } from './models/response-cache.js';
+import type { CompareCommandOptions } from './runner/commands/compare.js';
 // Each command's module is imported when the command runs, so start-up loads only what it needs.
 
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,17 +73,6 @@ const booleanValue =
     if (['false', 'off', 'no', '0'].includes(text)) return false;
     throw new UsageError(`${name} takes true or false, got "${value}"`);
   };
-
-interface CompareFlags {
-  failOnRegression?: boolean;
-  allowPartial?: boolean;
-  maxErrorRate: number;
-  minEffect: number;
-  json?: boolean;
-  markdown?: string;
-  junit?: string;
-  wide?: boolean;
-}
 
 function program(): Command {
   const cli = new Command('stratbench')
@@ -207,7 +197,7 @@ function program(): Command {
   }
   run.action(async (options: Record<string, unknown>, command: Command) => {
     const explicit = new Set(Object.keys(options).filter((name) => command.getOptionValueSource(name) === 'cli'));
-    const { runCommand } = await import('./runner/commands.js');
+    const { runCommand } = await import('./runner/commands/run.js');
     process.exitCode = await runCommand(options, explicit);
   });
 
@@ -217,8 +207,8 @@ function program(): Command {
     .description('Delete every cached reply in the cache folder (other files are left alone).')
     .option('--cache-dir <dir>', 'response cache folder', DEFAULT_CACHE_DIR)
     .action(async (options: { cacheDir: string }) => {
-      const { cacheClearCommand } = await import('./runner/cache-command.js');
-      process.exitCode = await cacheClearCommand(options.cacheDir);
+      const { cacheClearCommand } = await import('./runner/commands/cache-clear.js');
+      process.exitCode = await cacheClearCommand(options);
     });
 
   cli
@@ -235,7 +225,7 @@ function program(): Command {
       DEFAULT_PROMPTS,
     )
     .action(async (suite: string, options: { json?: boolean; prompts?: string; wide?: boolean }) => {
-      const { validateCommand } = await import('./runner/commands.js');
+      const { validateCommand } = await import('./runner/commands/validate.js');
       process.exitCode = await validateCommand(suite, options);
     });
 
@@ -255,7 +245,7 @@ function program(): Command {
     .option('--openai-base-url <url>', 'OpenAI-compatible server, ending in /v1 (default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1)')
     .option('--timeout-ms <ms>', 'abort a judge call after this many ms (infrastructure error)', boundedInt('--timeout-ms', 1, MAX_TIMEOUT_MS))
     .action(async (options: Record<string, unknown>) => {
-      const { judgeCheckCommand } = await import('./runner/judge-check-command.js');
+      const { judgeCheckCommand } = await import('./runner/commands/judge-check.js');
       process.exitCode = await judgeCheckCommand(options);
     });
 
@@ -269,7 +259,7 @@ function program(): Command {
     .option('--prompts <dir>', 'folder of role prompt templates', DEFAULT_PROMPTS)
     .option('--json', 'print one JSON document instead of lines')
     .action(async (path: string, options: Record<string, unknown>) => {
-      const { checkStrategyCommand } = await import('./runner/check-strategy.js');
+      const { checkStrategyCommand } = await import('./runner/commands/check-strategy.js');
       process.exitCode = await checkStrategyCommand(path, {
         suite: String(options['suite']),
         prompts: String(options['prompts']),
@@ -291,31 +281,9 @@ function program(): Command {
       'strategy pairs the statistics compare, first:second,… (difference = second − first; default: every pair up to 6 strategies, else each against the first)',
       parsePairs,
     )
-    .action(async (dir: string, options: { markdown?: string; json?: boolean; html?: string; csv?: string; pairs?: [string, string][] }) => {
-      if (options.csv === '-' && options.json === true) {
-        throw new UsageError('--csv - prints only the CSV on stdout, so --json has nowhere to go: give --csv a file (--csv episodes.csv), or leave one out');
-      }
-      const stdoutTaken = [options.csv === '-' ? '--csv -' : '', options.markdown === '-' ? '--markdown -' : '', options.json === true ? '--json' : ''].filter(
-        Boolean,
-      );
-      if (options.markdown === '-' && stdoutTaken.length > 1) {
-        throw new UsageError(`${stdoutTaken.join(' and ')} would all print on stdout: give --markdown a file (--markdown report.md), or leave one out`);
-      }
-      // The HTML page is built last, after the text report's streaming pass has let go of its memory: the two in
-      // turn peak at ~210 MB on a 100k-episode run, the page first at ~280 MB (npm run bench:report).
-      const writeHtml = async (): Promise<void> => {
-        if (!options.html) return;
-        const { writeHtmlReport } = await import('./runner/html-commands.js');
-        await writeHtmlReport(dir, options.html);
-      };
-      if (options.csv) {
-        const { writeEpisodesCsv } = await import('./runner/export-commands.js');
-        await writeEpisodesCsv(dir, options.csv);
-        if (options.csv === '-') return writeHtml();
-      }
-      const { reportCommand } = await import('./runner/folder-commands.js');
+    .action(async (dir: string, options: { markdown?: string; json?: boolean; wide?: boolean; html?: string; csv?: string; pairs?: [string, string][] }) => {
+      const { reportCommand } = await import('./runner/commands/report.js');
       process.exitCode = await reportCommand(dir, options);
-      await writeHtml();
     });
 
   cli
@@ -328,7 +296,7 @@ function program(): Command {
     .addOption(new Option('--format <format>', 'what to write').choices(['csv', 'atif']).makeOptionMandatory())
     .requiredOption('--out <path>', 'csv: the file ("-" for stdout); atif: a new or empty folder (one <task>__<strategy>__epoch-<n>/agent/ per episode)')
     .action(async (dir: string, options: { format: 'csv' | 'atif'; out: string }) => {
-      const { exportCommand } = await import('./runner/export-commands.js');
+      const { exportCommand } = await import('./runner/commands/export.js');
       process.exitCode = await exportCommand(dir, options);
     });
 
@@ -339,7 +307,7 @@ function program(): Command {
     .option('--serve', 'serve the report on 127.0.0.1 (only) until Ctrl-C')
     .option('--port <n>', 'port for --serve (default: any free port)', integer('--port'))
     .action(async (dir: string, options: { serve?: boolean; port?: number }) => {
-      const { viewCommand } = await import('./runner/html-commands.js');
+      const { viewCommand } = await import('./runner/commands/view.js');
       process.exitCode = await viewCommand(dir, options);
     });
 
@@ -374,17 +342,9 @@ function program(): Command {
     .option('--markdown <file>', 'also write the comparison as markdown (CI step summary)')
     .option('--junit <file>', 'also write JUnit XML: one test case per task × strategy')
     .option('--html <file>', 'also write the comparison as one self-contained HTML file (changes, flipped tasks with both traces, configuration)')
-    .action(async (base: string, head: string, options: CompareFlags & { html?: string }) => {
-      const { compareCommand } = await import('./runner/folder-commands.js');
+    .action(async (base: string, head: string, options: CompareCommandOptions) => {
+      const { compareCommand } = await import('./runner/commands/compare.js');
       process.exitCode = await compareCommand(base, head, options);
-      if (options.html && process.exitCode !== 2) {
-        const { writeCompareHtml } = await import('./runner/html-commands.js');
-        await writeCompareHtml(base, head, options.html, {
-          allowPartial: options.allowPartial === true,
-          maxErrorRate: options.maxErrorRate,
-          minEffect: options.minEffect,
-        });
-      }
     });
 
   cli
@@ -398,7 +358,7 @@ function program(): Command {
     .option('--epoch <n>', 'which epoch (default: the first)', boundedInt('--epoch', 0, Number.MAX_SAFE_INTEGER))
     .option('--messages', 'print every message each model call was sent, and its thinking, in full (default: one line each)')
     .action(async (dir: string, task: string, strategy: string, options: { epoch?: number; messages?: boolean }) => {
-      const { explainCommand } = await import('./runner/folder-commands.js');
+      const { explainCommand } = await import('./runner/commands/explain.js');
       process.exitCode = await explainCommand(dir, task, strategy, options);
     });
 
@@ -419,7 +379,7 @@ function program(): Command {
     .option('--from <dir>', "estimate discordance, within-task correlation and design effect from this results folder's episodes")
     .option('--json', 'print one JSON document (question, assumptions, rows, notes)')
     .action(async (options: Record<string, string | boolean | undefined>) => {
-      const { powerCommand } = await import('./runner/power-command.js');
+      const { powerCommand } = await import('./runner/commands/power.js');
       process.exitCode = await powerCommand(options);
     });
 
@@ -439,7 +399,7 @@ function program(): Command {
     )
     .option('--compress', 'write episodes.jsonl.gz (the default when any folder given holds episodes.jsonl.gz)')
     .action(async (dirs: string[], options: { out: string; prefer?: 'first' | 'last'; compress?: boolean }) => {
-      const { mergeCommand } = await import('./runner/folder-commands.js');
+      const { mergeCommand } = await import('./runner/commands/merge.js');
       process.exitCode = await mergeCommand(dirs, options.out, {
         ...(options.prefer === undefined ? {} : { prefer: options.prefer }),
         ...(options.compress === true ? { compress: true } : {}),
@@ -456,7 +416,7 @@ async function main(argv: string[]): Promise<number> {
   await new Promise((resolve) => setImmediate(resolve));
   // stdout (or stderr) on a full disk: the command did its work, but what it printed was lost — exit 5, never its own code.
   if (outputFault.code !== undefined) {
-    const meaning = (await import('./runner/commands.js')).DiskWriteError;
+    const meaning = (await import('./runner/disk-fault.js')).DiskWriteError;
     const why = new meaning(outputFault.stream ?? 'stdout', outputFault.code).message;
     if (outputFault.stream !== 'stderr') process.stderr.write(`stratbench: the disk refused a write: ${why}\n`);
     return 5;
@@ -480,7 +440,7 @@ async function runProgram(argv: string[]): Promise<number> {
       return 2;
     }
     // A disk that refuses a write (ENOSPC, EROFS, EIO…) in any command: the file and the errno, not a stack (exit 5).
-    const { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError } = await import('./runner/commands.js');
+    const { DISK_FAULT_EXIT_CODE, diskFaultCode, DiskReadError, DiskWriteError } = await import('./runner/disk-fault.js');
     const diskFault = diskFaultCode(error);
     if (error instanceof DiskReadError) {
       process.stderr.write(`stratbench: the disk failed a read: ${error.message}\n`);

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { EpisodeRecord, type StoredText, type TraceEvent } from '../src/records/index.js';
 import { episodeTrial } from '../src/report/formats/atif.js';
 import { loadSuiteFile } from '../src/suite/load-suite.js';
-import { atifToolDefinitions, trialName } from '../src/runner/export-commands.js';
+import { atifToolDefinitions, trialName } from '../src/runner/episode-exports.js';
 import { argsSchema, TOOL_NAMES, TOOLS } from '../src/tools/index.js';
 import { harborConversations, harborInstruction, readHarborTrial, validateTrajectoryFile } from './harbor-atif-models.js';
 import { episodesText, scratch, stratbench } from './support/cli.js';

@@ -22,7 +22,7 @@ import { describe, expect, it } from 'vitest';
 import { type Disk, DISK_FAULT_EXIT_CODE, DiskWriteError, EpisodeWriter, openMessageStore, removePartialFile } from '../src/results-folder/index.js';
 import { storedTextHash } from '../src/records/index.js';
 import { runInProcess, scratch } from './support/scripted-over-ollama.js';
-import { mergeCommand } from '../src/runner/folder-commands.js';
+import { mergeCommand } from '../src/runner/commands/merge.js';
 import { processStart } from '../src/results-folder/lock.js';
 import { CLI, stratbench } from './support/cli.js';
 

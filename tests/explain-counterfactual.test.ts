@@ -1,6 +1,6 @@
 // Issue 11 §5: explain shows, for a failed episode, the rule verdict with its evidence and the counterfactual replay's verdicts.
 import { describe, expect, it } from 'vitest';
-import { explainCommand } from '../src/runner/folder-commands.js';
+import { explainCommand } from '../src/runner/commands/explain.js';
 import { runInProcess, scratch } from './support/scripted-over-ollama.js';
 
 async function captured(run: () => Promise<number>): Promise<string> {

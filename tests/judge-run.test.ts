@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { judgeCheckCommand } from '../src/runner/judge-check-command.js';
+import { judgeCheckCommand } from '../src/runner/commands/judge-check.js';
 import { records, runInProcess, scratch } from './support/scripted-over-ollama.js';
 import { completion, startFakeOpenAI, type FakeCompletionRequest, type FakeOpenAI } from './support/fake-openai-server.js';
 

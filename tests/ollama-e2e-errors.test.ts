@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UsageError } from '../src/runner/commands.js';
+import { UsageError } from '../src/runner/usage-error.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama, type FixtureReply } from './support/fake-ollama-server.js';
 import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';

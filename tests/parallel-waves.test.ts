@@ -2,7 +2,7 @@
 // a sequential run gives.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { episodesInFlight } from '../src/runner/commands.js';
+import { episodesInFlight } from '../src/runner/run-models.js';
 import { ScriptedModel } from '../src/models/scripted.js';
 import { extractView } from '../src/strategies/prompts.js';
 import { startFakeOllama, type FakeChatRequest, type FakeOllama } from './support/fake-ollama-server.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tasksOfSplit } from '../src/runner/commands.js';
+import { tasksOfSplit } from '../src/runner/run-selection.js';
 import { validateTrajectories } from '../src/runner/replay.js';
 import { compositionLines, suiteComposition } from '../src/runner/suite-composition.js';
 import { RepoSpec } from '../src/sim-repo/spec.js';

@@ -49,7 +49,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateCommand } from '../src/runner/commands.js';
+import { validateCommand } from '../src/runner/commands/validate.js';
 import { UsageError } from '../src/runner/usage-error.js';
 import { formatSuiteError, parseSuite } from '../src/suite/load-suite.js';
 import { AFTER_CHECKED_STEPS, FINITE_NUMBER, FINITE_NUMBER_TEXT, suiteJsonSchema } from '../src/suite/suite-json-schema.js';

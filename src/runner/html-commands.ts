@@ -1,17 +1,16 @@
-// `report DIR --html FILE` and `view DIR [--serve]`: read a results folder, build the one-file HTML report, write or serve it.
+// The HTML pages of `report --html`, `view` and `compare --html`: a results folder read into the one-file report, written whole or in parts.
 import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath, } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import type { EpisodeRecord } from '../records/index.js';
 import { removePartialFile } from '../results-folder/index.js';
 import type { CounterfactualVerdict, ReportData } from '../report/html/report-data.js';
-import { pageData, renderHtmlParts, renderHtmlReport, renderHtmlReportParts, type HtmlAssets } from '../report/html/render-html.js';
+import { pageData, renderHtmlParts, renderHtmlReportParts, type HtmlAssets } from '../report/html/render-html.js';
 import { buildCompareData } from '../report/html/compare-data.js';
 import { compareResults, type CompareOptions } from '../report/compare-report.js';
 import { counterfactualFile, counterfactualOfRecord, readReportFolder } from './html-report-folder.js';
-import { startReportServer } from './html-serve.js';
 import { outputWriteError, UsageError } from './usage-error.js';
 
 /** The report `view` writes into the results folder. */
@@ -67,7 +66,7 @@ export async function reportDataOf(dir: string): Promise<ReportData> {
 }
 
 /** Writes `parts` (one text) to `file`, one after the other (a large page is never copied whole); returns its bytes. */
-async function writeOrThrow(file: string, parts: string | readonly string[]): Promise<number> {
+export async function writeOrThrow(file: string, parts: string | readonly string[]): Promise<number> {
   let bytes = 0;
   try {
     await makeFolder(dirname(resolve(file)));
@@ -102,39 +101,6 @@ async function writeOrThrow(file: string, parts: string | readonly string[]): Pr
 /** Writes DIR's HTML report to `file`; returns its size in bytes. */
 export async function writeHtmlReport(dir: string, file: string): Promise<number> {
   return writeOrThrow(file, renderHtmlReportParts(await reportDataOf(dir), await loadHtmlAssets()));
-}
-
-/**
- * `stratbench view DIR [--serve] [--port N]`: writes DIR/report.html and prints its file:// URL; with `serve`, also
- * serves it on 127.0.0.1 (only) until interrupted and prints the http:// URL — the same report with a CSP that allows
- * connect-src 'self', whose traces not inlined in the file are fetched from DIR's episodes file on demand
- * (startReportServer).
- */
-export async function viewCommand(dir: string, options: { serve?: boolean; port?: number }): Promise<number> {
-  const file = join(dir, VIEW_FILE);
-  const folder = await readReportFolder(dir);
-  const assets = await loadHtmlAssets();
-  const bytes = await writeOrThrow(file, renderHtmlReportParts(folder.data, assets));
-  process.stdout.write(`${pathToFileURL(resolve(file)).href}\n`);
-  process.stderr.write(`wrote ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB)\n`);
-  if (!options.serve) return 0;
-  const served = await startReportServer({
-    html: renderHtmlReport(folder.data, assets, { served: true }),
-    index: folder.index,
-    texts: folder.texts,
-    dir,
-    ...(options.port === undefined ? {} : { port: options.port }),
-  });
-  process.stdout.write(`${served.url}\n`);
-  process.stderr.write(
-    `serving on 127.0.0.1 only: all ${folder.data.episodes.length} traces (${folder.data.episodes.length - folder.data.omitted} in the file, the rest from ${folder.index.path}); Ctrl-C to stop\n`,
-  );
-  await new Promise<void>((done) => {
-    const stop = () => void served.close().then(done);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  return 0;
 }
 
 /**

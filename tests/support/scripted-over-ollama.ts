@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ScriptedModel, type ScriptedTask } from '../../src/models/scripted.js';
-import { runCommand, type RunDependencies } from '../../src/runner/commands.js';
+import { runCommand, type RunDependencies } from '../../src/runner/commands/run.js';
 import type { EpisodeRecord } from '../../src/records/index.js';
 import type { TraceEvent } from '../../src/records/index.js';
 import { extractView } from '../../src/strategies/prompts.js';

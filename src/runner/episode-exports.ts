@@ -1,4 +1,4 @@
-// `report DIR --csv FILE` and `export DIR --format csv|atif --out PATH`: a results folder as one CSV row per episode,
+// For `report DIR --csv FILE` and `export DIR --format csv|atif --out PATH`: a results folder as one CSV row per episode,
 // or as one Harbor trial folder per episode holding its ATIF trajectories, for spreadsheets, Harbor, Inspect Scout,
 // Docent and other trajectory readers.
 import { createHash } from 'node:crypto';
@@ -209,23 +209,4 @@ export async function writeAtifTrajectories(dir: string, out: string): Promise<{
     files += 1 + trial.subagents.length;
   }
   return { trials: folder.records.length, files, missingTexts };
-}
-
-/** `stratbench export DIR --format csv|atif --out PATH`: prints what it wrote on stderr; exit 0, or 2 for bad input. */
-export async function exportCommand(dir: string, options: { format: ExportFormat; out: string }): Promise<number> {
-  if (options.format === 'csv') {
-    const rows = await writeEpisodesCsv(dir, options.out);
-    if (options.out !== '-') process.stderr.write(`wrote ${rows} episode row(s) to ${options.out}\n`);
-    return 0;
-  }
-  if (options.out === '-') throw new UsageError('--format atif writes one trial folder per episode into a folder; --out - (stdout) is for --format csv');
-  const { trials, files, missingTexts } = await writeAtifTrajectories(dir, options.out);
-  process.stderr.write(`wrote ${trials} trial folder(s) with ${files} ATIF trajectory file(s) to ${options.out} (<trial>/agent/trajectory.json)\n`);
-  if (missingTexts > 0) {
-    process.stderr.write(
-      `warning: ${missingTexts} episode(s) reference messages or thinking that ${dir}/messages.jsonl lacks (a damaged line, ` +
-        `or a run killed by an older stratbench); their trajectories lack those texts; their verdicts stand (scored when each episode ended)\n`,
-    );
-  }
-  return 0;
 }

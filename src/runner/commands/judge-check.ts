@@ -1,14 +1,15 @@
 // `stratbench judge-check`: grades a suite's labelled answers with a judge and prints its agreement and Cohen's κ.
-import { loadSuiteFile, formatSuiteError } from '../suite/load-suite.js';
-import { answerSetPathFor, loadAnswerSet, type LabelledItem } from '../suite/judge-answers.js';
-import { formatAgreement, judgeAgreement, type Agreement } from '../report/judge-agreement.js';
-import type { JudgeCalibration } from '../records/index.js';
-import type { JudgeToolCall } from '../models/types.js';
-import { firstOutputLines, type Judge } from './judge.js';
-import { buildJudge, DEFAULT_CALIBRATION_DIR, storeCalibration, type JudgeBackends } from './judge-setup.js';
-import { ollamaRunConfig, type OllamaDependencies } from './ollama-setup.js';
-import { openaiRunConfig, type OpenAIDependencies } from './openai-setup.js';
-import { UsageError } from './usage-error.js';
+import { loadSuiteFile, formatSuiteError } from '../../suite/load-suite.js';
+import { answerSetPathFor, loadAnswerSet, type LabelledItem } from '../../suite/judge-answers.js';
+import { formatAgreement, judgeAgreement, type Agreement } from '../../report/judge-agreement.js';
+import type { JudgeCalibration } from '../../records/index.js';
+import type { JudgeToolCall } from '../../models/types.js';
+import { firstOutputLines, type Judge } from '../judge.js';
+import { buildJudge, DEFAULT_CALIBRATION_DIR, storeCalibration, type JudgeBackends } from '../judge-setup.js';
+import { ollamaRunConfig, type OllamaDependencies } from '../ollama-setup.js';
+import { openaiRunConfig, type OpenAIDependencies } from '../openai-setup.js';
+import { UsageError } from '../usage-error.js';
+import type { BackendOptions } from '../backend-options.js';
 
 /** Per rubric (task × judged check) and overall, as `--json` prints it. */
 export interface JudgeCheckReport {
@@ -57,6 +58,24 @@ export async function gradeAnswerSet(
   return graded;
 }
 
+/** The flags of `stratbench judge-check` (cli.ts), with the backend flags its judge model reads (BackendOptions). */
+export interface JudgeCheckOptions extends BackendOptions {
+  /** `--suite`: the suite with judged checks (the CLI's default: the package's tasks/core.yaml). */
+  suite?: string;
+  /** `--judge`: the judge model spec, `scripted`, `ollama:<model>` or `openai:<model>` (required). */
+  judge?: string;
+  /** `--answers`: the labelled answer set (default: the suite's file name with .judge-answers.yaml, answerSetPathFor). */
+  answers?: string;
+  /** `--json`: one JSON document instead of lines. */
+  json?: boolean;
+  /** `--prompts`: the folder holding judge.md (the CLI's default: the shipped prompts/). */
+  prompts?: string;
+  /** `--calibration-dir`: where the measurement is kept (default DEFAULT_CALIBRATION_DIR, .stratbench-cache/judge-calibration). */
+  calibrationDir?: string;
+  /** `--no-record` sets it false: do not keep the measurement. */
+  record?: boolean;
+}
+
 /**
  * `stratbench judge-check --suite PATH --judge MODEL [--answers FILE] [--json]`: loads the suite and its labelled
  * answers (default `<suite>.judge-answers.yaml`), grades each with the judge, prints per rubric and overall n,
@@ -66,10 +85,11 @@ export async function gradeAnswerSet(
  * there; JudgeFailure when the judge fails mid-way (nothing is stored).
  */
 export async function judgeCheckCommand(
-  options: Record<string, unknown>,
+  given: JudgeCheckOptions,
   deps: { ollama?: OllamaDependencies; openai?: OpenAIDependencies } = {},
   out: NodeJS.WritableStream = process.stdout,
 ): Promise<number> {
+  const options: Record<string, unknown> = { ...given };
   const suitePath = String(options['suite']);
   if (typeof options['judge'] !== 'string') throw new UsageError('judge-check needs --judge MODEL (scripted, ollama:<model>, openai:<model>)');
   const spec = options['judge'];

@@ -1,6 +1,6 @@
-// The `power` command: how many tasks and epochs a paired comparison needs, or what n tasks can detect.
-import { loadSuiteFile, formatSuiteError } from '../suite/load-suite.js';
-import { readResultsFolder } from '../results-folder/index.js';
+// `stratbench power`: how many tasks and epochs a paired comparison needs, or what n tasks can detect.
+import { loadSuiteFile, formatSuiteError } from '../../suite/load-suite.js';
+import { readResultsFolder } from '../../results-folder/index.js';
 import {
   DEFAULT_POWER_EPOCHS,
   DEFAULT_TASK_CORRELATION,
@@ -14,21 +14,36 @@ import {
   type PowerEstimate,
   type PowerReport,
   type PowerSource,
-} from '../report/power.js';
-import { UsageError } from './usage-error.js';
+} from '../../report/power.js';
+import { UsageError } from '../usage-error.js';
 
-/** The flags of `stratbench power`, as commander hands them over (strings, unparsed). */
-export interface PowerFlags {
+/**
+ * The flags of `stratbench power`, as commander hands them over (strings, unparsed: planPower parses and bounds them).
+ * Defaults are report/power.ts's: alpha 0.05, power 0.8, epochs DEFAULT_POWER_EPOCHS (1, 2, 3, 5), task correlation
+ * DEFAULT_TASK_CORRELATION (0.5), design effect 1.
+ */
+export interface PowerOptions {
+  /** `--effect`: the difference in success rate to detect, percentage points in (0, 100), e.g. `5`. */
   effect?: string;
+  /** `--discordance`: the probability the two strategies disagree on a task in one epoch, in (0, 1] (or from `from`). */
   discordance?: string;
+  /** `--alpha`: two-sided significance level, in (0, 1). */
   alpha?: string;
+  /** `--power`: the chance of detecting the effect, in (0, 1). */
   power?: string;
+  /** `--epochs`: only this number of epochs per task, 1–1000. */
   epochs?: string;
+  /** `--tasks`: a number of tasks: print the minimum detectable effect for them instead. */
   tasks?: string;
+  /** `--design-effect`: the Kish design effect of task families, ≥ 1 (or from `suite` / `from`). */
   designEffect?: string;
+  /** `--task-correlation`: the between-task share of a task's per-epoch difference variance, 0–1 (or from `from`). */
   taskCorrelation?: string;
+  /** `--suite`: take the number of tasks and the families' design effect bound from this suite. */
   suite?: string;
+  /** `--from`: estimate discordance, within-task correlation and design effect from this results folder. */
   from?: string;
+  /** `--json`: one JSON document (question, assumptions, rows, notes) instead of text. */
   json?: boolean;
 }
 
@@ -86,7 +101,7 @@ async function runEstimate(dir: string): Promise<PowerEstimate> {
  * Turns the flags into a PowerReport. Throws UsageError (exit 2) for a flag out of range, a missing input, a discordance
  * below the effect, conflicting sources of n, an unreadable suite or results folder.
  */
-export async function planPower(flags: PowerFlags): Promise<PowerReport> {
+export async function planPower(flags: PowerOptions): Promise<PowerReport> {
   const effect = flags.effect === undefined ? null : parseEffect(flags.effect);
   const alpha = flags.alpha === undefined ? 0.05 : openInterval('--alpha', flags.alpha, '(the significance level)');
   const power = flags.power === undefined ? 0.8 : openInterval('--power', flags.power, '(the chance of detecting the effect)');
@@ -147,7 +162,7 @@ export async function planPower(flags: PowerFlags): Promise<PowerReport> {
 }
 
 /** `stratbench power`: prints the plan (text or --json); exit 0. Bad flags throw UsageError (exit 2). */
-export async function powerCommand(flags: PowerFlags): Promise<number> {
+export async function powerCommand(flags: PowerOptions): Promise<number> {
   const report = await planPower(flags);
   process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderPowerText(report));
   return 0;

@@ -1,4 +1,4 @@
-// `stratbench check-strategy PATH`: the contract every built-in strategy meets, run on a module's strategies (issue 28 §2).
+// The contract every built-in strategy meets, run on a module's strategies by `stratbench check-strategy` (issue 28 §2).
 import { InfrastructureError, ROLES, type ChatModel, type ChatRequest, type ChatResponse, type Role } from '../models/types.js';
 import { ScriptedModel } from '../models/scripted.js';
 import type { EpisodeRecord } from '../records/index.js';
@@ -127,43 +127,3 @@ export async function checkStrategyContract(name: string, question: LoadedTask, 
 
 /** The task the first clauses use: the core suite's one-read question. */
 export const CONTRACT_QUESTION = 'default-currency';
-
-/**
- * `stratbench check-strategy PATH [--suite FILE] [--prompts DIR] [--json]`: loads the module (as `run
- * --strategy-module` does), runs the contract on each strategy it defines and prints one line per clause (or one JSON
- * document). Returns 0 when every clause holds, 1 when one does not; throws a UsageError (exit 2) for a module that
- * does not load or defines no strategy, a suite that does not load or lacks the contract's question, a prompts folder
- * that lacks a template.
- */
-export async function checkStrategyCommand(
-  path: string,
-  options: { suite: string; prompts: string; json?: boolean },
-  out: NodeJS.WritableStream = process.stdout,
-): Promise<number> {
-  const { loadStrategyModules } = await import('./strategy-modules.js');
-  const { loadSuiteFile, formatSuiteError } = await import('../suite/load-suite.js');
-  const { loadPromptSet, PromptFilesError } = await import('./prompt-files.js');
-  const { UsageError } = await import('./usage-error.js');
-  const { names } = await loadStrategyModules([path]);
-  const loaded = await loadSuiteFile(options.suite);
-  if (!loaded.ok) throw new UsageError(loaded.errors.map(formatSuiteError).join('\n'));
-  const tasks = loaded.tasks.filter((task) => task.reference !== undefined);
-  const question = tasks.find((task) => task.id === CONTRACT_QUESTION) ?? tasks.find((task) => task.reference!.steps.length === 1 && task.expect === 'finish');
-  if (question === undefined) throw new UsageError(`${options.suite}: no task with a one-call reference to check the contract on`);
-  let prompts: PromptSet;
-  try {
-    prompts = await loadPromptSet(options.prompts);
-  } catch (error) {
-    if (error instanceof PromptFilesError) throw new UsageError(error.message);
-    throw error;
-  }
-  const results: ContractResult[] = [];
-  for (const name of names) results.push(...(await checkStrategyContract(name, question, tasks, prompts)));
-  const failed = results.filter((result) => !result.ok);
-  if (options.json === true) out.write(`${JSON.stringify({ module: path, strategies: names, ok: failed.length === 0, results }, null, 2)}\n`);
-  else {
-    for (const result of results) out.write(`${result.ok ? 'ok  ' : 'FAIL'}  ${result.strategy}  ${result.clause}${result.ok ? '' : ` — ${result.detail}`}\n`);
-    out.write(`\n${results.length - failed.length}/${results.length} contract clauses hold for ${names.join(', ')}\n`);
-  }
-  return failed.length === 0 ? 0 : 1;
-}
