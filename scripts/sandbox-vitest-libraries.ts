@@ -58,19 +58,34 @@ interface ExpectState {
 const stateOf = getState as unknown as (expect: Expect) => ExpectState | undefined;
 const updateState = setState as unknown as (state: object, expect: Expect) => void;
 
+/** The factories JestAsymmetricMatchers adds to chai.expect (@vitest/expect 4.1.12), with a sample argument each. */
+const ASYMMETRIC_SAMPLES: Record<string, unknown[]> = {
+  anything: [],
+  any: [Number],
+  stringContaining: [''],
+  objectContaining: [{}],
+  arrayContaining: [[]],
+  stringMatching: [''],
+  closeTo: [0],
+  schemaMatching: [{ '~standard': { version: 1, vendor: 'stratbench', validate: (value: unknown) => ({ value }) } }],
+};
+const chaiFactories = chai.expect as unknown as Factories & { not: Factories };
+/** The `this` source code's factories run with (chai's addMethod wrapper records flags on it; source's expect is frozen). */
+const sourceReceiver = {};
+
 /** The asymmetric matcher factories as JestAsymmetricMatchers made them: what source code's expect gets (not genuine). */
 export const sourceAsymmetric: { factories: Factories; not: Factories } = {
-  factories: { ...(globalThis as unknown as Record<symbol, Factories>)[ASYMMETRIC_MATCHERS_OBJECT]! },
-  not: { ...(chai.expect as unknown as { not: Factories }).not },
+  factories: Object.fromEntries(Object.keys(ASYMMETRIC_SAMPLES).map((name) => [name, (...args: never[]) => chaiFactories[name]!.apply(sourceReceiver, args)])),
+  not: { ...chaiFactories.not },
 };
 
 /** Registers what an asymmetric factory made as genuine (it may decide an equality from the received side). */
 function genuine<T extends (...args: never[]) => unknown>(factory: T): T {
-  return ((...args: Parameters<T>) => {
-    const made = factory(...args);
+  return function (this: unknown, ...args: Parameters<T>) {
+    const made = factory.apply(this, args);
     if (typeof made === 'object' && made !== null) __stratbench_genuine_matchers.add(made);
     return made;
-  }) as T;
+  } as T;
 }
 
 /**
@@ -86,6 +101,8 @@ export function createExpect(getCurrentTest: () => SandboxTest | null, test?: Sa
     return current ? assertion.withTest(current) : assertion;
   }) as Expect;
   Object.assign(expect, chai.expect);
+  for (const name of Object.keys(ASYMMETRIC_SAMPLES)) expect[name] = genuine(chaiFactories[name]!);
+  // Asymmetric forms of expect.extend's matchers, kept on the global as vitest's createExpect copies them.
   const asymmetric = (globalThis as unknown as Record<symbol, Factories>)[ASYMMETRIC_MATCHERS_OBJECT]!;
   for (const [name, factory] of Object.entries(asymmetric)) expect[name] = genuine(factory);
   // Its own `not` (vitest shares chai.expect.not, which is frozen here): expect.extend defines its negated matchers on it.
@@ -158,34 +175,20 @@ export function assertionCountError(expect: Expect): Error | undefined {
 /**
  * Locks what grades a test against repository code (docs/decisions/0043): every existing member of chai's
  * Assertion.prototype becomes non-writable and non-configurable (the prototype stays extensible, so a test file's
- * expect.extend adds new matchers as in vitest), `__flags` becomes an accessor that only ever defines an own property
- * (a getter on the prototype would otherwise hand every new assertion shared, attacker-made flags), and chai's
- * namespaces, config, Assertion, AssertionError, chai.expect, chai.assert and the asymmetric matchers' classes freeze.
+ * expect.extend adds new matchers as in vitest; chai 6 keeps an assertion's flags in an own `__flags` class field, so
+ * nothing planted on the prototype is read for them), and chai's namespaces, config, Assertion, AssertionError,
+ * chai.expect, chai.assert and the asymmetric matchers' classes freeze.
  */
 export function lockMatchers(): void {
   const prototype = chai.Assertion.prototype as object;
-  const defineProperty = Object.defineProperty;
-  defineProperty(prototype, '__flags', {
-    get: () => undefined,
-    set(this: object, flags: unknown) {
-      defineProperty(this, '__flags', { value: flags, writable: true, enumerable: false, configurable: true });
-    },
-    enumerable: false,
-    configurable: false,
-  });
   for (const key of Reflect.ownKeys(prototype)) {
     const descriptor = Object.getOwnPropertyDescriptor(prototype, key)!;
-    defineProperty(prototype, key, 'value' in descriptor ? { writable: false, configurable: false } : { configurable: false });
+    Object.defineProperty(prototype, key, 'value' in descriptor ? { writable: false, configurable: false } : { configurable: false });
   }
   const frozen: object[] = [chai, chai.util, chai.config, chai.config.proxyExcludedKeys, chai.Assertion, chai.AssertionError, chai.AssertionError.prototype];
   frozen.push(chai.expect, (chai.expect as unknown as { not: object }).not, chai.assert);
-  for (const factory of [...Object.values(sourceAsymmetric.factories), ...Object.values(sourceAsymmetric.not)]) {
-    let made: unknown;
-    try {
-      made = factory(...([''] as never[]));
-    } catch {
-      continue;
-    }
+  for (const [name, sample] of Object.entries(ASYMMETRIC_SAMPLES)) {
+    const made = sourceAsymmetric.factories[name]!(...(sample as never[]));
     for (let link = Object.getPrototypeOf(made); link !== null && link !== Object.prototype; link = Object.getPrototypeOf(link))
       frozen.push(link, link.constructor);
   }

@@ -117,3 +117,26 @@ describe("a hidden test file's own expect.extend", () => {
     expect(result.detail).toContain('tampered_grader: refused: expect.extend replaced the built-in matcher toBeRounded');
   });
 });
+
+describe('source code asserting with its own expect', () => {
+  const HIDDEN_HELPER = [
+    "import { expect, it } from 'vitest';",
+    "import { total, checkShape } from '../../src/total.js';",
+    "it('rounds half up', () => { expect.assertions(2); checkShape({ n: total(2.5) }); expect(total(2.5)).toBe(3); });",
+    '',
+  ].join('\n');
+  const HELPER = "import { expect } from 'vitest';\nexport const checkShape = (value) => expect(value).toEqual({ n: expect.any(Number) });\n";
+  const gradedHelper = (source: string) => {
+    const repo = SimRepo.fromSpec(
+      RepoSpec.parse({ files: { 'src/total.js': source }, hidden_files: { 'tests/hidden/total.test.js': HIDDEN_HELPER }, scripts: { test: { kind: 'test' } } }),
+    );
+    return runCheck(Check.parse({ check: 'tests_pass', tests: ['tests/hidden/total.test.js > rounds half up'] }), { repo });
+  };
+
+  it("uses the real matchers and asymmetric matchers, and counts toward the test's expect.assertions", () => {
+    expect(gradedHelper(`${HELPER}export const total = (x) => Math.round(x);\n`)).toMatchObject({ pass: true });
+    const wrongShape = gradedHelper(`${HELPER}export const total = (x) => String(Math.round(x));\n`);
+    expect(wrongShape.pass).toBe(false);
+    expect(wrongShape.detail).toContain("expected { n: '3' } to deeply equal { n: Any<Number> }");
+  });
+});

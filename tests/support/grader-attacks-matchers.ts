@@ -1,5 +1,7 @@
 // Grader attack catalogue, round 3 (issue 31): the surface of the real matcher libraries (chai's Assertion and util,
-// @vitest/expect's symbol-keyed global state, its asymmetric matchers) as source code reaches it. Each keeps the bug.
+// @vitest/expect's symbol-keyed global state, its asymmetric matchers) as source code reaches it. Each keeps the bug,
+// and each but expect-extend-built-in-from-source (stopped twice) fooled the grader when its defence was taken out
+// (docs/decisions/0043 says which, and how it was checked).
 import { BUGGY_SOURCE, SOURCE_PATH, type GraderAttack } from './grader-attack-fixture.js';
 
 /** BUGGY_SOURCE after `prelude`, which imports the source API's expect as `expect` and runs inside a try. */
@@ -39,41 +41,11 @@ Object.defineProperty(proto, 'toBe', { value: function () { return this; } });
 Object.defineProperty(proto, 'toEqual', { value: function () { return this; } });`),
   },
   {
-    id: 'assertion-prototype-shared-flags',
-    kind: 'expect',
-    description:
-      "src plants a `__flags` getter on the Assertion prototype: chai's constructor would then use one shared flags object whose `negate` reads true, so every failing matcher reads as a passing .not",
-    target: 'both',
-    files: withPrelude(`const proto = Object.getPrototypeOf(expect(0));
-const shared = Object.create(null);
-Object.defineProperty(shared, 'negate', { get() { return true; }, set(value) {} });
-Object.defineProperty(proto, '__flags', { get() { return shared; }, set(value) {} });`),
-  },
-  {
-    id: 'assertion-prototype-swap',
-    kind: 'expect',
-    description: "src replaces the Assertion prototype's [[Prototype]] so names chai reads through the chain resolve to its own",
-    target: 'both',
-    files: withPrelude(`const proto = Object.getPrototypeOf(expect(0));
-Object.setPrototypeOf(proto, { __flags: { negate: true }, hasOwnProperty: () => true });`),
-  },
-  {
-    id: 'matchers-object-planted',
-    kind: 'expect',
-    description:
-      "src defines @vitest/expect's symbol-keyed state on the global first (Symbol.for('$$jest-matchers-object') with an equality tester that always passes, Symbol.for('matchers-object'))",
-    target: 'both',
-    files: withPrelude(`const testers = [() => true];
-Object.defineProperty(globalThis, Symbol.for('$$jest-matchers-object'), { get: () => ({ state: {}, matchers: {}, customEqualityTesters: testers }), configurable: false });
-Object.defineProperty(globalThis, Symbol.for('matchers-object'), { value: new WeakMap(), configurable: false });`),
-  },
-  {
     id: 'matchers-object-equality-tester',
     kind: 'expect',
     description: "src pushes an always-true equality tester into the global matchers object's customEqualityTesters",
     target: 'both',
-    files: withPrelude(`globalThis[Symbol.for('$$jest-matchers-object')].customEqualityTesters.push(() => true);
-globalThis[Symbol.for('expect-global')].addEqualityTesters([() => true]);`),
+    files: withPrelude("globalThis[Symbol.for('$$jest-matchers-object')].customEqualityTesters.push(() => true);"),
   },
   {
     id: 'expect-add-equality-testers-from-source',
@@ -88,15 +60,6 @@ globalThis[Symbol.for('expect-global')].addEqualityTesters([() => true]);`),
     description: 'src calls expect.extend({ toBe, toEqual }) with matchers that always pass',
     target: 'both',
     files: withPrelude('expect.extend({ toBe: () => ({ pass: true, message: () => "" }), toEqual: () => ({ pass: true, message: () => "" }) });'),
-  },
-  {
-    id: 'chai-assert-and-config',
-    kind: 'expect',
-    description: "src rewrites chai's assert.fail, and the AssertionError prototype's name and message, reached through expect.assert",
-    target: 'both',
-    files: withPrelude(`expect.assert.fail = () => {};
-const AssertionError = (() => { try { expect(1).toBe(2); } catch (error) { return error.constructor; } })();
-Object.defineProperty(AssertionError.prototype, 'name', { value: 'Passed' });`),
   },
   {
     id: 'asymmetric-matcher-received-from-source',
