@@ -289,8 +289,8 @@ function takeGlobal(ctx: QuickJSContext, name: string): QuickJSHandle {
 }
 
 /**
- * The vitest engine loads the API and formats one failed assertion, so the lazily compiled half of the API (diffs,
- * object formatting) is in the snapshot too; the module's state is reset by the test runner at every collect.
+ * The vitest engine loads the API and fails one assertion, so what a first failure sets up lazily is in the snapshot
+ * too; the expect state it counts is reset by the runner before every test.
  */
 const VITEST_PRELOAD = `import { expect } from 'vitest';
 import ${JSON.stringify(VITEST_SOURCE_MODULE_NAME)};
