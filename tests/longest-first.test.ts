@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EpisodeRecord } from '../src/records/index.js';
 import type { EpisodeTask } from '../src/runner/episode.js';
-import { LongestFirst, matrixCells } from '../src/runner/run-suite.js';
+import { LongestFirst, matrixCells } from '../src/runner/matrix-order.js';
 import { RepoSpec } from '../src/sim-repo/index.js';
 import type { StrategyName } from '../src/strategies/index.js';
 

@@ -6,7 +6,15 @@ import { CallInterrupted, InfrastructureError, type ChatModel, type ChatOptions,
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
 import { attribute, costFindings } from '../attribution/index.js';
-import { ContextExceededEnding, declaredComponents, strategyByName, type StrategyName, type StrategyOptions, type PromptSet } from '../strategies/index.js';
+import {
+  ContextExceededEnding,
+  declaredComponents,
+  strategyByName,
+  type Strategy,
+  type StrategyName,
+  type StrategyOptions,
+  type PromptSet,
+} from '../strategies/index.js';
 import { SCHEMA_VERSION, type EpisodeRecord, type Metrics, type Outcome, type TextSink, type TraceEvent } from '../records/index.js';
 import { JudgeFailure, type Judge } from './judge.js';
 import { gradeJudgedChecks } from './judge-checks.js';
@@ -72,78 +80,13 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
   const trace = new Trace(repo.clock, env.texts);
   const strategy = strategyByName(spec.strategy);
   if (strategy === undefined) throw new Error(`unknown strategy ${spec.strategy}: not built in and no --strategy-module defines it`);
-  let outcome: Outcome;
-  const chatOptions: Partial<Record<Role, ChatOptions>> = {};
-  try {
-    outcome = await strategy.run({
-      task: { id: task.id, prompt: task.prompt, memory: repo.memory.map((note) => ({ date: note.date, text: note.text })) },
-      repo,
-      models: env.models,
-      prompts: env.prompts,
-      toolDescriptions: env.toolDescriptions,
-      trace,
-      epoch: spec.epoch,
-      chatOptions: (role) => (chatOptions[role] ??= { ...env.chatOptions(role), seed: spec.seed }),
-      options: env.options,
-      ...(strategy.declaredRoles ? { declaredRoles: strategy.declaredRoles } : {}),
-    });
-  } catch (error) {
-    if (error instanceof CallInterrupted) throw error;
-    // By name too: a strategy module may call roles through its own copy of the package (a local install beside a
-    // global CLI), whose ContextExceededEnding is another class of the same shape.
-    if (error instanceof ContextExceededEnding || (error instanceof Error && error.name === 'ContextExceededEnding')) {
-      outcome = contextExceeded(trace, error as ContextExceededEnding);
-    } else {
-      outcome = errorOutcome(error);
-      trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });
-    }
-  }
+  const played = await playStrategy(spec, env, strategy, repo, trace);
   const toolMs = repo.clock.now_ms;
-  // The claim checks read what the agent was asked and every tool call it made (issue 26 §1).
-  const observations = trace.events.flatMap((event) =>
-    event.type === 'tool_call'
-      ? [{ tool: event.tool, args: event.args, status: event.status, output: event.output, exit_code: event.exit_code, error_code: event.error_code }]
-      : [],
-  );
-  const claimState = { prompt: task.prompt, memory: repo.memory.map((note) => note.text), observations };
-  const scoreOn = (state: SimRepo) => score(task, outcome, { repo: state, answer: outcome.answer, message: outcome.message, ...claimState });
-  // With a model served over the network, the checks' sandbox runs go ahead without blocking other episodes (codeAheadPure:
-  // scoring reads the state only, so it runs on a copy whose result is the score).
-  let scored =
-    outcome.status === 'error'
-      ? { success: false, checks: [] as EpisodeRecord['checks'] }
-      : Object.values(env.models).some((model) => !model.deterministic)
-        ? await codeAheadPure(() => scoreOn(repo.clone()))
-        : scoreOn(repo);
-  // A model judge grades the judged checks now; its failure is infrastructure (the episode is an `error`, --resume reruns it).
-  if (env.judge !== undefined && 'endingMatches' in scored) {
-    try {
-      scored = await gradeJudgedChecks({ task, outcome, events: trace.events, epoch: spec.epoch, seed: spec.seed }, scored, env.judge);
-    } catch (error) {
-      if (error instanceof CallInterrupted) throw error;
-      outcome = judgeErrorOutcome(error);
-      scored = { success: false, checks: [] };
-    }
-  }
+  const { outcome, scored } = await scoreEpisode(spec, env, played, repo, trace);
   if (outcome.status !== 'error') {
     for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });
   }
-  // Failed, non-error episodes only (attribute returns null otherwise); pure over the trace, task and final state.
-  // A rule that throws is a bug: the episode keeps no attribution (the table counts it as unattributed).
-  let attribution: EpisodeRecord['attribution'] = null;
-  const declared = declaredComponents(strategy.declaredRoles);
-  try {
-    attribution = attribute(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks, declared);
-  } catch {
-    attribution = null;
-  }
-  // Successful episodes only: the costs a role caused (a finding rule that throws is a bug: no findings then).
-  let findings: EpisodeRecord['findings'] = [];
-  try {
-    findings = scored.success ? costFindings(task, trace.events, { repo, answer: outcome.answer, message: outcome.message }, scored.checks, declared) : [];
-  } catch {
-    findings = [];
-  }
+  const { attribution, findings } = blame(task, strategy, trace, { repo, answer: outcome.answer, message: outcome.message }, scored);
   return {
     schemaVersion: SCHEMA_VERSION,
     key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
@@ -170,6 +113,111 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
     trace: trace.events,
   };
+}
+
+/**
+ * Runs the strategy on the fresh repository and returns how it ended. A prompt past the context window ends as
+ * contextExceeded says; any other exception as an `error` outcome (errorOutcome) with its `end` event. Rethrows
+ * CallInterrupted (the run was interrupted: no ending to record).
+ */
+async function playStrategy(spec: EpisodeSpec, env: RunEnvironment, strategy: Strategy, repo: SimRepo, trace: Trace): Promise<Outcome> {
+  const { task } = spec;
+  const chatOptions: Partial<Record<Role, ChatOptions>> = {};
+  try {
+    return await strategy.run({
+      task: { id: task.id, prompt: task.prompt, memory: repo.memory.map((note) => ({ date: note.date, text: note.text })) },
+      repo,
+      models: env.models,
+      prompts: env.prompts,
+      toolDescriptions: env.toolDescriptions,
+      trace,
+      epoch: spec.epoch,
+      chatOptions: (role) => (chatOptions[role] ??= { ...env.chatOptions(role), seed: spec.seed }),
+      options: env.options,
+      ...(strategy.declaredRoles ? { declaredRoles: strategy.declaredRoles } : {}),
+    });
+  } catch (error) {
+    if (error instanceof CallInterrupted) throw error;
+    // By name too: a strategy module may call roles through its own copy of the package (a local install beside a
+    // global CLI), whose ContextExceededEnding is another class of the same shape.
+    if (error instanceof ContextExceededEnding || (error instanceof Error && error.name === 'ContextExceededEnding')) {
+      return contextExceeded(trace, error as ContextExceededEnding);
+    }
+    const outcome = errorOutcome(error);
+    trace.emit({ type: 'end', status: outcome.status, reason: outcome.reason, message: outcome.message ?? '' });
+    return outcome;
+  }
+}
+
+/** An episode's score: success and the final checks' results (with the ending's, for the judge). */
+type EpisodeScore = Awaited<ReturnType<typeof score>> | { success: boolean; checks: EpisodeRecord['checks'] };
+
+/**
+ * Scores the final state, answer and message (nothing for an `error` episode), then lets the run's judge grade the
+ * judged checks. A judge that cannot grade turns the episode into an `error` (infrastructure; --resume reruns it).
+ */
+async function scoreEpisode(
+  spec: EpisodeSpec,
+  env: RunEnvironment,
+  played: Outcome,
+  repo: SimRepo,
+  trace: Trace,
+): Promise<{ outcome: Outcome; scored: EpisodeScore }> {
+  const { task } = spec;
+  // The claim checks read what the agent was asked and every tool call it made (issue 26 §1).
+  const observations = trace.events.flatMap((event) =>
+    event.type === 'tool_call'
+      ? [{ tool: event.tool, args: event.args, status: event.status, output: event.output, exit_code: event.exit_code, error_code: event.error_code }]
+      : [],
+  );
+  const claimState = { prompt: task.prompt, memory: repo.memory.map((note) => note.text), observations };
+  const scoreOn = (state: SimRepo) => score(task, played, { repo: state, answer: played.answer, message: played.message, ...claimState });
+  // With a model served over the network, the checks' sandbox runs go ahead without blocking other episodes (codeAheadPure:
+  // scoring reads the state only, so it runs on a copy whose result is the score).
+  const scored: EpisodeScore =
+    played.status === 'error'
+      ? { success: false, checks: [] as EpisodeRecord['checks'] }
+      : Object.values(env.models).some((model) => !model.deterministic)
+        ? await codeAheadPure(() => scoreOn(repo.clone()))
+        : scoreOn(repo);
+  if (env.judge === undefined || !('endingMatches' in scored)) return { outcome: played, scored };
+  try {
+    return {
+      outcome: played,
+      scored: await gradeJudgedChecks({ task, outcome: played, events: trace.events, epoch: spec.epoch, seed: spec.seed }, scored, env.judge),
+    };
+  } catch (error) {
+    if (error instanceof CallInterrupted) throw error;
+    return { outcome: judgeErrorOutcome(error), scored: { success: false, checks: [] } };
+  }
+}
+
+/**
+ * The attribution of a failed, non-error episode (attribute returns null otherwise) and the cost findings of a
+ * successful one; both pure over the trace, task and final state. A rule that throws is a bug: the episode keeps no
+ * attribution (the table counts it as unattributed), or no findings.
+ */
+function blame(
+  task: EpisodeTask,
+  strategy: Strategy,
+  trace: Trace,
+  final: { repo: SimRepo; answer: string | undefined; message: string | undefined },
+  scored: EpisodeScore,
+): { attribution: EpisodeRecord['attribution']; findings: EpisodeRecord['findings'] } {
+  const declared = declaredComponents(strategy.declaredRoles);
+  let attribution: EpisodeRecord['attribution'] = null;
+  try {
+    attribution = attribute(task, trace.events, final, scored.checks, declared);
+  } catch {
+    attribution = null;
+  }
+  let findings: EpisodeRecord['findings'] = [];
+  try {
+    findings = scored.success ? costFindings(task, trace.events, final, scored.checks, declared) : [];
+  } catch {
+    findings = [];
+  }
+  return { attribution, findings };
 }
 
 /**

@@ -1,6 +1,5 @@
-// The episode matrix: tasks × strategies × epochs, run with p-limit, written as they finish, summarised at the end.
+// Runs the episode matrix: cells with p-limit, each record written as it finishes, summarised at the end.
 import { prewarmForRepos, testFileStats } from '../sim-repo/index.js';
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
@@ -18,8 +17,10 @@ import {
   openMessageStore,
   writeRunFile,
   writeSummaryFile,
+  type MessageStore,
   type ResumeEpisodes,
 } from '../results-folder/index.js';
+import { LongestFirst, matrixCells, type EpisodeCell } from './matrix-order.js';
 import { SummaryBuilder, withStatistics, type SummaryFile } from '../report/index.js';
 import type { EpisodeRecord, RunCompleteness, RunDescription, Shard } from '../records/index.js';
 
@@ -55,205 +56,28 @@ export interface MatrixConfig {
   complete?: (record: EpisodeRecord, cell: EpisodeCell) => Promise<EpisodeRecord>;
 }
 
-export interface EpisodeCell {
-  task: EpisodeTask;
-  strategy: StrategyName;
-  epoch: number;
-  seed: number;
+/** What the folder holds as the run goes: its matrix cells, their summary, the longest-first estimates, episodes kept. */
+interface MatrixState {
+  /** One bit per matrix cell: which cells the folder holds (kept from an earlier run, then run here). */
+  positions: MatrixPositions;
+  summary: SummaryBuilder;
+  /** Episodes that wait on a model server start longest first; in-process runs keep the matrix order (undefined). */
+  longest: LongestFirst | undefined;
+  /** Episodes kept from an earlier run (`--resume`). */
+  kept: number;
 }
 
-/** Per-episode seed: stable for (base seed, task, strategy, epoch), distinct across epochs. */
-export function episodeSeed(base: number, task: string, strategy: string, epoch: number): number {
-  return createHash('sha256').update(`${base}|${task}|${strategy}|${epoch}`).digest().readUInt32BE(0) & 0x7fffffff;
+/** The two files episodes go to as they finish: the message texts and the episodes file. */
+interface EpisodeFiles {
+  messages: MessageStore;
+  writer: EpisodeWriter;
 }
 
-/** The matrix in a deterministic order: epoch, then task (suite order), then strategy. */
-export function buildMatrix(tasks: EpisodeTask[], strategies: StrategyName[], epochs: number, seed: number): EpisodeCell[] {
-  return [...matrixCells(tasks, strategies, epochs, seed, () => true)];
-}
-
-/** How a server-backed run sizes the final block of its longest-first order (see matrixCells). */
-export interface FinalBlock {
-  /** Model calls in flight (`--concurrency`). */
-  slots: number;
-  /** The share of an epoch's positions the run keeps (a shard i/n: 1/n); default 1. */
-  share?: number;
-}
-
-type PendingCell = { cell: EpisodeCell; task: number; strategy: number };
-
-/**
- * The matrix's cells one at a time, in buildMatrix's order, those whose position `keep` accepts: a matrix of any
- * size is never held in memory. With `estimate` (model calls expected of task × strategy, or undefined when
- * unknown), each epoch's cells come longest first instead (see `LongestFirst`); positions, seeds and results do
- * not change, only the order episodes start in.
- *
- * With `block` too, the last epochs form one block, longest first across them. A run's wall ends with its last long
- * episode, and ordering epoch by epoch starts the last epoch's long episodes late: when only its own short ones and
- * the episodes in flight are left. Simulated from the episodes of 64 calls × 50 ms, core suite × 10 epochs, a harness
- * of no cost would take 1.17× calls × latency / slots epoch by epoch, 1.01× with the block (decision 0020).
- *
- * The block starts at the first epoch whose remaining calls — its kept cells' estimates, plus each later epoch's
- * whole row × `share` — are at most `FINAL_BLOCK_FACTOR` × slots × the longest estimate: enough to keep the slots busy
- * while the longest episode runs. Each cell counts at least one call, so the block holds at most that many cells,
- * whatever the matrix's size (a resumed run's sparse epochs are counted as kept, later ones as whole). Within the
- * block each next cell is the one whose task × strategy has the longest estimate at that moment: estimates made
- * while its long episodes of earlier epochs were still running are corrected as they finish.
- */
-export function* matrixCells(
-  tasks: EpisodeTask[],
-  strategies: StrategyName[],
-  epochs: number,
-  seed: number,
-  keep: (position: number) => boolean,
-  estimate?: (task: number, strategy: number) => number | undefined,
-  block?: FinalBlock,
-): Generator<EpisodeCell> {
-  let position = 0;
-  let blockCells: PendingCell[] | undefined;
-  for (let epoch = 0; epoch < epochs; epoch++) {
-    const cells: PendingCell[] = [];
-    for (let task = 0; task < tasks.length; task++) {
-      for (let strategy = 0; strategy < strategies.length; strategy++) {
-        if (keep(position)) {
-          const cell = { task: tasks[task]!, strategy: strategies[strategy]!, epoch, seed: episodeSeed(seed, tasks[task]!.id, strategies[strategy]!, epoch) };
-          if (estimate === undefined) yield cell;
-          else cells.push({ cell, task, strategy });
-        }
-        position += 1;
-      }
-    }
-    if (estimate === undefined) continue;
-    // Estimated when the epoch's first cell is asked for: after every cell of the epochs before was started.
-    if (blockCells === undefined && block !== undefined && finalBlockStarts(cells, epochs - epoch, tasks.length, strategies.length, estimate, block)) {
-      blockCells = [];
-    }
-    if (blockCells !== undefined) {
-      for (const cell of cells) blockCells.push(cell);
-      if (epoch === epochs - 1) yield* longestNow(blockCells, strategies.length, estimate);
-      continue;
-    }
-    const expected = cells.map(({ task, strategy }) => estimate(task, strategy) ?? Number.POSITIVE_INFINITY);
-    const order = cells.map((_, index) => index).sort((a, b) => expected[b]! - expected[a]! || a - b);
-    for (const index of order) yield cells[index]!.cell;
-  }
-}
-
-/** The final block's work: at most this many times the model-call slots × the longest estimate (see matrixCells). */
-export const FINAL_BLOCK_FACTOR = 2;
-
-/**
- * Whether the final block starts at this epoch (see matrixCells): every task × strategy has an estimate, and this
- * epoch's kept calls + the later epochs' rows × share ≤ FINAL_BLOCK_FACTOR × slots × the longest estimate, each cell
- * counting at least one call.
- */
-function finalBlockStarts(
-  epochCells: readonly PendingCell[],
-  epochsLeft: number,
-  taskCount: number,
-  strategyCount: number,
-  estimate: (task: number, strategy: number) => number | undefined,
-  block: FinalBlock,
-): boolean {
-  let row = 0;
-  let longest = 0;
-  for (let task = 0; task < taskCount; task++) {
-    for (let strategy = 0; strategy < strategyCount; strategy++) {
-      const expected = estimate(task, strategy);
-      if (expected === undefined) return false;
-      row += Math.max(1, expected);
-      longest = Math.max(longest, expected);
-    }
-  }
-  let remaining = (epochsLeft - 1) * row * (block.share ?? 1);
-  for (const { task, strategy } of epochCells) remaining += Math.max(1, estimate(task, strategy)!);
-  return longest > 0 && remaining <= FINAL_BLOCK_FACTOR * block.slots * longest;
-}
-
-/**
- * The block's cells, each next one of the task × strategy with the longest estimate when it is asked for (unknown
- * first; ties: the earlier position). Cells of one task × strategy keep their position order. Each step costs the
- * number of task × strategy pairs in the block.
- */
-function* longestNow(
-  cells: readonly PendingCell[],
-  strategyCount: number,
-  estimate: (task: number, strategy: number) => number | undefined,
-): Generator<EpisodeCell> {
-  // One queue per task × strategy, in the order its first cell appears (position order).
-  const queues = new Map<number, { task: number; strategy: number; cells: EpisodeCell[]; next: number }>();
-  for (const { cell, task, strategy } of cells) {
-    const key = task * strategyCount + strategy;
-    let queue = queues.get(key);
-    if (queue === undefined) queues.set(key, (queue = { task, strategy, cells: [], next: 0 }));
-    queue.cells.push(cell);
-  }
-  let open = [...queues.values()];
-  while (open.length > 0) {
-    let best = open[0]!;
-    let bestEstimate = estimate(best.task, best.strategy) ?? Number.POSITIVE_INFINITY;
-    for (let index = 1; index < open.length; index++) {
-      const queue = open[index]!;
-      const expected = estimate(queue.task, queue.strategy) ?? Number.POSITIVE_INFINITY;
-      if (expected > bestEstimate || (expected === bestEstimate && earlier(queue, best, strategyCount))) {
-        best = queue;
-        bestEstimate = expected;
-      }
-    }
-    yield best.cells[best.next++]!;
-    if (best.next === best.cells.length) open = open.filter((queue) => queue !== best);
-  }
-}
-
-/** Whether queue `a`'s next cell comes before `b`'s in the matrix: epoch, then task, then strategy. */
-function earlier(a: { cells: EpisodeCell[]; next: number; task: number; strategy: number }, b: typeof a, strategyCount: number): boolean {
-  const epochA = a.cells[a.next]!.epoch;
-  const epochB = b.cells[b.next]!.epoch;
-  return epochA < epochB || (epochA === epochB && a.task * strategyCount + a.strategy < b.task * strategyCount + b.strategy);
-}
-
-/**
- * Model calls per task × strategy as episodes finish, for `matrixCells`' longest-first order. When episodes wait on
- * a model server, the run's wall time ends with the episodes still in flight; starting the long ones first keeps
- * that tail short (the LPT rule of scheduling). An epoch's estimate of a cell is the calls of the same task ×
- * strategy in an earlier epoch, else the mean of its strategy so far, else unknown (first: nothing is known of it).
- */
-export class LongestFirst {
-  private readonly calls: Float64Array;
-  private readonly strategySum: Float64Array;
-  private readonly strategyCount: Float64Array;
-
-  constructor(
-    private readonly taskIndex: ReadonlyMap<string, number>,
-    private readonly strategyIndex: ReadonlyMap<string, number>,
-  ) {
-    this.calls = new Float64Array(taskIndex.size * strategyIndex.size).fill(Number.NaN);
-    this.strategySum = new Float64Array(strategyIndex.size);
-    this.strategyCount = new Float64Array(strategyIndex.size);
-  }
-
-  /**
-   * Notes the model calls of a finished episode. An episode ended by an infrastructure error is left out: it stopped
-   * early (often before its first recorded call), so its count says nothing of the episode's length.
-   */
-  add(record: EpisodeRecord): void {
-    if (record.outcome.status === 'error') return;
-    const task = this.taskIndex.get(record.task);
-    const strategy = this.strategyIndex.get(record.strategy);
-    if (task === undefined || strategy === undefined) return;
-    let calls = 0;
-    for (const count of Object.values(record.metrics.model_calls)) calls += count ?? 0;
-    this.calls[task * this.strategyIndex.size + strategy] = calls;
-    this.strategySum[strategy]! += calls;
-    this.strategyCount[strategy]! += 1;
-  }
-
-  readonly estimate = (task: number, strategy: number): number | undefined => {
-    const seen = this.calls[task * this.strategyIndex.size + strategy]!;
-    if (!Number.isNaN(seen)) return seen;
-    const count = this.strategyCount[strategy]!;
-    return count > 0 ? this.strategySum[strategy]! / count : undefined;
-  };
+/** What running the cells did: episodes run, start-up to the first finished episode and the episodes' wall time (ms). */
+interface CellsRun {
+  ran: number;
+  firstEpisodeMs: number | undefined;
+  wallMs: number;
 }
 
 /**
@@ -265,48 +89,72 @@ export async function runMatrix(
   config: MatrixConfig,
   env: RunEnvironment,
 ): Promise<SummaryFile & { completeness: RunCompleteness; interrupted: boolean; ran: number }> {
-  // One bit per matrix cell: which cells the folder holds (kept from an earlier run, then run here).
+  const state = await restoreKept(config, env);
+  const pending = (position: number): boolean => inShard(position, config.shard) && !state.positions.has(position);
+  let toRun = 0;
+  for (let position = 0; position < state.positions.size; position++) if (pending(position)) toRun += 1;
+  const cells = matrixCells(config.tasks, config.strategies, config.epochs, config.seed, pending, state.longest?.estimate, {
+    slots: config.modelCallSlots ?? config.concurrency,
+    share: config.shard ? 1 / config.shard.count : 1,
+  });
+  if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
+  const files = await openEpisodeFiles(config);
+  await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' }, config.disk);
+  const run = await runCells(cells, config, { ...env, texts: files.messages }, state, files, toRun);
+  const interrupted = config.signal?.aborted === true && run.ran < toRun;
+  return { ...(await finishMatrix(config, state, run, interrupted)), interrupted, ran: run.ran };
+}
+
+/** The matrix's state with the episodes an earlier run of this configuration finished (`config.existing`) folded in. */
+async function restoreKept(config: MatrixConfig, env: RunEnvironment): Promise<MatrixState> {
   const positions = new MatrixPositions({ tasks: config.tasks.map((task) => task.id), strategies: config.strategies, epochs: config.epochs });
   const summary = new SummaryBuilder(
     config.groups,
     config.strategies,
     config.tasks.map((task) => task.id),
   );
-  // Episodes that wait on a model server start longest first; in-process runs keep the matrix order (and so the
-  // order of episodes.jsonl, run to run).
   const longest = Object.values(env.models).some((model) => !model.deterministic)
     ? new LongestFirst(new Map(config.tasks.map((task, index) => [task.id, index])), new Map(config.strategies.map((name, index) => [name, index])))
     : undefined;
-  let kept = 0;
+  const state: MatrixState = { positions, summary, longest, kept: 0 };
   await config.existing?.replay((record) => {
     positions.add(record);
     summary.add(record);
     longest?.add(record);
-    kept += 1;
+    state.kept += 1;
   });
-  let toRun = 0;
-  for (let position = 0; position < positions.size; position++) if (inShard(position, config.shard) && !positions.has(position)) toRun += 1;
-  const cells = matrixCells(
-    config.tasks,
-    config.strategies,
-    config.epochs,
-    config.seed,
-    (position) => inShard(position, config.shard) && !positions.has(position),
-    longest?.estimate,
-    { slots: config.modelCallSlots ?? config.concurrency, share: config.shard ? 1 / config.shard.count : 1 },
-  );
-  if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
+  return state;
+}
+
+/**
+ * Opens the message store and the episodes file (gzip when the resumed folder's is, or `compress`). Texts go to disk
+ * before the episodes that reference them, so a killed run leaves no dangling hash.
+ */
+async function openEpisodeFiles(config: MatrixConfig): Promise<EpisodeFiles> {
   const compress = config.existing?.compressed ?? config.compress === true;
   const disk = config.disk;
   const messages = await openMessageStore(config.outDir, disk);
-  // Texts go to disk before the episodes that reference them, so a killed run leaves no dangling hash.
   const writer = new EpisodeWriter(join(config.outDir, compress ? EPISODES_GZ_FILE : EPISODES_FILE), {
     compress,
     beforeFlush: () => messages.flush(),
     ...(disk ? { disk } : {}),
   });
-  const withTexts: RunEnvironment = { ...env, texts: messages };
-  await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' }, disk);
+  return { messages, writer };
+}
+
+/**
+ * Runs the cells (streamCells), each finished record completed (`config.complete`), summarised and written; then
+ * closes both files whatever happened. Throws the cells' first error, else a write the disk refused (DiskWriteError),
+ * once both files are closed.
+ */
+async function runCells(
+  cells: Iterator<EpisodeCell>,
+  config: MatrixConfig,
+  env: RunEnvironment,
+  state: MatrixState,
+  files: EpisodeFiles,
+  toRun: number,
+): Promise<CellsRun> {
   const progress = startProgress(config.progress, toRun);
   const started = performance.now();
   let firstEpisodeMs: number | undefined;
@@ -316,17 +164,17 @@ export async function runMatrix(
     await streamCells(cells, config, async (cell) => {
       let finished: EpisodeRecord;
       try {
-        finished = await runEpisode(cell, withTexts);
+        finished = await runEpisode(cell, env);
       } catch (error) {
         // Interrupted mid-call: not an ending (neither the strategy's failure nor infrastructure); --resume runs it.
         if (error instanceof CallInterrupted) return;
         throw error;
       }
       const record = config.complete ? await config.complete(finished, cell) : finished;
-      summary.add(record);
-      positions.add(record);
-      longest?.add(record);
-      await writer.write(record);
+      state.summary.add(record);
+      state.positions.add(record);
+      state.longest?.add(record);
+      await files.writer.write(record);
       ran += 1;
       // performance.now() counts from process start: this is start-up to the first finished episode.
       firstEpisodeMs ??= Math.round(performance.now());
@@ -335,23 +183,32 @@ export async function runMatrix(
   } catch (error) {
     failed = { error };
   }
-  // Both files are closed whatever happened; a write the disk refused (DiskWriteError) is thrown once both are.
   progress.stop();
-  const closed = await Promise.allSettled([writer.close(), messages.close()]);
+  const closed = await Promise.allSettled([files.writer.close(), files.messages.close()]);
   if (failed !== undefined) throw failed.error;
   const refused = closed.find((result) => result.status === 'rejected');
   if (refused !== undefined) throw refused.reason;
-  const interrupted = config.signal?.aborted === true && ran < toRun;
+  return { ran, firstEpisodeMs, wallMs: Math.round(performance.now() - started) };
+}
+
+/** Writes summary.json (statistics, completeness) and the final run.json (status, counts, timing); returns the summary. */
+async function finishMatrix(
+  config: MatrixConfig,
+  state: MatrixState,
+  run: CellsRun,
+  interrupted: boolean,
+): Promise<SummaryFile & { completeness: RunCompleteness }> {
+  const disk = config.disk;
   // Episodes only: statistics and summary writing come after the clock stops.
   const timing: Record<string, unknown> = {
-    wall_ms: Math.round(performance.now() - started),
-    process_start_to_first_episode_ms: firstEpisodeMs ?? null,
+    wall_ms: run.wallMs,
+    process_start_to_first_episode_ms: run.firstEpisodeMs ?? null,
     peak_rss_mb_after_episodes: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
     sandbox_test_files: { ...testFileStats },
   };
-  const statistics = withStatistics(summary, config.seed, config.pairs);
-  const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, positions);
+  const statistics = withStatistics(state.summary, config.seed, config.pairs);
+  const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, state.positions);
   const built = { ...statistics, completeness };
   await writeSummaryFile(config.outDir, built, disk);
   // Peak resident set of the whole process so far (statistics and summary.json included), MB.
@@ -361,8 +218,8 @@ export async function runMatrix(
     {
       ...config.runInfo,
       status: interrupted ? 'interrupted' : 'complete',
-      episodes: kept + ran,
-      resumed_from: kept,
+      episodes: state.kept + run.ran,
+      resumed_from: state.kept,
       ...(config.shard ? { shard: config.shard } : {}),
       timing,
       ...config.atEnd?.(),
@@ -370,7 +227,7 @@ export async function runMatrix(
     },
     disk,
   );
-  return { ...built, interrupted, ran };
+  return built;
 }
 
 /**
