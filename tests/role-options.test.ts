@@ -1,6 +1,7 @@
 // Per-role Ollama options: --role-option ROLE.KEY=VALUE parsed, validated and merged over the run's options.
 import { describe, expect, it } from 'vitest';
-import { ollamaRunConfig, parseRoleOptions, roleChatOptions } from '../src/runner/ollama-setup.js';
+import { ollamaRunConfig, roleChatOptions } from '../src/runner/ollama-setup.js';
+import { parseRoleOptions } from '../src/runner/role-options.js';
 import { UsageError } from '../src/runner/usage-error.js';
 
 describe('--role-option', () => {

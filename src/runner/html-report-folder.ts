@@ -109,6 +109,29 @@ const grow = <T extends Float64Array | Uint32Array>(array: T, at: number, make: 
 };
 
 /**
+ * The second pass of readReportFolder: the lines whose detail the page may inline (ReportDataBuilder.nextBatch),
+ * read again by position in file order, validated again and offered to `builder`. Throws `fail`'s error when the file
+ * changed under the reader (a line no longer a valid record, or not where the first pass found it).
+ */
+async function inlineDetails(builder: ReportDataBuilder, episodesPath: string, index: EpisodeIndex, fail: (error: string) => Error): Promise<void> {
+  const reader = await openEpisodeLineReader(episodesPath);
+  try {
+    for (let batch = builder.nextBatch(); batch !== null; batch = builder.nextBatch()) {
+      for (const position of batch) {
+        const line = await reader.read({ start: index.starts[position] as number, length: index.lengths[position] as number });
+        const parsed = EpisodeRecord.safeParse(JSON.parse(line));
+        if (!parsed.success) throw new Error(`episode ${position + 1} (in file order) is no longer a valid record`);
+        builder.offer(position, parsed.data);
+      }
+    }
+  } catch (error) {
+    throw fail(`${episodesPath} changed while it was read (${(error as Error).message}); run the command again once the run has stopped`);
+  } finally {
+    await reader.close();
+  }
+}
+
+/**
  * Reads `dir` for its HTML report in two passes over its episodes file (episodes.jsonl or .gz), never holding the
  * records: (1) scanEpisodes validates each line and keeps its row, where it is (EpisodeIndex), its result columns
  * (compare) and — without a valid summary.json — the streaming SummaryBuilder; (2) only the lines whose detail may be
@@ -172,21 +195,7 @@ export async function readReportFolder(dir: string, options: { detailBudgetBytes
     );
   }
   builder.plan();
-  const reader = await openEpisodeLineReader(opened.episodesPath);
-  try {
-    for (let batch = builder.nextBatch(); batch !== null; batch = builder.nextBatch()) {
-      for (const position of batch) {
-        const line = await reader.read({ start: index.starts[position] as number, length: index.lengths[position] as number });
-        const parsed = EpisodeRecord.safeParse(JSON.parse(line));
-        if (!parsed.success) throw new Error(`episode ${position + 1} (in file order) is no longer a valid record`);
-        builder.offer(position, parsed.data);
-      }
-    }
-  } catch (error) {
-    throw fail(`${opened.episodesPath} changed while it was read (${(error as Error).message}); run the command again once the run has stopped`);
-  } finally {
-    await reader.close();
-  }
+  await inlineDetails(builder, opened.episodesPath, index, fail);
   const summaryFile = stored ?? withStatistics(summary ?? new SummaryBuilder([], []), run?.seed ?? 1);
   // A folder whose records carry their replays shows only those (counterfactual.json is for older folders).
   const data = builder.build(summaryFile, run, { ownVerdictsOnly: ownVerdicts > 0 });

@@ -11,6 +11,8 @@ import { parseModelSpec } from '../models/registry.js';
 import type { ToolSpec } from '../models/tool-calling.js';
 import { ROLES, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
 import { TOOLS, TOOL_NAMES } from '../tools/index.js';
+import { refuseCredentials, refuseEmptyEntry, refuseHostlessEntry, refuseRepeatedHost } from './host-list.js';
+import { keepAliveValue, parseRoleOptions } from './role-options.js';
 
 export type ToolCallingMode = 'json' | 'native';
 
@@ -39,46 +41,6 @@ export const OLLAMA_OPTION_KEYS: readonly string[] = [
   ...ROLES.map((role) => `${role}Think`),
   'roleOption',
 ];
-
-/** The most `--role-option ROLE.timeout_ms` may be, ms: one day, as `--timeout-ms`. */
-const MAX_ROLE_TIMEOUT_MS = 86_400_000;
-
-/** Options `--role-option ROLE.KEY=VALUE` may set for one role (the run-wide flags of the same names). */
-const ROLE_OPTION_KEYS = ['temperature', 'num_ctx', 'num_predict', 'think', 'keep_alive', 'timeout_ms'] as const;
-
-/**
- * Parses `--role-option` values such as `planner.num_ctx=16384` or `executor.temperature=0.2` into per-role
- * options. Throws UsageError naming a bad role, key or value.
- */
-export function parseRoleOptions(values: readonly string[]): Partial<Record<Role, ChatOptions>> {
-  const out: Partial<Record<Role, ChatOptions>> = {};
-  for (const value of values) {
-    const match = /^([a-z]+)\.([a-z_]+)=(.*)$/.exec(value.trim());
-    const role = match?.[1] as Role | undefined;
-    const key = match?.[2] as (typeof ROLE_OPTION_KEYS)[number] | undefined;
-    const raw = match?.[3] ?? '';
-    if (!match || !role || !(ROLES as readonly string[]).includes(role) || !key || !(ROLE_OPTION_KEYS as readonly string[]).includes(key)) {
-      throw new UsageError(
-        `--role-option takes ROLE.KEY=VALUE with ROLE one of ${ROLES.join(', ')} and KEY one of ${ROLE_OPTION_KEYS.join(', ')}; got "${value}"`,
-      );
-    }
-    const options = (out[role] ??= {});
-    if (key === 'think') {
-      if (!/^(true|false)$/.test(raw)) throw new UsageError(`--role-option ${role}.think takes true or false, got "${raw}"`);
-      options.think = raw === 'true';
-    } else if (key === 'keep_alive') options.keep_alive = keepAliveValue(raw);
-    else {
-      const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--role-option ${role}.${key} takes a number ≥ 0, got "${raw}"`);
-      // The bounds of --timeout-ms: a timer cannot wait longer than 2^31 − 1 ms, and fires at once beyond that.
-      if (key === 'timeout_ms' && (!Number.isInteger(n) || n < 1 || n > MAX_ROLE_TIMEOUT_MS)) {
-        throw new UsageError(`--role-option ${role}.timeout_ms takes a whole number of ms from 1 to ${MAX_ROLE_TIMEOUT_MS}, got "${raw}"`);
-      }
-      options[key] = n;
-    }
-  }
-  return out;
-}
 
 /** The Ollama part of a run's configuration. */
 export interface OllamaRunConfig {
@@ -114,13 +76,6 @@ export type OllamaRunInfo = {
 
 /** Injected by tests and scripts: transport and retry timing of every Ollama model of the run. */
 export type OllamaDependencies = Pick<OllamaModelConfig, 'fetch' | 'retry' | 'clock'>;
-
-/** `"30m"` stays a duration; `"300"` or `-1` (seconds; negative keeps the model loaded) becomes a number. */
-function keepAliveValue(value: unknown): string | number {
-  if (typeof value === 'number') return value;
-  const text = String(value).trim();
-  return /^-?\d+$/.test(text) ? Number(text) : text;
-}
 
 const definedOnly = (value: Record<string, unknown>): ChatOptions =>
   Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as ChatOptions;
@@ -357,80 +312,4 @@ function validHost(host: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`Ollama host ${host} must use http or https`);
   return host;
-}
-
-/**
- * Refuses a server named twice in a host list (after normalising: `gpu1` and `http://gpu1:11434` are one server):
- * the pool would count it as two hosts with two caps and fail over to itself.
- * @throws UsageError naming the server.
- */
-/**
- * Throws UsageError (naming `example`, a list as it should be) when the comma-separated `list` has an entry that is
- * empty once trimmed and `normalise`d (e.g. a base URL of only slashes) among others (`,http://gpu2:11434`,
- * `a,,b`, `a,b,`): what a shell gives for `$GPU1,$GPU2` with one variable unset, which would otherwise run on fewer
- * servers than meant, without a word. A list with no entry at all is the caller's own error.
- */
-export function refuseEmptyEntry(flag: string, list: string, example: string, normalise: (entry: string) => string = (entry) => entry): void {
-  const entries = list.split(',').map((entry) => normalise(entry.trim()));
-  if (entries.every((entry) => entry === '')) return;
-  const empty = entries.findIndex((entry) => entry === '');
-  if (empty >= 0) {
-    throw new UsageError(
-      `${flag} "${list}" has an empty entry (${ordinal(empty + 1)} of ${entries.length}); is a variable unset? List the servers separated by commas, e.g. ${example}`,
-    );
-  }
-}
-
-/**
- * Throws UsageError when a list of several hosts has an entry with a scheme or a port but no host name
- * (`http://:11434`): what `http://$GPU2:11434` gives with the variable unset. Alone, `:11434` means this machine,
- * as in Ollama's own OLLAMA_HOST; among other hosts it would quietly put a local server into the pool.
- */
-export function refuseHostlessEntry(flag: string, list: string): void {
-  const entries = list.split(',').map((entry) => entry.trim());
-  if (entries.length < 2) return;
-  const hostless = entries.findIndex((entry) => /^([a-z][a-z0-9+.-]*:\/\/)?(:\d*)?(\/.*)?$/i.test(entry) && entry !== '');
-  if (hostless >= 0) {
-    throw new UsageError(
-      `${flag} "${list}" has no host name in its ${ordinal(hostless + 1)} entry ("${entries[hostless]}"); is a variable unset? e.g. http://gpu1:11434,http://gpu2:11434`,
-    );
-  }
-}
-
-/**
- * Throws UsageError when an entry carries credentials (`http://user:pass@gateway:11434`). Ollama has no accounts, the
- * preflight (Node's fetch) refuses such a URL, and run.json would record the password; without this check the entry
- * was misread as a host named "user:pass@gateway". The message shows the entry with its password masked.
- */
-export function refuseCredentials(flag: string, list: string): void {
-  const entries = list.split(',').map((entry) => entry.trim());
-  const index = entries.findIndex((entry) => /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^/@]*@/i.test(entry));
-  if (index < 0) return;
-  const masked = entries[index]!.replace(/^((?:[a-z][a-z0-9+.-]*:\/\/)?[^/:@]*):[^/@]*@/i, '$1:***@');
-  throw new UsageError(
-    `${flag} has credentials in its ${ordinal(index + 1)} entry ("${masked}"); a host URL with a user name or password is not supported (the preflight cannot send it, and run.json would record it)`,
-  );
-}
-
-/** 1st, 2nd, 3rd, 4th… */
-function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
-}
-
-export function refuseRepeatedHost(flag: string, hosts: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const host of hosts) {
-    // Host names are case-insensitive (URL lower-cases them); paths are not.
-    let key = host;
-    try {
-      const url = new URL(host);
-      key = `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-    } catch {
-      // Not a URL: the caller's own check names it.
-    }
-    if (seen.has(key)) throw new UsageError(`${flag} names ${host} twice: list each server once (--host-concurrency sets how many calls one takes at once)`);
-    seen.add(key);
-  }
 }

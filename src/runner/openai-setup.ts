@@ -5,7 +5,8 @@ import { ConfigurationError } from '../models/preflight.js';
 import { createHostPool, defaultHostConcurrency, httpProbe } from '../models/host-pool.js';
 import { modelFetch } from '../models/model-fetch.js';
 import type { ChatModel, ChatOptions, Role } from '../models/types.js';
-import { ollamaToolSpecs, refuseEmptyEntry, refuseRepeatedHost, TOOL_ROLES, type HostPools, type ToolCallingMode } from './ollama-setup.js';
+import { refuseEmptyEntry, refuseRepeatedHost } from './host-list.js';
+import { ollamaToolSpecs, TOOL_ROLES, type HostPools, type ToolCallingMode } from './ollama-setup.js';
 import { probeToolCalls } from '../models/openai-tool-probe.js';
 import { UsageError } from './usage-error.js';
 
