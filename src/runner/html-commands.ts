@@ -2,7 +2,7 @@
 import { open, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { makeFolder } from '../files/make-folder.js';
 import type { EpisodeRecord } from '../records/index.js';
 import { removePartialFile } from '../results-folder/index.js';
