@@ -10,7 +10,7 @@ import type { EpisodeRecord } from '../src/records/index.js';
 import { startFakeOllama, type FakeOllama } from './support/fake-ollama-server.js';
 import { llamaCppContextError, scriptedOpenAIReply, startFakeOpenAI, vllmContextError, type FakeOpenAI } from './support/fake-openai-server.js';
 import { RUN_DEFAULTS, records, runInProcess, scratch, scriptedOllamaReply, scriptedTasksOf } from './support/scripted-over-ollama.js';
-import { firstCallOverflowWarning } from '../src/runner/commands/run.js';
+import { firstCallOverflowWarning } from '../src/runner/run-ending.js';
 
 /** An APIError of the openai client as it reaches the backend: `status`, and `error` the body's `error` object. */
 const apiError = (status: number, error: Record<string, unknown>) => ({ status, message: `${status} ${String(error['message'])}`, error });

@@ -2,11 +2,8 @@
 import { dirname, resolve } from 'node:path';
 import { interruptModelCalls, limitModelCalls } from '../../models/call-limit.js';
 import type { HostStats } from '../../models/host-pool.js';
-import { SCRIPTED_NOTICE } from '../../models/scripted.js';
 import type { ChatModel, Role } from '../../models/types.js';
 import type { EpisodeRecord, RunDescription, RunJudge, Shard } from '../../records/index.js';
-import { formatAgreement } from '../../report/judge-agreement.js';
-import { renderRunReport } from '../../report/index.js';
 import {
   commandLine,
   DISK_FAULT_EXIT_CODE,
@@ -23,10 +20,9 @@ import { toolDescriptionsForPrompt } from '../../tools/index.js';
 import type { BackendOptions } from '../backend-options.js';
 import { withCounterfactual } from '../counterfactual-replay.js';
 import type { EpisodeTask, RunEnvironment } from '../episode.js';
-import { DEFAULT_CALIBRATION_DIR, judgeLine, runJudgeRecord } from '../judge-setup.js';
-import { ollamaHeaderNote, roleChatOptions, type HostPools } from '../ollama-setup.js';
-import { openaiHeaderNote } from '../openai-setup.js';
-import { checkReferences, describeMatrix, ERRORED_RUN_EXIT_CODE, erroredRunWarning } from '../run-checks.js';
+import { DEFAULT_CALIBRATION_DIR, runJudgeRecord } from '../judge-setup.js';
+import { roleChatOptions, type HostPools } from '../ollama-setup.js';
+import { checkReferences, describeMatrix } from '../run-checks.js';
 import { describeRun, runIdentity, type RunIdentity } from '../run-description.js';
 import { claimRunFolder, guardedDisk, loadResumed, lockFolder, prepareRunFolder, type HeldLock } from '../run-folder.js';
 import { interruptOnSignals, type RunInterrupt } from '../run-interrupt.js';
@@ -34,7 +30,7 @@ import { episodesInFlight, prepareRunModels, type ModelDependencies, type RunMod
 import { resumeDefaults } from '../run-resume.js';
 import { runMatrix } from '../run-suite.js';
 import { selectRun, type RunSelection } from '../run-selection.js';
-import { useColor } from '../terminal.js';
+import { overflowedAtFirstCall, reportRun, type MatrixOutcome } from '../run-ending.js';
 import { UsageError } from '../usage-error.js';
 
 /** `--<role>-model <spec>`: the model of one role (`plannerModel`…), over `--model`. */
@@ -74,7 +70,7 @@ export interface RunOptions extends BackendOptions, RoleModelOptions {
   wide?: boolean;
   /** `--no-validate` sets it false: skip replaying the references before the first episode. */
   validate?: boolean;
-  /** `--max-error-rate`: above this share (0–1) of infrastructure errors the run exits 4 (default DEFAULT_RUN_MAX_ERROR_RATE 0.05). */
+  /** `--max-error-rate`: above this share (0–1) of infrastructure errors the run exits 4 (default DEFAULT_RUN_MAX_ERROR_RATE 0.05, run-ending.ts). */
   maxErrorRate?: number;
   /** `--counterfactual`: replay each failed episode with each role swapped for an oracle (no model calls). */
   counterfactual?: boolean;
@@ -112,9 +108,6 @@ export interface RunDependencies extends ModelDependencies {
   /** Where the results folder's files are written (default: node:fs); tests pass a disk that refuses writes. */
   disk?: Disk;
 }
-
-/** `run --max-error-rate`: above this share of infrastructure-error episodes the run exits ERRORED_RUN_EXIT_CODE. */
-export const DEFAULT_RUN_MAX_ERROR_RATE = 0.05;
 
 /**
  * `stratbench run`: returns the exit code (0 success, 4 too many infrastructure errors, 130/143 interrupted,
@@ -260,12 +253,6 @@ function announceMatrix(run: PreparedRun): void {
   );
 }
 
-/** The matrix's summary and how many episodes overflowed the context window on their first model call. */
-interface MatrixOutcome {
-  summary: Awaited<ReturnType<typeof runMatrix>>;
-  firstCallOverflows: number;
-}
-
 /**
  * Runs the matrix: at most `concurrency` model calls in flight (a plan wave's executor calls go out together,
  * LLMCompiler-style, and the judge's calls share the slots); the interrupt's signal aborts every call — queued, sent
@@ -327,60 +314,6 @@ function runEnvironment(run: PreparedRun, deps: RunDependencies, signal: AbortSi
     options: deps.sequentialWaves === true ? { ...identity.strategyOptions, parallelWaves: false } : identity.strategyOptions,
     configHash: identity.configHash,
   };
-}
-
-/**
- * Prints the report (table or `--format json`), the folder and the warnings; returns the exit code: 130 / 143 when a
- * signal interrupted the run (128 + its number, as a shell reports it), ERRORED_RUN_EXIT_CODE 4 when more than
- * `--max-error-rate` of the episodes were infrastructure errors, else 0.
- */
-function reportRun(run: PreparedRun, outcome: MatrixOutcome, stoppedBy: NodeJS.Signals | undefined): number {
-  const { options, selection, models, identity, outDir } = run;
-  const { summary, firstCallOverflows } = outcome;
-  const header = {
-    suiteName: selection.suite.name,
-    tasks: selection.tasks.length,
-    strategies: selection.strategies,
-    epochs: identity.epochs,
-    models: identity.modelNames,
-    completeness: summary.completeness.label,
-    notes: [
-      ...(identity.anyScripted ? [SCRIPTED_NOTICE] : []),
-      ...(run.judgeRecord ? [judgeLine(run.judgeRecord, formatAgreement)] : []),
-      ...(models.ollamaInfo ? [ollamaHeaderNote(models.ollamaInfo)] : []),
-      ...(models.openaiInfo ? [openaiHeaderNote(models.openaiInfo)] : []),
-    ],
-  };
-  if (options['format'] === 'json') process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  else process.stdout.write(renderRunReport(summary, header, useColor(process.stdout), { wide: options['wide'] === true }));
-  process.stderr.write(`results: ${outDir}\n`);
-  if (firstCallOverflows > 0) process.stderr.write(`stratbench: warning: ${firstCallOverflowWarning(firstCallOverflows)}\n`);
-  if (summary.interrupted) {
-    process.stderr.write(`interrupted after ${summary.ran} new episode(s); continue with: stratbench run --resume ${outDir}\n`);
-    return stoppedBy === 'SIGTERM' ? 143 : 130;
-  }
-  const episodeCount = summary.strategies.reduce((sum, entry) => sum + entry.episodes, 0);
-  const maxErrorRate = typeof options['maxErrorRate'] === 'number' ? options['maxErrorRate'] : DEFAULT_RUN_MAX_ERROR_RATE;
-  const errored = erroredRunWarning(episodeCount, summary.errors_total ?? summary.errors.length, maxErrorRate, outDir);
-  if (errored !== null) {
-    process.stderr.write(`stratbench: ${errored}\n`);
-    return ERRORED_RUN_EXIT_CODE;
-  }
-  return 0;
-}
-
-/** Whether an episode ended context_exceeded on its first model call: no history had grown, the prompt alone did not fit. */
-export function overflowedAtFirstCall(record: EpisodeRecord): boolean {
-  if (record.outcome.status !== 'budget_exhausted' || record.outcome.reason !== 'context_exceeded') return false;
-  return Object.values(record.metrics.model_calls).reduce((sum, calls) => sum + calls, 0) <= 1;
-}
-
-/**
- * The end-of-run warning for episodes whose first prompt overflowed (review 6): a context window smaller than the
- * harness's own first prompt is a configuration to fix, though the episodes still count as the strategies' failures.
- */
-export function firstCallOverflowWarning(episodes: number): string {
-  return `${episodes} episode(s) ended context_exceeded on their first model call: the context window is smaller than the first prompt, so every strategy fails before it acts (raise --num-ctx, or serve the model with a longer context); they count as the strategies' failures`;
 }
 
 /** Per-host calls, failures, latency and times marked down of every pooled model, keyed by model spec (run.json `model_hosts`). */
