@@ -1,4 +1,4 @@
-// `npm run build` step: bundles scripts/sandbox-vitest-libraries.ts (real chai, @vitest/expect, @vitest/spy, @vitest/utils) for QuickJS.
+// `npm run build` step: bundles scripts/sandbox-vitest-libraries.ts (real chai, @vitest/expect, @vitest/spy, @vitest/runner, @vitest/utils) for QuickJS.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -66,6 +66,23 @@ var __stratbench_pow10 = (exponent) => (Number.isInteger(exponent) && exponent <
 // chai's plugin events (chai/utils/events.js) need EventTarget and Event, which QuickJS lacks: no listener ever runs here.
 var Event = class Event { constructor(type) { this.type = type; } };
 var EventTarget = class EventTarget { addEventListener() {} removeEventListener() {} dispatchEvent() { return true; } };
+// @vitest/runner gives each test context an AbortSignal (aborted when the test times out or fails): QuickJS lacks it.
+var AbortSignal = class AbortSignal {
+  constructor() { this.aborted = false; this.reason = undefined; this.listeners = []; }
+  addEventListener(type, listener) { if (type === 'abort') this.listeners.push(listener); }
+  removeEventListener(type, listener) { this.listeners = this.listeners.filter((each) => each !== listener); }
+  throwIfAborted() { if (this.aborted) throw this.reason; }
+};
+var AbortController = class AbortController {
+  constructor() { this.signal = new AbortSignal(); }
+  abort(reason) {
+    const signal = this.signal;
+    if (signal.aborted) return;
+    signal.aborted = true;
+    signal.reason = reason === undefined ? new Error('This operation was aborted') : reason;
+    for (const listener of signal.listeners.splice(0)) listener.call(signal, { type: 'abort', target: signal });
+  }
+};
 ${body}
 return libraries;
 })(Object.create(globalThis));

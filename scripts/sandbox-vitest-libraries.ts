@@ -19,9 +19,23 @@ import {
   setState,
 } from '@vitest/expect';
 import { createMockInstance, fn, isMockFunction, spyOn, clearAllMocks, resetAllMocks, restoreAllMocks } from '@vitest/spy';
-import { format, formatRegExp, inspect, objDisplay } from '@vitest/utils/display';
+import { inspect } from '@vitest/utils/display';
 import { processError } from '@vitest/utils/error';
-import { isNegativeNaN, isObject, objectAttr } from '@vitest/utils/helpers';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  getCurrentTest,
+  it,
+  onTestFailed,
+  onTestFinished,
+  startTests,
+  suite,
+  test,
+} from '@vitest/runner';
+import { setSafeTimers } from '@vitest/utils/timers';
 import { disableDefaultColors } from 'tinyrainbow';
 
 /** Declared by the bundle's wrapper (scripts/build-sandbox-vitest.ts): asymmetric matchers that may decide from the received side. */
@@ -29,6 +43,10 @@ declare const __stratbench_genuine_matchers: WeakSet<object>;
 
 // vitest's reporters print messages without colour when the output is not a terminal (the JSON report the tests read).
 disableDefaultColors();
+// @vitest/runner's timeouts use the timers vitest's worker captures first (setSafeTimers): here the sandbox's virtual
+// timers as the snapshot has them, kept on the bundle's private global, so repository code replacing the realm's
+// setTimeout cannot disarm a test's timeout.
+setSafeTimers();
 
 // node_modules/vitest/dist/chunks/test.*.js, vitest 4.1.12: the plugins, in this order (SnapshotPlugin has no sandbox use).
 chai.use(JestExtend);
@@ -220,45 +238,25 @@ export function spyOnWithSlot(
   return mock;
 }
 
-/**
- * @vitest/runner's formatTitle (chunk-artifact.js, 4.1.12) for test.each titles, with @vitest/utils' format and objDisplay;
- * not exported by @vitest/runner, so copied: %#, %$, printf placeholders, $key and $0.key attributes.
- */
-export function formatTitle(template: string, items: unknown[], index: number): string {
-  let title = template;
-  if (title.includes('%#') || title.includes('%$')) {
-    title = title
-      .replace(/%%/g, '__vitest_escaped_%__')
-      .replace(/%#/g, `${index}`)
-      .replace(/%\$/g, `${index + 1}`)
-      .replace(/__vitest_escaped_%__/g, '%%');
-  }
-  const count = title.split('%').length - 1;
-  if (title.includes('%f')) {
-    (title.match(/%f/g) ?? []).forEach((_, i) => {
-      if (isNegativeNaN(items[i] as number) || Object.is(items[i], -0)) {
-        let occurrence = 0;
-        title = title.replace(/%f/g, (match) => (++occurrence === i + 1 ? '-%f' : match));
-      }
-    });
-  }
-  const objectItem = isObject(items[0]);
-  const attributes = (text: string) =>
-    text.replace(/\$([$\w.]+)/g, (_, key: string) => {
-      const arrayKey = /^\d+$/.test(key);
-      if (!objectItem && !arrayKey) return `$${key}`;
-      const arrayElement = arrayKey ? objectAttr(items, key) : undefined;
-      return objDisplay(objectItem ? objectAttr(items[0], key, arrayElement) : arrayElement, { truncate: undefined });
-    });
-  let output = '';
-  let used = 0;
-  let last = 0;
-  for (const match of title.matchAll(formatRegExp)) {
-    output += attributes(title.slice(last, match.index));
-    output += used < count ? format(match[0], items[used++]) : match[0];
-    last = match.index + match[0].length;
-  }
-  return output + attributes(title.slice(last));
-}
-
-export { chai, clearAllMocks, fn, inspect, isMockFunction, processError, resetAllMocks, restoreAllMocks };
+export {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  chai,
+  clearAllMocks,
+  describe,
+  fn,
+  getCurrentTest,
+  inspect,
+  isMockFunction,
+  it,
+  onTestFailed,
+  onTestFinished,
+  processError,
+  resetAllMocks,
+  restoreAllMocks,
+  startTests,
+  suite,
+  test,
+};

@@ -50,37 +50,67 @@ function settle(context: QuickJSContext, runtime: QuickJSRuntime, handle: QuickJ
       handle.dispose();
       throw new Error(`job failed: ${JSON.stringify(reason)}`);
     }
-    if (jobs.value === 0) {
+    if (jobs.value === 0 && !runNextTimer(context)) {
       handle.dispose();
       throw new Error('the promise never settles');
     }
   }
 }
 
+/**
+ * Virtual timers (as the sandbox's prelude has them, without its host bridges): @vitest/runner's timeouts and its
+ * throttled task updates use setTimeout; a timer runs only when no job is left, at its due virtual time.
+ */
+const TIMERS_SOURCE = `(() => {
+  const timers = [];
+  let now = 0, sequence = 0;
+  globalThis.setTimeout = (fn, ms, ...args) => { sequence += 1; timers.push({ id: sequence, due: now + (ms || 0), fn, args }); return sequence; };
+  globalThis.clearTimeout = (id) => { const index = timers.findIndex((timer) => timer.id === id); if (index >= 0) timers.splice(index, 1); };
+  globalThis.__next_timer = () => {
+    if (!timers.length) return false;
+    timers.sort((a, b) => a.due - b.due || a.id - b.id);
+    const timer = timers.shift();
+    now = timer.due;
+    timer.fn(...timer.args);
+    return true;
+  };
+})();`;
+
+/** Runs the next virtual timer; false when none is left. */
+function runNextTimer(context: QuickJSContext): boolean {
+  const ran = context.evalCode('__next_timer()', '[timers]');
+  if (ran.error) {
+    const reason = context.dump(ran.error);
+    ran.error.dispose();
+    throw new Error(`timer failed: ${JSON.stringify(reason)}`);
+  }
+  const value = context.dump(ran.value) === true;
+  ran.value.dispose();
+  return value;
+}
+
 /** Evaluates `source` as tests/x.test.js with `vitest` mapped to the shim, then resolves `__vitest_run__`. */
 function runWithStacks(source: string, options: RunOptions = {}): ShimResult {
-  const modules: Record<string, string> = { vitest: VITEST_MODULE_SOURCE, ...options.modules };
+  const file = (options.filepath ?? '/repo/tests/x.test.js').replace(/^\/repo\//, '');
+  const modules: Record<string, string> = { vitest: VITEST_MODULE_SOURCE, [file]: source, ...options.modules };
   const runtime = quickJS.newRuntime();
   runtime.setModuleLoader(
     (name) => modules[name] ?? { error: new Error(`Cannot find module '${name}'`) },
-    (_base, requested) => requested,
+    (_base, requested) => requested.replace(/^\/repo\//, ''),
   );
   const context = runtime.newContext();
   try {
+    const timers = context.evalCode(TIMERS_SOURCE, '[timers]');
+    if (timers.error) throw new Error(`timers failed: ${JSON.stringify(context.dump(timers.error))}`);
+    timers.value.dispose();
     const libraries = context.evalCode(vitestLibrariesSource(), '[vitest-libraries]');
     if (libraries.error) throw new Error(`libraries failed: ${JSON.stringify(context.dump(libraries.error))}`);
     libraries.value.dispose();
-    const loaded = context.evalCode(source, 'tests/x.test.js', { type: 'module' });
-    if (loaded.error) {
-      const reason = context.dump(loaded.error);
-      loaded.error.dispose();
-      throw new Error(`module failed: ${JSON.stringify(reason)}`);
-    }
-    settle(context, runtime, loaded.value).dispose();
-    const call = context.evalCode(
-      `__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: options.testNamePattern ?? null, filepath: options.filepath }))})`,
-      'run.js',
-    );
+    // As the host's preload: the vitest module is loaded; @vitest/runner then imports the test file ('/repo/' + file).
+    const preload = context.evalCode(`import 'vitest';`, '[preload]', { type: 'module' });
+    if (preload.error) throw new Error(`vitest module failed: ${JSON.stringify(context.dump(preload.error))}`);
+    settle(context, runtime, preload.value).dispose();
+    const call = context.evalCode(`__vitest_run__(${JSON.stringify(JSON.stringify({ testNamePattern: options.testNamePattern ?? null, file }))})`, 'run.js');
     if (call.error) {
       const reason = context.dump(call.error);
       call.error.dispose();

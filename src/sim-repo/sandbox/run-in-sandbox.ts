@@ -29,9 +29,9 @@ export interface RunInternals {
   /** Seed of Math.random. */
   seed?: number;
   /**
-   * Runs the registered tests after the entry module loads, through the vitest API's runner captured before any
-   * repository module loaded (never looked up on the global object), with this options JSON; its string result
-   * is returned as `value`. Only with the `vitest` synthetic module.
+   * Runs the entry (a test file) through the vitest API's runner captured before any repository module loaded (never
+   * looked up on the global object), with this options JSON plus `file`, the entry's path: @vitest/runner imports the
+   * file itself. Its string result is returned as `value`. Only with the `vitest` synthetic module and a file entry.
    */
   runTests?: string;
 }
@@ -400,13 +400,10 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     if (entrySource === undefined) {
       return finish('error', 1, { name: 'Error', message: `Cannot find module '/repo/${entryName}'`, stack: '' });
     }
-    const entryCode = resolution === 'vite' ? viteImports(entrySource) : entrySource;
-    const loaded = settle(engine, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
-    if (loaded.kind !== 'fulfilled') return failure(ctx, loaded, requestedAs, options, finish);
-    loaded.handle?.dispose();
     if (options.runTests !== undefined) {
-      if (engine.runner === undefined) throw new Error('runTests needs the vitest engine');
-      const argument = ctx.newString(options.runTests);
+      if (engine.runner === undefined || !('path' in options.entry)) throw new Error('runTests needs the vitest engine and a test file');
+      // @vitest/runner imports the test file itself (its collector must be ready before the file registers tests).
+      const argument = ctx.newString(JSON.stringify({ ...JSON.parse(options.runTests), file: options.entry.path }));
       const called = settle(engine, ctx.callFunction(engine.runner, ctx.undefined, argument), deadline);
       argument.dispose();
       if (called.kind !== 'fulfilled') return failure(ctx, called, requestedAs, options, finish);
@@ -414,6 +411,10 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
       called.handle?.dispose();
       return finish('ok', exitCodeOf(ctx), undefined, value);
     }
+    const entryCode = resolution === 'vite' ? viteImports(entrySource) : entrySource;
+    const loaded = settle(engine, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
+    if (loaded.kind !== 'fulfilled') return failure(ctx, loaded, requestedAs, options, finish);
+    loaded.handle?.dispose();
     if (options.after === undefined) {
       const drained = drain(engine, deadline);
       if (drained !== undefined) return failure(ctx, drained, requestedAs, options, finish);

@@ -1,15 +1,14 @@
 // Owns the `vitest` module seen inside the sandbox: describe/it/test, hooks and the runner entry `__vitest_run__`, on the
 // real expect, chai, @vitest/spy and @vitest/utils (the bundle scripts/sandbox-vitest-libraries.ts builds).
 //
-// The source is an ES module evaluated by QuickJS, registered as the bare module `vitest`. A test file imports it and
-// registers tests while it evaluates; the host then calls `__vitest_run__(JSON.stringify({ testNamePattern }))`, which
-// collects describe blocks (lazily, as vitest does), runs the tests in declaration order and resolves with the JSON
-// result `{ tests: [{ path, state, error? }], errors: [{ name, message, stack, expected?, actual?, path? }] }`.
-//
-// The runner follows @vitest/runner 4.1 and stays hand-written (docs/decisions/0043 gives the measurement); matchers,
-// messages, diffs' expected/actual strings, mocks and .each titles come from the libraries themselves. Written without
-// backticks and dollar-brace so it can live in String.raw literals; the runner is in vitest-runner.ts.
-import { RUNNER_SOURCE } from './vitest-runner.js';
+// The source is an ES module evaluated by QuickJS, registered as the bare module `vitest` and loaded before the snapshot.
+// The host calls `__vitest_run__(JSON.stringify({ file, testNamePattern }))`: @vitest/runner 4.1.12's startTests, with
+// the VitestRunner below, imports the test file through the sandbox's module loader (as vitest's own runner imports
+// it), collects describe blocks, applies .only and -t, runs tests and hooks with their timeouts on the sandbox's
+// virtual timers, and the entry resolves with the JSON result
+// `{ tests: [{ path, state, error? }], errors: [{ name, message, stack, expected?, actual?, path? }] }`.
+// Matchers, messages, diffs' expected/actual strings, mocks and .each titles come from the libraries themselves
+// (docs/decisions/0043). Written without backticks and dollar-brace so it can live in String.raw literals.
 
 const API_SOURCE = String.raw`
 // The host's tamper channel, taken before the realm is locked (the lockdown deletes the global).
@@ -27,8 +26,8 @@ if (globalThis.process) globalThis.process.exit = function (code) {
   throw new Error('process.exit unexpectedly called with "' + (code === undefined ? (globalThis.process.exitCode || 0) : code) + '"');
 };
 const OWN_FILE = (/\((.*):\d+:\d+\)/.exec(new Error('own file').stack || '') || [])[1];
-let currentTest = null;
-const currentFacade = () => (currentTest ? currentTest.facade : null);
+// @vitest/runner's current test: what @vitest/expect ties an assertion to (soft errors, unawaited assertions).
+const currentTest = () => libraries.getCurrentTest() || null;
 
 // ---------------------------------------------------------------------------------------------------------------
 // expect: vitest's createExpect on the real libraries. expect.extend adds matchers for the file that calls it, as in
@@ -48,26 +47,23 @@ function guardExtend(target) {
   };
   return target;
 }
-export const expect = guardExtend(libraries.createGlobalExpect(currentFacade));
+export const expect = guardExtend(libraries.createGlobalExpect(currentTest));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Errors: vitest's processError (expected/actual as pretty-format strings), reduced to the fields the host reads.
-class SkipSignal {
-  constructor(note) { this.note = note; }
-}
 /** The stack without the harness's frames (this module, the libraries' bundle, native calls). */
 function cleanStack(stack) {
   if (typeof stack !== 'string') return '';
   // Native frames (the libraries' Proxy and Reflect calls) have no file: vitest's stack parser drops such frames too.
   return stack.split('\n').filter((line) => !line.endsWith('(native)') && !line.includes('([vitest-libraries]:') && !(OWN_FILE && line.includes('(' + OWN_FILE + ':'))).join('\n');
 }
-/** A thrown value as processError gives it; a non-object as vitest reports it ('Unknown Error'). */
-function processThrown(error) {
-  if (error === null || (typeof error !== 'object' && typeof error !== 'function')) return { name: 'Unknown Error', message: String(error), stack: '' };
-  const message = typeof error.message === 'string' ? undefined : error.message === undefined ? libraries.inspect(error) : String(error.message);
-  const processed = libraries.processError(error);
-  if (message !== undefined) processed.message = message;
-  // QuickJS quotes the name ("'x' is not defined"); V8, which vitest runs on, does not.
+/**
+ * An error as @vitest/runner recorded it (already through processError), in vitest's wording: a thrown non-object has
+ * no name ('Unknown Error' in toReportError), and QuickJS's quoted ReferenceError name ("'x' is not defined") is V8's.
+ */
+function processThrown(processed) {
+  if (processed === null || typeof processed !== 'object') return { name: 'Unknown Error', message: String(processed), stack: '' };
+  if (processed.message !== undefined && typeof processed.message !== 'string') processed.message = String(processed.message);
   if (processed.name === 'ReferenceError' && typeof processed.message === 'string') processed.message = processed.message.replace(/^'([^']+)' is not defined$/, '$1 is not defined');
   return processed;
 }
@@ -80,7 +76,7 @@ function toReportError(processed) {
   }
   return result;
 }
-const serializeError = (error) => toReportError(processThrown(error));
+const reportError = (processed) => toReportError(processThrown(processed));
 
 // ---------------------------------------------------------------------------------------------------------------
 // vi: @vitest/spy's mocks and spies.
@@ -94,18 +90,84 @@ export const vi = Object.freeze({
   restoreAllMocks() { libraries.restoreAllMocks(); return vi; },
 });
 
-/** @vitest/runner's formatTemplateString (not exported): test.each with a tagged template, the header row naming the columns. */
-function tableCases(strings, values) {
-  const header = strings.join('').trim().replace(/ /g, '').split('\n').map((row) => row.split('|'))[0];
-  const cases = [];
-  for (let i = 0; i < Math.floor(values.length / header.length); i += 1) {
-    const row = {};
-    header.forEach((column, j) => { row[column] = values[i * header.length + j]; });
-    cases.push(row);
-  }
-  return cases;
+`;
+
+const RUNNER_SOURCE = String.raw`
+// ---------------------------------------------------------------------------------------------------------------
+// Registration and running: @vitest/runner's own describe/test/hooks, collected and run by its startTests.
+export const { test, it, describe, suite, beforeAll, afterAll, beforeEach, afterEach, onTestFinished, onTestFailed } = libraries;
+
+/**
+ * vitest's TestRunner (vitest 4.1.12, test.*.js) reduced to the sandbox: importFile loads the test file through the
+ * sandbox's module loader (the host resolves '/repo/…'); expect's per-test state is reset before and checked after
+ * each try; a test context gets a local expect. Config: vitest's defaults (5 s test timeout and 10 s hook timeout,
+ * on the sandbox's virtual timers; hooks in 'stack' order; no retries; .only allowed).
+ */
+function createRunner(testNamePattern, loadFailure) {
+  return {
+    config: {
+      root: '/repo',
+      setupFiles: [],
+      passWithNoTests: false,
+      testNamePattern,
+      allowOnly: true,
+      sequence: { shuffle: false, concurrent: false, seed: 0, hooks: 'stack', setupFiles: 'list' },
+      maxConcurrency: 5,
+      testTimeout: 5000,
+      hookTimeout: 10000,
+      retry: 0,
+      includeTaskLocation: false,
+      diffOptions: undefined,
+      tags: [],
+      tagsFilter: undefined,
+      strictTags: false,
+    },
+    importFile(filepath) {
+      return import(filepath).then(
+        () => undefined,
+        (error) => {
+          loadFailure.push(error);
+          throw error;
+        },
+      );
+    },
+    onBeforeTryTask(test) {
+      libraries.resetExpectState(expect, test.fullTestName);
+    },
+    onAfterTryTask(test) {
+      const counted = libraries.assertionCountError(test.context._local ? test.context.expect : expect);
+      if (counted) throw counted;
+    },
+    extendTaskContext(context) {
+      let local;
+      Object.defineProperty(context, 'expect', { get: () => local || (local = guardExtend(libraries.createExpect(currentTest, context.task))) });
+      Object.defineProperty(context, '_local', { get: () => local != null });
+      return context;
+    },
+  };
 }
 
+const REPORTED_STATES = new Set(['pass', 'fail', 'skip', 'todo']);
+/** The task tree as the host reads it: each test's path, state and first error; suite and file errors with their path. */
+function report(suiteTask, path, tests, errors) {
+  for (const error of (suiteTask.result && suiteTask.result.errors) || []) {
+    const entry = reportError(error);
+    errors.push(path.length ? Object.assign({ path }, entry) : entry);
+  }
+  for (const task of suiteTask.tasks) {
+    const taskPath = path.concat([task.name]);
+    if (task.type === 'suite') {
+      report(task, taskPath, tests, errors);
+      continue;
+    }
+    // A finished test has its result's state; one that did not run, its mode (skip or todo), as vitest's reporters say.
+    const finished = task.result && REPORTED_STATES.has(task.result.state);
+    const entry = { path: taskPath, state: finished ? task.result.state : task.mode === 'todo' ? 'todo' : 'skip' };
+    const taskErrors = (task.result && task.result.errors) || [];
+    if (taskErrors.length) entry.error = reportError(taskErrors[0]);
+    tests.push(entry);
+  }
+}
 `;
 
 const HARDENING_SOURCE = `
@@ -168,24 +230,18 @@ export const __stratbench_source_api = Object.freeze({
 });
 
 /**
- * Runs the registered tests. optionsJson: { testNamePattern: regex source or null (vitest -t), filepath?: the test
- * file's path for vitest's "No test suite found in file" message }. Resolves with the JSON result described at the
- * top of this module; a describe callback that throws fails the file (tests: [], errors: [that error]).
+ * Runs the test file. optionsJson: { file: its repository path, testNamePattern: regex source or null (vitest -t) }.
+ * Resolves with the JSON result described at the top of this module; rejects with the file's own error when it does
+ * not load (a syntax error, a missing module or export, a top-level throw), which the host reports as the file's error.
  */
 globalThis.__vitest_run__ = async function (optionsJson) {
   const options = parseOptions(optionsJson || '{}');
-  try {
-    await collect(file);
-  } catch (error) {
-    return stringifyReport({ tests: [], errors: [serializeError(error)] });
-  }
-  const pattern = options.testNamePattern ? new RegExp(options.testNamePattern) : null;
-  interpretModes(file, false, someOnly(file), pattern);
-  const filepath = options.filepath || '';
-  if (!file.tasks.length) file.errors.push(serializeError(new Error('No test suite found in file ' + filepath)));
-  else await runSuite(file, filepath);
+  const loadFailure = [];
+  const runner = createRunner(options.testNamePattern ? new RegExp(options.testNamePattern) : undefined, loadFailure);
+  const files = await libraries.startTests(['/repo/' + options.file], runner);
+  if (loadFailure.length) throw loadFailure[0];
   const tests = [], errors = [];
-  report(file, [], tests, errors);
+  report(files[0], [], tests, errors);
   return stringifyReport({ tests, errors });
 };
 `;
