@@ -180,6 +180,25 @@ describe('runInSandbox', () => {
     expect(run({ 'a.js': 'for (let i = 0; i < 2e4; i++) console.log(i);\n' }, 'a.js', { timeoutMs: 600_000 }).stdout.at(-1)).toBe('19999');
   });
 
+  it('ends a microtask flood and a loop of imports of missing modules by the operation budget, whatever the machine speed', () => {
+    // Host work QuickJS does not count (promise jobs, module resolution) is charged: before, these ran ~10 s and ended
+    // at the CPU-time limit or the budget depending on the load, so the run's output (and a grade) did too.
+    const floods = [
+      'function again() { Promise.resolve().then(again); }\nagain();',
+      'function again() { Promise.resolve().then(again); }\nagain();\nawait new Promise(() => setTimeout(() => {}, 1e9));',
+      "let n = 0; for (;;) { try { await import('./missing-' + n++); } catch (ignored) {} }",
+    ];
+    for (const code of floods) {
+      // A CPU-time limit ten times what the budget takes even on a loaded machine: it ends the run only if the charge is gone.
+      const result = runInSandbox({ files: () => undefined, entry: { code, filename: '[eval]' }, timeoutMs: 60_000 });
+      expect(result.status).toBe('timeout');
+      expect(result.error?.message).toBe('run stopped after about 50 million operations (an infinite loop, or a promise that never settles)');
+    }
+    // What a test file awaits stays far inside the budget: 100,000 awaits in a row.
+    const awaits = run({ 'a.js': 'let n = 0;\nfor (let i = 0; i < 1e5; i++) n += await i;\nconsole.log(n);\n' }, 'a.js', { timeoutMs: 600_000 });
+    expect(awaits.stdout).toEqual(['4999950000']);
+  });
+
   it('records every file it read, absent ones included', () => {
     const result = runInSandbox({ files: tree({ 'a.js': 'import "./b.js";\n' }), entry: { path: 'a.js' } });
     expect(result.reads).toEqual([

@@ -44,6 +44,19 @@ export interface RunInternals {
  */
 const HOST_CALL_CHARGE = 0.02;
 
+/**
+ * What one promise job (a microtask: a reaction, an `await` resuming) costs of the operation budget, in interrupt
+ * checks: 0.005 (about 50 operations). QuickJS's counter sees about one operation of a job (its call), so a flood of
+ * microtasks (`function again() { Promise.resolve().then(again); }`) ran ~50 million jobs before the budget ran out —
+ * far past the CPU-time limit, which ended it instead: a verdict that depended on the machine's speed (issue 31).
+ * Charged, the default budget allows a million jobs per run (~2 s of a flood), far more than any test file awaits (a
+ * test costs vitest's runner ~50 jobs; 100,000 awaits in a loop use a tenth of the budget).
+ */
+const JOB_CHARGE = 0.005;
+
+/** Jobs run per `executePendingJobs` call, so a flood returns to the host to be charged and checked. */
+const JOB_BATCH = 1_000;
+
 /** The current run's scope, with one host call charged to its operation budget. */
 function chargeHostCall(): RunScope {
   const run = activeScope();
@@ -219,7 +232,13 @@ function loadModule(name: string): string | { error: Error } {
 function normalizeModule(base: string, requested: string): string {
   const run = chargeHostCall();
   const importer = run.synthetic.has(base) || HARNESS_MODULES.has(base) || base === run.inlineEntry ? '' : base;
-  const resolved = resolveSpecifier(requested, importer, run.files, run.resolveOptions);
+  // Every path resolution tries is host work QuickJS does not count: each is charged as a host call, so a loop of
+  // imports of missing modules (14 paths tried each) ends at the operation budget, not at the CPU-time limit.
+  const files = (path: string): string | undefined => {
+    run.interrupts += HOST_CALL_CHARGE;
+    return run.files(path);
+  };
+  const resolved = resolveSpecifier(requested, importer, files, run.resolveOptions);
   if (!resolved.ok) {
     // A normaliser error is not reported cleanly by quickjs-emscripten: resolve to a marker the loader fails on.
     const marker = `[unresolved ${run.failedResolutions.size}] ${requested}`;
@@ -471,6 +490,13 @@ function drain(engine: Engine, deadline: number): Failed | undefined {
   }
 }
 
+/** Whether the current run has used up its operation budget (then it is stopped by it). */
+function budgetSpent(): boolean {
+  if (scope === undefined || scope.interrupts <= scope.operationBudget) return false;
+  stoppedBy = 'operations';
+  return true;
+}
+
 /** One step of the event loop for a pending promise; undefined when progress was made. */
 function step(engine: Engine, deadline: number): Failed | undefined {
   const advanced = advance(engine, deadline);
@@ -483,9 +509,15 @@ function step(engine: Engine, deadline: number): Failed | undefined {
 function advance(engine: Engine, deadline: number): 'progress' | 'idle' | Failed {
   const { ctx, runtime } = engine;
   if (cpuClockMs() > deadline) return { kind: 'timeout' };
-  const jobs = runtime.executePendingJobs();
+  // A spent budget ends the run for good: QuickJS turns an interrupt inside a promise job into that promise's
+  // rejection, so the code could otherwise go on (or finish `ok`) after its budget ran out.
+  if (budgetSpent()) return { kind: 'timeout' };
+  const jobs = runtime.executePendingJobs(JOB_BATCH);
   if (jobs.error) return classify(ctx, jobs.error);
-  if (jobs.value > 0) return 'progress';
+  if (jobs.value > 0) {
+    if (scope !== undefined) scope.interrupts += jobs.value * JOB_CHARGE;
+    return budgetSpent() ? { kind: 'timeout' } : 'progress';
+  }
   const timer = ctx.callFunction(engine.nextTimer, ctx.undefined);
   if (timer.error) return classify(ctx, timer.error);
   const ran = ctx.dump(timer.value) === true;
