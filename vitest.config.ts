@@ -1,20 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The slow end-to-end files (issue 31 §1): whole runs through real processes, servers, the browser over a 100k-episode
- * run, or a corpus served over the model protocol end to end. `npm test` runs the `unit` project (≤ 5 minutes on a quiet
- * 2-core machine); `npm run test:e2e` runs these; CI (`.ci/run`) runs both. A file belongs here when it took ≥ 30 s of
- * a run's time (the per-file table `npm test` prints at the end says which do).
+ * The slow end-to-end files (issue 31 §1): whole runs through real processes and servers, every test that drives
+ * Chromium (the HTML report's views), the CI recipes run for real, and a corpus served over the model protocol end to
+ * end. `npm test` runs the `unit` project (≤ 5 minutes on a quiet 2-core machine, no browser needed); `npm run
+ * test:e2e` runs these; CI (`.ci/run`) runs both. The per-file table each run prints at its end says which files are
+ * slow: a unit file that takes ≥ 30 s on a quiet machine belongs here or needs a faster test.
  */
 export const E2E_FILES = [
   'tests/agent-bridge.test.ts',
   'tests/attribution-generated-corpus.test.ts',
   'tests/disk-faults.test.ts',
   'tests/episodes-gzip.test.ts',
+  'tests/html-compare-view.test.ts',
+  'tests/html-grid-search.test.ts',
   'tests/html-large-run.test.ts',
+  'tests/html-overview.test.ts',
+  'tests/html-report.test.ts',
+  'tests/html-transcripts.test.ts',
   'tests/merge-partial-labels.test.ts',
   'tests/results-folder-lock.test.ts',
   'tests/resume-shard.test.ts',
+  'tests/scale-out-docs.test.ts',
   'tests/source-fixture-cli-tool.test.ts',
   'tests/terminal.test.ts',
 ];
