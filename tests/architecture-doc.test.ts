@@ -1,5 +1,5 @@
 // docs/architecture.md stands alone: every path it names exists in this repository, and it names none outside it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +26,23 @@ const missing = (paths: readonly string[]): string[] => paths.filter((path) => !
 /** Paths that leave the repository: absolute, or climbing out with `..`. */
 const outside = (paths: readonly string[]): string[] => paths.filter((path) => isAbsolute(path) || normalize(path).startsWith('..'));
 
+/** The source of every `.ts` file under src/, joined: where a function the doc names must be defined. */
+const source = (readdirSync(join(root, 'src'), { recursive: true }) as string[])
+  .filter((file) => file.endsWith('.ts'))
+  .map((file) => readFileSync(join(root, 'src', file), 'utf8'))
+  .join('\n');
+
+/** Whether src/ defines a function, method or class called `name` (declared, static, a method or a property). */
+const defined = (name: string): boolean =>
+  new RegExp(`(function\\s+${name}\\b|class\\s+${name}\\b|static\\s+${name}\\(|^\\s+(async\\s+)?${name}\\(|\\b${name}\\s*[:=]\\s*(async\\s*)?\\()`, 'm').test(
+    source,
+  );
+
+/** The names called in the doc's diagrams (`score(`, `SimRepo.fromSpec(`, `new Trace(`). */
+const calledNames = (text: string): string[] => [
+  ...new Set([...text.matchAll(/^```\n([\s\S]*?)^```/gm)].flatMap((block) => [...block[1]!.matchAll(/([A-Za-z_]\w*)\(/g)].map((match) => match[1]!))),
+];
+
 describe('docs/architecture.md', () => {
   const paths = codeSpans(doc)
     .filter(looksLikePath)
@@ -43,6 +60,13 @@ describe('docs/architecture.md', () => {
   it('names no path outside the repository (no ../, no absolute path, no shared folder)', () => {
     expect(outside(paths)).toEqual([]);
     expect(doc).not.toMatch(/\.\.\/|\bshared\/(DESIGN|STYLE)/);
+  });
+
+  it('names in its diagrams only functions that src/ defines (signatures drift; names at least must not)', () => {
+    const names = calledNames(doc);
+    expect(names).toEqual(expect.arrayContaining(['score', 'attribute', 'fromSpec']));
+    expect(names.filter((name) => !defined(name))).toEqual([]);
+    expect(calledNames('```\nSimRepo.fromTask(task)\n```\n').filter((name) => !defined(name))).toEqual(['fromTask']);
   });
 
   it('finds a missing path and an outside one when there is one (the checks can fail)', () => {
