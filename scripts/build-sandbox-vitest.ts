@@ -3,7 +3,9 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'acorn';
 import { build, type Plugin } from 'esbuild';
+import { analyze } from 'eslint-scope';
 import { VITEST_LIBRARIES_PATH } from '../src/sim-repo/sandbox/vitest-libraries.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -39,6 +41,40 @@ const patchExpect: Plugin = {
 /** Powers of ten 10 ** -0 … 10 ** -100 as V8 computes them. */
 const V8_POWERS_OF_TEN = JSON.stringify(Array.from({ length: 101 }, (_, digits) => 10 ** -digits));
 
+/**
+ * The global names `code` (a script: the wrapped bundle, one function expression) reads or writes without declaring
+ * them, sorted: eslint-scope 8's references left unresolved by the global scope (`globalScope.through`), on acorn's AST.
+ * The bundle binds each to its value at evaluation (docs/decisions/0043, "Free globals"): @vitest/expect's `eq()` read
+ * `URL` at call time (`a instanceof URL` → `a.href === b.href`) and `toContain` read `Node`, so repository code planting
+ * `globalThis.URL` with an always-true `Symbol.hasInstance` made `expect(0.03).toEqual(0.04)` pass.
+ * Throws when a free name is assigned (a binding fixed at evaluation would change what the assignment does) or cannot
+ * be a `const` name in strict code (`eval`, `arguments`, a reserved word); `globalThis` is bound by the wrapper itself.
+ */
+export function freeIdentifiers(code: string): string[] {
+  const ast = parse(code, { ecmaVersion: 2024, sourceType: 'script', ranges: true });
+  const scopes = analyze(ast, { ecmaVersion: 2024, sourceType: 'script' });
+  const names = new Set<string>();
+  for (const reference of scopes.globalScope?.through ?? []) {
+    const name = reference.identifier.name;
+    if (reference.isWrite()) throw new Error(`the sandbox vitest bundle assigns the global ${name}: bind it by hand or patch the library`);
+    names.add(name);
+  }
+  names.delete('globalThis');
+  const unbindable = [...names].filter((name) => !/^[A-Za-z_$][\w$]*$/.test(name) || name === 'eval' || name === 'arguments' || isReserved(name));
+  if (unbindable.length > 0) throw new Error(`the sandbox vitest bundle reads globals a const cannot bind: ${unbindable.join(', ')}`);
+  return [...names].sort();
+}
+
+/** Whether `name` is reserved in strict code (it cannot be declared there). */
+function isReserved(name: string): boolean {
+  try {
+    new Function(`'use strict'; const ${name} = 0;`);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Builds the bundle; returns its size in bytes. The IIFE runs with a private globalThis (see the entry's header). */
 export async function buildSandboxVitest(): Promise<number> {
   const result = await build({
@@ -58,7 +94,7 @@ export async function buildSandboxVitest(): Promise<number> {
     logLevel: 'warning',
   });
   const body = result.outputFiles[0]!.text;
-  const source = `globalThis.__stratbench_vitest_libraries__ = (function (globalThis) {
+  const libraries = `(function () {
 'use strict';
 var __stratbench_genuine_matchers = new WeakSet();
 var __stratbench_powers_of_ten = ${V8_POWERS_OF_TEN};
@@ -85,8 +121,20 @@ var AbortController = class AbortController {
 };
 ${body}
 return libraries;
-})(Object.create(globalThis));
+})`;
+  const free = freeIdentifiers(libraries);
+  const source = `globalThis.__stratbench_vitest_libraries__ = (function (realm) {
+'use strict';
+// Every global the libraries name, bound to its value now, in the snapshot, before any repository code runs (see
+// freeIdentifiers): a name the realm lacks is undefined, so typeof gives 'undefined' as before.
+const ${free.map((name) => `${name} = realm.${name}`).join(', ')};
+// The libraries' private global: keeps their symbol-keyed state (expect's matchers and testers, the safe timers) out of
+// repository code's reach, and reads the realm's globals as they are now (a copy), not as repository code leaves them.
+const globalThis = Object.create(Object.create(Object.getPrototypeOf(realm), Object.getOwnPropertyDescriptors(realm)));
+return ${libraries}();
+})(globalThis);
 `;
+  console.log(`sandbox vitest libraries: ${free.length} free identifiers bound at evaluation: ${free.join(' ')}`);
   const target = resolve(root, VITEST_LIBRARIES_PATH);
   mkdirSync(dirname(target), { recursive: true });
   const temporary = `${target}.${process.pid}.tmp`;

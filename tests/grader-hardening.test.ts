@@ -140,3 +140,36 @@ describe('source code asserting with its own expect', () => {
     expect(wrongShape.detail).toContain("expected { n: '3' } to deeply equal { n: Any<Number> }");
   });
 });
+
+describe('globals the matcher libraries name, planted by source after the snapshot', () => {
+  // @vitest/expect's toContain asks `actual instanceof Node` (a DOM node) and then trusts `actual.contains(item)`; the
+  // bundle binds Node (undefined in QuickJS) when it is evaluated, so a Node planted by source is never read.
+  const HIDDEN_CONTAINS = [
+    "import { expect, it } from 'vitest';",
+    "import { items } from '../../src/items.js';",
+    "it('holds 2', () => { expect(items()).toContain(2); });",
+    '',
+  ].join('\n');
+  const gradedContains = (source: string) => {
+    const repo = SimRepo.fromSpec(
+      RepoSpec.parse({
+        files: { 'src/items.js': source },
+        hidden_files: { 'tests/hidden/items.test.js': HIDDEN_CONTAINS },
+        scripts: { test: { kind: 'test' } },
+      }),
+    );
+    return runCheck(Check.parse({ check: 'tests_pass', tests: ['tests/hidden/items.test.js > holds 2'] }), { repo });
+  };
+
+  it('toContain: an honest fix passes; a planted Node whose hasInstance says yes does not make [1] contain 2', () => {
+    expect(gradedContains('export const items = () => [1, 2];\n')).toMatchObject({ pass: true });
+    const attack = [
+      'globalThis.Node = class { static [Symbol.hasInstance]() { return true; } };',
+      'export const items = () => { const list = [1]; list.contains = () => true; return list; };',
+      '',
+    ].join('\n');
+    const result = gradedContains(attack);
+    expect(result.pass).toBe(false);
+    expect(result.detail).toContain('expected [ 1 ] to include 2');
+  });
+});

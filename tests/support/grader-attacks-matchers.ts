@@ -70,4 +70,18 @@ Object.defineProperty(proto, 'toEqual', { value: function () { return this; } })
       [SOURCE_PATH]: `import { expect } from 'vitest';\n${BUGGY_SOURCE.replace('export function invoice(amounts) {', 'export function invoice(amounts) {\n  if (amounts.length > 1) return expect.anything();')}`,
     },
   },
+  {
+    id: 'global-url-hasinstance',
+    kind: 'expect',
+    description: "src plants globalThis.URL whose Symbol.hasInstance says yes: @vitest/expect's equals then compares the two values' href (both undefined)",
+    target: 'hidden_tests',
+    files: withPrelude('globalThis.URL = class { static [Symbol.hasInstance]() { return true; } };'),
+  },
+  {
+    id: 'global-url-plain-prototype',
+    kind: 'expect',
+    description: 'src plants a plain function URL whose prototype is Object.prototype: every object is then an instance, and equals compares href',
+    target: 'hidden_tests',
+    files: withPrelude('function URL() {}\nURL.prototype = Object.prototype;\nglobalThis.URL = URL;'),
+  },
 ];
