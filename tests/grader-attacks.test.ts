@@ -84,6 +84,7 @@ describe('the catalogue', () => {
         'config excludes',
         'shadow vitest',
         'path trick',
+        'host report',
       ]),
     );
   });

@@ -22,26 +22,35 @@ export function renderTestRun(files: readonly FileResult[], lookup: (path: strin
       ` ${failed ? '❯' : file.tests.length > 0 && counts.skipped + counts.todo === file.tests.length ? '↓' : '✓'} ${file.file} (${parts.join(' | ')})`,
     );
     for (const test of file.tests) {
-      if (test.state === 'failed') lines.push(`   × ${test.id}`, `     → ${firstLine(test.error)}`);
-      else if (test.state === 'skipped') lines.push(`   ↓ ${test.id} [skipped]`);
+      // A failed test with no error (one that threw [] or an empty AggregateError) has no arrow line, as in vitest.
+      if (test.state === 'failed') {
+        lines.push(`   × ${test.id}`);
+        if (test.error !== undefined) lines.push(`     → ${firstLine(test.error)}`);
+      } else if (test.state === 'skipped') lines.push(`   ↓ ${test.id} [skipped]`);
       else if (test.state === 'todo') lines.push(`   ↓ ${test.id} [todo]`);
       else if (failed) lines.push(`   ✓ ${test.id}`);
     }
   }
   const suiteErrors = files.filter((file) => file.error !== undefined);
   const failedTests = files.flatMap((file) => file.tests.filter((test) => test.state === 'failed'));
-  const total = suiteErrors.length + failedTests.length;
+  // vitest 4.1.12 counts failed tests in the heading but prints (and numbers) only those with an error.
+  const failedWithError = failedTests.filter((test) => test.error !== undefined);
+  const total = suiteErrors.length + failedWithError.length;
   let index = 0;
   if (suiteErrors.length > 0) {
     lines.push('', `⎯⎯⎯⎯⎯⎯ Failed Suites ${suiteErrors.length} ⎯⎯⎯⎯⎯⎯⎯`, '');
     for (const file of suiteErrors) {
-      lines.push(` FAIL  ${file.file} [ ${file.file} ]`, ...errorBlock(file.error!, lookup), `${RULE}[${++index}/${total}]⎯`, '');
+      lines.push(` FAIL  ${file.file} [ ${file.file} ]`);
+      errorBlock(lines, file.error!, lookup);
+      lines.push(`${RULE}[${++index}/${total}]⎯`, '');
     }
   }
   if (failedTests.length > 0) {
     lines.push('', `⎯⎯⎯⎯⎯⎯⎯ Failed Tests ${failedTests.length} ⎯⎯⎯⎯⎯⎯⎯`, '');
-    for (const test of failedTests) {
-      lines.push(` FAIL  ${test.id}`, ...errorBlock(test.error!, lookup), `${RULE}[${++index}/${total}]⎯`, '');
+    for (const test of failedWithError) {
+      lines.push(` FAIL  ${test.id}`);
+      errorBlock(lines, test.error!, lookup);
+      lines.push(`${RULE}[${++index}/${total}]⎯`, '');
     }
   }
   const all = files.flatMap((file) => file.tests);
@@ -91,25 +100,26 @@ function firstLine(error: TestResult['error']): string {
   return (error.name === '' ? error.message : `${error.name}: ${error.message}`).split('\n')[0]!.replace(/^AssertionError: /, '');
 }
 
-/** The error as vitest prints it: `Name: message`, the Expected/Received diff, `❯ file:line:col` and a code frame. */
-function errorBlock(error: NonNullable<TestResult['error']>, lookup: (path: string) => string | undefined): string[] {
-  const lines = [error.name === '' ? error.message : `${error.name}: ${error.message}`];
+/**
+ * Appends the error as vitest prints it to `lines`: `Name: message`, the Expected/Received diff, `❯ file:line:col` and
+ * a code frame. Appends line by line (never `push(...many)`): the diff has a line per line of expected and actual.
+ */
+function errorBlock(lines: string[], error: NonNullable<TestResult['error']>, lookup: (path: string) => string | undefined): void {
+  lines.push(error.name === '' ? error.message : `${error.name}: ${error.message}`);
   if (error.expected !== undefined && error.actual !== undefined) {
-    lines.push('', '- Expected', '+ Received', '', ...prefixed('- ', error.expected), ...prefixed('+ ', error.actual));
+    lines.push('', '- Expected', '+ Received', '');
+    pushPrefixed(lines, '- ', error.expected);
+    pushPrefixed(lines, '+ ', error.actual);
   }
   if (error.location !== undefined) {
-    lines.push(
-      '',
-      ` ❯ ${error.location.file}:${error.location.line}:${error.location.column}`,
-      ...codeFrame(lookup(error.location.file), error.location.line, error.location.column),
-    );
+    lines.push('', ` ❯ ${error.location.file}:${error.location.line}:${error.location.column}`);
+    for (const line of codeFrame(lookup(error.location.file), error.location.line, error.location.column)) lines.push(line);
   }
   lines.push('');
-  return lines;
 }
 
-function prefixed(prefix: string, text: string): string[] {
-  return text.split('\n').map((line) => `${prefix}${line}`);
+function pushPrefixed(lines: string[], prefix: string, text: string): void {
+  for (const line of text.split('\n')) lines.push(`${prefix}${line}`);
 }
 
 /** Up to two lines before and one after `line`, numbered, with a caret under `column`. */

@@ -10,6 +10,7 @@ import type { TestSpec } from './spec.js';
 import { isTestModulePath } from './sandbox/module-resolve.js';
 import { addedPaths, overlayTree, pathSetKey, workingFile, type RepoBase, type RepoState } from './state.js';
 import { renderTestRun } from './test-output.js';
+import { MAX_TESTS_PER_FILE, readTestReport, type ReportError, type ReportTest } from './test-report.js';
 import type { FileResult, TestResult, TestRun, TestState } from './test-results.js';
 import { parseVitestArgs } from './vitest-cli.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
@@ -246,13 +247,7 @@ function executeFile(
   return executed;
 }
 
-interface ShimTest {
-  path: string[];
-  state: 'pass' | 'fail' | 'skip' | 'todo';
-  error?: { name?: string; message?: string; expected?: string; actual?: string; stack?: string };
-}
-
-const SHIM_STATE: Record<ShimTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
+const SHIM_STATE: Record<ReportTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
 
 /**
  * The marker of a test file whose result the host could not read, or whose code tried to change what grades it: the
@@ -265,40 +260,6 @@ function tamperedFile(file: string, what: string): FileResult {
   return { file, tests: [], error: { name: 'TamperedGraderError', message: `${TAMPERED_GRADER}: ${what}`, stack: '' }, tampered: what };
 }
 
-const SHIM_STATES = new Set(Object.keys(SHIM_STATE));
-const isText = (value: unknown): value is string => typeof value === 'string';
-const isShimError = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  Object.values(value).every((field) => field === undefined || isText(field) || (Array.isArray(field) && field.every(isText)));
-
-/** The runner's JSON result, checked field by field; undefined when it is not exactly the shape the runner builds. */
-function readReport(value: string): { tests: ShimTest[]; errors: Array<{ name?: string; message?: string; stack?: string }> } | undefined {
-  let report: unknown;
-  try {
-    report = JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-  if (
-    typeof report !== 'object' ||
-    report === null ||
-    !Array.isArray((report as { tests?: unknown }).tests) ||
-    !Array.isArray((report as { errors?: unknown }).errors)
-  ) {
-    return undefined;
-  }
-  const { tests, errors } = report as { tests: unknown[]; errors: unknown[] };
-  const testsValid = tests.every((test) => {
-    if (typeof test !== 'object' || test === null) return false;
-    const { path, state, error } = test as { path?: unknown; state?: unknown; error?: unknown };
-    return Array.isArray(path) && path.every(isText) && isText(state) && SHIM_STATES.has(state) && (error === undefined || isShimError(error));
-  });
-  if (!testsValid || !errors.every(isShimError)) return undefined;
-  return report as { tests: ShimTest[]; errors: Array<{ name?: string; message?: string; stack?: string }> };
-}
-
 function toFileResult(file: string, run: SandboxRunResult): FileResult {
   if (run.tampered !== undefined && run.tampered.length > 0) return tamperedFile(file, `refused: ${run.tampered.join('; ')}`);
   if (run.status !== 'ok') {
@@ -307,8 +268,9 @@ function toFileResult(file: string, run: SandboxRunResult): FileResult {
   }
   if (run.value === undefined)
     return tamperedFile(file, 'the test run ended without a result (repository code ended the run: process.exit or a thrown exit signal)');
-  const report = readReport(run.value);
-  if (report === undefined) return tamperedFile(file, `the test run's result could not be read (${JSON.stringify(run.value.slice(0, 80))})`);
+  const report = readTestReport(run.value);
+  if ('unreadable' in report)
+    return tamperedFile(file, `the test run's result could not be read (${report.unreadable}: ${JSON.stringify(run.value.slice(0, 80))})`);
   const tests = report.tests.map((test): TestResult => {
     const result: TestResult = { id: [file, ...test.path].join(' > '), file, path: test.path, state: SHIM_STATE[test.state] };
     if (test.error !== undefined) result.error = shimError(test.error);
@@ -316,18 +278,45 @@ function toFileResult(file: string, run: SandboxRunResult): FileResult {
   });
   const fileResult: FileResult = { file, tests };
   if (report.errors.length > 0) fileResult.error = shimError(report.errors[0]!);
+  else if (report.cut.tests > 0)
+    fileResult.error = { name: 'Error', message: `${report.cut.tests} tests past the first ${MAX_TESTS_PER_FILE} of /repo/${file} were not read`, stack: '' };
   else if (tests.length === 0) fileResult.error = { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' };
   return fileResult;
 }
 
-function shimError(error: { name?: string; message?: string; expected?: string; actual?: string; stack?: string }): NonNullable<TestResult['error']> {
-  const stack = error.stack ?? '';
-  const result: NonNullable<TestResult['error']> = { name: error.name ?? 'Error', message: error.message ?? '', stack };
-  const location = /\(?([^\s()]+\.[cm]?js):(\d+):(\d+)\)?/.exec(stack);
-  if (location) result.location = { file: location[1]!, line: Number(location[2]), column: Number(location[3]) };
-  if (error.expected !== undefined) result.expected = error.expected;
-  if (error.actual !== undefined) result.actual = error.actual;
+/** How many lines of a stack are searched for the error's location (vitest's first frame is on the first few). */
+const LOCATION_LINES = 10;
+/** Longest stack line searched, in characters (the search costs up to the square of a line's length). */
+const LOCATION_LINE_CHARS = 500;
+const LOCATION = /\(?([^\s()]+\.[cm]?js):(\d+):(\d+)\)?/;
+
+/** A reported error as the output prints it, with the first `file.js:line:column` of its stack's first lines. */
+function shimError(error: ReportError): NonNullable<TestResult['error']> {
+  const result: NonNullable<TestResult['error']> = { name: error.name, message: error.message, stack: error.stack };
+  const location = firstLocation(error.stack);
+  if (location !== undefined) result.location = location;
+  if (error.expected !== undefined && error.actual !== undefined) {
+    result.expected = error.expected;
+    result.actual = error.actual;
+  }
   return result;
+}
+
+/**
+ * The first `file.js:line:column` in the first LOCATION_LINES lines of `stack`, each cut to LOCATION_LINE_CHARS: the
+ * regex backtracks over a line's length from each start, so the lines are bounded (linear in the stack's length).
+ */
+function firstLocation(stack: string): { file: string; line: number; column: number } | undefined {
+  let start = 0;
+  for (let count = 0; count < LOCATION_LINES && start <= stack.length; count++) {
+    const newline = stack.indexOf('\n', start);
+    const end = newline < 0 ? stack.length : newline;
+    const match = LOCATION.exec(stack.slice(start, Math.min(end, start + LOCATION_LINE_CHARS)));
+    if (match) return { file: match[1]!, line: Number(match[2]), column: Number(match[3]) };
+    if (newline < 0) break;
+    start = newline + 1;
+  }
+  return undefined;
 }
 
 /** Environment-dependent tests of one file: skipped when the file marks them `.skip(`, else their predicate decides. */

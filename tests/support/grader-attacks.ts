@@ -5,6 +5,7 @@ import { FIXED_SOURCE, SOURCE_PATH, type GraderAttack } from './grader-attack-fi
 import { INTRINSIC_ATTACKS } from './grader-attacks-intrinsics.js';
 import { REPOSITORY_ATTACKS } from './grader-attacks-repository.js';
 import { MATCHER_ATTACKS } from './grader-attacks-matchers.js';
+import { HOST_REPORT_ATTACKS } from './grader-attacks-host.js';
 import { ROUND2_ATTACKS, ROUND2_CONTROLS } from './grader-attacks-round2.js';
 
 export * from './grader-attack-fixture.js';
@@ -55,4 +56,11 @@ export const CONTROLS: readonly GraderAttack[] = [
 ];
 
 /** Every attack, then the controls (`control: true`). Every non-control attack leaves BUGGY_LINE in src/pricing.js. */
-export const GRADER_ATTACKS: readonly GraderAttack[] = [...INTRINSIC_ATTACKS, ...REPOSITORY_ATTACKS, ...ROUND2_ATTACKS, ...MATCHER_ATTACKS, ...CONTROLS];
+export const GRADER_ATTACKS: readonly GraderAttack[] = [
+  ...INTRINSIC_ATTACKS,
+  ...REPOSITORY_ATTACKS,
+  ...ROUND2_ATTACKS,
+  ...MATCHER_ATTACKS,
+  ...HOST_REPORT_ATTACKS,
+  ...CONTROLS,
+];

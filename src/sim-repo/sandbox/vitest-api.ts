@@ -21,9 +21,11 @@ const libraries = globalThis.__stratbench_vitest_libraries__;
 delete globalThis.__stratbench_vitest_libraries__;
 // The runner's own serialisation, captured before any test can spy on JSON.
 const stringifyReport = JSON.stringify, parseOptions = JSON.parse;
-// As vitest's worker does: process.exit inside a test file throws instead of ending the run.
-if (globalThis.process) globalThis.process.exit = function (code) {
-  throw new Error('process.exit unexpectedly called with "' + (code === undefined ? (globalThis.process.exitCode || 0) : code) + '"');
+// As vitest's worker does: process.exit inside a test file throws instead of ending the run. The process object is the
+// one the snapshot has (every other global this module reads at call time is locked: docs/decisions/0043).
+const realmProcess = globalThis.process;
+if (realmProcess) realmProcess.exit = function (code) {
+  throw new Error('process.exit unexpectedly called with "' + (code === undefined ? (realmProcess.exitCode || 0) : code) + '"');
 };
 const OWN_FILE = (/\((.*):\d+:\d+\)/.exec(new Error('own file').stack || '') || [])[1];
 // @vitest/runner's current test: what @vitest/expect ties an assertion to (soft errors, unawaited assertions).
@@ -67,12 +69,22 @@ function processThrown(processed) {
   if (processed.name === 'ReferenceError' && typeof processed.message === 'string') processed.message = processed.message.replace(/^'([^']+)' is not defined$/, '$1 is not defined');
   return processed;
 }
+/**
+ * The host's caps (src/sim-repo/test-report.ts, MAX_*_CHARS: names 1,000, messages and stacks 10,000, expected and
+ * actual 20,000 characters), applied here too so the JSON crossing to the host stays small; cut as the host cuts
+ * (capText: the first max - 40 characters and a line saying how many were cut), so the host's cut changes nothing.
+ */
+function capText(value, max) {
+  if (value.length <= max) return value;
+  const keep = max - 40;
+  return value.slice(0, keep) + '\n… (' + (value.length - keep) + ' characters cut)';
+}
 function toReportError(processed) {
-  const text = (value) => (typeof value === 'string' ? value : undefined);
-  const result = { name: text(processed.name) || 'Unknown Error', message: text(processed.message) || '', stack: cleanStack(processed.stack) };
-  if (text(processed.expected) !== undefined && text(processed.actual) !== undefined) {
-    result.expected = processed.expected;
-    result.actual = processed.actual;
+  const text = (value, max) => (typeof value === 'string' ? capText(value, max) : undefined);
+  const result = { name: text(processed.name, 1000) || 'Unknown Error', message: text(processed.message, 10000) || '', stack: capText(cleanStack(processed.stack), 10000) };
+  if (typeof processed.expected === 'string' && typeof processed.actual === 'string') {
+    result.expected = capText(processed.expected, 20000);
+    result.actual = capText(processed.actual, 20000);
   }
   return result;
 }

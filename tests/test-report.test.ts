@@ -1,0 +1,88 @@
+// The host's reading of a test file's JSON report from the sandbox (src/sim-repo/test-report.ts): bounded, checked,
+// never throwing, whatever the agent's code put in it.
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_ERRORS_PER_FILE,
+  MAX_EXPECTED_ACTUAL_CHARS,
+  MAX_MESSAGE_CHARS,
+  MAX_NAME_CHARS,
+  MAX_PATH_DEPTH,
+  MAX_STACK_CHARS,
+  MAX_TESTS_PER_FILE,
+  capText,
+  readTestReport,
+} from '../src/sim-repo/test-report.js';
+
+describe('readTestReport', () => {
+  it('bounds every string, path and list of a report with huge fields, and fills missing error fields', () => {
+    const huge = 'x\n'.repeat(5_000_000);
+    const report = readTestReport(
+      JSON.stringify({
+        tests: [
+          {
+            path: ['d'.repeat(50_000), ...Array.from({ length: 500 }, (_, index) => `level ${index}`)],
+            state: 'fail',
+            error: { name: 'n'.repeat(5_000), message: huge, stack: huge, expected: huge, actual: huge },
+          },
+          { path: ['no error'], state: 'fail' },
+          { path: ['missing fields'], state: 'fail', error: {} },
+          { path: ['one side only'], state: 'fail', error: { expected: 'a' } },
+          ...Array.from({ length: MAX_TESTS_PER_FILE + 5 }, () => ({ path: ['many'], state: 'pass' })),
+        ],
+        errors: Array.from({ length: MAX_ERRORS_PER_FILE + 3 }, () => ({ message: 'm'.repeat(MAX_MESSAGE_CHARS + 1), extra: 42 })),
+      }),
+    );
+    if ('unreadable' in report) throw new Error(report.unreadable);
+    expect(report.tests).toHaveLength(MAX_TESTS_PER_FILE);
+    expect(report.errors).toHaveLength(MAX_ERRORS_PER_FILE);
+    expect(report.cut).toEqual({ tests: 9, errors: 3 });
+    const [first, noError, missing, oneSide] = report.tests;
+    expect(first!.path).toHaveLength(MAX_PATH_DEPTH);
+    expect(first!.path[0]).toBe(`${'d'.repeat(MAX_NAME_CHARS - 40)}\n… (${50_000 - (MAX_NAME_CHARS - 40)} characters cut)`);
+    const error = first!.error!;
+    expect(error).toEqual({
+      name: capText('n'.repeat(5_000), MAX_NAME_CHARS),
+      message: capText(huge, MAX_MESSAGE_CHARS),
+      stack: capText(huge, MAX_STACK_CHARS),
+      expected: capText(huge, MAX_EXPECTED_ACTUAL_CHARS),
+      actual: capText(huge, MAX_EXPECTED_ACTUAL_CHARS),
+    });
+    expect([error.name.length, error.message.length, error.stack.length, error.expected!.length]).toEqual([
+      MAX_NAME_CHARS - 40 + '\n… (4040 characters cut)'.length,
+      MAX_MESSAGE_CHARS - 40 + `\n… (${huge.length - MAX_MESSAGE_CHARS + 40} characters cut)`.length,
+      MAX_STACK_CHARS - 40 + `\n… (${huge.length - MAX_STACK_CHARS + 40} characters cut)`.length,
+      MAX_EXPECTED_ACTUAL_CHARS - 40 + `\n… (${huge.length - MAX_EXPECTED_ACTUAL_CHARS + 40} characters cut)`.length,
+    ]);
+    expect(error.expected!.endsWith(`\n… (${huge.length - (MAX_EXPECTED_ACTUAL_CHARS - 40)} characters cut)`)).toBe(true);
+    expect(noError).toEqual({ path: ['no error'], state: 'fail' });
+    expect(missing).toEqual({ path: ['missing fields'], state: 'fail', error: { name: 'Error', message: '', stack: '' } });
+    expect(oneSide!.error).toEqual({ name: 'Error', message: '', stack: '' });
+    expect(report.errors[0]).toEqual({ name: 'Error', message: capText('m'.repeat(MAX_MESSAGE_CHARS + 1), MAX_MESSAGE_CHARS), stack: '' });
+  });
+
+  it.each([
+    ['not JSON', '{"tests": ['],
+    ['an array', '[]'],
+    ['null', 'null'],
+    ['no tests list', '{"errors": []}'],
+    ['errors not a list', '{"tests": [], "errors": {}}'],
+    ['a test that is not an object', '{"tests": [7], "errors": []}'],
+    ['a path that is not a list', '{"tests": [{"path": "a", "state": "pass"}], "errors": []}'],
+    ['a name that is a number', '{"tests": [{"path": ["a", 1], "state": "pass"}], "errors": []}'],
+    ['an unknown state', '{"tests": [{"path": ["a"], "state": "passed"}], "errors": []}'],
+    ['a missing state', '{"tests": [{"path": ["a"]}], "errors": []}'],
+    ['an error that is a list', '{"tests": [{"path": ["a"], "state": "fail", "error": []}], "errors": []}'],
+    ['a message that is an object', '{"tests": [], "errors": [{"message": {"toString": 1}}]}'],
+    ['an expected that is null', '{"tests": [{"path": ["a"], "state": "fail", "error": {"expected": null, "actual": "b"}}], "errors": []}'],
+  ])('says why a report is unreadable (%s), without throwing', (_, text) => {
+    const report = readTestReport(text);
+    expect('unreadable' in report && report.unreadable.length > 0).toBe(true);
+  });
+
+  it('cuts a text to at most its cap with a marker, and leaves a cut text as it is', () => {
+    expect(capText('short', 10)).toBe('short');
+    const cut = capText('y'.repeat(100_000), 1_000);
+    expect(cut).toBe(`${'y'.repeat(960)}\n… (99040 characters cut)`);
+    expect(capText(cut, 1_000)).toBe(cut);
+  });
+});
