@@ -1,6 +1,7 @@
 // The host's reading of a test file's JSON report from the sandbox (src/sim-repo/test-report.ts): bounded, checked,
 // never throwing, whatever the agent's code put in it.
 import { describe, expect, it } from 'vitest';
+import { runSandboxed } from '../src/sim-repo/code-host.js';
 import {
   MAX_ERRORS_PER_FILE,
   MAX_EXPECTED_ACTUAL_CHARS,
@@ -84,5 +85,38 @@ describe('readTestReport', () => {
     const cut = capText('y'.repeat(100_000), 1_000);
     expect(cut).toBe(`${'y'.repeat(960)}\n… (99040 characters cut)`);
     expect(capText(cut, 1_000)).toBe(cut);
+  });
+});
+
+describe("the sandbox's report", () => {
+  it('crosses to the host already bounded: a test that throws 10 MB expected/actual and a 1 MB message and stack gives a report of tens of kB', () => {
+    const test = [
+      "import { it } from 'vitest';",
+      "it('throws big', () => { const big = 'a\\n'.repeat(5000000); throw { name: 'AssertionError', message: 'm'.repeat(1000000), showDiff: false, expected: big, actual: big + 'b', stack: 's'.repeat(1000000) }; });",
+      "it('throws []', () => { throw []; });",
+      '',
+    ].join('\n');
+    const tree = { base: { id: -4242, files: new Map([['big.test.js', test]]) }, overlay: {} };
+    const run = runSandboxed({ entry: { path: 'big.test.js' }, vitest: true, runTests: JSON.stringify({ testNamePattern: null }), resolution: 'vite' }, tree);
+    expect(run.status).toBe('ok');
+    expect(run.value!.length).toBeLessThan(2 * (MAX_MESSAGE_CHARS + MAX_STACK_CHARS + 2 * MAX_EXPECTED_ACTUAL_CHARS));
+    const report = readTestReport(run.value!);
+    if ('unreadable' in report) throw new Error(report.unreadable);
+    const big = 'a\n'.repeat(5_000_000);
+    expect(report.tests).toEqual([
+      {
+        path: ['throws big'],
+        state: 'fail',
+        error: {
+          name: 'AssertionError',
+          message: capText('m'.repeat(1_000_000), MAX_MESSAGE_CHARS),
+          stack: capText('s'.repeat(1_000_000), MAX_STACK_CHARS),
+          expected: capText(big, MAX_EXPECTED_ACTUAL_CHARS),
+          actual: capText(`${big}b`, MAX_EXPECTED_ACTUAL_CHARS),
+        },
+      },
+      // @vitest/runner records no error for a thrown empty array (it reads it as a list of errors), as in vitest 4.1.12.
+      { path: ['throws []'], state: 'fail' },
+    ]);
   });
 });
