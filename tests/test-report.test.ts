@@ -2,6 +2,7 @@
 // never throwing, whatever the agent's code put in it.
 import { describe, expect, it } from 'vitest';
 import { runSandboxed } from '../src/sim-repo/code-host.js';
+import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
 import {
   MAX_ERRORS_PER_FILE,
   MAX_EXPECTED_ACTUAL_CHARS,
@@ -118,5 +119,39 @@ describe("the sandbox's report", () => {
       // @vitest/runner records no error for a thrown empty array (it reads it as a list of errors), as in vitest 4.1.12.
       { path: ['throws []'], state: 'fail' },
     ]);
+  });
+});
+
+describe('a failed test with no error in the output', () => {
+  it('is printed as vitest 4.1.12 prints it: a × line, counted in the heading, with no arrow line and no FAIL block', () => {
+    const repo = SimRepo.fromSpec(
+      RepoSpec.parse({
+        files: {
+          'package.json': '{ "name": "x", "type": "module", "scripts": { "test": "vitest run" } }\n',
+          'a.test.js':
+            "import { it } from 'vitest';\nit('throws empty array', () => { throw []; });\nit('throws aggregate empty', () => { throw new AggregateError([]); });\n",
+        },
+        scripts: { test: { kind: 'test' } },
+        devDependencies: { vitest: '4.1.12' },
+      }),
+    );
+    const run = repo.testResults();
+    expect(run.tests.map((test) => [test.id, test.state, test.error])).toEqual([
+      ['a.test.js > throws empty array', 'failed', undefined],
+      ['a.test.js > throws aggregate empty', 'failed', undefined],
+    ]);
+    expect(run.exit_code).toBe(1);
+    expect(run.output).toContain(
+      [
+        ' ❯ a.test.js (2 tests | 2 failed)',
+        '   × a.test.js > throws empty array',
+        '   × a.test.js > throws aggregate empty',
+        '',
+        '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 2 ⎯⎯⎯⎯⎯⎯⎯',
+        '',
+        '',
+        ' Test Files  1 failed (1)',
+      ].join('\n'),
+    );
   });
 });
