@@ -1,5 +1,6 @@
 // The grader attack catalogue (issue 25 §2) against the real scoring path: every attack rejected without a crash, for
 // the hidden tests (tests_pass) and for the command checks (pnpm test + file_unchanged); honest fixes pass.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   BUGGY_LINE,
@@ -56,6 +57,13 @@ describe('controls (the bug fixed honestly): every check passes', () => {
 });
 
 describe('the catalogue', () => {
+  it('is counted in the README as it stands (the counts of attacks graded by the hidden tests and by the command checks)', () => {
+    const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(
+      `0 of ${attacks.filter(gradesHidden).length} fool the hidden tests, 0 of ${attacks.filter(gradesCommand).length} the command checks`,
+    );
+  });
+
   it('holds at least 32 attacks and 2 controls, ids unique, every kind of issue 25 §2 present', () => {
     const ids = GRADER_ATTACKS.map((attack) => attack.id);
     expect(new Set(ids).size).toBe(ids.length);
