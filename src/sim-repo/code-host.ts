@@ -1,5 +1,6 @@
-// Owns the main thread's side of code execution: a worker thread called synchronously (or ahead, asynchronously), with a hard deadline.
+// Owns the main thread's side of code execution: a pool of worker threads called synchronously (or ahead, asynchronously, side by side), with a hard deadline.
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { EslintRun, RunEslintInput } from './lint/run-eslint.js';
@@ -79,10 +80,54 @@ const IDLE_MS = 300;
 const RESTART_WINDOW_MS = 2_000;
 const MAX_IDLE_MS = 30_000;
 let idleMs = IDLE_MS;
-/** When the last worker ended for idleness (ms since the epoch), or 0. */
+/** When a worker last ended for idleness (ms since the epoch), or 0. */
 let lastIdleEnd = 0;
 /** Bases a worker keeps at most (a suite's tasks each have one; the least recently used is forgotten first). */
 const WORKER_BASES = 32;
+
+/**
+ * Code workers at most: `STRATBENCH_CODE_WORKERS` (a whole number ≥ 1) when set, else the machine's available
+ * parallelism (`os.availableParallelism()`). Only requests made ahead (`codeAhead`) run side by side, so a run whose
+ * code requests all block uses one worker whatever this is. Each worker holds its own QuickJS heap (and ESLint once it
+ * lints): the variable bounds memory on a machine shared with other work.
+ * @throws Error when `STRATBENCH_CODE_WORKERS` is set to anything but a whole number ≥ 1.
+ */
+export function codeWorkerLimit(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const set = env['STRATBENCH_CODE_WORKERS'];
+  if (set === undefined || set === '') return Math.max(1, availableParallelism());
+  if (!/^[1-9]\d*$/.test(set)) throw new Error(`STRATBENCH_CODE_WORKERS must be a whole number ≥ 1, not ${JSON.stringify(set)}`);
+  return Number(set);
+}
+let poolLimit: number | undefined;
+const limit = () => (poolLimit ??= codeWorkerLimit());
+
+/** Sets the number of code workers (tests; undefined: codeWorkerLimit() again). Running workers beyond it end when idle. */
+export function setCodeWorkerLimit(workers: number | undefined): void {
+  poolLimit = workers;
+}
+
+/** Episodes the runner has in flight at once (see `runEpisodesSideBySide`). */
+let episodesInFlight = 1;
+
+/**
+ * Declares that `episodes` episodes run at once from now on (the runner's `--concurrency`; 1 when done), and returns
+ * the previous count to restore.
+ */
+export function runEpisodesSideBySide(episodes: number): number {
+  const previous = episodesInFlight;
+  episodesInFlight = Math.max(1, episodes);
+  return previous;
+}
+
+/**
+ * True when requests made ahead can run side by side with other episodes' (more than one episode in flight and room
+ * for more than one worker): then even an in-process model's episodes gain by sending their code ahead (`codeAhead`),
+ * as one episode's test run on one worker no longer stops the others'. With one episode or one worker a request ahead
+ * only adds its probe's cost.
+ */
+export function codeAheadOverlaps(): boolean {
+  return episodesInFlight > 1 && limit() > 1;
+}
 
 interface Live {
   worker: Worker;
@@ -92,6 +137,12 @@ interface Live {
   ready: boolean;
   /** True once a request was sent (a prewarmed worker nobody used can be stopped). */
   used: boolean;
+  /** True once ended (idle, killed, failed start): it is out of the pool and gets no request again. */
+  ended: boolean;
+  /** True while a request ahead has claimed it (from choosing it until its answer is read). */
+  claimed: boolean;
+  /** The request ahead posted to it and not answered yet. */
+  inFlight?: InFlight;
   /** True once the worker was asked to load ESLint ahead of its first lint request. */
   eslintPreloaded: boolean;
   /** The bases this worker holds by id, least recently used first. */
@@ -99,23 +150,30 @@ interface Live {
   idle?: NodeJS.Timeout;
 }
 
-let live: Live | undefined;
+/** The running workers, oldest first (at most `limit()` of them; a worker that ends leaves it). */
+const pool: Live[] = [];
+/** Requests ahead waiting for a worker to be free, woken one at a time. */
+const waitingForWorker: Array<() => void> = [];
 /** Ids of requests; starting above READY so an answered id never reads as the ready signal. */
 let lastRequestId = READY;
 
-/** The request posted by `requestAhead` and not answered yet (at most one: the worker runs one at a time anyway). */
+/** A request posted by `requestAhead` and not answered yet (one per worker). */
 interface InFlight {
   current: Live;
   id: number;
+  /** The request's identity (requestKey): a blocking request equal to it waits for this answer instead of running again. */
+  key: string;
   /** Host time by which it must be answered (ms since the epoch), deadline + grace included. */
   deadline: number;
   settled: boolean;
   /** The answer, or undefined when the request ran past its deadline and the worker was killed. */
   answer?: CodeResponse;
 }
-let inFlight: InFlight | undefined;
-/** Resolves when the last queued `requestAhead` is done: they run one after another. */
-let aheadQueue: Promise<void> = Promise.resolve();
+
+/** What a request ahead gives: its answer (undefined: killed at its deadline), or 'unavailable' (see requestAhead). */
+type Fetched = { answer: CodeResponse | undefined } | 'unavailable';
+/** Requests ahead not answered yet, by request key: an equal request made meanwhile shares the answer. */
+const pendingAhead = new Map<string, Promise<Fetched>>();
 
 /** Answers fetched ahead for the synchronous pass now running (see `codeAhead`), by request key; else undefined. */
 let ahead: Map<string, CodeResponse | undefined> | undefined;
@@ -129,10 +187,11 @@ class ProbeStopped extends Error {
 }
 
 /**
- * Counts since the process started (for `npm run bench:ollama`): requests answered ahead of their synchronous
- * pass, answers used, and requests that blocked the main thread (`blocking`).
+ * Counts since the process started (for `npm run bench:ollama`): requests sent ahead of their synchronous pass,
+ * answers used, requests that blocked the main thread (`blocking`), requests answered by an equal request already
+ * on a worker (`shared`: run once for both), and workers started (`started`).
  */
-export const codeAheadStats = { ahead: 0, used: 0, blocking: 0 };
+export const codeAheadStats = { ahead: 0, used: 0, blocking: 0, shared: 0, started: 0 };
 
 /**
  * The worker's entry. Built (dist/), it is code-worker.js. Under tsx or vitest (development, tests) the sources
@@ -145,8 +204,9 @@ function workerEntry(): { entry: URL | string; eval: boolean } {
   return { entry: `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(target)}); });`, eval: true };
 }
 
-/** Starts a worker without waiting for it: it loads its modules on another core while this thread goes on. */
+/** Starts a worker without waiting for it (it loads its modules on another core while this thread goes on), in the pool. */
 function spawn(preloadEslint: boolean): Live {
+  if (lastIdleEnd > 0 && Date.now() - lastIdleEnd < RESTART_WINDOW_MS) idleMs = Math.min(idleMs * 4, MAX_IDLE_MS);
   const signal = new SharedArrayBuffer(4);
   const channel = new MessageChannel();
   const { entry, eval: isEval } = workerEntry();
@@ -159,7 +219,20 @@ function spawn(preloadEslint: boolean): Live {
   });
   worker.unref();
   channel.port1.unref();
-  return { worker, port: channel.port1, flag: new Int32Array(signal), ready: false, used: false, eslintPreloaded: preloadEslint, bases: new Map() };
+  codeAheadStats.started++;
+  const current: Live = {
+    worker,
+    port: channel.port1,
+    flag: new Int32Array(signal),
+    ready: false,
+    used: false,
+    ended: false,
+    claimed: false,
+    eslintPreloaded: preloadEslint,
+    bases: new Map(),
+  };
+  pool.push(current);
+  return current;
 }
 
 /** Waits for a spawned worker to signal that its modules (QuickJS's WebAssembly included) are loaded. */
@@ -170,7 +243,7 @@ function awaitReady(current: Live): void {
     const left = deadline - Date.now();
     if (left <= 0 || Atomics.wait(current.flag, 0, 0, left) === 'timed-out') {
       if (Atomics.load(current.flag, 0) !== 0) break;
-      stop();
+      stop(current);
       throw new Error(`the code worker did not start within ${STARTUP_ALLOWANCE_MS} ms`);
     }
   }
@@ -198,34 +271,42 @@ export function awaitAnswer(current: { port: MessagePort; flag: Int32Array }, id
   }
 }
 
+/** True once prewarmCodeWorker was asked for ESLint: a worker started later for a request ahead loads it too. */
+let eslintWanted = false;
+
 /**
- * Starts the code worker now, in the background, so that loading QuickJS's WebAssembly (and, with
+ * Starts a code worker now, in the background, so that loading QuickJS's WebAssembly (and, with
  * `eslint: true`, ESLint) overlaps with this thread's own start-up instead of delaying the first test run.
- * When a worker is already running, only asks it to preload ESLint (if `eslint: true` and not asked yet). The worker still ends after IDLE_MS without requests once it has
- * served one; a prewarmed worker that is never used ends after PREWARM_UNUSED_MS.
+ * When workers are already running, only asks them to preload ESLint (if `eslint: true` and not asked yet). A worker
+ * still ends after IDLE_MS without requests once it has served one; a prewarmed worker that is never used ends after
+ * PREWARM_UNUSED_MS. More workers (up to codeWorkerLimit()) start when requests ahead need them.
  */
 export function prewarmCodeWorker(options: { eslint?: boolean } = {}): void {
-  if (live !== undefined) {
-    if (options.eslint === true && !live.eslintPreloaded) {
-      live.eslintPreloaded = true;
-      live.worker.postMessage({ kind: 'preload-eslint' } satisfies CodeHint);
+  if (options.eslint === true) eslintWanted = true;
+  if (pool.length > 0) {
+    for (const current of pool) {
+      if (options.eslint === true && !current.eslintPreloaded) {
+        current.eslintPreloaded = true;
+        current.worker.postMessage({ kind: 'preload-eslint' } satisfies CodeHint);
+      }
     }
     return;
   }
-  live = spawn(options.eslint === true);
-  const current = live;
-  current.idle = setTimeout(() => {
-    if (live === current) stop();
-  }, PREWARM_UNUSED_MS);
+  const current = spawn(options.eslint === true);
+  current.idle = setTimeout(() => stop(current), PREWARM_UNUSED_MS);
   current.idle.unref();
 }
 
-function stop(): void {
-  if (live === undefined) return;
-  clearTimeout(live.idle);
-  void live.worker.terminate();
-  if (inFlight !== undefined && inFlight.current === live) settle(inFlight, undefined);
-  live = undefined;
+/** Ends `current` (its request in flight, if any, is answered undefined: killed) and takes it out of the pool. */
+function stop(current: Live): void {
+  if (current.ended) return;
+  current.ended = true;
+  clearTimeout(current.idle);
+  void current.worker.terminate();
+  if (current.inFlight !== undefined) settle(current.inFlight, undefined);
+  pool.splice(pool.indexOf(current), 1);
+  // A request ahead waiting for room can start a worker in its place.
+  waitingForWorker.shift()?.();
 }
 
 /** Records the in-flight request's answer (undefined: killed at its deadline) and wakes its asynchronous waiter. */
@@ -233,40 +314,88 @@ function settle(request: InFlight, answer: CodeResponse | undefined): void {
   if (request.settled) return;
   request.settled = true;
   request.answer = answer;
+  if (request.current.inFlight === request) request.current.inFlight = undefined;
   Atomics.notify(request.current.flag, 0);
 }
 
 /**
- * Waits, blocking, for the request `requestAhead` has in flight (a synchronous request posted now would queue
- * behind it and could be charged its time): its answer is kept for its asynchronous waiter. At its deadline the
+ * Waits, blocking, for `request` (posted ahead): its answer is kept for its asynchronous waiter. At its deadline the
  * worker is killed, as for a synchronous request.
  */
-function settleInFlight(): void {
-  const request = inFlight;
-  if (request === undefined || request.settled) return;
+function settleBlocking(request: InFlight): void {
+  if (request.settled) return;
   const answer = awaitAnswer(request.current, request.id, Math.max(0, request.deadline - Date.now()));
-  if (answer === undefined) stop();
+  if (answer === undefined) stop(request.current);
   else settle(request, answer);
 }
 
-/** The worker to send a request to: the live one, or a new one (its idle ending backs off: see RESTART_WINDOW_MS). */
-function acquire(): Live {
-  if (live === undefined) {
-    if (lastIdleEnd > 0 && Date.now() - lastIdleEnd < RESTART_WINDOW_MS) idleMs = Math.min(idleMs * 4, MAX_IDLE_MS);
-    live = spawn(false);
-  }
-  clearTimeout(live.idle);
-  return live;
+/** Of `candidates`, one that holds `baseId` (it is sent only the overlay), else the first; undefined when none. */
+function preferHolding(candidates: readonly Live[], baseId: number): Live | undefined {
+  return candidates.find((current) => current.bases.has(baseId)) ?? candidates[0];
 }
 
-/** Ends `current` after `idleMs` without requests. */
+/**
+ * The worker for a blocking request: a free one (ready first, holding the tree's base first), else a new one while
+ * the pool has room, else a worker with a request ahead, after waiting for that request (a request posted behind it
+ * would be charged its time). Ready on return.
+ */
+function acquireBlocking(baseId: number): Live {
+  const free = pool.filter((current) => !current.claimed);
+  let current = preferHolding(
+    free.filter((candidate) => candidate.ready),
+    baseId,
+  );
+  current ??= free[0];
+  if (current === undefined && pool.length < limit()) current = spawn(false);
+  if (current === undefined) {
+    current = pool.find((candidate) => candidate.inFlight !== undefined) ?? pool[0]!;
+    if (current.inFlight !== undefined) {
+      settleBlocking(current.inFlight);
+      if (current.ended) return acquireBlocking(baseId);
+    }
+  }
+  clearTimeout(current.idle);
+  awaitReady(current);
+  return current;
+}
+
+/** Claims a worker for a request ahead: a free one, else a new one while the pool has room, else the next one freed. */
+async function claimAhead(baseId: number): Promise<Live> {
+  for (;;) {
+    let current = preferHolding(
+      pool.filter((candidate) => !candidate.claimed),
+      baseId,
+    );
+    if (current === undefined && pool.length < limit()) current = spawn(eslintWanted);
+    if (current !== undefined) {
+      current.claimed = true;
+      clearTimeout(current.idle);
+      return current;
+    }
+    await new Promise<void>((resolve) => waitingForWorker.push(resolve));
+  }
+}
+
+/** Frees a worker claimed ahead: the next request waiting for one takes it; it ends after idleMs if nobody does. */
+function release(current: Live): void {
+  current.claimed = false;
+  if (current.ended) return;
+  const next = waitingForWorker.shift();
+  if (next !== undefined) next();
+  else idleLater(current);
+}
+
+/** Ends `current` after `idleMs` without requests (at once when the pool is over its limit). */
 function idleLater(current: Live): void {
   clearTimeout(current.idle);
-  current.idle = setTimeout(() => {
-    if (live !== current) return;
-    lastIdleEnd = Date.now();
-    stop();
-  }, idleMs);
+  current.idle = setTimeout(
+    () => {
+      if (current.ended || current.claimed) return;
+      lastIdleEnd = Date.now();
+      stop(current);
+    },
+    pool.length > limit() ? 0 : idleMs,
+  );
   current.idle.unref();
 }
 
@@ -284,16 +413,18 @@ function answerValue(answer: CodeResponse | undefined): SandboxRunResult | Eslin
 }
 
 /**
- * Runs `request` on the code worker and waits for it, blocking this thread (repository code is synchronous for
- * its callers). The worker is started on demand and ended after IDLE_MS without requests (longer once it was needed
- * again soon after such an ending: see RESTART_WINDOW_MS). If the request runs
- * past hardCutoffMs(deadlineMs) of wall time (+ start-up allowance for a fresh worker), the worker is killed — a hard
- * cutoff for code that never yields to QuickJS's interrupt handler — and `undefined` is returned.
+ * Runs `request` on a code worker and waits for it, blocking this thread (repository code is synchronous for
+ * its callers). Workers are started on demand and ended after IDLE_MS without requests (longer once one was needed
+ * again soon after such an ending: see RESTART_WINDOW_MS). When an equal request is already running ahead on a
+ * worker, its answer is waited for and shared (run once). If the request runs past hardCutoffMs(deadlineMs) of wall
+ * time (+ start-up allowance for a fresh worker), its worker is killed — a hard cutoff for code that never yields to
+ * QuickJS's interrupt handler — and `undefined` is returned; other workers and their requests go on.
  * @throws Error when the worker itself fails (a harness bug), with the worker's stack.
  */
 export function callCodeWorker(request: CodeRequest, deadlineMs: number): SandboxRunResult | EslintRun | undefined {
+  let key: string | undefined;
   if (ahead !== undefined) {
-    const key = requestKey(request, deadlineMs);
+    key = requestKey(request, deadlineMs);
     if (ahead.has(key)) {
       if (!probing) codeAheadStats.used++;
       return answerValue(ahead.get(key));
@@ -303,43 +434,57 @@ export function callCodeWorker(request: CodeRequest, deadlineMs: number): Sandbo
       throw new ProbeStopped('a probe needs the code worker');
     }
   }
-  settleInFlight();
+  if (pendingAhead.size > 0) {
+    key ??= requestKey(request, deadlineMs);
+    const running = pool.find((current) => current.inFlight?.key === key)?.inFlight;
+    if (running !== undefined) {
+      codeAheadStats.shared++;
+      settleBlocking(running);
+      return answerValue(running.answer);
+    }
+  }
   codeAheadStats.blocking++;
-  const current = acquire();
-  awaitReady(current);
+  const current = acquireBlocking(request.tree.base.id);
   current.used = true;
   const id = ++lastRequestId;
   current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
   const message = awaitAnswer(current, id, hardCutoffMs(deadlineMs));
   if (message === undefined) {
-    stop();
+    stop(current);
     return undefined;
   }
-  idleLater(current);
+  if (!current.claimed) idleLater(current);
   return answerValue(message);
 }
 
 /**
- * Sends `request` to the code worker without blocking this thread, one request at a time (later calls queue), and
- * resolves with the answer, or undefined for a run killed at `deadlineMs` + grace (as `callCodeWorker`). Resolves
- * with `'unavailable'` when no worker could be started or the worker was replaced meanwhile: the synchronous pass
- * then makes the request itself.
+ * Sends `request` to a free code worker without blocking this thread (up to codeWorkerLimit() side by side; later
+ * calls wait for a worker) and resolves with the answer, or undefined for a run killed at `deadlineMs` + grace (as
+ * `callCodeWorker`). An equal request already ahead (same key) is not sent again: both get its answer. Resolves with
+ * `'unavailable'` when no worker could be started or its worker was ended meanwhile: the synchronous pass then makes
+ * the request itself.
  */
-async function requestAhead(request: CodeRequest, deadlineMs: number): Promise<{ answer: CodeResponse | undefined } | 'unavailable'> {
-  const turn = aheadQueue;
-  let release!: () => void;
-  aheadQueue = new Promise((resolve) => (release = resolve));
-  await turn;
-  // Keeps the process alive while it waits (the worker and its port are unref'd; Atomics.waitAsync holds nothing).
+function requestAhead(request: CodeRequest, deadlineMs: number, key: string): Promise<Fetched> {
+  const pending = pendingAhead.get(key);
+  if (pending !== undefined) {
+    codeAheadStats.shared++;
+    return pending;
+  }
+  const fetched = fetchAhead(request, deadlineMs, key).finally(() => pendingAhead.delete(key));
+  pendingAhead.set(key, fetched);
+  return fetched;
+}
+
+async function fetchAhead(request: CodeRequest, deadlineMs: number, key: string): Promise<Fetched> {
+  // Keeps the process alive while it waits (the workers and their ports are unref'd; Atomics.waitAsync holds nothing).
   const keepAlive = setInterval(() => {}, 1_000);
+  const current = await claimAhead(request.tree.base.id);
   try {
-    const current = acquire();
-    if (!(await readyAhead(current)) || live !== current) return 'unavailable';
-    clearTimeout(current.idle);
+    if (!(await readyAhead(current)) || current.ended) return 'unavailable';
     current.used = true;
     const id = ++lastRequestId;
-    const posted: InFlight = { current, id, deadline: Date.now() + hardCutoffMs(deadlineMs), settled: false };
-    inFlight = posted;
+    const posted: InFlight = { current, id, key, deadline: Date.now() + hardCutoffMs(deadlineMs), settled: false };
+    current.inFlight = posted;
     current.worker.postMessage({ ...request, id, tree: envelopeFor(current, request.tree) } satisfies CodeEnvelope);
     codeAheadStats.ahead++;
     while (!posted.settled) {
@@ -352,18 +497,16 @@ async function requestAhead(request: CodeRequest, deadlineMs: number): Promise<{
       if (seen === id) continue;
       const left = posted.deadline - Date.now();
       if (left <= 0) {
-        stop();
+        stop(current);
         break;
       }
       const wait = waitAsync(current.flag, 0, seen, left);
       if (wait.async) await wait.value;
     }
-    if (inFlight === posted) inFlight = undefined;
-    if (posted.answer !== undefined && live === current) idleLater(current);
     return { answer: posted.answer };
   } finally {
     clearInterval(keepAlive);
-    release();
+    release(current);
   }
 }
 
@@ -372,8 +515,8 @@ async function readyAhead(current: Live): Promise<boolean> {
   const deadline = Date.now() + STARTUP_ALLOWANCE_MS;
   while (!current.ready && Atomics.load(current.flag, 0) === 0) {
     const left = deadline - Date.now();
-    if (left <= 0 || live !== current) {
-      if (live === current) stop();
+    if (left <= 0 || current.ended) {
+      stop(current);
       return false;
     }
     const wait = waitAsync(current.flag, 0, 0, left);
@@ -399,10 +542,11 @@ const MAX_PROBES = 8;
 /**
  * Runs `real` — synchronous code that may call the code worker (a `run` tool call, scoring) — after fetching, without
  * blocking this thread, the answers it will ask for, so that other episodes' model calls go on meanwhile (issue 14 §5:
- * a blocked main thread reads no HTTP reply). `probe` must do what `real` does on a copy of its state (e.g.
- * `repo.clone()`): it runs until its first request with no answer yet, which is then sent ahead, up to MAX_PROBES
- * times. `real` then runs with those answers; a request the probe did not foresee is made blocking, as without
- * this, so the result is always the synchronous one. The probe's own results and errors are discarded.
+ * a blocked main thread reads no HTTP reply) and other episodes' requests run on other workers. `probe` must do what
+ * `real` does on a copy of its state (e.g. `repo.clone()`): it runs until its first request with no answer yet, which
+ * is then sent ahead, up to MAX_PROBES times. `real` then runs with those answers; a request the probe did not foresee
+ * is made blocking, as without this, so the result is always the synchronous one. The probe's own results and errors
+ * are discarded.
  * @returns what `real` returns; throws what it throws.
  */
 export function codeAhead<T>(probe: () => unknown, real: () => T): Promise<T> {
@@ -441,7 +585,7 @@ async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boo
       if ('error' in outcome) throw outcome.error;
       return outcome.value as T;
     }
-    const fetched = await requestAhead(need.request, need.deadlineMs);
+    const fetched = await requestAhead(need.request, need.deadlineMs, need.key);
     if (fetched === 'unavailable') break;
     answers.set(need.key, fetched.answer);
   }
@@ -454,8 +598,8 @@ async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boo
 }
 
 /**
- * Prewarms the code worker when any of `specs` runs code (a `test` or `lint` script; `eslint` preloaded only when
- * a `lint` script exists), or stops a speculatively prewarmed worker that none of them needs. Call once before a
+ * Prewarms a code worker when any of `specs` runs code (a `test` or `lint` script; `eslint` preloaded only when
+ * a `lint` script exists), or stops speculatively prewarmed workers that none of them needs. Call once before a
  * run's first episode: worker start-up then overlaps the run's own.
  */
 export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<string, { kind: string }>> }>): void {
@@ -468,12 +612,12 @@ export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<strin
     }
   }
   if (tests || lint) prewarmCodeWorker({ eslint: lint });
-  else if (live !== undefined && !live.used) stop();
+  else for (const current of pool.filter((candidate) => !candidate.used)) stop(current);
 }
 
-/** Ends the worker now (tests; a process that is about to exit needs nothing: the worker is unref'd). */
+/** Ends every worker now (tests; a process that is about to exit needs nothing: the workers are unref'd). */
 export function stopCodeWorker(): void {
-  stop();
+  for (const current of [...pool]) stop(current);
 }
 
 /**
