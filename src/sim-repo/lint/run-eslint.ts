@@ -4,6 +4,7 @@ import type { Linter } from 'eslint';
 import { evaluateEslintConfig, type EslintConfigEvaluation, type SandboxRunner } from './evaluate-eslint-config.js';
 import { findLintFiles, isEmptyPlan, planFileSearch, REPO_ROOT, type FindFilesError } from './find-lint-files.js';
 import { formatStylish, type LintResult } from './format-stylish.js';
+import { LintFileResults, type LintFileMode } from './lint-file-results.js';
 import { loadEslint, type EslintModules, type FlatConfigArray, type LintMessage } from './load-eslint.js';
 import { parseEslintArgs, type EslintRunOptions } from './parse-eslint-args.js';
 
@@ -21,7 +22,12 @@ export interface RunEslintInput {
   runInSandbox: SandboxRunner;
   /** `process.env` as the config file sees it. */
   env?: Readonly<Record<string, string>>;
+  /** Per-file results kept across runs; default: this thread's {@link lintFileResults}. */
+  fileResults?: LintFileResults;
 }
+
+/** The per-file lint results this thread keeps for every run (see LintFileResults for the key and the bound). */
+export const lintFileResults = new LintFileResults();
 
 /**
  * The run as a terminal shows it. `output`: stdout then stderr, each console write without its final newline,
@@ -40,7 +46,8 @@ export interface EslintRun {
 /**
  * Runs `eslint <args>` as ESLint 9.39's CLI does with an eslint.config.* file, on the in-memory tree: the config
  * is evaluated in the sandbox (see evaluateEslintConfig), files are selected as ESLint selects them (see
- * planFileSearch/findLintFiles), each is checked with ESLint's own `Linter#verifyAndFix`, and the results are
+ * planFileSearch/findLintFiles), each is checked with ESLint's own `Linter#verifyAndFix` (or its result is taken
+ * from `fileResults` when the same config, file, text and options were linted before), and the results are
  * printed in the stylish format. Exit codes as ESLint's: 0 clean (warnings within `--max-warnings`), 1 lint errors
  * or too many warnings, 2 a fatal error (bad option, missing or broken config, a pattern matching no file),
  * printed after ESLint's "Oops! Something went wrong! :(" header. Never throws for what the repository contains.
@@ -80,8 +87,9 @@ export function runEslint(input: RunEslintInput): EslintRun {
     const found = findLintFiles(planned.plan, configs.configs, { errorOnUnmatchedPattern: options.errorOnUnmatchedPattern, eslint });
     if (!found.ok) return fatal(templateMessage(eslint, found.error));
     results = [];
+    const fileResults = input.fileResults ?? lintFileResults;
     for (const filePath of found.files) {
-      const result = lintFile(filePath, configs.configs, options, eslint, read);
+      const result = lintFile(filePath, configs.configs, options, eslint, read, fileResults);
       if (result !== undefined) results.push(result);
     }
   } catch (error) {
@@ -168,26 +176,40 @@ function configArrayFor(evaluation: EslintConfigEvaluation | undefined, options:
   return configs;
 }
 
-/** ESLint's lintFile + verifyText for one absolute path; undefined for an unlinted file ESLint stays silent about. */
+/**
+ * ESLint's lintFile + verifyText for one absolute path; undefined for an unlinted file ESLint stays silent about.
+ * The verified result comes from `fileResults` when this config, file, text and mode were linted before.
+ */
 function lintFile(
   filePath: string,
   configs: FlatConfigArray,
   options: EslintRunOptions,
   eslint: EslintModules,
   read: (path: string) => string | undefined,
+  fileResults: LintFileResults,
 ): LintResult | undefined {
   const config = configs.getConfig(filePath);
   if (config === undefined) return options.warnIgnored ? ignoredResult(filePath, configs) : undefined;
   const text = read(filePath.slice(REPO_ROOT.length + 1)) ?? '';
-  const fix = options.fix || options.fixDryRun ? (options.quiet ? (message: LintMessage) => message.severity === 2 : true) : false;
+  const mode: LintFileMode = {
+    fix: options.fix || options.fixDryRun ? (options.quiet ? 'errors' : 'all') : 'off',
+    inlineConfig: options.inlineConfig,
+    errorsOnly: options.quiet && options.maxWarnings === -1,
+  };
+  return fileResults.resultOf(configs, mode, filePath, text, () => verifyFile(filePath, text, configs, mode, eslint));
+}
+
+/** `Linter#verifyAndFix` as ESLint's verifyText calls it, with everything it depends on besides the Linter named. */
+function verifyFile(filePath: string, text: string, configs: FlatConfigArray, mode: LintFileMode, eslint: EslintModules): LintResult {
+  const fix = mode.fix === 'off' ? false : mode.fix === 'errors' ? (message: LintMessage) => message.severity === 2 : true;
   const verified = eslint.linter.verifyAndFix(
     text,
     configs as unknown as Linter.Config[],
     {
       filename: filePath,
       fix: fix as boolean,
-      allowInlineConfig: options.inlineConfig,
-      ruleFilter: options.quiet && options.maxWarnings === -1 ? (rule: { severity: number }) => rule.severity === 2 : () => true,
+      allowInlineConfig: mode.inlineConfig,
+      ruleFilter: mode.errorsOnly ? (rule: { severity: number }) => rule.severity === 2 : () => true,
       filterCodeBlock: (blockFilename: string) => configs.getConfig(blockFilename) !== undefined,
     } as Linter.FixOptions,
   );
