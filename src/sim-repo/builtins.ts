@@ -1,6 +1,6 @@
 // Owns the shell built-ins: cat, ls, pwd, echo, grep, env, printenv, true, false — mapped onto the file operations.
 import type { BuiltinName } from './command-resolve.js';
-import { listDirectory, readFile, searchFiles } from './file-ops.js';
+import { listDirectory, readFile, searchPrinted, type SearchMatch } from './file-ops.js';
 import { REPO_ROOT } from './paths.js';
 import type { CommandOutcome, ExecContext } from './script-runner.js';
 
@@ -92,13 +92,15 @@ function grep(context: ExecContext, args: readonly string[]): CommandOutcome {
   }
   const [text, path] = operands;
   if (text === undefined) return done(2, 'Usage: grep [OPTION]... PATTERNS [FILE]...');
-  const found = searchFiles(context.state, text, path ?? '.');
+  const found = searchPrinted(context.state, text, path ?? '.', 'grep', grepLine);
   if (!found.ok) {
     if (found.code === 'path_escape') {
       return { exit_code: 2, output: `grep: ${path}: Permission denied`, side_effect: 'none', error_code: 'path_escape' };
     }
     return done(2, found.code === 'empty_query' ? '' : `grep: ${path}: No such file or directory`);
   }
-  if (found.matches.length === 0) return done(1, '');
-  return done(0, found.matches.map((match) => `${match.path}:${match.line}:${match.text}`).join('\n'));
+  return found.count === 0 ? done(1, '') : done(0, found.output);
 }
+
+/** One line of grep -rn's output. */
+const grepLine = (match: SearchMatch): string => `${match.path}:${match.line}:${match.text}`;

@@ -3,14 +3,9 @@ import { replaceText } from './edit-text.js';
 import { displayPath, isWithin, resolveRepoPath } from './paths.js';
 import { repoError, type RepoResult } from './results.js';
 import { workingFile, type RepoState } from './state.js';
-import { TRIGRAM_MIN_FILES } from './tree-index.js';
+import { pushMatchingLines, TRIGRAM_MIN_FILES, type BaseMatches, type SearchMatch } from './tree-index.js';
 
-/** One search hit: repo-relative path, 1-based line number, the line's text (without its line ending). */
-export interface SearchMatch {
-  path: string;
-  line: number;
-  text: string;
-}
+export type { SearchMatch } from './tree-index.js';
 
 /**
  * True when repo-relative `path` is the root or a directory implied by some working-tree file. O(log files + files
@@ -61,9 +56,56 @@ export function listDirectory(state: RepoState, input: string): RepoResult<{ pat
 /**
  * Literal (case-sensitive) substring search over working-tree files under `input` (a directory or a
  * file; default the root). Matches are ordered by path, then line. An empty result is `ok` with no matches.
- * Errors: empty_query, path_escape, not_found.
+ * Errors: empty_query, path_escape, not_found. The base's lines come from its cache (TreeIndex.linesHolding);
+ * only the files the episode wrote are searched as they are now. O(matches + files written) once a text is cached.
  */
 export function searchFiles(state: RepoState, text: string, input = '.'): RepoResult<{ matches: SearchMatch[] }> {
+  const found = searchScope(state, text, input);
+  if (!found.ok) return found;
+  if (found.kind === 'merged') return { ok: true, matches: found.matches };
+  const { base, ranges } = found;
+  return {
+    ok: true,
+    matches: ranges.length === 1 ? base.matches.slice(ranges[0]!.from, ranges[0]!.to) : ranges.flatMap(({ from, to }) => base.matches.slice(from, to)),
+  };
+}
+
+/**
+ * `searchFiles`' matches printed one a line with `format` (e.g. grep's `path:line:text`), and how many there are.
+ * When no file the episode wrote is in the scope, the text is a range of the base's cached lines, so it is kept with
+ * them under `key` (which must name `format`): the same search on the same base prints nothing again.
+ */
+export function searchPrinted(
+  state: RepoState,
+  text: string,
+  input: string,
+  key: string,
+  format: (match: SearchMatch) => string,
+): RepoResult<{ output: string; count: number }> {
+  const found = searchScope(state, text, input);
+  if (!found.ok) return found;
+  if (found.kind === 'merged') return { ok: true, output: found.matches.map(format).join('\n'), count: found.matches.length };
+  const { base, ranges } = found;
+  let count = 0;
+  for (const { from, to } of ranges) count += to - from;
+  const cacheKey = `${key}\u0000${ranges.map(({ from, to }) => `${from}-${to}`).join(',')}`;
+  let output = base.derived.get(cacheKey);
+  if (output === undefined) {
+    const lines: string[] = [];
+    for (const { from, to } of ranges) for (let i = from; i < to; i++) lines.push(format(base.matches[i]!));
+    output = lines.join('\n');
+    base.derived.set(cacheKey, output);
+  }
+  return { ok: true, output, count };
+}
+
+/**
+ * A search's matches: ranges of the base's cached lines (`base`: no written file is in the scope), or every match
+ * (`merged`: the base's lines of files the episode did not write and the written files' lines, in path order).
+ */
+type ScopeMatches = { kind: 'base'; base: BaseMatches; ranges: Array<{ from: number; to: number }> } | { kind: 'merged'; matches: SearchMatch[] };
+
+function searchScope(state: RepoState, text: string, input: string): RepoResult<ScopeMatches> {
   if (text === '') return repoError('empty_query', 'search text is empty; give the literal text to look for');
   const resolved = resolveRepoPath(input);
   if (!resolved.ok) return resolved;
@@ -71,16 +113,43 @@ export function searchFiles(state: RepoState, text: string, input = '.'): RepoRe
   if (workingFile(state, scope) === undefined && !isDirectory(state, scope)) {
     return repoError('not_found', `${displayPath(scope)}: no such file or directory`);
   }
-  const hits = pathsContaining(state, text, scope).paths;
-  const matches: SearchMatch[] = [];
-  for (const path of hits) {
-    workingFile(state, path)!
-      .split('\n')
-      .forEach((line, number) => {
-        if (line.includes(text)) matches.push({ path, line: number + 1, text: line.endsWith('\r') ? line.slice(0, -1) : line });
-      });
+  const { index } = state.base;
+  const base = index.linesHolding(text);
+  const { exact, start, end } = index.range(scope);
+  // The base's files holding the text in scope, as ranges of `base.files`: the scope itself (a file), then its
+  // range of sorted paths (every path of that range sorts after the scope's own).
+  const spans: Array<[number, number]> = [];
+  if (exact !== -1) {
+    const k = lowerBoundNumber(base.files, exact);
+    if (base.files[k] === exact) spans.push([k, k + 1]);
   }
-  return { ok: true, matches };
+  spans.push([lowerBoundNumber(base.files, start), lowerBoundNumber(base.files, end)]);
+  const written: string[] = [];
+  for (const path of state.written.keys()) if (isWithin(path, scope)) written.push(path);
+  if (written.length === 0) {
+    const ranges = spans.map(([k0, k1]) => ({ from: base.starts[k0]!, to: base.starts[k1]! })).filter(({ from, to }) => to > from);
+    return { ok: true, kind: 'base', base, ranges };
+  }
+  // A written file replaces its base version: the base's other files and the written ones, merged by path.
+  const paths: string[] = [];
+  const baseLines = new Map<string, [number, number]>();
+  for (const [k0, k1] of spans) {
+    for (let k = k0; k < k1; k++) {
+      const path = index.paths[base.files[k]!]!;
+      if (state.written.has(path)) continue;
+      paths.push(path);
+      baseLines.set(path, [base.starts[k]!, base.starts[k + 1]!]);
+    }
+  }
+  for (const path of written) if (state.written.get(path)!.includes(text)) paths.push(path);
+  paths.sort();
+  const matches: SearchMatch[] = [];
+  for (const path of paths) {
+    const lines = baseLines.get(path);
+    if (lines === undefined) pushMatchingLines(path, state.written.get(path)!, text, matches);
+    else for (let i = lines[0]; i < lines[1]; i++) matches.push(base.matches[i]!);
+  }
+  return { ok: true, kind: 'merged', matches };
 }
 
 /**

@@ -40,7 +40,7 @@ export function runCommandLine(state: RepoState, line: string): RunResult {
     if (segment.connector === '||' && last.exit_code === 0) continue;
     last = runSegment(state, segment);
     side_effect = worstSideEffect(side_effect, last.side_effect);
-    if (last.output !== '') outputs.push(last.output.replace(/\n+$/, ''));
+    if (last.output !== '') outputs.push(withoutTrailingNewlines(last.output));
   }
   const result: RunResult = {
     exit_code: last.exit_code,
@@ -51,6 +51,13 @@ export function runCommandLine(state: RepoState, line: string): RunResult {
   };
   if (last.error_code !== undefined) result.error_code = last.error_code;
   return result;
+}
+
+/** `text` without its trailing `\n`s; `text` itself when it has none (a regex would scan all of a long output). */
+function withoutTrailingNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
 
 /** The worst side-effect class `line` can have, without running it (unparseable → none). */

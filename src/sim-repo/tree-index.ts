@@ -4,6 +4,32 @@
 export const TRIGRAM_MIN_FILES = 256;
 
 /**
+ * Matched lines a base keeps cached over all its texts (about 100 bytes each plus the line's text, shared with the
+ * file): past it the least recently searched texts are dropped. One text's lines are kept even when they alone exceed it.
+ */
+export const CACHED_MATCH_LINES = 100_000;
+
+/** One search hit: repo-relative path, 1-based line number, the line's text (without its line ending). */
+export interface SearchMatch {
+  readonly path: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/**
+ * Every line of a base's files that holds one text, in path then line order (what a search of the whole base prints).
+ * `files`: ascending indices into `TreeIndex.paths` of the files whose content contains the text (also those where
+ * it only spans lines, with no matched line); the lines of `files[k]` are `matches[starts[k] .. starts[k + 1])`.
+ * `derived`: values computed from ranges of `matches` by callers (e.g. grep's printed text), kept as long as this is.
+ */
+export interface BaseMatches {
+  readonly files: Int32Array;
+  readonly starts: Int32Array;
+  readonly matches: readonly SearchMatch[];
+  readonly derived: Map<string, string>;
+}
+
+/**
  * Lookup structures over one immutable file map, built once per base (see docs/decisions/0012-copy-on-write-
  * repositories.md): `paths` sorted (UTF-16 order, as `Array.prototype.sort`), so every directory's files are one
  * contiguous range; `directories` maps each directory (`''` = root) to its sorted immediate entries (directories
@@ -13,6 +39,9 @@ export class TreeIndex {
   readonly paths: readonly string[];
   private directoryEntries: Map<string, readonly string[]> | undefined;
   private trigrams: Postings | undefined;
+  /** Search results by text, least recently used first, and how many lines they hold together. */
+  private readonly searched = new Map<string, BaseMatches>();
+  private searchedLines = 0;
 
   constructor(private readonly files: ReadonlyMap<string, string>) {
     this.paths = [...files.keys()].sort();
@@ -47,6 +76,48 @@ export class TreeIndex {
   }
 
   /**
+   * The lines of the base holding `text` (non-empty), built on the first search of it (through the trigram postings
+   * where `candidates` gives them, else a scan of every file) and kept until CACHED_MATCH_LINES pushes it out: the
+   * base never changes, so neither does its answer.
+   */
+  linesHolding(text: string): BaseMatches {
+    const cached = this.searched.get(text);
+    if (cached !== undefined) {
+      this.searched.delete(text);
+      this.searched.set(text, cached);
+      return cached;
+    }
+    const built = this.buildMatches(text);
+    this.searched.set(text, built);
+    this.searchedLines += built.matches.length;
+    for (const [oldest, entry] of this.searched) {
+      if (this.searchedLines <= CACHED_MATCH_LINES || oldest === text) break;
+      this.searched.delete(oldest);
+      this.searchedLines -= entry.matches.length;
+    }
+    return built;
+  }
+
+  private buildMatches(text: string): BaseMatches {
+    const candidates = this.candidates(text);
+    const count = candidates === undefined ? this.paths.length : candidates.length;
+    const files: number[] = [];
+    const starts: number[] = [];
+    const matches: SearchMatch[] = [];
+    for (let k = 0; k < count; k++) {
+      const index = candidates === undefined ? k : candidates[k]!;
+      const path = this.paths[index]!;
+      const content = this.files.get(path)!;
+      if (!content.includes(text)) continue;
+      files.push(index);
+      starts.push(matches.length);
+      pushMatchingLines(path, content, text, matches);
+    }
+    starts.push(matches.length);
+    return { files: Int32Array.from(files), starts: Int32Array.from(starts), matches, derived: new Map() };
+  }
+
+  /**
    * Indices into `paths` (ascending) of the files that may contain `text`: for a text of three or more UTF-16 units
    * in a base of at least TRIGRAM_MIN_FILES files, the files holding every one of its trigrams (a superset of the
    * matches: callers still check with `includes`); else undefined (the caller scans).
@@ -64,6 +135,30 @@ export class TreeIndex {
       result = intersect(result, list);
     }
     return result;
+  }
+}
+
+/**
+ * Appends to `into` one match per line of `content` that contains `text` (lines split at `\n`; a line's `\r` ending
+ * is dropped from the printed text but searched, so a text with a `\n` never matches). O(length of content).
+ */
+export function pushMatchingLines(path: string, content: string, text: string, into: SearchMatch[]): void {
+  if (text.includes('\n')) return;
+  let line = 1;
+  let lineStart = 0;
+  for (let at = content.indexOf(text); at !== -1; ) {
+    for (let newline = content.indexOf('\n', lineStart); newline !== -1 && newline < at; newline = content.indexOf('\n', lineStart)) {
+      line++;
+      lineStart = newline + 1;
+    }
+    const newline = content.indexOf('\n', at);
+    const lineEnd = newline === -1 ? content.length : newline;
+    const end = lineEnd > lineStart && content.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+    into.push({ path, line, text: content.slice(lineStart, end) });
+    if (newline === -1) break;
+    line++;
+    lineStart = newline + 1;
+    at = content.indexOf(text, lineStart);
   }
 }
 

@@ -30,6 +30,23 @@ const MARKER_ROOM = moreLinesMarker(999_999_999_999).length + 1;
  */
 export function capOutput(output: string, limits: OutputLimits = OUTPUT_LIMITS, hiddenLines = 0): string {
   if (hiddenLines === 0 && output.length <= limits.totalChars && linesWithin(output, limits.lineChars)) return output;
+  if (limits !== OUTPUT_LIMITS || hiddenLines !== 0 || output.length < LONG_OUTPUT) return cut(output, limits, hiddenLines);
+  // A long output is usually one a cache handed out again (the same grep over the same base): its cut is too.
+  let capped = longOutputs.get(output);
+  if (capped === undefined) {
+    capped = cut(output, limits, hiddenLines);
+    if (longOutputs.size >= LONG_OUTPUTS_KEPT) longOutputs.delete(longOutputs.keys().next().value!);
+    longOutputs.set(output, capped);
+  }
+  return capped;
+}
+
+/** Outputs at least this long (characters) have their cut with the default limits kept, the last LONG_OUTPUTS_KEPT of them. */
+const LONG_OUTPUT = 32_768;
+const LONG_OUTPUTS_KEPT = 16;
+const longOutputs = new Map<string, string>();
+
+function cut(output: string, limits: OutputLimits, hiddenLines: number): string {
   const end = output.endsWith('\n') ? output.length - 1 : output.length;
   // Lines are kept within `budget` (room left for a marker); the walk goes on while the whole could still fit.
   const budget = Math.max(0, limits.totalChars - MARKER_ROOM);
