@@ -174,6 +174,12 @@ interface InFlight {
 type Fetched = { answer: CodeResponse | undefined } | 'unavailable';
 /** Requests ahead not answered yet, by request key: an equal request made meanwhile shares the answer. */
 const pendingAhead = new Map<string, Promise<Fetched>>();
+/**
+ * Requests ahead not answered yet, by similarKey (the request but for the overlay): a probe needing a similar run
+ * waits for it once, then probes again, since the host's content-keyed caches (test-runner.ts, lint-command.ts,
+ * node-command.ts) then serve it when the run read nothing the two trees differ in. Run once, not side by side.
+ */
+const pendingSimilar = new Map<string, Promise<Fetched>>();
 
 /** Answers fetched ahead for the synchronous pass now running (see `codeAhead`), by request key; else undefined. */
 let ahead: Map<string, CodeResponse | undefined> | undefined;
@@ -189,9 +195,10 @@ class ProbeStopped extends Error {
 /**
  * Counts since the process started (for `npm run bench:ollama`): requests sent ahead of their synchronous pass,
  * answers used, requests that blocked the main thread (`blocking`), requests answered by an equal request already
- * on a worker (`shared`: run once for both), and workers started (`started`).
+ * on a worker (`shared`: run once for both), probes that waited for a similar request (`waited`: see pendingSimilar),
+ * and workers started (`started`). Runs executed on workers: `ahead + blocking`.
  */
-export const codeAheadStats = { ahead: 0, used: 0, blocking: 0, shared: 0, started: 0 };
+export const codeAheadStats = { ahead: 0, used: 0, blocking: 0, shared: 0, waited: 0, started: 0 };
 
 /**
  * The worker's entry. Built (dist/), it is code-worker.js. Under tsx or vitest (development, tests) the sources
@@ -405,6 +412,12 @@ function requestKey(request: CodeRequest, deadlineMs: number): string {
   return JSON.stringify([deadlineMs, tree.base.id, rest, tree.overlay]);
 }
 
+/** A request's identity but for its overlay: the same command on the same base, in another episode's working tree. */
+function similarKey(request: CodeRequest, deadlineMs: number): string {
+  const { tree, ...rest } = request;
+  return JSON.stringify([deadlineMs, tree.base.id, rest]);
+}
+
 /** The value of an answer as `callCodeWorker` returns it: undefined for a killed run; a failed worker throws. */
 function answerValue(answer: CodeResponse | undefined): SandboxRunResult | EslintRun | undefined {
   if (answer === undefined) return undefined;
@@ -470,8 +483,13 @@ function requestAhead(request: CodeRequest, deadlineMs: number, key: string): Pr
     codeAheadStats.shared++;
     return pending;
   }
-  const fetched = fetchAhead(request, deadlineMs, key).finally(() => pendingAhead.delete(key));
+  const similar = similarKey(request, deadlineMs);
+  const fetched = fetchAhead(request, deadlineMs, key).finally(() => {
+    pendingAhead.delete(key);
+    if (pendingSimilar.get(similar) === fetched) pendingSimilar.delete(similar);
+  });
   pendingAhead.set(key, fetched);
+  pendingSimilar.set(similar, fetched);
   return fetched;
 }
 
@@ -564,7 +582,9 @@ export function codeAheadPure<T>(compute: () => T): Promise<T> {
 
 async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boolean): Promise<T> {
   const answers = new Map<string, CodeResponse | undefined>();
-  for (let round = 0; round < MAX_PROBES; round++) {
+  /** The similar requests this pass has waited for (once each, MAX_PROBES at most). */
+  const waited = new Set<string>();
+  for (let round = 0; round < MAX_PROBES; ) {
     ahead = answers;
     probing = true;
     wanted = undefined;
@@ -585,6 +605,16 @@ async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boo
       if ('error' in outcome) throw outcome.error;
       return outcome.value as T;
     }
+    const similar = pendingAhead.has(need.key) ? undefined : similarKey(need.request, need.deadlineMs);
+    const running = similar === undefined || waited.has(similar) || waited.size >= MAX_PROBES ? undefined : pendingSimilar.get(similar);
+    if (running !== undefined) {
+      // Another episode's run of the same command: its result may serve this one from the host's caches.
+      waited.add(similar!);
+      codeAheadStats.waited++;
+      await running;
+      continue;
+    }
+    round++;
     const fetched = await requestAhead(need.request, need.deadlineMs, need.key);
     if (fetched === 'unavailable') break;
     answers.set(need.key, fetched.answer);
