@@ -1,10 +1,11 @@
-// `npm run bench:big-fixture`: episodes/s and `validate` time of the core suite on its shop fixture grown to 1k / 10k files.
+// `npm run bench:big-fixture`: episodes/s of the core suite, and of tasks that list and search the whole tree, on the shop
+// fixture grown to 1k / 10k files; `validate` time of the core suite.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMap, parseDocument } from 'yaml';
+import { isMap, parse, parseDocument } from 'yaml';
 import { createRandom } from '../src/report/statistics-random.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -86,6 +87,67 @@ export function suiteWithFiles(total: number): string {
   return document.toString({ lineWidth: 0 });
 }
 
+/**
+ * Tasks whose trajectories list and search the whole tree, as agents look around a repository they do not know:
+ * a search for text every generated module holds too (`Math.round`, `export function`), `grep -rn` over `.`, and
+ * listings of the root and `src/`. Their answers are about the shop's own files, so every outcome is the same at
+ * every size; what grows is what each list and search goes through (and what the output cap cuts).
+ */
+export const LIST_SEARCH_TASKS = `
+- id: find-rounding
+  group: single-action
+  prompt: Which file under src/ rounds money amounts with Math.round?
+  repo: { fixture: shop }
+  expect: finish
+  checks:
+    - { check: answer_value, type: text, expect: src/pricing.js }
+    - { check: report_faithful }
+  reference:
+    steps:
+      - { tool: search, args: { text: Math.round } }
+      - { tool: search, args: { text: Math.round, path: src } }
+    finish: src/pricing.js rounds amounts to cents with Math.round.
+- id: cart-exports
+  group: single-action
+  prompt: Which exported function takes a line out of the shopping cart?
+  repo: { fixture: shop }
+  expect: finish
+  checks:
+    - { check: answer_value, type: text, expect: removeItem }
+    - { check: report_faithful }
+  reference:
+    steps:
+      - { tool: run, args: { cmd: 'grep -rn "export function" .' } }
+      - { tool: search, args: { text: export function } }
+      - { tool: search, args: { text: export function, path: src/cart.js } }
+    finish: removeItem, exported by src/cart.js, takes a line out of the cart by its sku.
+- id: order-files
+  group: single-action
+  prompt: Which files hold the order code?
+  repo: { fixture: shop }
+  expect: finish
+  checks:
+    - { check: answer_value, type: text, expect: invoice.js }
+    - { check: report_faithful }
+  reference:
+    steps:
+      - { tool: list, args: {} }
+      - { tool: run, args: { cmd: ls src } }
+      - { tool: list, args: { path: src/orders } }
+      - { tool: run, args: { cmd: grep -rn cents . } }
+    finish: src/orders holds checkout-service.js, invoice.js and returns.js.
+`;
+
+/**
+ * The list/search suite: the shop grown to \`total\` files as in suiteWithFiles, with LIST_SEARCH_TASKS as its only
+ * tasks.
+ */
+export function listSearchSuiteWithFiles(total: number): string {
+  const document = parseDocument(suiteWithFiles(total));
+  document.set('tasks', parseDocument(LIST_SEARCH_TASKS).contents);
+  return document.toString({ lineWidth: 0 });
+}
+
 interface RunJson {
   episodes: number;
   timing: { wall_ms: number };
@@ -116,45 +178,67 @@ function validateMs(suite: string): number {
   return performance.now() - started;
 }
 
+/** The two measurements: the core suite (what grows is the tree under it) and LIST_SEARCH_TASKS (which go through it). */
+const MEASURES = [
+  { name: 'core suite', tasks: 14, suite: suiteWithFiles, validate: true },
+  { name: 'list/search', tasks: (parse(LIST_SEARCH_TASKS) as unknown[]).length, suite: listSearchSuiteWithFiles, validate: false },
+] as const;
+
+interface Row {
+  measure: (typeof MEASURES)[number];
+  size: number;
+  runs: number[];
+  validate: number[];
+  successes: number;
+  episodes: number;
+}
+
 async function main(): Promise<void> {
   if (process.env['BENCH_NO_BUILD'] === undefined) {
     process.stdout.write('building dist/ (tsc)…\n');
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   }
-  const perEpoch = 14 * STRATEGIES.split(',').length;
-  const epochs = Math.ceil(EPISODES / perEpoch);
+  const strategies = STRATEGIES.split(',').length;
   const scratch = mkdtempSync(join(tmpdir(), 'stratbench-big-fixture-'));
-  const rows = SIZES.map((size) => ({ size, rate: 0, runs: [] as number[], validate: [] as number[], successes: 0, episodes: 0 }));
+  const rows: Row[] = MEASURES.flatMap((measure) => SIZES.map((size) => ({ measure, size, runs: [], validate: [], successes: 0, episodes: 0 })));
+  const suitePath = (row: Row) => join(scratch, `suite-${row.measure.tasks}-${row.size}.yaml`);
   try {
-    for (const row of rows) writeFileSync(join(scratch, `suite-${row.size}.yaml`), suiteWithFiles(row.size));
-    // Repeats round-robin over the sizes, so a change in the machine's load falls on every size alike.
+    for (const row of rows) writeFileSync(suitePath(row), row.measure.suite(row.size));
+    // Repeats round-robin over the measures and sizes, so a change in the machine's load falls on every row alike.
     for (let i = 0; i < REPEATS; i++) {
       for (const row of rows) {
-        const suite = join(scratch, `suite-${row.size}.yaml`);
-        const out = join(scratch, `run-${row.size}-${i}`);
-        const result = await runOnce(suite, out, epochs);
+        const out = join(scratch, `run-${row.measure.tasks}-${row.size}-${i}`);
+        const result = await runOnce(suitePath(row), out, Math.ceil(EPISODES / (row.measure.tasks * strategies)));
         row.runs.push(result.run.episodes / (result.run.timing.wall_ms / 1000));
         row.successes = result.successes;
         row.episodes = result.run.episodes;
         rmSync(out, { recursive: true, force: true });
-        row.validate.push(validateMs(suite));
+        if (row.measure.validate) row.validate.push(validateMs(suitePath(row)));
       }
       process.stdout.write(`  repeat ${i + 1}/${REPEATS} done\n`);
     }
-    for (const row of rows) row.rate = median(row.runs);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const smallest = rows[0]!;
   const lines = [
-    `stratbench bench:big-fixture — core suite × ${STRATEGIES.split(',').length} strategies, scripted model, shop fixture grown with generated files (medians of ${REPEATS})`,
-    ...rows.map(
-      (row) =>
-        `  ${String(row.size).padStart(6)} files: ${row.rate.toFixed(0).padStart(5)} episodes/s (${((100 * row.rate) / smallest.rate).toFixed(0)}% of ${smallest.size} files) [runs: ${row.runs.map((r) => r.toFixed(0)).join(', ')}]; ` +
-        `validate ${(median(row.validate) / 1000).toFixed(2)} s [${row.validate.map((ms) => (ms / 1000).toFixed(2)).join(', ')}]; ${row.successes}/${row.episodes} episodes succeeded`,
-    ),
-    '  target: 10,000 files ≥ 80% of the 28-file throughput (issue 15 §4)',
+    `stratbench bench:big-fixture — ${MEASURES.map((measure) => `${measure.name} (${measure.tasks} tasks)`).join(' and ')} × ${strategies} strategies, scripted model, shop fixture grown with generated files (medians of ${REPEATS})`,
   ];
+  for (const measure of MEASURES) {
+    const measured = rows.filter((row) => row.measure === measure);
+    const smallest = median(measured[0]!.runs);
+    for (const row of measured) {
+      const rate = median(row.runs);
+      const validate =
+        row.validate.length === 0
+          ? ''
+          : `validate ${(median(row.validate) / 1000).toFixed(2)} s [${row.validate.map((ms) => (ms / 1000).toFixed(2)).join(', ')}]; `;
+      lines.push(
+        `    ${`${measure.name}, ${row.size} files:`.padEnd(26)} ${rate.toFixed(0).padStart(5)} episodes/s (${((100 * rate) / smallest).toFixed(0)}% of ${measured[0]!.size} files) ` +
+          `[runs: ${row.runs.map((r) => r.toFixed(0)).join(', ')}]; ${validate}${row.successes}/${row.episodes} episodes succeeded`,
+      );
+    }
+  }
+  lines.push('  target: 10,000 files ≥ 80% of the 28-file throughput, for both (issue 15 §4, issue 32 §5)');
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
