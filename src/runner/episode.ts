@@ -87,32 +87,35 @@ export async function runEpisode(spec: EpisodeSpec, env: RunEnvironment): Promis
     for (const check of scored.checks) trace.emit({ type: 'check', scope: 'final', check: check.check, pass: check.pass, detail: check.detail });
   }
   const { attribution, findings } = blame(task, strategy, trace, { repo, answer: outcome.answer, message: outcome.message }, scored);
-  return {
-    schemaVersion: SCHEMA_VERSION,
-    key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash),
-    task: task.id,
-    ...(task.family === undefined ? {} : { family: task.family }),
-    ...(task.split === undefined ? {} : { split: task.split }),
-    group: task.group,
-    ...(task.repo === undefined ? {} : { fixture: task.repo.fixture }),
-    strategy: spec.strategy,
-    epoch: spec.epoch,
-    seed: spec.seed,
-    // Every role the strategy calls, a declared one by its name (the model of the built-in role serving it).
-    models: Object.fromEntries([
-      ...strategy.roles.map((role) => [role, env.models[role].name]),
-      ...(strategy.declaredRoles ?? []).map((role) => [role.name, env.models[role.model].name]),
-    ]),
-    outcome,
-    success: scored.success,
-    expect: task.expect,
-    checks: scored.checks,
-    metrics: metricsOf(trace.events, toolMs),
-    attribution,
-    ...(findings !== undefined && findings.length > 0 ? { findings } : {}),
-    wall_ms: Math.round((performance.now() - started) * 1000) / 1000,
-    trace: trace.events,
-  };
+  // Built by assignment in the schema's key order, not with conditional spreads: this runs for every episode, and
+  // JSON.stringify writes the keys in insertion order (episodes.jsonl's bytes).
+  const record = { schemaVersion: SCHEMA_VERSION, key: episodeKey(task.id, spec.strategy, spec.epoch, env.configHash), task: task.id } as EpisodeRecord;
+  if (task.family !== undefined) record.family = task.family;
+  if (task.split !== undefined) record.split = task.split;
+  record.group = task.group;
+  if (task.repo !== undefined) record.fixture = task.repo.fixture;
+  record.strategy = spec.strategy;
+  record.epoch = spec.epoch;
+  record.seed = spec.seed;
+  record.models = modelsOf(strategy, env.models);
+  record.outcome = outcome;
+  record.success = scored.success;
+  record.expect = task.expect;
+  record.checks = scored.checks;
+  record.metrics = metricsOf(trace.events, toolMs);
+  record.attribution = attribution;
+  if (findings !== undefined && findings.length > 0) record.findings = findings;
+  record.wall_ms = Math.round((performance.now() - started) * 1000) / 1000;
+  record.trace = trace.events;
+  return record;
+}
+
+/** Every role the strategy calls, a declared one by its name, with the name of the model serving it (the built-in role's model for a declared one). */
+function modelsOf(strategy: Strategy, models: Record<Role, ChatModel>): Record<string, string> {
+  const named: Record<string, string> = {};
+  for (const role of strategy.roles) named[role] = models[role].name;
+  for (const role of strategy.declaredRoles ?? []) named[role.name] = models[role.model].name;
+  return named;
 }
 
 /**
