@@ -1,7 +1,9 @@
 // `npm run bench:statistics`: wall time of a run's statistics (summary.json's `statistics`: rates, pass@k / pass^k,
 // groups, paired comparisons; B = 10,000, seed 1) on seeded synthetic episodes of the sizes issue 15 §3 names; prints
 // the median of --runs runs (default 3) per size. `--only <name,…>` runs some sizes; `--episodes` times the old
-// EpisodeResult[] entry point instead of ResultColumns.
+// EpisodeResult[] entry point instead of ResultColumns; `--digest` prints the sha256 of each size's statistics (JSON),
+// to check that a change of the code keeps every number.
+import { createHash } from 'node:crypto';
 import { fromEpisodes } from '../src/report/result-columns.js';
 import { computeRunStatistics, createRandom, type EpisodeResult } from '../src/report/statistics.js';
 
@@ -56,6 +58,7 @@ const argument = (name: string): string | undefined => {
 const runs = Number(argument('--runs') ?? 3);
 const only = argument('--only')?.split(',');
 const useEpisodes = process.argv.includes('--episodes');
+const digest = process.argv.includes('--digest');
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 for (const size of SIZES.filter((candidate) => !only || only.some((name) => candidate.name === name || candidate.name.startsWith(`${name} `)))) {
@@ -64,6 +67,7 @@ for (const size of SIZES.filter((candidate) => !only || only.some((name) => cand
   const times: number[] = [];
   const cpu: number[] = [];
   let comparisons = 0;
+  let hash = '';
   for (let run = 0; run < runs; run += 1) {
     const started = performance.now();
     const cpuStarted = process.cpuUsage();
@@ -72,8 +76,9 @@ for (const size of SIZES.filter((candidate) => !only || only.some((name) => cand
     const used = process.cpuUsage(cpuStarted);
     cpu.push((used.user + used.system) / 1000);
     comparisons = statistics.comparisons.length;
+    if (digest) hash = createHash('sha256').update(JSON.stringify(statistics)).digest('hex').slice(0, 16);
   }
   console.log(
-    `${size.name.padEnd(32)} ${String(episodes.length).padStart(7)} episodes  ${String(comparisons).padStart(2)} pairs  median ${(median(times) / 1000).toFixed(2)} s wall, ${(median(cpu) / 1000).toFixed(2)} s CPU  (runs: ${times.map((ms) => (ms / 1000).toFixed(2)).join(', ')})`,
+    `${size.name.padEnd(32)} ${String(episodes.length).padStart(7)} episodes  ${String(comparisons).padStart(2)} pairs  median ${(median(times) / 1000).toFixed(2)} s wall, ${(median(cpu) / 1000).toFixed(2)} s CPU  (runs: ${times.map((ms) => (ms / 1000).toFixed(2)).join(', ')})${digest ? `  sha256 ${hash}` : ''}`,
   );
 }

@@ -146,24 +146,108 @@ export function percentileIntervals(jobs: readonly TypedTasks[], options: Percen
   return results;
 }
 
+/**
+ * Jobs whose signatures are counted together: each drawn cluster costs one increment of its joint signature (the
+ * tuple of its signatures in the bundle's jobs) instead of one per job; after the draws each joint signature's count
+ * is added to the signature of each job it stands for. Integer counts, so every job's counts are the same either way.
+ */
+interface Bundle {
+  /** The joint signature of each cluster, 0 … joints − 1. */
+  jointOf: Int32Array;
+  joints: number;
+  /** slotOfJoint[d × jobs.length + k]: the shared-histogram slot (base + signature) of the bundle's k-th job in joint d. */
+  slotOfJoint: Int32Array;
+  jobs: number[];
+}
+
+/** Remaining jobs a bundle looks at when choosing its next job (keeps bundling O(jobs × window × clusters)). */
+const BUNDLE_WINDOW = 16;
+
+/**
+ * The jobs in bundles, greedily: a bundle takes, among the next BUNDLE_WINDOW remaining jobs, the one adding fewest
+ * joint signatures while that costs less than a bundle of its own — the cost of a bundle per replicate being one
+ * increment per cluster plus one addition per joint signature and job (jobs sharing their strategies' outcomes, e.g.
+ * the differences a − b, a − c and b − c, have few joint signatures together).
+ */
+function bundleJobs(shapes: readonly ClusterTypes[], bases: Int32Array, clusters: number): Bundle[] {
+  const remaining = shapes.map((_, j) => j);
+  const bundles: Bundle[] = [];
+  const signaturesOf = (j: number): number => (shapes[j] as ClusterTypes).signatureStarts.length - 1;
+  while (remaining.length > 0) {
+    const first = remaining.shift() as number;
+    const jobs = [first];
+    let jointOf: Int32Array = Int32Array.from((shapes[first] as ClusterTypes).signature);
+    let joints = signaturesOf(first);
+    for (;;) {
+      let best: { index: number; jointOf: Int32Array; joints: number } | undefined;
+      for (let index = 0; index < Math.min(BUNDLE_WINDOW, remaining.length); index += 1) {
+        const candidate = shapes[remaining[index] as number] as ClusterTypes;
+        const joined = joinSignatures(jointOf, candidate.signature, signaturesOf(remaining[index] as number));
+        if (best === undefined || joined.joints < best.joints) best = { index, ...joined };
+      }
+      if (best === undefined) break;
+      const job = remaining[best.index] as number;
+      const together = best.joints * (jobs.length + 1);
+      const apart = joints * jobs.length + clusters + signaturesOf(job);
+      if (together > apart) break;
+      jobs.push(job);
+      remaining.splice(best.index, 1);
+      jointOf = best.jointOf;
+      joints = best.joints;
+    }
+    const slotOfJoint = new Int32Array(joints * jobs.length);
+    for (let c = 0; c < clusters; c += 1) {
+      const d = jointOf[c] as number;
+      jobs.forEach((j, k) => {
+        slotOfJoint[d * jobs.length + k] = (bases[j] as number) + ((shapes[j] as ClusterTypes).signature[c] as number);
+      });
+    }
+    bundles.push({ jointOf, joints, slotOfJoint, jobs });
+  }
+  return bundles;
+}
+
+/** Joint signatures of (joint, signature) per cluster, numbered in order of first appearance. */
+function joinSignatures(jointOf: Int32Array, signature: Int32Array, signatures: number): { jointOf: Int32Array; joints: number } {
+  const ids = new Map<number, number>();
+  const joined = new Int32Array(jointOf.length);
+  for (let c = 0; c < jointOf.length; c += 1) {
+    const key = (jointOf[c] as number) * signatures + (signature[c] as number);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+    }
+    joined[c] = id;
+  }
+  return { jointOf: joined, joints: ids.size };
+}
+
 /** percentileIntervals for jobs that all have `clusters` clusters: one stream of draws, every job's counts from it. */
 function sharedBootstrap(jobs: readonly TypedTasks[], clusters: number, options: PercentileOptions): ([number, number] | null)[][] {
   const resamples = options.resamples;
   const shapes = jobs.map(clusterTypesOf);
   const histograms = jobs.map((job) => new Float64Array(job.values[0]?.length ?? 0));
   const means = jobs.map((job) => job.values.map(() => new Float64Array(resamples)));
-  // Every job counts its clusters' signatures into one shared Int32 histogram, cluster-major: consecutive increments
-  // go to different jobs, so they do not wait on each other.
-  const width = jobs.length;
-  const bases = new Int32Array(width + 1);
+  // Each job's signature counts live in one shared Int32 histogram (job j's from bases[j]).
+  const bases = new Int32Array(jobs.length + 1);
   shapes.forEach((shape, j) => {
     bases[j + 1] = (bases[j] as number) + shape.signatureStarts.length - 1;
   });
-  const slots = new Int32Array(clusters * width);
-  shapes.forEach((shape, j) => {
-    for (let c = 0; c < clusters; c += 1) slots[c * width + j] = (bases[j] as number) + (shape.signature[c] as number);
+  const shared = new Int32Array(bases[jobs.length] as number);
+  // Every bundle counts its clusters' joint signatures into one Int32 array, cluster-major: consecutive increments
+  // go to different bundles, so they do not wait on each other.
+  const bundles = bundleJobs(shapes, bases, clusters);
+  const width = bundles.length;
+  const jointBases = new Int32Array(width + 1);
+  bundles.forEach((bundle, b) => {
+    jointBases[b + 1] = (jointBases[b] as number) + bundle.joints;
   });
-  const shared = new Int32Array(bases[width] as number);
+  const slots = new Int32Array(clusters * width);
+  bundles.forEach((bundle, b) => {
+    for (let c = 0; c < clusters; c += 1) slots[c * width + b] = (jointBases[b] as number) + (bundle.jointOf[c] as number);
+  });
+  const jointCounts = new Int32Array(jointBases[width] as number);
   const drawn = new Int32Array(clusters);
   let state = Math.trunc(options.seed) >>> 0;
   for (let b = 0; b < resamples; b += 1) {
@@ -171,15 +255,17 @@ function sharedBootstrap(jobs: readonly TypedTasks[], clusters: number, options:
       state = (state + GOLDEN_GAMMA) >>> 0;
       drawn[c] = Math.floor(mulberryOutput(state) * clusters);
     }
-    shared.fill(0);
+    jointCounts.fill(0);
     for (let c = 0; c < clusters; c += 1) {
       const row = (drawn[c] as number) * width;
-      for (let j = 0; j < width; j += 1) {
-        const slot = slots[row + j] as number;
-        shared[slot] = (shared[slot] as number) + 1;
+      for (let k = 0; k < width; k += 1) {
+        const slot = slots[row + k] as number;
+        jointCounts[slot] = (jointCounts[slot] as number) + 1;
       }
     }
-    for (let j = 0; j < width; j += 1) {
+    shared.fill(0);
+    for (let k = 0; k < width; k += 1) spreadJoints(bundles[k] as Bundle, jointCounts, jointBases[k] as number, shared);
+    for (let j = 0; j < jobs.length; j += 1) {
       const histogram = histograms[j] as Float64Array;
       expandSignatures(shapes[j] as ClusterTypes, shared, bases[j] as number, histogram);
       meansOfReplicate((jobs[j] as TypedTasks).values, histogram, means[j] as Float64Array[], b);
@@ -189,6 +275,20 @@ function sharedBootstrap(jobs: readonly TypedTasks[], clusters: number, options:
     const maxDrawn = clusters * (shapes[j] as ClusterTypes).largest;
     return job.values.map((values, m) => intervalOf(job, m, values, (means[j] as Float64Array[])[m] as Float64Array, maxDrawn, options));
   });
+}
+
+/** Adds each joint signature's count (jointCounts[base + joint]) to the signature counts of the bundle's jobs. */
+function spreadJoints(bundle: Bundle, jointCounts: Int32Array, base: number, shared: Int32Array): void {
+  const width = bundle.jobs.length;
+  const { slotOfJoint, joints } = bundle;
+  for (let d = 0; d < joints; d += 1) {
+    const count = jointCounts[base + d] as number;
+    if (count === 0) continue;
+    for (let k = d * width; k < d * width + width; k += 1) {
+      const slot = slotOfJoint[k] as number;
+      shared[slot] = (shared[slot] as number) + count;
+    }
+  }
 }
 
 /** A job's type counts from its signature counts (shared[base + signature]). */
