@@ -1,6 +1,6 @@
-// Cluster bootstrap over tasks (percentile intervals) and the paired sign-flip (wild cluster bootstrap) test.
+// Cluster bootstrap over tasks (percentile intervals); the paired sign-flip test is in statistics-sign-flip.ts.
 import { DEFAULT_CONFIDENCE, type Interval } from './statistics-intervals.js';
-import { mulberryStateAfter, percentileIntervals, type TypedTasks } from './statistics-resampling.js';
+import { percentileIntervals, type TypedTasks } from './statistics-resampling.js';
 
 /** Bootstrap resamples used unless told otherwise (issue 5: B = 10,000). */
 export const DEFAULT_RESAMPLES = 10_000;
@@ -134,67 +134,4 @@ function typedRequest({ values, clusters }: BootstrapRequest) {
     values: distinct.map((metric) => Float64Array.from(representatives, (t) => metric[t] as number)),
   };
   return { values, distinct, keyOf, tasks: typed };
-}
-
-export interface SignFlipResult {
-  pValue: number;
-  exact: boolean;
-  /** Tasks with a non-zero difference (the others cannot change the statistic). */
-  informativeTasks: number;
-}
-
-/**
- * Two-sided test of "no difference" for paired task-level differences dᵢ (second − first success rate of task i):
- * the wild cluster bootstrap with Rademacher weights under the null (Cameron, Gelbach & Miller 2008, "Bootstrap-based
- * improvements for inference with clustered errors", Rev Econ Stat 90:414), which for a mean difference is the
- * paired sign-flip randomisation test (Fisher 1935; Good 2005, "Permutation, Parametric and Bootstrap Tests", §3.1):
- *   p = P(|Σ sᵢdᵢ| ≥ |Σ dᵢ|) over independent signs sᵢ = ±1.
- * With m non-zero differences, all 2^m sign patterns are enumerated when 2^m ≤ B (an exact p); otherwise B patterns
- * are drawn with the seeded generator and p = (1 + hits) / (B + 1) (Davison & Hinkley 1997, eq. 4.11). With one
- * epoch (dᵢ ∈ {−1, 0, 1}) the exact version equals McNemar's exact test. p = 1 when every dᵢ is 0. With `clusters`,
- * one sign per cluster multiplies the sum of its tasks' differences (the wild cluster bootstrap proper);
- * `informativeTasks` then counts clusters.
- */
-export function pairedSignFlipTest(differences: readonly number[], options: Omit<BootstrapOptions, 'confidence'> & ClusterOption = {}): SignFlipResult {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const summed = hasSharedClusters(options.clusters)
-    ? clusterMembers(differences.length, options.clusters).map((group) => group.reduce((sum, t) => sum + (differences[t] as number), 0))
-    : differences;
-  const informative = summed === differences ? differences.filter((difference) => difference !== 0) : summed.filter((sum) => Math.abs(sum) > 1e-12);
-  const m = informative.length;
-  if (m === 0) return { pValue: 1, exact: true, informativeTasks: 0 };
-  const observed = Math.abs(informative.reduce((sum, difference) => sum + difference, 0));
-  const tolerance = 1e-9 * Math.max(1, observed);
-  const atLeastAsExtreme = (signs: (index: number) => number): boolean => {
-    let sum = 0;
-    for (let i = 0; i < m; i += 1) sum += signs(i) * (informative[i] as number);
-    return Math.abs(sum) >= observed - tolerance;
-  };
-  if (2 ** m <= resamples) {
-    let hits = 0;
-    const patterns = 2 ** m;
-    for (let pattern = 0; pattern < patterns; pattern += 1) {
-      if (atLeastAsExtreme((i) => ((pattern >> i) & 1 ? -1 : 1))) hits += 1;
-    }
-    return { pValue: hits / patterns, exact: true, informativeTasks: m };
-  }
-  // createRandom(seed) inlined: one draw per sign, sign −1 when the draw is below 0.5, summed in task order.
-  const values = Float64Array.from(informative);
-  let state = mulberryStateAfter(options.seed ?? DEFAULT_SEED, 0);
-  let hits = 0;
-  const threshold = observed - tolerance;
-  for (let b = 0; b < resamples; b += 1) {
-    let sum = 0;
-    for (let i = 0; i < m; i += 1) {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let t = state;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      // The draw (t ^ t >>> 14) / 2³² is below 0.5 exactly when bit 31 of t is 0: sign −1 then, +1 otherwise
-      // (multiplying by ±1 is exact, and no branch to mispredict).
-      sum += -((t >> 31) | 1) * (values[i] as number);
-    }
-    if (Math.abs(sum) >= threshold) hits += 1;
-  }
-  return { pValue: Math.min(1, (1 + hits) / (resamples + 1)), exact: false, informativeTasks: m };
 }

@@ -6,8 +6,8 @@ import {
   clusterBootstrapMeansMany,
   clusterMembers,
   hasSharedClusters,
-  pairedSignFlipTest,
 } from './statistics-bootstrap.js';
+import { pairedSignFlipTests, type SignFlipRequest, type SignFlipResult } from './statistics-sign-flip.js';
 import { newcombePairedInterval, type Interval, type PairedTable } from './statistics-intervals.js';
 import { holmAdjust, mcnemarExact, minimumDetectableEffect } from './statistics-paired-tests.js';
 import type { StatisticsInput } from './result-columns.js';
@@ -95,11 +95,12 @@ export function comparePaired(first: readonly TaskOutcome[], second: readonly Ta
   return compareMany([{ first, second, firstLabel: options.firstLabel, secondLabel: options.secondLabel }], options)[0] ?? null;
 }
 
-/** A comparison waiting for its bootstrap interval (request null: final already). */
+/** A comparison waiting for its bootstrap interval and sign-flip test (request null: final already). */
 interface PreparedComparison {
   result: PairedComparison | null;
   request: BootstrapRequest | null;
-  finish(interval: BootstrapInterval): PairedComparison;
+  signFlip: SignFlipRequest | null;
+  finish(interval: BootstrapInterval, signFlip: SignFlipResult): PairedComparison;
 }
 
 /**
@@ -116,11 +117,16 @@ export function compareMany(
     waiting.map((item) => item.request as BootstrapRequest),
     options,
   );
-  const byItem = new Map(waiting.map((item, i) => [item, (intervals[i] as BootstrapInterval[])[0] as BootstrapInterval]));
+  // The sign-flip tests of all pairs read one stream of seeded signs (statistics-sign-flip.ts).
+  const signFlips = pairedSignFlipTests(
+    waiting.map((item) => item.signFlip as SignFlipRequest),
+    options,
+  );
+  const byItem = new Map(waiting.map((item, i) => [item, i]));
   return prepared.map((item) => {
     if (item === null) return null;
-    const interval = byItem.get(item);
-    return interval ? item.finish(interval) : item.result;
+    const i = byItem.get(item);
+    return i === undefined ? item.result : item.finish((intervals[i] as BootstrapInterval[])[0] as BootstrapInterval, signFlips[i] as SignFlipResult);
   });
 }
 
@@ -171,17 +177,16 @@ function preparePaired(first: readonly TaskOutcome[], second: readonly TaskOutco
       adjustedPValue: pValue,
       minimumDetectableEffect: minimumDetectable,
     };
-    return { result, request: null, finish: () => result };
+    return { result, request: null, signFlip: null, finish: () => result };
   }
-  const clusterOption = clustered ? { clusters } : {};
   return {
     result: null,
     request: { values: [differences], clusters: clustered ? clusters : undefined },
-    finish(bootstrap) {
+    signFlip: { differences, clusters: clustered ? clusters : undefined },
+    finish(bootstrap, signFlip) {
       const difference: DifferenceEstimate = bootstrap.degenerate
         ? { ...newcombePairedInterval(table, options.confidence), estimate: bootstrap.estimate, method: 'newcombe-tasks' }
         : { estimate: bootstrap.estimate, lower: bootstrap.lower, upper: bootstrap.upper, method: 'paired-cluster-bootstrap' };
-      const signFlip = pairedSignFlipTest(differences, { ...options, ...clusterOption });
       return {
         ...base,
         design: singleEpoch ? 'single-epoch' : 'several-epochs',

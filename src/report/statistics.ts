@@ -15,11 +15,10 @@ export {
   clusterBootstrapMeans,
   DEFAULT_RESAMPLES,
   DEFAULT_SEED,
-  pairedSignFlipTest,
   type BootstrapInterval,
   type BootstrapOptions,
-  type SignFlipResult,
 } from './statistics-bootstrap.js';
+export { pairedSignFlipTest, pairedSignFlipTests, type SignFlipRequest, type SignFlipResult } from './statistics-sign-flip.js';
 export { holmAdjust, mcnemarExact, minimumDetectableEffect, type MinimumDetectableEffectInput } from './statistics-paired-tests.js';
 export {
   collectTaskOutcomes,
