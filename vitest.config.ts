@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 export const E2E_FILES = [
   'tests/agent-bridge.test.ts',
   'tests/attribution-generated-corpus.test.ts',
+  'tests/code-worker-pool-runs.test.ts',
   'tests/disk-faults.test.ts',
   'tests/episodes-gzip.test.ts',
   'tests/html-compare-view.test.ts',

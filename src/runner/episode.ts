@@ -1,5 +1,5 @@
 // Runs one episode: fresh repo, strategy, scoring, metrics — and turns any crash into a recorded `error`.
-import { codeAheadPure, SimRepo } from '../sim-repo/index.js';
+import { codeAheadOverlaps, codeAheadPure, SimRepo } from '../sim-repo/index.js';
 import type { RepoSpec } from '../sim-repo/spec.js';
 import type { Check, Trajectory } from '../suite/schema.js';
 import { CallInterrupted, InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
@@ -175,12 +175,13 @@ async function scoreEpisode(
   );
   const claimState = { prompt: task.prompt, memory: repo.memory.map((note) => note.text), observations };
   const scoreOn = (state: SimRepo) => score(task, played, { repo: state, answer: played.answer, message: played.message, ...claimState });
-  // With a model served over the network, the checks' sandbox runs go ahead without blocking other episodes (codeAheadPure:
-  // scoring reads the state only, so it runs on a copy whose result is the score).
+  // With a model served over the network, or episodes side by side on several code workers, the checks' sandbox runs go
+  // ahead without blocking other episodes (codeAheadPure: scoring reads the state only, so it runs on a copy whose
+  // result is the score).
   const scored: EpisodeScore =
     played.status === 'error'
       ? { success: false, checks: [] as EpisodeRecord['checks'] }
-      : Object.values(env.models).some((model) => !model.deterministic)
+      : Object.values(env.models).some((model) => !model.deterministic) || codeAheadOverlaps()
         ? await codeAheadPure(() => scoreOn(repo.clone()))
         : scoreOn(repo);
   if (env.judge === undefined || !('endingMatches' in scored)) return { outcome: played, scored };

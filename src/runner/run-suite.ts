@@ -1,5 +1,5 @@
 // Runs the episode matrix: cells with p-limit, each record written as it finishes, summarised at the end.
-import { prewarmForRepos, testFileStats } from '../sim-repo/index.js';
+import { prewarmForRepos, runEpisodesSideBySide, testFileStats } from '../sim-repo/index.js';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
@@ -100,7 +100,9 @@ export async function runMatrix(
   if (toRun > 0) prewarmForRepos(config.tasks.map((task) => task.repoSpec));
   const files = await openEpisodeFiles(config);
   await writeRunFile(config.outDir, { ...config.runInfo, status: 'running' }, config.disk);
-  const run = await runCells(cells, config, { ...env, texts: files.messages }, state, files, toRun);
+  // Episodes side by side send their code ahead to several workers (codeAheadOverlaps); back to one when done.
+  const before = runEpisodesSideBySide(config.concurrency);
+  const run = await runCells(cells, config, { ...env, texts: files.messages }, state, files, toRun).finally(() => runEpisodesSideBySide(before));
   const interrupted = config.signal?.aborted === true && run.ran < toRun;
   return { ...(await finishMatrix(config, state, run, interrupted)), interrupted, ran: run.ran };
 }

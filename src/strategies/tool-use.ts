@@ -4,7 +4,7 @@ import type { ToolResult } from '../tools/types.js';
 import type { Observation } from '../models/types.js';
 import type { StrategyContext } from './context.js';
 import { canonicalJson, type TraceEventInput } from '../records/index.js';
-import { codeAhead } from '../sim-repo/index.js';
+import { codeAhead, codeAheadOverlaps } from '../sim-repo/index.js';
 
 /** Per-episode tool bookkeeping shared by every strategy. */
 export interface ToolLedger {
@@ -106,13 +106,15 @@ export function useTool(
 }
 
 /**
- * True when a model of the episode is served over the network (not a deterministic stand-in): the sandbox runs of a
- * tool call are then made ahead of it without blocking the main thread (`codeAhead`), so that other episodes' model
- * replies are read meanwhile. With in-process models there is nothing to overlap, and the probe would only cost.
+ * True when a model of the episode is served over the network (not a deterministic stand-in), or when episodes run
+ * side by side with more than one code worker (`codeAheadOverlaps`): the sandbox runs of a tool call are then made
+ * ahead of it without blocking the main thread (`codeAhead`), so that other episodes' model replies are read, and their
+ * own runs go to other workers, meanwhile. With in-process models one at a time there is nothing to overlap, and the
+ * probe would only cost. The outcome is the same either way.
  */
 export function codeGoesAhead(ctx: StrategyContext): boolean {
   for (const model of Object.values(ctx.models)) if (!model.deterministic) return true;
-  return false;
+  return codeAheadOverlaps();
 }
 
 /**
