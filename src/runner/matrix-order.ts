@@ -1,5 +1,5 @@
 // The episode matrix (tasks × strategies × epochs) and the order its cells start in: matrix order, or longest first.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { EpisodeRecord } from '../records/index.js';
 import type { StrategyName } from '../strategies/index.js';
 import type { EpisodeTask } from './episode.js';
@@ -12,9 +12,17 @@ export interface EpisodeCell {
   seed: number;
 }
 
+/**
+ * crypto.hash (Node ≥ 20.12): the one-shot digest, without a Hash object per cell; the same bytes as
+ * createHash().update().digest(), which older Node 20 releases (engines: >= 20) use instead.
+ */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'buffer') => Buffer }).hash;
+
 /** Per-episode seed: stable for (base seed, task, strategy, epoch), distinct across epochs. */
 export function episodeSeed(base: number, task: string, strategy: string, epoch: number): number {
-  return createHash('sha256').update(`${base}|${task}|${strategy}|${epoch}`).digest().readUInt32BE(0) & 0x7fffffff;
+  const text = `${base}|${task}|${strategy}|${epoch}`;
+  const digest = oneShotHash ? oneShotHash('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
+  return digest.readUInt32BE(0) & 0x7fffffff;
 }
 
 /** The matrix in a deterministic order: epoch, then task (suite order), then strategy. */
