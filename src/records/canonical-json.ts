@@ -9,9 +9,68 @@ import { createHash } from 'node:crypto';
  * `JSON.stringify` does.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, sortedKeys) ?? 'null';
+  // Plain data (what the attribution rules compare, call after call): serialised directly. Anything else — toJSON, a
+  // class instance or boxed primitive, a digit-led key (numeric keys reorder), BigInt, nesting past 64 levels (or a
+  // cycle) — by JSON.stringify with the sorting replacer, which defines the result.
+  const text = plainJson(value, 0);
+  return text === NOT_PLAIN ? (JSON.stringify(value, sortedKeys) ?? 'null') : text;
 }
 
+/** plainJson's answer for a value it leaves to JSON.stringify. */
+const NOT_PLAIN = '\u0000not plain';
+
+/**
+ * canonicalJson of plain data — strings, numbers, booleans, null, arrays and objects whose prototype is Object's or
+ * null, without toJSON — else NOT_PLAIN. Undefined, a function or a symbol: 'null' at the top and in arrays, left out
+ * of objects (JSON.stringify's rules).
+ */
+function plainJson(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return 'null';
+    case 'bigint':
+      return NOT_PLAIN;
+  }
+  if (value === null) return 'null';
+  if (depth > 64) return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+    let out = '[';
+    for (let index = 0; index < value.length; index++) {
+      const item = plainJson(value[index], depth + 1);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      out += index === 0 ? item : `,${item}`;
+    }
+    return `${out}]`;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  const keys = Object.keys(value as object);
+  if (keys.length > 1) keys.sort();
+  let out = '{';
+  for (const key of keys) {
+    // An array-index key (an object lists those first, in numeric order, whatever the sort said), or an own
+    // __proto__ (JSON.parse makes one; the replacer's copy sets the prototype instead): JSON.stringify's way.
+    const first = key.charCodeAt(0);
+    if ((first >= 48 && first <= 57) || key === '__proto__') return NOT_PLAIN;
+    const item = (value as Record<string, unknown>)[key];
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    const text = plainJson(item, depth + 1);
+    if (text === NOT_PLAIN) return NOT_PLAIN;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${text}`;
+  }
+  return `${out}}`;
+}
+
+/** JSON.stringify's replacer that gives each object its keys sorted (the definition plainJson follows). */
 function sortedKeys(_key: string, item: unknown): unknown {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
   const keys = Object.keys(item).sort();
