@@ -11,23 +11,25 @@ import type { StrategyContext } from './context.js';
 /**
  * parseReply is a pure function of (schema, text, done_reason), and deterministic backends (the scripted
  * stand-in, cached and replayed replies) send the same text many times: the last 2,048 results per schema
- * are kept. Values are deep-frozen so a shared one can never be changed by one episode under another.
+ * and done_reason are kept. Values are deep-frozen so a shared one can never be changed by one episode under another.
  */
 function parseCached<T>(text: string, schema: z.ZodType<T>, doneReason: string | undefined): ReturnType<typeof parseReply<T>> {
-  let cache = parseCache.get(schema);
-  if (!cache) parseCache.set(schema, (cache = new Map()));
-  const key = doneReason === undefined ? text : `${doneReason}\u0000${text}`;
-  const hit = cache.get(key);
+  let bySchema = parseCache.get(schema);
+  if (!bySchema) parseCache.set(schema, (bySchema = new Map()));
+  // Keyed by done_reason, then by the text itself: no key string built (and hashed) per call.
+  let cache = bySchema.get(doneReason);
+  if (!cache) bySchema.set(doneReason, (cache = new Map()));
+  const hit = cache.get(text);
   if (hit) return hit as ReturnType<typeof parseReply<T>>;
   const parsed = parseReply(text, schema, doneReason);
   if (parsed.ok) deepFreeze(parsed.value);
   if (cache.size >= PARSE_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(key, parsed);
+  cache.set(text, parsed);
   return parsed;
 }
 
 const PARSE_CACHE_SIZE = 2_048;
-const parseCache = new WeakMap<z.ZodType, Map<string, unknown>>();
+const parseCache = new WeakMap<z.ZodType, Map<string | undefined, Map<string, unknown>>>();
 
 function deepFreeze(value: unknown): void {
   if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
