@@ -115,6 +115,11 @@ function program(): Command {
     .option('--wide', 'print every column, per-group statistics row and failed episode (default: fit 120 columns)')
     .option('--no-validate', 'skip replaying the references of the tasks to run before the first episode (a broken suite otherwise exits 2)')
     .option(
+      '--validation-cache-dir <dir>',
+      'where tasks whose references passed are remembered, keyed by task content and harness, so the next run does not replay them (default: .stratbench-cache/validation)',
+    )
+    .option('--no-validation-cache', 'replay every reference, neither reading nor writing the validation cache')
+    .option(
       '--max-error-rate <share>',
       'exit 4 when more than this share of the episodes ended in an infrastructure error (0.05 or 5%; default 5%)',
       fraction('--max-error-rate'),
@@ -201,12 +206,13 @@ function program(): Command {
     process.exitCode = await runCommand(options, explicit);
   });
 
-  const cache = cli.command('cache').description('Manage the on-disk response cache of --cache.');
+  const cache = cli.command('cache').description('Manage the on-disk caches: the replies of --cache and the validation cache of run and validate.');
   cache
     .command('clear')
-    .description('Delete every cached reply in the cache folder (other files are left alone).')
+    .description('Delete every cached reply in the cache folder and every file of the validation cache (other files are left alone).')
     .option('--cache-dir <dir>', 'response cache folder', DEFAULT_CACHE_DIR)
-    .action(async (options: { cacheDir: string }) => {
+    .option('--validation-cache-dir <dir>', 'validation cache folder (default: validation/ inside --cache-dir)')
+    .action(async (options: { cacheDir: string; validationCacheDir?: string }) => {
       const { cacheClearCommand } = await import('./runner/commands/cache-clear.js');
       process.exitCode = await cacheClearCommand(options);
     });
@@ -224,7 +230,11 @@ function program(): Command {
       "role prompt templates checked for contamination: a warning for each that shares 12 consecutive words, or a plan's tool calls, with a task",
       DEFAULT_PROMPTS,
     )
-    .action(async (suite: string, options: { json?: boolean; prompts?: string; wide?: boolean }) => {
+    .option(
+      '--validation-cache-dir <dir>',
+      "where the tasks whose reference passes and whose untouched repository fails are recorded, for run's check (default: .stratbench-cache/validation)",
+    )
+    .action(async (suite: string, options: { json?: boolean; prompts?: string; wide?: boolean; validationCacheDir?: string }) => {
       const { validateCommand } = await import('./runner/commands/validate.js');
       process.exitCode = await validateCommand(suite, options);
     });

@@ -104,6 +104,23 @@ export const RunJudge = z.object({
 export type RunJudge = z.infer<typeof RunJudge>;
 
 /**
+ * How `run` checked the tasks' references before its first episode (run-checks.ts): each task's reference and its
+ * untouched repository replayed, or the task served from the validation cache (it passed before, with the same content
+ * and the same harness), or nothing checked (`--no-validate`).
+ */
+export const RunValidation = z.object({
+  mode: z
+    .enum(['replayed', 'cached', 'partly cached', 'skipped'])
+    .describe("'replayed': every task replayed; 'cached': every task served from the cache; 'partly cached': some of each; 'skipped': --no-validate"),
+  replayed: z.number().int().nonnegative().describe('Tasks whose reference and untouched repository were replayed'),
+  cached: z.number().int().nonnegative().describe('Tasks served from the validation cache'),
+  ms: z.number().nonnegative().describe('Wall time of the check, ms: hashing, cache reads and writes and the replays'),
+  cache_dir: z.string().nullable().describe('The validation cache folder; null when skipped'),
+  harness: z.string().nullable().describe('16 hex digits of the harness digest the cache is keyed on; null when skipped'),
+});
+export type RunValidation = z.infer<typeof RunValidation>;
+
+/**
  * run.json of a results folder. Written when the run starts (`status: running`) and rewritten when it ends;
  * `merge` writes one for the merged folder. Unknown fields are kept (a newer minor writer may add some).
  */
@@ -144,6 +161,7 @@ export const RunFile = z.looseObject({
   missing_shards: z.array(z.number().int().positive()).optional(),
   shard_count: z.number().int().positive().optional().describe('A merge of shards: n of the --shard i/n split'),
   merge_overlap: MergeOverlap.optional(),
+  validation: RunValidation.optional().describe('How the references were checked before the first episode; absent in run.json written before it was recorded'),
   completeness: RunCompleteness.optional().describe('Written by merge; a run puts it in summary.json'),
   model_hosts: z
     .record(z.string(), z.array(HostStats))

@@ -1,9 +1,13 @@
 // What `run` checks before its first episode (the references replay, the matrix is bounded) and after its last (errors).
+import type { RunValidation } from '../records/index.js';
 import type { LoadedTask } from '../suite/load-suite.js';
+import { taskDigests } from '../suite/task-digest.js';
 import { PLAN_REPLAN_BUDGETS, PLAN_UP_FRONT_BUDGETS, REACT_BUDGETS } from '../strategies/context.js';
 import { strategyByName, type StrategyName } from '../strategies/index.js';
 import { replayTrajectory, untouchedSuccessDetail, untouchedTrajectory } from './replay.js';
 import { UsageError } from './usage-error.js';
+import { harnessDigest, harnessIdentity, type HarnessIdentity } from './harness-identity.js';
+import { readValidationCache, saveValidationCache, type CacheFiles } from './validation-cache.js';
 
 /** The most episodes one run may hold (tasks × strategies × epochs); beyond it, shard the run (`--shard i/n`). */
 export const MAX_EPISODES = 1_000_000;
@@ -12,16 +16,21 @@ export const ERRORED_RUN_EXIT_CODE = 4;
 
 const count = (n: number): string => n.toLocaleString('en-US');
 
+/** What `run`'s reference check found: the tasks that passed, and a line for each broken or theatre task. */
+interface ReferenceReplay {
+  passed: LoadedTask[];
+  broken: string[];
+  theatre: string[];
+}
+
 /**
  * Replays, on a fresh repository, the reference trajectory of each task and the do-nothing agent (what `validate`
  * does): a reference that does not score success means the suite is broken, and every strategy's failure on that
  * task would be blamed on the agent; an untouched repository that scores success means the task's checks are theatre
- * (an agent that makes no tool call passes), and every strategy's success on it would be counted. Throws UsageError
- * (exit 2) naming each such task, the failing checks or validate's line for the untouched repository.
+ * (an agent that makes no tool call passes), and every strategy's success on it would be counted.
  */
-export function checkReferences(tasks: readonly LoadedTask[], suitePath: string): void {
-  const broken: string[] = [];
-  const theatre: string[] = [];
+function replayReferences(tasks: readonly LoadedTask[]): ReferenceReplay {
+  const replay: ReferenceReplay = { passed: [], broken: [], theatre: [] };
   for (const task of tasks) {
     const result = replayTrajectory(task, task.reference);
     if (!result.success) {
@@ -31,10 +40,17 @@ export function checkReferences(tasks: readonly LoadedTask[], suitePath: string)
             .map((check) => `${String(check.check['check'])}: ${check.detail}`)
             .join('; ')
         : `ending ${result.outcome.status} does not match expect ${task.expect}`;
-      broken.push(`  ${task.id}: ${why}`);
+      replay.broken.push(`  ${task.id}: ${why}`);
     }
-    if (replayTrajectory(task, untouchedTrajectory(task.expect)).success) theatre.push(`  ${task.id}: untouched — ${untouchedSuccessDetail(task.expect)}`);
+    const theatre = replayTrajectory(task, untouchedTrajectory(task.expect)).success;
+    if (theatre) replay.theatre.push(`  ${task.id}: untouched — ${untouchedSuccessDetail(task.expect)}`);
+    if (result.success && !theatre) replay.passed.push(task);
   }
+  return replay;
+}
+
+/** Throws UsageError (exit 2) naming each broken or theatre task of `replay`; returns when there is none. */
+function throwOnProblems({ broken, theatre }: ReferenceReplay, suitePath: string): void {
   if (broken.length === 0 && theatre.length === 0) return;
   const problems = [
     ...(broken.length > 0
@@ -50,6 +66,102 @@ export function checkReferences(tasks: readonly LoadedTask[], suitePath: string)
     `${suitePath}: ${problems.join(`\n${suitePath}: `)}\n` +
       `fix the suite (\`stratbench validate ${suitePath}\` replays every trajectory), or run anyway with --no-validate`,
   );
+}
+
+/**
+ * Replays the reference and the untouched repository of each task (see replayReferences) and throws UsageError (exit
+ * 2) naming each broken or theatre task, the failing checks or validate's line for the untouched repository.
+ */
+export function checkReferences(tasks: readonly LoadedTask[], suitePath: string): void {
+  throwOnProblems(replayReferences(tasks), suitePath);
+}
+
+/** Where checkReferencesCached keeps its cache, and the seams tests replace. */
+export interface ReferenceCacheOptions {
+  /** The validation cache folder (`--validation-cache-dir`; the CLI's default: DEFAULT_VALIDATION_CACHE_DIR); null: no cache (`--no-validation-cache`). */
+  cacheDir: string | null;
+  /** The harness the entries are keyed on (default: harnessIdentity() of this installation). */
+  harness?: HarnessIdentity;
+  /** The file operations (default: node:fs). */
+  files?: CacheFiles;
+  /** Where the cache's one-line warnings go (default: stderr). */
+  warn?: (line: string) => void;
+}
+
+/**
+ * checkReferences with the validation cache: a task whose content digest (suite/task-digest.ts: the task as loaded
+ * and its resolved repository) passed before under the same harness (package version, Node, dependencies and a hash
+ * of the built code, see harnessIdentity) is not replayed; the others are, and those that pass are added to the cache
+ * before any error is thrown. A broken task is never cached, so it fails every run. A cache that cannot be read or
+ * written costs one warning line and the replays, never the run. Returns what run.json records as `validation`;
+ * throws UsageError (exit 2) as checkReferences.
+ */
+export async function checkReferencesCached(tasks: readonly LoadedTask[], suitePath: string, options: ReferenceCacheOptions): Promise<RunValidation> {
+  const started = performance.now();
+  if (options.cacheDir === null) {
+    checkReferences(tasks, suitePath);
+    return { mode: 'replayed', replayed: tasks.length, cached: 0, ms: Math.round(performance.now() - started), cache_dir: null, harness: null };
+  }
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const harness = options.harness ?? (await harnessIdentity());
+  const read = await readValidationCache(options.cacheDir, harness, options.files);
+  if (read.warning !== undefined) warn(read.warning);
+  const digests = taskDigests(tasks);
+  const digestOf = new Map(tasks.map((task, index) => [task, digests[index] as string]));
+  const toReplay = tasks.filter((task) => !read.passed.has(digestOf.get(task) as string));
+  const replay = replayReferences(toReplay);
+  const passed = new Map(replay.passed.map((task) => [digestOf.get(task) as string, task.id]));
+  const saveWarning = await saveValidationCache(options.cacheDir, harness, read.passed, passed, options.files);
+  if (saveWarning !== undefined) warn(saveWarning);
+  throwOnProblems(replay, suitePath);
+  const cached = tasks.length - toReplay.length;
+  return {
+    mode: toReplay.length === 0 ? 'cached' : cached === 0 ? 'replayed' : 'partly cached',
+    replayed: toReplay.length,
+    cached,
+    ms: Math.round(performance.now() - started),
+    cache_dir: options.cacheDir,
+    harness: harnessDigest(harness).slice(0, 16),
+  };
+}
+
+/**
+ * Records in the validation cache the tasks of `tasks` whose ids are in `passedIds` (`validate` found their reference
+ * scoring success and their untouched repository rejected: run's own check), so the next `run` does not replay them.
+ * Never throws: a cache that cannot be read or written costs a warning line.
+ */
+export async function rememberPassedTasks(tasks: readonly LoadedTask[], passedIds: ReadonlySet<string>, options: ReferenceCacheOptions): Promise<void> {
+  if (options.cacheDir === null) return;
+  const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const harness = options.harness ?? (await harnessIdentity());
+  const read = await readValidationCache(options.cacheDir, harness, options.files);
+  if (read.warning !== undefined) warn(read.warning);
+  const passedTasks = tasks.filter((task) => passedIds.has(task.id));
+  const digests = taskDigests(passedTasks);
+  const passed = new Map(passedTasks.map((task, index) => [digests[index] as string, task.id]));
+  const saveWarning = await saveValidationCache(options.cacheDir, harness, read.passed, passed, options.files);
+  if (saveWarning !== undefined) warn(saveWarning);
+}
+
+/** What run.json records as `validation` for `run --no-validate`. */
+export const SKIPPED_VALIDATION: RunValidation = { mode: 'skipped', replayed: 0, cached: 0, ms: 0, cache_dir: null, harness: null };
+
+/** The line `run` prints under the matrix: how the references were checked, e.g. "references: 690 tasks served from the validation cache (…)". */
+export function validationLine(validation: RunValidation): string {
+  const tasks = (n: number): string => `${count(n)} task${n === 1 ? '' : 's'}`;
+  const seconds = `${(validation.ms / 1000).toFixed(1)} s`;
+  switch (validation.mode) {
+    case 'skipped':
+      return '  references: not replayed (--no-validate)';
+    case 'cached':
+      return `  references: ${tasks(validation.cached)} served from the validation cache ${validation.cache_dir} (${seconds})`;
+    case 'replayed':
+    case 'partly cached':
+      return (
+        `  references: ${tasks(validation.replayed)} replayed` +
+        `${validation.cached > 0 ? `, ${tasks(validation.cached)} served from the validation cache` : ''} (${seconds}; cache: ${validation.cache_dir ?? 'off'})`
+      );
+  }
 }
 
 /** Throws UsageError when tasks × strategies × epochs exceeds MAX_EPISODES (checked before the results folder exists). */

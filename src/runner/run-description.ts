@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { ROLES } from '../models/types.js';
 import { isScriptedModelName, SCRIPTED_NOTICE } from '../models/scripted.js';
-import { SCHEMA_VERSION, type RunDescription, type RunJudge, type Shard } from '../records/index.js';
+import { SCHEMA_VERSION, type RunDescription, type RunJudge, type RunValidation, type Shard } from '../records/index.js';
 import { strategyByName } from '../strategies/index.js';
 import { ollamaConfigIdentity, ollamaFlags } from './ollama-setup.js';
 import { OPENAI_OPTION_KEYS } from './openai-setup.js';
@@ -84,7 +84,7 @@ export function describeRun(
   selection: RunSelection,
   run: RunModels,
   identity: RunIdentity,
-  extra: { judgeRecord: RunJudge | undefined; shard: Shard | undefined },
+  extra: { judgeRecord: RunJudge | undefined; shard: Shard | undefined; validation?: RunValidation },
 ): RunDescription {
   const { suite, suitePath, strategies, tasks, strategyModules, externalAgent } = selection;
   const { judgeSpec, ollamaInfo, openaiInfo, prompts } = run;
@@ -129,5 +129,6 @@ export function describeRun(
     epochs,
     seed,
     ...(extra.shard ? { shard: extra.shard } : {}),
+    ...(extra.validation ? { validation: extra.validation } : {}),
   };
 }

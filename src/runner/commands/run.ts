@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { interruptModelCalls, limitModelCalls } from '../../models/call-limit.js';
 import type { HostStats } from '../../models/host-pool.js';
 import type { ChatModel, Role } from '../../models/types.js';
-import type { EpisodeRecord, RunDescription, RunJudge, Shard } from '../../records/index.js';
+import type { EpisodeRecord, RunDescription, RunJudge, RunValidation, Shard } from '../../records/index.js';
 import {
   commandLine,
   DISK_FAULT_EXIT_CODE,
@@ -22,7 +22,7 @@ import { withCounterfactual } from '../counterfactual-replay.js';
 import type { EpisodeTask, RunEnvironment } from '../episode.js';
 import { DEFAULT_CALIBRATION_DIR, runJudgeRecord } from '../judge-setup.js';
 import { roleChatOptions, type HostPools } from '../ollama-setup.js';
-import { checkReferences, describeMatrix } from '../run-checks.js';
+import { checkReferencesCached, describeMatrix, SKIPPED_VALIDATION, validationLine } from '../run-checks.js';
 import { describeRun, runIdentity, type RunIdentity } from '../run-description.js';
 import { claimRunFolder, guardedDisk, loadResumed, lockFolder, prepareRunFolder, type HeldLock } from '../run-folder.js';
 import { interruptOnSignals, type RunInterrupt } from '../run-interrupt.js';
@@ -32,6 +32,7 @@ import { runMatrix } from '../run-suite.js';
 import { selectRun, type RunSelection } from '../run-selection.js';
 import { overflowedAtFirstCall, reportRun, type MatrixOutcome } from '../run-ending.js';
 import { UsageError } from '../usage-error.js';
+import { DEFAULT_VALIDATION_CACHE_DIR } from '../validation-cache.js';
 
 /** `--<role>-model <spec>`: the model of one role (`plannerModel`…), over `--model`. */
 export type RoleModelOptions = { [R in Role as `${R}Model`]?: string };
@@ -70,6 +71,10 @@ export interface RunOptions extends BackendOptions, RoleModelOptions {
   wide?: boolean;
   /** `--no-validate` sets it false: skip replaying the references before the first episode. */
   validate?: boolean;
+  /** `--validation-cache-dir`: where tasks whose references passed are remembered (default DEFAULT_VALIDATION_CACHE_DIR). */
+  validationCacheDir?: string;
+  /** `--no-validation-cache` sets it false: replay every reference, neither reading nor writing the validation cache. */
+  validationCache?: boolean;
   /** `--max-error-rate`: above this share (0–1) of infrastructure errors the run exits 4 (default DEFAULT_RUN_MAX_ERROR_RATE 0.05, run-ending.ts). */
   maxErrorRate?: number;
   /** `--counterfactual`: replay each failed episode with each role swapped for an oracle (no model calls). */
@@ -168,6 +173,7 @@ interface PreparedRun {
   existing: ResumeEpisodes | undefined;
   runInfo: RunDescription;
   judgeRecord: RunJudge | undefined;
+  validation: RunValidation;
 }
 
 /** The run with its folder's lock held in `held`: prepare (every check before the folder is claimed), run, report. */
@@ -215,17 +221,28 @@ async function prepareRun(
   const selection = await selectRun(options, explicit, interrupt);
   const models = await prepareRunModels(options, explicit, selection, deps);
   // A broken reference would make every strategy's failure on its task look like the agent's, and a task an untouched
-  // repository passes would count a do-nothing agent's success (exit 2, no folder).
-  if (options['validate'] !== false) checkReferences(selection.tasks, selection.suitePath);
+  // repository passes would count a do-nothing agent's success (exit 2, no folder). Tasks that passed before with the
+  // same content and harness are served from the validation cache.
+  const validation =
+    options['validate'] === false
+      ? SKIPPED_VALIDATION
+      : await checkReferencesCached(selection.tasks, selection.suitePath, {
+          cacheDir:
+            options['validationCache'] === false
+              ? null
+              : typeof options['validationCacheDir'] === 'string'
+                ? options['validationCacheDir']
+                : DEFAULT_VALIDATION_CACHE_DIR,
+        });
   const { outDir, shard } = await prepareRunFolder(options, held);
   const identity = runIdentity(options, selection, models);
   const existing = await loadResumed(options, outDir, identity.configHash);
   // The judge's calibration: what judge-check measured on this suite with this judge and prompt, else "uncalibrated".
   const calibrationDir = typeof options['calibrationDir'] === 'string' ? options['calibrationDir'] : DEFAULT_CALIBRATION_DIR;
   const judgeRecord = models.judgeBuilt ? await runJudgeRecord(models.judgeBuilt.judge, selection.suite.hash, calibrationDir) : undefined;
-  const runInfo = describeRun(options, selection, models, identity, { judgeRecord, shard });
+  const runInfo = describeRun(options, selection, models, identity, { judgeRecord, shard, validation });
   await claimRunFolder(options, outDir, runInfo);
-  return { options, selection, models, identity, outDir, shard, existing, runInfo, judgeRecord };
+  return { options, selection, models, identity, outDir, shard, existing, runInfo, judgeRecord, validation };
 }
 
 /** The matrix line on stderr: tasks × strategies × epochs, the shard's slice, what a resume keeps and what runs. */
@@ -249,7 +266,7 @@ function announceMatrix(run: PreparedRun): void {
       ...(kept > 0 ? { kept } : {}),
       ...(shard || kept > 0 ? { toRun: Math.max(0, sliceSize - kept) } : {}),
       scripted: identity.allInProcess,
-    })}\n`,
+    })}\n${validationLine(run.validation)}\n`,
   );
 }
 

@@ -7,6 +7,8 @@ import { checkPromptContamination, loadPromptsOrThrow, loadSuiteOrThrow, type Co
 import { validateTrajectories, type TaskValidation, type TrajectoryKind, type TrajectoryValidation } from '../replay.js';
 import { naiveReplayWarnings, stopReplayWarnings, type NaiveReplayWarning, type StopReplayWarning } from '../stop-replay.js';
 import { compositionLines, suiteComposition } from '../suite-composition.js';
+import { rememberPassedTasks } from '../run-checks.js';
+import { DEFAULT_VALIDATION_CACHE_DIR } from '../validation-cache.js';
 
 /** The flags of `stratbench validate` (cli.ts). */
 export interface ValidateOptions {
@@ -19,6 +21,11 @@ export interface ValidateOptions {
   prompts?: string;
   /** `--wide`: print every ok line in full (default: cut at DEFAULT_REPORT_WIDTH, 120 columns; FAIL lines stay whole). */
   wide?: boolean;
+  /**
+   * `--validation-cache-dir`: where the tasks that pass run's check (reference succeeds, untouched repository fails) are
+   * recorded, so the next `run` does not replay them (default DEFAULT_VALIDATION_CACHE_DIR; null: record nothing).
+   */
+  validationCacheDir?: string | null;
 }
 
 /** The suite's warnings, each written to stderr; none changes the exit code. */
@@ -46,6 +53,10 @@ export async function validateCommand(path: string, options: ValidateOptions = {
   const promptSet = options.prompts === undefined ? undefined : await loadPromptsOrThrow(options.prompts);
   const contamination = promptSet === undefined ? undefined : checkPromptContamination(promptSet, suite.tasks);
   const tasks = validateTrajectories(suite.tasks);
+  // validate always replays (its lines are the point); what passed run's check is recorded for the next run.
+  await rememberPassedTasks(suite.tasks, passedRunCheck(tasks), {
+    cacheDir: options.validationCacheDir === undefined ? DEFAULT_VALIDATION_CACHE_DIR : options.validationCacheDir,
+  });
   const trajectories = tasks.flatMap((task) => task.trajectories);
   const bad = trajectories.filter((trajectory) => !trajectory.ok);
   const composition = suiteComposition(suite.tasks, suite.groups);
@@ -118,6 +129,13 @@ function printTrajectoryLines(tasks: readonly TaskValidation[], wide: boolean): 
       process.stdout.write(`${trajectory.ok ? cutLine(line, width) : line}\n`);
     }
   }
+}
+
+/** The ids of the tasks whose reference scores success and whose untouched repository does not: run's check (run-checks.ts). */
+function passedRunCheck(tasks: readonly TaskValidation[]): Set<string> {
+  const passes = (task: TaskValidation, kind: TrajectoryKind, success: boolean): boolean =>
+    task.trajectories.some((trajectory) => trajectory.kind === kind && trajectory.success === success);
+  return new Set(tasks.filter((task) => passes(task, 'reference', true) && passes(task, 'untouched', false)).map((task) => task.id));
 }
 
 /** A trajectory's label in validate's lines: `reference`, `naive`, `untouched` or `counterexample "name"`. */
