@@ -227,7 +227,6 @@ function executeFile(
     testFileStats.cached++;
     return cached;
   }
-  testFileStats.executed++;
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   const run = runSandboxed(
     {
@@ -242,6 +241,8 @@ function executeFile(
     },
     tree(),
   );
+  // Counted once answered: a probe of codeAhead stopped at this run (it throws) has executed nothing yet.
+  testFileStats.executed++;
   const executed = { result: toFileResult(file, run), reads: run.reads };
   testRunCache.set(key, run.reads, executed);
   return executed;
