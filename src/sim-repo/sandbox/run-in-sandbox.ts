@@ -116,7 +116,16 @@ interface Engine {
   nextTimer: QuickJSHandle;
   /** The vitest API's runner `(optionsJson) => Promise<string>`, captured before the snapshot; vitest engine only. */
   runner?: QuickJSHandle;
+  /** `() => number`: the exit code `process.exitCode` asks for (EXIT_CODE_SOURCE), compiled once before the snapshot. */
+  exitCode: QuickJSHandle;
 }
+
+/**
+ * What a run's exit code is when it ends normally: `process.exitCode` as a number, 0 when unset (as Node). Evaluated
+ * per run until issue 32, which cost QuickJS a parse and compile every run; as a function made before the snapshot it
+ * reads the same global `process` at call time.
+ */
+const EXIT_CODE_SOURCE = '(function () { return typeof process === "object" && process.exitCode ? Number(process.exitCode) : 0; })';
 
 /**
  * The engines and the snapshot of QuickJS's WebAssembly memory taken once both were ready. Every run restores
@@ -134,16 +143,17 @@ interface Engines {
 }
 
 /**
- * The memory below malloc's free top at snapshot time (static data, the C stack, the heap: ~6 MB), by 4 KiB page:
- * only pages holding a non-zero byte keep their bytes (~1 MB); every other page of the span is restored as zeros.
+ * The memory below malloc's free top at snapshot time (static data, the C stack, the heap: ~9.6 MB), by 4 KiB page:
+ * only pages holding a non-zero byte keep their bytes (~4.2 MB); every other page of the span is restored as zeros.
+ * Consecutive pages with content are kept as one run (three in the snapshot measured), so a restore is a few `fill`s and `set`s:
+ * restoring page by page (1,065 `subarray` views and `set` calls a run) cost ~0.3 ms more of the ~0.9 ms a restore
+ * took (measured in a loop of the data-lib and shop-green hidden test files, issue 32).
  */
 interface Snapshot {
   /** Bytes from 0 that the snapshot covers (beyond them is malloc's free top). */
   span: number;
-  /** Start offsets of the pages with content, ascending. */
-  pages: Uint32Array;
-  /** Their bytes, PAGE_BYTES per page, in the same order. */
-  bytes: Uint8Array;
+  /** Runs of consecutive pages with content, ascending by offset: where each starts and its bytes. */
+  runs: ReadonlyArray<{ offset: number; bytes: Uint8Array }>;
 }
 
 const PAGE_BYTES = 4096;
@@ -171,28 +181,32 @@ function takeSnapshot(): Snapshot {
   const end = Math.min(memory.byteLength, Math.ceil(top / PAGE_BYTES) * PAGE_BYTES);
   const words = new Uint32Array(memory.buffer, memory.byteOffset, end >>> 2);
   const wordsPerPage = PAGE_BYTES >>> 2;
-  const pages: number[] = [];
-  for (let page = 0; page < words.length; page += wordsPerPage) {
-    for (let word = page; word < page + wordsPerPage; word++) {
+  const runs: Array<{ offset: number; bytes: Uint8Array }> = [];
+  let runStart = -1;
+  for (let page = 0; page <= words.length; page += wordsPerPage) {
+    let content = false;
+    for (let word = page; word < Math.min(page + wordsPerPage, words.length); word++) {
       if (words[word] !== 0) {
-        pages.push(page << 2);
+        content = true;
         break;
       }
     }
+    if (content && runStart < 0) runStart = page << 2;
+    if (!content && runStart >= 0) {
+      runs.push({ offset: runStart, bytes: memory.slice(runStart, page << 2) });
+      runStart = -1;
+    }
   }
-  const bytes = new Uint8Array(pages.length * PAGE_BYTES);
-  pages.forEach((offset, index) => bytes.set(memory.subarray(offset, offset + PAGE_BYTES), index * PAGE_BYTES));
-  return { span: end, pages: Uint32Array.from(pages), bytes };
+  return { span: end, runs };
 }
 
-/** Writes the snapshot back: its pages with content, and zeros in every other page of its span. */
+/** Writes the snapshot back: its runs of pages with content, and zeros in every other page of its span. */
 function restoreSnapshot(memory: Uint8Array, snapshot: Snapshot): void {
   let cursor = 0;
-  for (let index = 0; index < snapshot.pages.length; index++) {
-    const offset = snapshot.pages[index]!;
-    if (offset > cursor) memory.fill(0, cursor, offset);
-    memory.set(snapshot.bytes.subarray(index * PAGE_BYTES, (index + 1) * PAGE_BYTES), offset);
-    cursor = offset + PAGE_BYTES;
+  for (const run of snapshot.runs) {
+    if (run.offset > cursor) memory.fill(0, cursor, run.offset);
+    memory.set(run.bytes, run.offset);
+    cursor = run.offset + run.bytes.length;
   }
   if (snapshot.span > cursor) memory.fill(0, cursor, snapshot.span);
 }
@@ -289,7 +303,9 @@ function createEngine(preload: string | undefined): Engine {
     const jobs = runtime.executePendingJobs();
     if (jobs.error) throw new Error(`sandbox preload failed: ${JSON.stringify(ctx.dump(jobs.error))}`);
   }
-  const engine: Engine = { runtime, ctx, hostFunctions, nextTimer: takeGlobal(ctx, '__stratbench_next_timer__') };
+  const exitCode = ctx.evalCode(EXIT_CODE_SOURCE, '[exit]');
+  if (exitCode.error) throw new Error(`sandbox exit code function failed: ${JSON.stringify(ctx.dump(exitCode.error))}`);
+  const engine: Engine = { runtime, ctx, hostFunctions, nextTimer: takeGlobal(ctx, '__stratbench_next_timer__'), exitCode: exitCode.value };
   if (preload !== undefined) engine.runner = takeGlobal(ctx, '__vitest_run__');
   const locked = ctx.evalCode(LOCKDOWN_SOURCE, '[lockdown]');
   if (locked.error) throw new Error(`sandbox lockdown failed: ${JSON.stringify(ctx.dump(locked.error))}`);
@@ -428,7 +444,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
       if (called.kind !== 'fulfilled') return failure(ctx, called, requestedAs, options, finish);
       const value = called.handle === undefined ? undefined : ctx.typeof(called.handle) === 'string' ? ctx.getString(called.handle) : undefined;
       called.handle?.dispose();
-      return finish('ok', exitCodeOf(ctx), undefined, value);
+      return finish('ok', exitCodeOf(engine), undefined, value);
     }
     const entryCode = resolution === 'vite' ? viteImports(entrySource) : entrySource;
     const loaded = settle(engine, ctx.evalCode(entryCode, entryName, { type: 'module' }), deadline);
@@ -437,13 +453,13 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     if (options.after === undefined) {
       const drained = drain(engine, deadline);
       if (drained !== undefined) return failure(ctx, drained, requestedAs, options, finish);
-      return finish('ok', exitCodeOf(ctx));
+      return finish('ok', exitCodeOf(engine));
     }
     const after = settle(engine, ctx.evalCode(options.after, '[harness]'), deadline);
     if (after.kind !== 'fulfilled') return failure(ctx, after, requestedAs, options, finish);
     const value = after.handle === undefined ? undefined : ctx.typeof(after.handle) === 'string' ? ctx.getString(after.handle) : undefined;
     after.handle?.dispose();
-    return finish('ok', exitCodeOf(ctx), undefined, value);
+    return finish('ok', exitCodeOf(engine), undefined, value);
   } catch (error) {
     if (error instanceof ExitRequested) return finish('ok', error.code);
     const message = error instanceof Error ? error.message : String(error);
@@ -646,8 +662,9 @@ export function firstLocation(stack: string): SourceLocation | undefined {
   return undefined;
 }
 
-function exitCodeOf(ctx: QuickJSContext): number {
-  const handle = ctx.evalCode('typeof process === "object" && process.exitCode ? Number(process.exitCode) : 0', '[exit]');
+function exitCodeOf(engine: Engine): number {
+  const { ctx } = engine;
+  const handle = ctx.callFunction(engine.exitCode, ctx.undefined);
   if (handle.error) {
     handle.error.dispose();
     return 0;
