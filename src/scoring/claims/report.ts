@@ -307,17 +307,27 @@ const INTERJECTION = /(^|[\n.!?;]\s*|:\s+)(?:no|nope|nah|yes|yep|yeah|correct|ri
  * Claims already read, by prompt, scripts and text: a run scores the same answer to the same question thousands of
  * times (every epoch, every strategy that reaches it), and reading is pure. At most CLAIM_CACHE_SIZE entries (then cleared).
  */
-const claimCache = new Map<string, readonly Claim[]>();
+const claimCache = new Map<string, Array<{ prompt: string; scriptNames: string; claims: readonly Claim[] }>>();
+let claimCacheEntries = 0;
 const CLAIM_CACHE_SIZE = 4_096;
 
 /** The claims of one report, in order (read once per distinct report: see claimCache). Never throws. */
 export function claimsOf(text: string, scripts: Readonly<Record<string, string>>, prompt = ''): readonly Claim[] {
-  const key = `${prompt}\u0000${Object.keys(scripts).join(',')}\u0000${text}`;
-  const cached = claimCache.get(key);
-  if (cached !== undefined) return cached;
+  const scriptNames = Object.keys(scripts).join(',');
+  // By the text, then by prompt and script names: no key string is built (and hashed) per call.
+  const entries = claimCache.get(text);
+  const cached = entries?.find((entry) => entry.prompt === prompt && entry.scriptNames === scriptNames);
+  if (cached !== undefined) return cached.claims;
   const claims = readClaims(text, scripts, prompt);
-  if (claimCache.size >= CLAIM_CACHE_SIZE) claimCache.clear();
-  claimCache.set(key, claims);
+  if (claimCacheEntries >= CLAIM_CACHE_SIZE) {
+    claimCache.clear();
+    claimCacheEntries = 0;
+  }
+  const entry = { prompt, scriptNames, claims };
+  const kept = claimCache.get(text);
+  if (kept === undefined) claimCache.set(text, [entry]);
+  else kept.push(entry);
+  claimCacheEntries += 1;
   return claims;
 }
 
