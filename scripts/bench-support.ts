@@ -45,19 +45,20 @@ export interface ChildRun {
 }
 
 /**
- * Runs `node FLAGS <tree>/dist/cli.js ARGS` to its end and samples its peak RSS (VmHWM) from /proc every `pollMs`,
+ * Runs `node FLAGS <tree>/dist/cli.js ARGS` (in `cwd`, default this process's) to its end and samples its peak RSS (VmHWM) from /proc every `pollMs`,
  * and the moment `firstLineFile` (when given) first has bytes. Rejects with the child's stderr when it exits non-zero.
  */
 export function runCli(
   tree: Tree,
   args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; firstLineFile?: string; pollMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; firstLineFile?: string; pollMs?: number } = {},
 ): Promise<ChildRun> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
     const child = spawn(process.execPath, [...nodeFlags(tree.root), join(tree.root, 'dist/cli.js'), ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: options.env ?? process.env,
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     });
     let stderr = '';
     let stdout = '';

@@ -137,11 +137,11 @@ const generatedMetrics = (phase: 'cold' | 'cached') =>
 /**
  * One round of tasks/bench.json (this checkout's file for both trees, so both run the same tasks) on `tree`: a run
  * with an empty cache folder (cold: nothing validated, no result cached), then the same run with the cache it left
- * (the second start of a user's day). XDG_CACHE_HOME points every cache of the run into the round's own folder.
+ * (the second start of a user's day). Both run in the round's own empty working folder, where the run keeps its
+ * caches (`.stratbench-cache/`, relative to the working folder).
  */
 async function generatedRound(tree: Tree, scratch: string): Promise<void> {
   const cache = mkdtempSync(join(scratch, 'cache-'));
-  const env = { ...process.env, XDG_CACHE_HOME: cache, STRATBENCH_CACHE_DIR: cache };
   for (const phase of ['cold', 'cached'] as const) {
     const out = join(scratch, `generated-${tree.label}-${phase}`);
     const args = [
@@ -156,7 +156,7 @@ async function generatedRound(tree: Tree, scratch: string): Promise<void> {
       out,
       '--no-progress',
     ];
-    const measured = await runCli(tree, args, { env });
+    const measured = await runCli(tree, args, { cwd: cache });
     const run = runJson(out);
     const metrics = generatedMetrics(phase);
     record(metrics.wholeEps, tree, run.episodes / (measured.wallMs / 1000));
