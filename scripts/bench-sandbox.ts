@@ -30,9 +30,57 @@ function coldStart(): number[] {
   return samples;
 }
 
+const FIXTURE_RUNS = Number(process.env['BENCH_SANDBOX_FIXTURE_RUNS'] ?? 10);
+
+type SimRepoClass = typeof import('../src/sim-repo/index.js').SimRepo;
+
+/**
+ * Per fixture of tasks/bench.json: `pnpm test` (every visible test file) and the scoring run with the hidden test
+ * files, each with every run cache cleared (clearRunCaches), as ms per run and ms per test file executed, wall and CPU
+ * (the process's user + system time, the code worker's included: the steadier figure on a loaded machine).
+ */
+async function perFixture(SimRepo: SimRepoClass, clearRunCaches: () => void, stats: { executed: number }): Promise<string[]> {
+  const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+  const loaded = await loadSuiteFile(`${root}/tasks/bench.json`);
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+  const lines: string[] = [];
+  const seen = new Set<string>();
+  for (const task of loaded.tasks) {
+    const fixture = (task.repo as { fixture?: string }).fixture;
+    if (fixture === undefined || seen.has(fixture)) continue;
+    seen.add(fixture);
+    const repo = SimRepo.fromSpec(task.repoSpec);
+    const measure = (label: string, run: () => void): void => {
+      run(); // warm the JIT
+      const samples: number[] = [];
+      const cpuSamples: number[] = [];
+      let files = 0;
+      for (let i = 0; i < FIXTURE_RUNS; i++) {
+        clearRunCaches();
+        const before = stats.executed;
+        const started = performance.now();
+        const cpu = process.cpuUsage();
+        run();
+        const used = process.cpuUsage(cpu);
+        samples.push(performance.now() - started);
+        cpuSamples.push((used.user + used.system) / 1000);
+        files = stats.executed - before;
+      }
+      const ms = median(samples);
+      const cpuMs = median(cpuSamples);
+      lines.push(
+        `  ${fixture} ${label}: median ${ms.toFixed(1)} ms for ${files} test files (${(ms / Math.max(1, files)).toFixed(2)} ms a file; CPU ${(cpuMs / Math.max(1, files)).toFixed(2)} ms a file)`,
+      );
+    };
+    measure('pnpm test', () => repo.run('pnpm test'));
+    measure('hidden tests (scoring)', () => repo.testResults({ hidden: true }));
+  }
+  return lines;
+}
+
 async function main(): Promise<void> {
   const { loadSuiteFile } = await import('../src/suite/load-suite.js');
-  const { SimRepo, clearTestRunCaches } = await import('../src/sim-repo/index.js');
+  const { SimRepo, clearTestRunCaches, clearRunCaches, testFileStats } = await import('../src/sim-repo/index.js');
   const loaded = await loadSuiteFile(`${root}/tasks/core.yaml`);
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
   const task = loaded.tasks.find((candidate) => candidate.id === 'fix-checkout-test')!;
@@ -53,6 +101,7 @@ async function main(): Promise<void> {
   const all = timed('pnpm test', true);
   const lint = timed('pnpm lint', false);
   const cachedCheckout = timed('pnpm test:checkout', false);
+  const fixtureLines = await perFixture(SimRepo, clearRunCaches, testFileStats);
   const format = (samples: number[]) =>
     `median ${median(samples).toFixed(2)} ms  [p10 ${[...samples].sort((a, b) => a - b)[Math.floor(samples.length / 10)]!.toFixed(2)}, p90 ${[...samples].sort((a, b) => a - b)[Math.floor((samples.length * 9) / 10)]!.toFixed(2)}]`;
   process.stdout.write(
@@ -64,6 +113,8 @@ async function main(): Promise<void> {
       `  pnpm lint served from the lint cache (a new state costs one ESLint run on the code worker): ${format(lint)}`,
       `  pnpm test:checkout served from the content-keyed cache: ${format(cachedCheckout)}`,
       `  (the cache hit rate of whole scripted episodes is printed by npm run bench, from run.json's timing.sandbox_test_files)`,
+      `generated suite (tasks/bench.json), the first task of each fixture, caches cleared each run, ${FIXTURE_RUNS} runs each:`,
+      ...fixtureLines,
     ].join('\n') + '\n',
   );
 }
