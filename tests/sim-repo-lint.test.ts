@@ -399,6 +399,16 @@ const REAL_CASES: RealCase[] = [
     args: ['src', 'tests'],
   },
   {
+    name: 'a file-wide eslint-disable comment (the same files are linted with --no-inline-config next)',
+    files: { ...SHOP, 'src/orders/checkout-service.js': `/* eslint-disable */\n${CHECKOUT}` },
+    args: ['src', 'tests'],
+  },
+  {
+    name: '--no-inline-config on a file-wide eslint-disable comment',
+    files: { ...SHOP, 'src/orders/checkout-service.js': `/* eslint-disable */\n${CHECKOUT}` },
+    args: ['--no-inline-config', 'src', 'tests'],
+  },
+  {
     name: 'a parsing error',
     files: {
       ...SHOP,
