@@ -1,7 +1,7 @@
 // The pool of code workers: requests ahead side by side on several workers, equal requests run once, a killed worker alone.
 import { availableParallelism } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { codeAhead, codeAheadStats, codeWorkerLimit, runSandboxed, setCodeWorkerLimit } from '../src/sim-repo/code-host.js';
+import { codeAhead, codeAheadStats, codeWorkerLimit, prewarmForRepos, runSandboxed, setCodeWorkerLimit } from '../src/sim-repo/code-host.js';
 import { clearRunCaches, RepoSpec, SimRepo, stopCodeWorker } from '../src/sim-repo/index.js';
 
 /** A command whose sandbox run takes a while (QuickJS: a few hundred thousand loop turns) and prints `tag` and a sum. */
@@ -40,6 +40,19 @@ describe('codeWorkerLimit', () => {
     expect(codeWorkerLimit({ STRATBENCH_CODE_WORKERS: '3' })).toBe(3);
     for (const wrong of ['0', 'two', '1.5', '-2'])
       expect(() => codeWorkerLimit({ STRATBENCH_CODE_WORKERS: wrong })).toThrow(`STRATBENCH_CODE_WORKERS must be a whole number ≥ 1, not "${wrong}"`);
+  });
+
+  it('fails a run before its first episode when STRATBENCH_CODE_WORKERS is wrong (prewarmForRepos)', () => {
+    const saved = process.env['STRATBENCH_CODE_WORKERS'];
+    process.env['STRATBENCH_CODE_WORKERS'] = 'two';
+    setCodeWorkerLimit(undefined);
+    try {
+      expect(() => prewarmForRepos([])).toThrow('STRATBENCH_CODE_WORKERS must be a whole number ≥ 1, not "two"');
+    } finally {
+      if (saved === undefined) delete process.env['STRATBENCH_CODE_WORKERS'];
+      else process.env['STRATBENCH_CODE_WORKERS'] = saved;
+      setCodeWorkerLimit(undefined);
+    }
   });
 });
 

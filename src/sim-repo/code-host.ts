@@ -631,8 +631,11 @@ async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boo
  * Prewarms a code worker when any of `specs` runs code (a `test` or `lint` script; `eslint` preloaded only when
  * a `lint` script exists), or stops speculatively prewarmed workers that none of them needs. Call once before a
  * run's first episode: worker start-up then overlaps the run's own.
+ * @throws Error when `STRATBENCH_CODE_WORKERS` is not a whole number ≥ 1 (codeWorkerLimit).
  */
 export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<string, { kind: string }>> }>): void {
+  // A wrong STRATBENCH_CODE_WORKERS fails the run here, before its first episode.
+  limit();
   let tests = false;
   let lint = false;
   for (const spec of specs) {
