@@ -209,7 +209,11 @@ function matrixOf(run: RunFile): string {
 
 /** What mergeFolders returns: the episodes kept, the first run.json, the shards not given and the overlap. */
 export interface MergedFolders {
-  /** Streams the episodes the merge keeps (one per matrix cell), with their JSON lines; a folder changed since → ResumeError. */
+  /**
+   * Streams the episodes the merge keeps (one per matrix cell), with their JSON lines; ResumeError for a corrupt file,
+   * a folder changed since, or (without `prefer`) episodes in several folders — then only after visiting every line
+   * before the first repeat, so the caller must write into a folder it discards on error.
+   */
   forEachKept(visit: (record: EpisodeRecord, line: string) => void | Promise<void>): Promise<void>;
   run: RunFile;
   /** Some folder's episodes are episodes.jsonl.gz (merge then writes episodes.jsonl.gz). */
@@ -217,7 +221,8 @@ export interface MergedFolders {
   missingShards: number[];
   /** n of the --shard i/n split when the folders are shards. */
   shardCount?: number;
-  overlap: { prefer: 'first' | 'last' | null; episodes: number };
+  /** Episodes found in several folders: final once forEachKept has run (with `prefer: 'last'`, at once). */
+  readonly overlap: { prefer: 'first' | 'last' | null; episodes: number };
 }
 
 const identityOf = (record: EpisodeRecord): string => `${record.strategy}|${record.task}|${record.epoch}`;
@@ -230,7 +235,9 @@ const describeCell = (record: EpisodeRecord): string => `${record.strategy} × $
  * many and a few — unless `prefer` says whose copy wins (`first` or `last` folder in argument order), so the order of
  * the arguments never silently decides the result. So a shard given twice (a re-run of that shard), or shards with an
  * unsharded run of the same configuration, are refused without `prefer` and merged as overlapping episodes with it
- * (no shard count then when an unsharded run is among them: it spans the whole matrix). Writes nothing.
+ * (no shard count then when an unsharded run is among them: it spans the whole matrix). Corrupt files and overlaps
+ * are found by forEachKept, which reads each line once (twice with `prefer: 'last'`: a first pass here settles which
+ * copy is kept). Writes nothing.
  */
 export async function mergeFolders(dirs: string[], options: { prefer?: 'first' | 'last' } = {}): Promise<MergedFolders> {
   if (dirs.length === 0) throw new ResumeError('merge needs at least one results folder');
@@ -275,52 +282,70 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
     shardCount = shards[0]!.count;
     missingShards = Array.from({ length: shardCount }, (_, i) => i + 1).filter((index) => !seen.has(index));
   }
-  // Pass 1: which folder's copy of each episode is kept — one byte per matrix cell (the folder's number), and a map
-  // only for episodes outside the run's matrix (none, normally). Nothing of the records is kept.
+  // Which folder's copy of each episode is kept — one byte per matrix cell (the folder's number), and a map only for
+  // episodes outside the run's matrix (none, normally). Nothing of the records is kept.
   const config = runs[0]!.config;
   const positions = new MatrixPositions(config);
   const owner = new Uint8Array(positions.size);
   const outside = new Map<string, number>();
   let overlapping = 0;
   const examples: string[] = [];
-  for (const [index, dir] of dirs.entries()) {
-    const scanned = await scanEpisodes(
-      episodeFiles[index]!.path,
-      () => (record) => {
-        const position = positions.positionOf(record);
-        const earlier = position >= 0 ? owner[position]! : (outside.get(identityOf(record)) ?? 0);
-        if (earlier !== 0) {
-          overlapping += 1;
-          if (examples.length < 3) {
-            examples.push(`${describeCell(record)} (in ${dirs[earlier - 1]} and ${dir})`);
-          }
-          if (prefer !== 'last') return;
-        }
-        if (position >= 0) owner[position] = index + 1;
-        else outside.set(identityOf(record), index + 1);
-      },
-      config,
-    );
-    if (!scanned.ok) throw new ResumeError(scanned.error);
-  }
-  if (overlapping > 0 && prefer === undefined) {
-    throw new ResumeError(
-      `refusing to merge: ${overlapping} episode(s) are in more than one folder, e.g. ${examples.join('; ')}; ` +
-        'say whose copy to keep with --prefer first or --prefer last (the first or last folder given)',
-    );
+  /** Notes folder `index`'s copy of `record`; returns whether that copy is the one kept (so far, for `last`). */
+  const claim = (record: EpisodeRecord, index: number): boolean => {
+    const position = positions.positionOf(record);
+    const earlier = position >= 0 ? owner[position]! : (outside.get(identityOf(record)) ?? 0);
+    if (earlier !== 0) {
+      overlapping += 1;
+      if (examples.length < 3) examples.push(`${describeCell(record)} (in ${dirs[earlier - 1]} and ${dirs[index]})`);
+      if (prefer !== 'last') return false;
+    }
+    if (position >= 0) owner[position] = index + 1;
+    else outside.set(identityOf(record), index + 1);
+    return true;
+  };
+  const refuseOverlap = (): void => {
+    if (overlapping > 0 && prefer === undefined) {
+      throw new ResumeError(
+        `refusing to merge: ${overlapping} episode(s) are in more than one folder, e.g. ${examples.join('; ')}; ` +
+          'say whose copy to keep with --prefer first or --prefer last (the first or last folder given)',
+      );
+    }
+  };
+  // With `--prefer last` a folder's copy is known to be kept only once every later folder is read: a first pass
+  // settles the owners, a second copies. Otherwise the first copy of each episode is the kept one, and one pass both
+  // checks and copies (every line parsed and validated once, not twice): after the first overlap it copies nothing
+  // more and refuses at the end, as the first pass would have (the caller writes into a staging folder it removes).
+  const twoPasses = prefer === 'last';
+  if (twoPasses) {
+    for (const [index, file] of episodeFiles.entries()) {
+      const scanned = await scanEpisodes(
+        file.path,
+        () => (record) => {
+          claim(record, index);
+        },
+        config,
+      );
+      if (!scanned.ok) throw new ResumeError(scanned.error);
+    }
   }
   return {
     run: runs[0]!,
     compressed: episodeFiles.some((file) => file.compressed),
     missingShards,
     ...(shardCount === undefined ? {} : { shardCount }),
-    overlap: { prefer: overlapping > 0 ? (prefer ?? null) : null, episodes: overlapping },
+    get overlap() {
+      return { prefer: overlapping > 0 ? (prefer ?? null) : null, episodes: overlapping };
+    },
     async forEachKept(visit) {
-      // Pass 2: each folder's kept lines, in folder order, then file order.
+      // Each folder's kept lines, in folder order, then file order.
       for (const [index, file] of episodeFiles.entries()) {
         const scanned = await scanEpisodes(
           file.path,
           () => (record, line) => {
+            if (!twoPasses) {
+              if (claim(record, index) && (overlapping === 0 || prefer !== undefined)) return visit(record, line);
+              return;
+            }
             const position = positions.positionOf(record);
             const kept = position >= 0 ? owner[position] : outside.get(identityOf(record));
             if (kept === index + 1) return visit(record, line);
@@ -329,6 +354,7 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
         );
         if (!scanned.ok) throw new ResumeError(scanned.error);
       }
+      refuseOverlap();
     },
   };
 }

@@ -75,7 +75,8 @@ export async function mergeCommand(dirs: string[], out: string, options: MergeOp
   let stagingLock: FolderLock | undefined;
   try {
     await noteFoldersInUse(dirs);
-    // Everything is read and checked before the output folder is created: a refused merge leaves nothing.
+    // The folders' run.json are checked before the output folder is created; their episodes are checked as they are
+    // copied into the staging folder (each line parsed once), which a refused merge removes: it leaves nothing.
     const merged = await mergeFolders(dirs, options);
     const messages = await collectMessages(dirs);
     if (!messages.ok) throw new UsageError(messages.error);
