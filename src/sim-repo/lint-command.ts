@@ -17,7 +17,11 @@ interface LintOutcome {
 const LINT_DEADLINE_MS = 20_000;
 
 /** Earlier lint runs, valid while every file they read reads the same and the set of paths is the same. */
-const lintCache = new RunCache<LintOutcome>(500);
+const lintCache = new RunCache<LintOutcome>({
+  maxEntries: 500,
+  maxBytes: 8 * 1024 * 1024,
+  sizeOf: (outcome) => 2 * outcome.output.length + [...(outcome.fixed ?? [])].reduce((sum, [path, content]) => sum + 2 * (path.length + content.length), 0),
+});
 
 /** Forgets every cached lint run (benchmarks: each run as a fresh process would make it). */
 export function clearLintCache(): void {
@@ -41,7 +45,7 @@ export function runLint(state: RepoState, env: Readonly<Record<string, string>>,
       reads: workingPaths(state).map((path): [string, string | undefined] => [path, files(path)]),
     };
     outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };
-    lintCache.set(key, run.reads, outcome);
+    lintCache.set(key, run.reads, outcome, (path) => state.base.initial.get(path));
   }
   for (const [path, content] of outcome.fixed ?? []) {
     state.written.set(path, content);

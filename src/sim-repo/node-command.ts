@@ -7,7 +7,7 @@ import { overlayTree, workingFile, type RepoState } from './state.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
 /** Outcomes of earlier `node` runs, valid while every file they read reads the same. */
-const nodeRunCache = new RunCache<CommandOutcome>(1_000);
+const nodeRunCache = new RunCache<CommandOutcome>({ maxEntries: 1_000, maxBytes: 4 * 1024 * 1024, sizeOf: (outcome) => 2 * outcome.output.length });
 
 /** Forgets every cached `node` run (benchmarks: each run as a fresh process would make it). */
 export function clearNodeRunCache(): void {
@@ -62,7 +62,7 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
     overlayTree(state),
   );
   const outcome = toOutcome(run, path);
-  nodeRunCache.set(key, run.reads, outcome);
+  nodeRunCache.set(key, run.reads, outcome, (path) => state.base.initial.get(path));
   return outcome;
 }
 

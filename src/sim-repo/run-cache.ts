@@ -1,32 +1,60 @@
-// Owns the process-wide cache of sandboxed runs, keyed by the exact content of every file a run read.
+// Owns the process-wide caches of sandboxed runs, keyed by the exact content of every file a run read.
 
-/** One cached run: the paths it read with the content it saw (undefined = absent), and its result. */
+/** One cached run: the paths it read with the content it saw (undefined = absent), its result, and its estimated size. */
 interface Entry<T> {
   reads: ReadonlyArray<readonly [string, string | undefined]>;
   result: T;
+  bytes: number;
 }
 
-/** Hit and miss counts since the process started (for `npm run bench`). */
+/** Hit and miss counts since the process started (for `npm run bench`); `entries`/`bytes`: what is held now. */
 export interface CacheStats {
   hits: number;
   misses: number;
   entries: number;
+  /** Estimated bytes held (see RunCache), never above the cache's `maxBytes`. */
+  bytes: number;
 }
+
+/** Bounds of a RunCache. */
+export interface RunCacheLimits<T> {
+  /** Runs kept at most; default 4,000. */
+  maxEntries?: number;
+  /** Runs kept per key (the most recent first); default 16. */
+  perKey?: number;
+  /** Estimated bytes kept at most; default 16 MiB. */
+  maxBytes?: number;
+  /** Estimated bytes of a result (default 0); runs larger than `maxBytes` are not kept. */
+  sizeOf?: (result: T) => number;
+}
+
+/** Bytes counted per entry and per read besides their strings (array, tuple and map slots; an estimate). */
+const ENTRY_OVERHEAD_BYTES = 200;
+const READ_OVERHEAD_BYTES = 40;
 
 /**
  * A cache of deterministic runs. A run's result depends only on its key (command, file, filters, env) and the
  * content of the files it read, so a later run with the same key whose files still read the same is a hit:
- * repeated repository states cost nothing. Bounded: at most `maxEntries` runs are kept (oldest dropped first).
+ * repeated repository states cost nothing. Bounded process-wide, least recently used dropped first, by `maxEntries`
+ * runs and by `maxBytes` estimated bytes: two per character of each path and of each read content the process does not
+ * hold anyway (`set`'s `held`: a fixture's file costs nothing, an episode's written variant does), plus the result's
+ * `sizeOf` and fixed overheads. So a run over many distinct tasks holds at most `maxBytes`, not a share per task.
  */
 export class RunCache<T> {
   private readonly byKey = new Map<string, Array<Entry<T>>>();
   private size = 0;
-  readonly stats: CacheStats = { hits: 0, misses: 0, entries: 0 };
+  private readonly maxEntries: number;
+  private readonly perKey: number;
+  readonly maxBytes: number;
+  private readonly sizeOf: (result: T) => number;
+  readonly stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
 
-  constructor(
-    private readonly maxEntries = 4_000,
-    private readonly perKey = 16,
-  ) {}
+  constructor(limits: RunCacheLimits<T> = {}) {
+    this.maxEntries = limits.maxEntries ?? 4_000;
+    this.perKey = limits.perKey ?? 16;
+    this.maxBytes = limits.maxBytes ?? 16 * 1024 * 1024;
+    this.sizeOf = limits.sizeOf ?? (() => 0);
+  }
 
   /** The cached result for `key` whose reads all match `files` now, else undefined. */
   get(key: string, files: (path: string) => string | undefined): T | undefined {
@@ -35,6 +63,9 @@ export class RunCache<T> {
       for (const entry of entries) {
         if (entry.reads.every(([path, content]) => files(path) === content)) {
           this.stats.hits++;
+          // Most recently used last.
+          this.byKey.delete(key);
+          this.byKey.set(key, entries);
           return entry.result;
         }
       }
@@ -43,19 +74,34 @@ export class RunCache<T> {
     return undefined;
   }
 
-  set(key: string, reads: Entry<T>['reads'], result: T): void {
+  /**
+   * Keeps `result` for `key` with the `reads` it was computed from. `held(path)`: the content the process holds for
+   * `path` regardless of this cache (the fixture's file); a read equal to it is stored as that very string and costs
+   * only its path (reads answered by a code worker arrive as copies).
+   */
+  set(key: string, reads: Entry<T>['reads'], result: T, held?: (path: string) => string | undefined): void {
+    let bytes = ENTRY_OVERHEAD_BYTES + this.sizeOf(result);
+    const kept = reads.map(([path, content]): readonly [string, string | undefined] => {
+      bytes += READ_OVERHEAD_BYTES + 2 * path.length;
+      if (content === undefined) return [path, content];
+      const shared = held?.(path);
+      if (shared === content) return [path, shared];
+      bytes += 2 * content.length;
+      return [path, content];
+    });
+    if (bytes > this.maxBytes || this.maxEntries === 0) return;
     let entries = this.byKey.get(key);
-    if (entries === undefined) this.byKey.set(key, (entries = []));
-    entries.unshift({ reads, result });
+    if (entries === undefined) entries = [];
+    else this.byKey.delete(key);
+    this.byKey.set(key, entries);
+    entries.unshift({ reads: kept, result, bytes });
     this.size++;
-    if (entries.length > this.perKey) {
-      entries.pop();
-      this.size--;
-    }
-    while (this.size > this.maxEntries) {
-      const oldest = this.byKey.keys().next().value as string;
-      this.size -= this.byKey.get(oldest)!.length;
-      this.byKey.delete(oldest);
+    this.stats.bytes += bytes;
+    if (entries.length > this.perKey) this.drop(entries.pop()!);
+    while (this.size > this.maxEntries || this.stats.bytes > this.maxBytes) {
+      const [oldestKey, oldest] = this.byKey.entries().next().value as [string, Array<Entry<T>>];
+      this.drop(oldest.pop()!);
+      if (oldest.length === 0) this.byKey.delete(oldestKey);
     }
     this.stats.entries = this.size;
   }
@@ -64,5 +110,16 @@ export class RunCache<T> {
     this.byKey.clear();
     this.size = 0;
     this.stats.entries = 0;
+    this.stats.bytes = 0;
   }
+
+  private drop(entry: Entry<T>): void {
+    this.size--;
+    this.stats.bytes -= entry.bytes;
+  }
+}
+
+/** Two bytes per character of `value`'s JSON (an estimate of a plain result's heap size). */
+export function jsonBytes(value: unknown): number {
+  return 2 * (JSON.stringify(value)?.length ?? 0);
 }

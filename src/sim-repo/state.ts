@@ -64,8 +64,20 @@ export interface RepoState {
   clock: SimClock;
 }
 
-const bases = new WeakMap<RepoSpec, RepoBase>();
+/**
+ * Bases by spec, least recently used first, MAX_BASES at most: a run over many tasks holds a bounded number (a base is
+ * a map of the spec's files plus its lazily built search index). A spec whose base was dropped gets a new one (a new
+ * id: the run caches keyed by it miss once) when next used; states keep their own base meanwhile.
+ */
+const bases = new Map<RepoSpec, RepoBase>();
+/** Bases kept at most (an episode's state holds its own, so this bounds only the cache). */
+export const MAX_BASES = 64;
 let lastBaseId = 0;
+
+/** How many bases the cache holds now (tests: it never exceeds MAX_BASES). */
+export function cachedBaseCount(): number {
+  return bases.size;
+}
 
 /** A path already in normal form (no `.`/`..`/empty segment, no leading or trailing `/`, no backslash) is its own resolution. */
 const NORMAL_PATH = /^(?!\.\.?(?:\/|$))(?:[^/\\]+\/)*[^/\\]+$/;
@@ -77,7 +89,11 @@ const UNUSUAL_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
  */
 export function baseFor(spec: RepoSpec): RepoBase {
   const cached = bases.get(spec);
-  if (cached !== undefined && cached.files === spec.files && cached.scripts === spec.scripts) return cached;
+  if (cached !== undefined && cached.files === spec.files && cached.scripts === spec.scripts) {
+    bases.delete(spec);
+    bases.set(spec, cached);
+    return cached;
+  }
   const initial = new Map<string, string>();
   for (const [name, content] of Object.entries(spec.files)) {
     if (NORMAL_PATH.test(name) && !UNUSUAL_SEGMENT.test(name)) {
@@ -99,7 +115,9 @@ export function baseFor(spec: RepoSpec): RepoBase {
     index,
     scriptCommands: Object.entries(spec.scripts).map(([name, script]) => ({ name, cmd: normaliseCommand(script.cmd), script })),
   };
+  bases.delete(spec);
   bases.set(spec, base);
+  while (bases.size > MAX_BASES) bases.delete(bases.keys().next().value as RepoSpec);
   return base;
 }
 

@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { linearGlob } from './linear-glob.js';
 import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { evaluatePredicate } from './predicates.js';
-import { RunCache } from './run-cache.js';
+import { jsonBytes, RunCache } from './run-cache.js';
 import { runSandboxed, type WorkingTree } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
@@ -45,19 +45,32 @@ interface ExecutedFile {
 }
 
 /** Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same. */
-export const testRunCache = new RunCache<ExecutedFile>();
+export const testRunCache = new RunCache<ExecutedFile>({ maxEntries: 4_000, maxBytes: 24 * 1024 * 1024, sizeOf: jsonBytes });
 
 /**
- * Whole `vitest` runs, per repository spec (its date, hidden files and declared tests are part of what a run
- * means), keyed by arguments, env, the set of paths and the declared tests' outcomes; valid while every file the
- * run read (test files, their imports, declared test files) reads the same. A repeated state costs one lookup.
+ * Whole `vitest` runs of every repository spec, keyed by the spec (its date, hidden files and declared tests are part
+ * of what a run means: by a process-unique number, specIds), arguments, env, the set of paths and the declared tests'
+ * outcomes; valid while every file the run read (test files, their imports, declared test files) reads the same.
+ * A repeated state costs one lookup. One process-wide budget, not one cache per spec: many tasks hold no more.
  */
-let wholeRunCaches = new WeakMap<object, RunCache<TestRun & { executedFiles: number }>>();
+export const wholeRunCache = new RunCache<TestRun & { executedFiles: number }>({ maxEntries: 10_000, maxBytes: 16 * 1024 * 1024, sizeOf: jsonBytes });
+
+/** A number per spec object for wholeRunCache's keys (a WeakMap: it holds no spec). */
+const specIds = new WeakMap<object, number>();
+let lastSpecId = 0;
 
 /** Forgets every cached test run, per file and whole (benchmarks of the uncached cost). */
 export function clearTestRunCaches(): void {
   testRunCache.clear();
-  wholeRunCaches = new WeakMap();
+  wholeRunCache.clear();
+}
+
+/** The string the process holds for `path` regardless of the caches (a hidden or fixture file), for RunCache.set. */
+function heldContent(state: RepoState): (path: string) => string | undefined {
+  return (path) => {
+    const plain = path.startsWith(GRADING_PREFIX) ? path.slice(GRADING_PREFIX.length) : path;
+    return state.spec.hidden_files[plain] ?? state.base.initial.get(plain);
+  };
 }
 
 /** Test files executed in the sandbox vs served from a cache since the process started (`npm run bench`). */
@@ -91,9 +104,10 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
   const hidden = options.hidden === true;
   const declaredOutcomes = state.spec.tests.map((test) => (evaluatePredicate(test.passes_when, state, env) ? 1 : 0)).join('');
   // The set of paths by name (base id + created files), not by listing every path: O(files written).
-  const key = JSON.stringify([args, env, hidden, declaredOutcomes, pathSetKey(state)]);
-  let cache = wholeRunCaches.get(state.spec);
-  if (cache === undefined) wholeRunCaches.set(state.spec, (cache = new RunCache(1_000)));
+  let specId = specIds.get(state.spec);
+  if (specId === undefined) specIds.set(state.spec, (specId = ++lastSpecId));
+  const key = JSON.stringify([specId, args, env, hidden, declaredOutcomes, pathSetKey(state)]);
+  const cache = wholeRunCache;
   const lookup = fileLookup(state, hidden);
   const cached = cache.get(key, lookup);
   if (cached !== undefined) {
@@ -107,7 +121,7 @@ export function runTests(state: RepoState, env: Readonly<Record<string, string>>
     return content;
   };
   const run = collectAndRun(state, env, parsed, hidden, recorded, reads);
-  cache.set(key, [...reads], run);
+  cache.set(key, [...reads], run, heldContent(state));
   return run;
 }
 
@@ -244,7 +258,7 @@ function executeFile(
   // Counted once answered: a probe of codeAhead stopped at this run (it throws) has executed nothing yet.
   testFileStats.executed++;
   const executed = { result: toFileResult(file, run), reads: run.reads };
-  testRunCache.set(key, run.reads, executed);
+  testRunCache.set(key, run.reads, executed, heldContent(state));
   return executed;
 }
 

@@ -1,0 +1,90 @@
+// The caches of code runs and repository bases are bounded process-wide (issue 32 §3): many distinct tasks hold no
+// more than the budget, by the caches' own accounting, and a bounded cache still never serves a stale result.
+import { afterAll, describe, expect, it } from 'vitest';
+import { clearTestRunCaches, RepoSpec, SimRepo, stopCodeWorker } from '../src/sim-repo/index.js';
+import { RunCache } from '../src/sim-repo/run-cache.js';
+import { cachedBaseCount, MAX_BASES } from '../src/sim-repo/state.js';
+import { testRunCache, wholeRunCache } from '../src/sim-repo/test-runner.js';
+
+afterAll(() => stopCodeWorker());
+
+describe('RunCache budget', () => {
+  it('holds at most maxBytes over many distinct keys, dropping the least recently used', () => {
+    const cache = new RunCache<string>({ maxEntries: 1_000, maxBytes: 20_000, sizeOf: (result) => 2 * result.length });
+    const content = (i: number) => `export const v = ${i};\n`.padEnd(1_000, ' ');
+    cache.set('hot', [['a.js', content(-1)]], 'hot');
+    for (let i = 0; i < 500; i++) {
+      cache.set(`task-${i}`, [['a.js', content(i)]], `result ${i}`);
+      // Used all along: least recently used is never this one.
+      expect(cache.get('hot', () => content(-1))).toBe('hot');
+      expect(cache.stats.bytes).toBeLessThanOrEqual(20_000);
+    }
+    expect(cache.stats.entries).toBeLessThan(20);
+    expect(cache.stats.entries).toBeGreaterThan(5);
+    expect(cache.get('task-0', () => content(0))).toBeUndefined();
+    expect(cache.get('task-499', () => content(499))).toBe('result 499');
+    // A changed input is not served the old result.
+    expect(cache.get('task-499', () => content(498))).toBeUndefined();
+  });
+
+  it('counts a read equal to the held (fixture) content by its path only, and stores the held string', () => {
+    const big = 'x'.repeat(100_000);
+    const cache = new RunCache<number>({ maxBytes: 50_000 });
+    cache.set('fixture', [['big.js', big.slice(0)]], 1, () => big);
+    expect(cache.stats.entries).toBe(1);
+    expect(cache.stats.bytes).toBeLessThan(1_000);
+    // An episode's variant costs its content: over the budget, not kept.
+    cache.set('variant', [['big.js', `${big}!`]], 2, () => big);
+    expect(cache.stats.entries).toBe(1);
+    expect(cache.get('fixture', () => big)).toBe(1);
+    expect(cache.get('fixture', () => `${big}!`)).toBeUndefined();
+  });
+
+  it('clear forgets every entry and its bytes', () => {
+    const cache = new RunCache<number>();
+    cache.set('k', [['a', 'b']], 1);
+    cache.clear();
+    expect(cache.stats).toMatchObject({ entries: 0, bytes: 0 });
+    expect(cache.get('k', () => 'b')).toBeUndefined();
+  });
+});
+
+const TEST = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { value } from '../src/value.js';",
+  "describe('task', () => {",
+  "  it('sees its own value', () => {",
+  '    expect(value).toBe(Number(process.env.EXPECTED));',
+  '  });',
+  '});',
+  '',
+].join('\n');
+
+/** Task `i`: its own value.js; every third task expects the wrong value (a failing test). */
+function task(i: number): RepoSpec {
+  const files: Record<string, string> = { 'tests/task.test.js': TEST, 'src/value.js': `export const value = ${i};\n` };
+  for (let n = 0; n < 20; n++) files[`lib/filler-${n}.js`] = `export const filler${n} = ${n};\n`;
+  return RepoSpec.parse({ files, env: { EXPECTED: String(i % 3 === 2 ? -1 : i) }, scripts: { test: { kind: 'test', cmd: 'vitest run' } } });
+}
+
+describe('many distinct tasks', () => {
+  it(`keep at most ${MAX_BASES} bases and the run caches within their budgets, and a dropped base runs as before`, () => {
+    clearTestRunCaches();
+    const specs = Array.from({ length: MAX_BASES + 16 }, (_, i) => task(i));
+    const outcome = (spec: RepoSpec) =>
+      SimRepo.fromSpec(spec)
+        .testResults()
+        .tests.map((test) => test.state)
+        .join(',');
+    const first = specs.map(outcome);
+    expect(first).toEqual(specs.map((_, i) => (i % 3 === 2 ? 'failed' : 'passed')));
+    expect(cachedBaseCount()).toBeLessThanOrEqual(MAX_BASES);
+    for (const cache of [testRunCache, wholeRunCache]) {
+      expect(cache.stats.entries).toBeGreaterThan(0);
+      expect(cache.stats.bytes).toBeLessThanOrEqual(cache.maxBytes);
+    }
+    // The first tasks' bases were dropped (and their worker bases): they are rebuilt, and run against their own files.
+    expect(specs.slice(0, 6).map(outcome)).toEqual(first.slice(0, 6));
+    expect(cachedBaseCount()).toBeLessThanOrEqual(MAX_BASES);
+  });
+});
