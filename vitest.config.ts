@@ -23,6 +23,7 @@ export const E2E_FILES = [
   'tests/results-folder-lock.test.ts',
   'tests/resume-shard.test.ts',
   'tests/scale-out-docs.test.ts',
+  'tests/shard-rows.test.ts',
   'tests/source-fixture-cli-tool.test.ts',
   'tests/terminal.test.ts',
 ];

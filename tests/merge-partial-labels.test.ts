@@ -175,7 +175,8 @@ describe('incomplete merges and partial folders are labelled everywhere', () => 
     expect(refused.stderr).toContain('(run --shard 2/2, or resume the interrupted shard folders, and merge again, or pass --allow-partial');
     const compared = stratbench(['compare', merged, join(root, 'whole'), '--allow-partial']);
     expect(compared.status).toBe(0);
-    expect(compared.stdout).toMatch(new RegExp(`\\n {2}base {2}${merged}: 70 episodes, 14 tasks, 2 epochs, strategies [a-z, -]+ — ${label}\\n`));
+    // Shards hold whole rows (task × epoch): shard 1 of 2 holds every strategy of 7 of the 14 tasks, in both epochs.
+    expect(compared.stdout).toMatch(new RegExp(`\\n {2}base {2}${merged}: 70 episodes, 7 tasks, 2 epochs, strategies [a-z, -]+ — ${label}\\n`));
     // As a head it lacks base episodes: refused without --allow-partial, labelled with it.
     expect(stratbench(['compare', join(root, 'whole'), merged]).status).toBe(2);
     const partialHead = stratbench(['compare', join(root, 'whole'), merged, '--allow-partial']);

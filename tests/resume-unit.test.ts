@@ -94,9 +94,17 @@ describe('loadForResume', () => {
     await expect(loadForResume(folder(`not json\n${JSON.stringify(record('a', 'finished'))}\n`), 'h')).rejects.toThrow(/:1: not valid JSON/);
   });
 
-  it('slices the matrix round-robin and validates i/n', () => {
+  it('slices the matrix round-robin by row (task × epoch, all strategies) and validates i/n', () => {
     const shard = parseShard('2/3');
-    expect([0, 1, 2, 3, 4, 5].filter((i) => inShard(i, shard))).toEqual([1, 4]);
+    expect(shard).toEqual({ index: 2, count: 3, unit: 'row' });
+    // Two strategies: rows are positions 0–1, 2–3, 4–5, …; shard 2/3 holds rows 1 and 4.
+    const positions = Array.from({ length: 12 }, (_, i) => i);
+    expect(positions.filter((i) => inShard(i, shard, 2))).toEqual([2, 3, 8, 9]);
+    // Every position is in exactly one shard.
+    const shards = ['1/3', '2/3', '3/3'].map((text) => parseShard(text));
+    for (const position of positions) expect(shards.filter((one) => inShard(position, one, 2))).toHaveLength(1);
+    // A shard written before rows (no unit) keeps its every-n-th-episode slice.
+    expect(positions.filter((i) => inShard(i, parseShard('2/3', 'episode'), 2))).toEqual([1, 4, 7, 10]);
     expect(() => parseShard('0/3')).toThrow(ResumeError);
     expect(() => parseShard('a/b')).toThrow(ResumeError);
   });

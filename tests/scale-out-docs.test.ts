@@ -395,7 +395,7 @@ describe('docs/scale-out.md', () => {
     // Each pod spread its calls over both hosts.
     for (const index of [1, 2, 3, 4]) {
       const run = JSON.parse(readFileSync(join(results, `shard-${index}`, 'run.json'), 'utf8')) as { model_hosts: Record<string, HostStats[]>; shard: unknown };
-      expect(run.shard).toEqual({ index, count: 4 });
+      expect(run.shard).toEqual({ index, count: 4, unit: 'row' });
       const stats = run.model_hosts['ollama:qwen3:8b']!;
       expect(stats.map((host) => host.url)).toEqual(hosts.map((host) => host.url));
       expect(stats.every((host) => host.calls > 0 && host.failures === 0)).toBe(true);

@@ -42,7 +42,16 @@ export type RunConfig = z.infer<typeof RunConfig>;
 export const RunStatus = z.enum(['running', 'interrupted', 'complete', 'partial']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-export const Shard = z.object({ index: z.number().int().positive().describe('1-based'), count: z.number().int().positive() });
+/**
+ * `--shard index/count`. `unit: 'row'` (runs since issue 32): the shard holds every count-th row of the matrix — one
+ * task × epoch with all its strategies — so each row's episodes, which share most of their text, sit side by side in
+ * its episodes file and compress as one run's do. Absent (folders written before): every count-th episode.
+ */
+export const Shard = z.object({
+  index: z.number().int().positive().describe('1-based'),
+  count: z.number().int().positive(),
+  unit: z.literal('row').optional().describe('row: every count-th task × epoch with all its strategies; absent: every count-th episode'),
+});
 export type Shard = z.infer<typeof Shard>;
 
 /**
@@ -160,6 +169,7 @@ export const RunFile = z.looseObject({
   merged_from: z.array(z.string()).optional(),
   missing_shards: z.array(z.number().int().positive()).optional(),
   shard_count: z.number().int().positive().optional().describe('A merge of shards: n of the --shard i/n split'),
+  shard_unit: z.literal('row').optional().describe("A merge of shards: their Shard.unit ('row'), absent for shards of every n-th episode"),
   merge_overlap: MergeOverlap.optional(),
   validation: RunValidation.optional().describe('How the references were checked before the first episode; absent in run.json written before it was recorded'),
   completeness: RunCompleteness.optional().describe('Written by merge; a run puts it in summary.json'),

@@ -44,6 +44,7 @@ const IGNORED = new Set([
   'merged_from',
   'missing_shards',
   'shard_count',
+  'shard_unit',
   'merge_overlap',
   'completeness',
   'prompt_contamination',
@@ -51,6 +52,8 @@ const IGNORED = new Set([
   'prompt_texts',
   'model_notes',
   'model_hosts',
+  // Whether the references were replayed or served from the validation cache, and how long that took.
+  'validation',
 ]);
 /** config.* fields reported elsewhere (the suite, the coverage check) or that are paths on one machine. */
 const IGNORED_CONFIG = new Set(['suite', 'tasks', 'strategies', 'groups', 'prompts_dir', 'ollama_flags']);

@@ -8,9 +8,18 @@ export interface MatrixCell {
   epoch: number;
 }
 
-/** Whether matrix cell `position` belongs to `shard` (round-robin over the deterministic matrix order). */
-export function inShard(position: number, shard: Shard | undefined): boolean {
-  return shard === undefined || position % shard.count === shard.index - 1;
+/**
+ * Whether matrix cell `position` belongs to `shard`: round-robin over the deterministic matrix order (epoch, task,
+ * strategy) by row — task × epoch, `strategies` cells — for a shard with `unit: 'row'`, else by cell (folders written
+ * before rows). Pure.
+ */
+export function inShard(position: number, shard: Shard | undefined, strategies: number): boolean {
+  return shard === undefined || shardOf(position, shard.count, shard.unit, strategies) === shard.index;
+}
+
+/** The 1-based shard of `count` that holds matrix cell `position` (see inShard). Pure. */
+export function shardOf(position: number, count: number, unit: Shard['unit'], strategies: number): number {
+  return ((unit === 'row' ? Math.floor(position / strategies) : position) % count) + 1;
 }
 
 const cellKey = (cell: MatrixCell): string => `${cell.strategy}\u0000${cell.task}\u0000${cell.epoch}`;
@@ -24,7 +33,7 @@ export function* matrixCells(config: Pick<RunFile['config'], 'strategies' | 'tas
   for (let epoch = 0; epoch < config.epochs; epoch++) {
     for (const task of config.tasks) {
       for (const strategy of config.strategies) {
-        if (inShard(position, shard)) yield { strategy, task, epoch };
+        if (inShard(position, shard, config.strategies.length)) yield { strategy, task, epoch };
         position += 1;
       }
     }
@@ -41,7 +50,7 @@ export function missingCells(expected: Iterable<MatrixCell>, have: readonly Matr
  * The cells a folder set out to hold, as its run.json says: its shard's, those of the shards a merge was given, or
  * the whole matrix, in matrix order. A generator (nothing proportional to the matrix is built). Pure.
  */
-export function* sliceCells(run: Pick<RunFile, 'config' | 'shard' | 'missing_shards' | 'shard_count'>): Generator<MatrixCell> {
+export function* sliceCells(run: Pick<RunFile, 'config' | 'shard' | 'missing_shards' | 'shard_count' | 'shard_unit'>): Generator<MatrixCell> {
   if (run.shard) {
     yield* matrixCells(run.config, run.shard);
     return;
@@ -55,7 +64,10 @@ export function* sliceCells(run: Pick<RunFile, 'config' | 'shard' | 'missing_sha
 }
 
 /** What run.json says that completeness reads. */
-export type CompletenessSource = Pick<RunFile, 'status' | 'config' | 'shard' | 'missing_shards' | 'shard_count' | 'merged_from' | 'episodes_format'> & {
+export type CompletenessSource = Pick<
+  RunFile,
+  'status' | 'config' | 'shard' | 'missing_shards' | 'shard_count' | 'shard_unit' | 'merged_from' | 'episodes_format'
+> & {
   suite: { tasks?: number | undefined };
 };
 
@@ -121,15 +133,16 @@ export function describeCompleteness(run: CompletenessSource, cells: Iterable<Ma
 }
 
 /** Whether a matrix position belongs to the slice run.json says the folder set out to hold (see sliceCells). */
-function sliceTest(run: Pick<RunFile, 'shard' | 'missing_shards' | 'shard_count'>): (position: number) => boolean {
+function sliceTest(run: Pick<RunFile, 'config' | 'shard' | 'missing_shards' | 'shard_count' | 'shard_unit'>): (position: number) => boolean {
+  const strategies = run.config.strategies.length;
   if (run.shard) {
     const shard = run.shard;
-    return (position) => inShard(position, shard);
+    return (position) => inShard(position, shard, strategies);
   }
   const missingShards = new Set(run.missing_shards ?? []);
   if (missingShards.size === 0) return () => true;
   const count = run.shard_count ?? 1;
-  return (position) => !missingShards.has((position % count) + 1);
+  return (position) => !missingShards.has(shardOf(position, count, run.shard_unit, strategies));
 }
 
 /**

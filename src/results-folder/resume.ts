@@ -14,13 +14,16 @@ export class ResumeError extends Error {
   override readonly name = 'ResumeError';
 }
 
-/** Parses `--shard i/n` (1 ≤ i ≤ n). Throws ResumeError for anything else. */
-export function parseShard(value: string): Shard {
+/**
+ * Parses `--shard i/n` (1 ≤ i ≤ n) into a shard sliced by `unit`: 'row' (the default) or 'episode' (every n-th
+ * episode, as folders written before rows are: Shard.unit absent). Throws ResumeError for anything else.
+ */
+export function parseShard(value: string, unit: 'row' | 'episode' = 'row'): Shard {
   const match = /^(\d+)\/(\d+)$/.exec(value.trim());
   const index = match ? Number(match[1]) : Number.NaN;
   const count = match ? Number(match[2]) : Number.NaN;
   if (!match || count < 1 || index < 1 || index > count) throw new ResumeError(`--shard takes i/n with 1 ≤ i ≤ n, e.g. 2/4; got "${value}"`);
-  return { index, count };
+  return unit === 'episode' ? { index, count } : { index, count, unit };
 }
 
 export { inShard } from './completeness.js';
@@ -221,6 +224,8 @@ export interface MergedFolders {
   missingShards: number[];
   /** n of the --shard i/n split when the folders are shards. */
   shardCount?: number;
+  /** How the shards were sliced (Shard.unit) when the folders are shards: 'row', or undefined for every n-th episode. */
+  shardUnit?: 'row';
   /** Episodes found in several folders: final once forEachKept has run (with `prefer: 'last'`, at once). */
   readonly overlap: { prefer: 'first' | 'last' | null; episodes: number };
 }
@@ -264,6 +269,7 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
   const resolves = 'or pass --prefer first|last to merge them, keeping the first or last folder’s copy of each episode they share';
   let missingShards: number[] = [];
   let shardCount: number | undefined;
+  let shardUnit: Shard['unit'];
   const unsharded = dirs.filter((_, i) => shards[i] === undefined);
   if (shards.some((shard) => shard !== undefined) && unsharded.length > 0) {
     // An unsharded run covers the whole matrix: with a shard of the same configuration it is a re-run of some episodes.
@@ -271,6 +277,13 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
   } else if (shards.some((shard) => shard !== undefined)) {
     const counts = new Set(shards.map((shard) => shard!.count));
     if (counts.size > 1) throw new ResumeError(`refusing to merge shards of different splits: ${[...counts].map((n) => `/${n}`).join(', ')}`);
+    const byEpisode = dirs.filter((_, i) => shards[i]!.unit === undefined);
+    if (byEpisode.length > 0 && byEpisode.length < dirs.length) {
+      // The same i/n names different slices: every n-th episode (folders written before rows) or every n-th row.
+      throw new ResumeError(
+        `refusing to merge shards sliced differently: ${byEpisode.join(', ')} hold every n-th episode (written before shards were sliced by row), the others every n-th task × epoch; run those shards again`,
+      );
+    }
     const seen = new Set<number>();
     for (const [i, shard] of shards.entries()) {
       // A shard given twice is a re-run of that shard: its episodes overlap, and only a policy says whose to keep.
@@ -280,6 +293,7 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
       seen.add(shard!.index);
     }
     shardCount = shards[0]!.count;
+    shardUnit = shards[0]!.unit;
     missingShards = Array.from({ length: shardCount }, (_, i) => i + 1).filter((index) => !seen.has(index));
   }
   // Which folder's copy of each episode is kept — one byte per matrix cell (the folder's number), and a map only for
@@ -333,6 +347,7 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
     compressed: episodeFiles.some((file) => file.compressed),
     missingShards,
     ...(shardCount === undefined ? {} : { shardCount }),
+    ...(shardUnit === undefined ? {} : { shardUnit }),
     get overlap() {
       return { prefer: overlapping > 0 ? (prefer ?? null) : null, episodes: overlapping };
     },

@@ -72,7 +72,9 @@ export function guardedDisk(disk: Disk, lock: FolderLock | undefined): Disk {
 export async function prepareRunFolder(options: Record<string, unknown>, held: HeldLock): Promise<{ outDir: string; shard: Shard | undefined }> {
   const outDir = typeof options['out'] === 'string' ? options['out'] : join('results', timestamp());
   try {
-    const shard = typeof options['shard'] === 'string' ? parseShard(options['shard']) : undefined;
+    // A resumed shard of a folder written before row slicing keeps slicing by episode (run-resume.ts).
+    const unit = options['shardUnit'] === 'episode' ? 'episode' : 'row';
+    const shard = typeof options['shard'] === 'string' ? parseShard(options['shard'], unit) : undefined;
     await prepareOutputFolder(outDir);
     if (held.lock === undefined) await lockFolder(outDir, commandLine(), held);
     return { outDir, shard };

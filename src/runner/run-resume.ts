@@ -75,15 +75,17 @@ export async function resumeDefaults(options: Record<string, unknown>, explicit:
 
 /**
  * A shard resumes as that shard: its slice of the matrix, never the whole matrix. Sets `merged.shard` from the run's
- * (`i/n`, or none) unless `--shard` was given; returns the conflict when it was given with another value.
+ * (`i/n`, or none) unless `--shard` was given; returns the conflict when it was given with another value. A shard
+ * written before shards were sliced by row keeps its slicing (`shardUnit: 'episode'`, read by prepareRunFolder).
  */
 function resumeShard(
   options: Record<string, unknown>,
   merged: Record<string, unknown>,
   explicit: ReadonlySet<string>,
-  recorded: { index: number; count: number } | undefined,
+  recorded: { index: number; count: number; unit?: 'row' } | undefined,
 ): string | undefined {
   const shard = recorded ? `${recorded.index}/${recorded.count}` : undefined;
+  if (recorded !== undefined && recorded.unit === undefined) merged['shardUnit'] = 'episode';
   if (!explicit.has('shard')) {
     if (shard === undefined) delete merged['shard'];
     else merged['shard'] = shard;

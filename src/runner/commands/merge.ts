@@ -183,6 +183,7 @@ function mergedRunFile(dirs: string[], merged: Merged, copied: CopiedEpisodes): 
     merged_from: dirs,
     ...(merged.missingShards.length ? { missing_shards: merged.missingShards } : {}),
     ...(merged.shardCount === undefined ? {} : { shard_count: merged.shardCount }),
+    ...(merged.shardUnit === undefined ? {} : { shard_unit: merged.shardUnit }),
     merge_overlap: merged.overlap,
   };
   const completeness = describeCompleteness({ ...described, status: 'complete' }, copied.positions);

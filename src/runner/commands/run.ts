@@ -249,11 +249,16 @@ async function prepareRun(
 function announceMatrix(run: PreparedRun): void {
   const { selection, identity, shard, existing } = run;
   const matrixSize = selection.tasks.length * selection.strategies.length * identity.epochs;
-  // Matrix positions p with p mod n = i − 1 (inShard): the exact size of shard i/n.
-  const sliceSize = shard ? Math.max(0, Math.ceil((matrixSize - (shard.index - 1)) / shard.count)) : matrixSize;
+  // The exact size of shard i/n (inShard): every n-th row (task × epoch, all strategies) from row i − 1, or for a
+  // shard written before rows, every n-th matrix position.
+  const strategies = selection.strategies.length;
+  const unitSize = shard?.unit === 'row' ? strategies : 1;
+  const units = matrixSize / unitSize;
+  const sliceSize = shard ? Math.max(0, Math.ceil((units - (shard.index - 1)) / shard.count)) * unitSize : matrixSize;
   if (shard && sliceSize === 0) {
+    const unitName = shard.unit === 'row' ? 'task × epoch row' : 'episode';
     process.stderr.write(
-      `warning: shard ${shard.index}/${shard.count} holds no episode: the matrix has ${matrixSize} episode(s), fewer than ${shard.count} shards; nothing runs\n`,
+      `warning: shard ${shard.index}/${shard.count} holds no episode: the matrix has ${units} ${unitName}(s), fewer than ${shard.count} shards; nothing runs\n`,
     );
   }
   const kept = existing?.kept ?? 0;
