@@ -144,7 +144,9 @@ describe('the pool of code workers', () => {
     // The pool goes on: two more episodes side by side, each answered.
     const next = await countsDuring(() => Promise.all([ahead(repoWith(), busy('after-a', 1_000)), ahead(repoWith(), busy('after-b', 2_000))]));
     expect(next.value.map((result) => result.output)).toEqual(['after-a 2997', 'after-b 5995']);
-    // The killed worker's place is taken by a new one (the other may have idled out meanwhile: then two).
-    expect(next.counts.started).toBeGreaterThanOrEqual(1);
+    // A killed worker's place is taken by a new one (the other may have idled out meanwhile: then two). Which limit ends
+    // the stuck run depends on the machine's speed: the sandbox's CPU-time check between two sorts (the worker lives
+    // on) or, when one sort outlasts the hard cutoff on a loaded machine, the host's kill.
+    if (timedOut.error?.message.startsWith('run killed') === true) expect(next.counts.started).toBeGreaterThanOrEqual(1);
   });
 });
