@@ -9,7 +9,8 @@ import { isMap, parse, parseDocument } from 'yaml';
 import { createRandom } from '../src/report/statistics-random.js';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const cli = join(root, 'dist/cli.js');
+/** The CLI measured: this checkout's, or another build's (`BENCH_CLI`, as `npm run bench` does for the base commit). */
+const cli = process.env['BENCH_CLI'] ?? join(root, 'dist/cli.js');
 const STRATEGIES = 'direct,react,plan-up-front,plan-replan,gated';
 /** Fixture sizes measured, in files (the core shop has 28; `BENCH_SIZES=28,1000,10000`). */
 const SIZES = (process.env['BENCH_SIZES'] ?? '28,1000,10000').split(',').map(Number);
@@ -194,7 +195,7 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  if (process.env['BENCH_NO_BUILD'] === undefined) {
+  if (process.env['BENCH_NO_BUILD'] === undefined && process.env['BENCH_CLI'] === undefined) {
     process.stdout.write('building dist/ (tsc)…\n');
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   }

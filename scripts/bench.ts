@@ -253,13 +253,16 @@ async function sandboxRound(tree: Tree): Promise<void> {
   }
 }
 
-/** One round of a tree's own bench-big-fixture.ts at 28 and 10,000 files: every `… episodes/s` median becomes a metric. */
+/**
+ * One round of this checkout's bench-big-fixture.ts at 28 and 10,000 files with `tree`'s CLI (BENCH_CLI), so both
+ * trees run the same suites (the core suite's tasks and the list/search tasks): every `… episodes/s` becomes a metric.
+ */
 async function bigFixtureRound(tree: Tree): Promise<void> {
   const out = await new Promise<string>((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(tree.root, 'scripts/bench-big-fixture.ts')], {
-      cwd: tree.root,
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/bench-big-fixture.ts')], {
+      cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, BENCH_SIZES: '28,10000', BENCH_REPEATS: '1' },
+      env: { ...process.env, BENCH_SIZES: '28,10000', BENCH_REPEATS: '1', BENCH_EPISODES: '3000', BENCH_CLI: join(tree.root, 'dist/cli.js') },
     });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
