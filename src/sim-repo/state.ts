@@ -66,13 +66,27 @@ export interface RepoState {
 
 /**
  * Bases by spec, least recently used first, MAX_BASES at most: a run over many tasks holds a bounded number (a base is
- * a map of the spec's files plus its lazily built search index). A spec whose base was dropped gets a new one (a new
- * id: the run caches keyed by it miss once) when next used; states keep their own base meanwhile.
+ * a map of the spec's files plus its lazily built search index). A spec whose base was dropped has it rebuilt, under the
+ * same id (baseIdFor), when next used; states keep their own base meanwhile.
  */
 const bases = new Map<RepoSpec, RepoBase>();
 /** Bases kept at most (an episode's state holds its own, so this bounds only the cache). */
 export const MAX_BASES = 64;
 let lastBaseId = 0;
+
+/**
+ * Ids by spec, with the `files`/`scripts` objects they were given for: a base rebuilt after it was dropped keeps its id
+ * (the same content), so the run caches and the code worker's copy keyed by it still serve it. Holds no spec.
+ */
+const baseIds = new WeakMap<RepoSpec, { files: RepoSpec['files']; scripts: RepoSpec['scripts']; id: number }>();
+
+function baseIdFor(spec: RepoSpec): number {
+  const known = baseIds.get(spec);
+  if (known !== undefined && known.files === spec.files && known.scripts === spec.scripts) return known.id;
+  const id = ++lastBaseId;
+  baseIds.set(spec, { files: spec.files, scripts: spec.scripts, id });
+  return id;
+}
 
 /** How many bases the cache holds now (tests: it never exceeds MAX_BASES). */
 export function cachedBaseCount(): number {
@@ -107,7 +121,7 @@ export function baseFor(spec: RepoSpec): RepoBase {
   if (!initial.has('package.json')) initial.set('package.json', generatedPackageJson(spec));
   const index = new TreeIndex(initial);
   const base: RepoBase = {
-    id: ++lastBaseId,
+    id: baseIdFor(spec),
     files: spec.files,
     scripts: spec.scripts,
     initial,
