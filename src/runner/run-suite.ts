@@ -90,7 +90,7 @@ export async function runMatrix(
   env: RunEnvironment,
 ): Promise<SummaryFile & { completeness: RunCompleteness; interrupted: boolean; ran: number }> {
   const state = await restoreKept(config, env);
-  const pending = (position: number): boolean => inShard(position, config.shard) && !state.positions.has(position);
+  const pending = (position: number): boolean => inShard(position, config.shard, config.strategies.length) && !state.positions.has(position);
   let toRun = 0;
   for (let position = 0; position < state.positions.size; position++) if (pending(position)) toRun += 1;
   const cells = matrixCells(config.tasks, config.strategies, config.epochs, config.seed, pending, state.longest?.estimate, {
