@@ -33,11 +33,11 @@ describe('stratbench bin', () => {
     expect(existsSync(join(out, 'episodes.jsonl'))).toBe(false);
   });
 
-  it('warns when a shard holds no episode of the matrix (more shards than episodes), and runs nothing', () => {
+  it('warns when a shard holds no episode of the matrix (more shards than task × epoch rows), and runs nothing', () => {
     const out = join(scratch(), 'empty-shard');
     const result = stratbench(['run', '--tasks', 'fix-checkout-test', '--strategies', 'direct', '--shard', '3/3', '--out', out, '--no-progress']);
     expect(result.status).toBe(0);
-    expect(result.stderr).toContain('warning: shard 3/3 holds no episode: the matrix has 1 episode(s), fewer than 3 shards; nothing runs');
+    expect(result.stderr).toContain('warning: shard 3/3 holds no episode: the matrix has 1 task × epoch row(s), fewer than 3 shards; nothing runs');
     expect(episodes(out)).toHaveLength(0);
   });
 
