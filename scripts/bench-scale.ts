@@ -10,11 +10,12 @@
 // merged head. Folders live in a fresh /tmp/scale-* scratch folder, deleted as soon as they are measured: a 1M run
 // writes ~7 GB of episodes.jsonl (uncompressed), and at most three such folders (base, shards, merge) exist at once.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { parseDocument, type YAMLMap, type YAMLSeq } from 'yaml';
+import { writeCopiedCore as copyCore } from './bench-support.js';
+import { parseDocument } from 'yaml';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const cli = join(root, 'dist/cli.js');
@@ -79,21 +80,7 @@ function episodesBytes(dir: string): { file: string; bytes: number } {
 }
 
 /** Writes core.yaml with its tasks copied `copies` times (ids suffixed -c0, -c1, …) to `path`; returns the task count. */
-function writeCopiedCore(path: string, copies: number): number {
-  const doc = parseDocument(readFileSync(join(root, 'tasks/core.yaml'), 'utf8'));
-  const tasks = doc.get('tasks') as YAMLSeq<YAMLMap>;
-  const originals = [...tasks.items];
-  tasks.items = [];
-  for (let copy = 0; copy < copies; copy++) {
-    for (const task of originals) {
-      const clone = task.clone() as YAMLMap;
-      clone.set('id', `${String(task.get('id'))}-c${copy}`);
-      tasks.items.push(clone);
-    }
-  }
-  writeFileSync(path, doc.toString());
-  return tasks.items.length;
-}
+const writeCopiedCore = (path: string, copies: number): number => copyCore({ root, label: 'this checkout', commit: 'HEAD' }, path, copies);
 
 /** Tasks in a suite file (YAML or JSON: a top-level `tasks` list). */
 function countTasks(path: string): number {
