@@ -43,10 +43,11 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
   }
   const path = code === undefined ? rest[0]!.replace(/^(\/repo\/|\.\/)/, '') : undefined;
   const lookup = (file: string) => workingFile(state, file);
-  const key = JSON.stringify([code ?? null, print, path ?? null, code === undefined ? rest.slice(1) : rest, env, state.spec.date]);
+  // The declared packages are part of the key: they change how an undeclared import fails ("Cannot find package").
+  const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
+  const key = JSON.stringify([code ?? null, print, path ?? null, code === undefined ? rest.slice(1) : rest, env, state.spec.date, packages]);
   const cached = nodeRunCache.get(key, lookup);
   if (cached !== undefined) return cached;
-  const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   // -p prints the value as Node's util.inspect would (console.log's formatting), statements allowed as in Node.
   const entry = path !== undefined ? { path } : { code: print ? `console.log((0, eval)(${JSON.stringify(code)}));` : code!, filename: '[eval1]' };
   const run = runSandboxed(

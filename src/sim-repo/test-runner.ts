@@ -235,13 +235,14 @@ function executeFile(
       reads: [[file, content]],
     };
   }
-  const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}`;
+  // The declared packages are part of the key: they change how an undeclared import fails ("Cannot find package").
+  const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
+  const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}\u0000${packages.join(',')}`;
   const cached = testRunCache.get(key, lookup);
   if (cached !== undefined) {
     testFileStats.cached++;
     return cached;
   }
-  const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   const run = runSandboxed(
     {
       entry: { path: file },
