@@ -45,7 +45,7 @@ interface ExecutedFile {
 }
 
 /** Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same. */
-export const testRunCache = new RunCache<ExecutedFile>({ maxEntries: 4_000, maxBytes: 24 * 1024 * 1024, sizeOf: jsonBytes });
+export const testRunCache = new RunCache<ExecutedFile>({ maxEntries: 4_000, maxBytes: 96 * 1024 * 1024, sizeOf: jsonBytes });
 
 /**
  * Whole `vitest` runs of every repository spec, keyed by the spec (its date, hidden files and declared tests are part
@@ -53,7 +53,7 @@ export const testRunCache = new RunCache<ExecutedFile>({ maxEntries: 4_000, maxB
  * outcomes; valid while every file the run read (test files, their imports, declared test files) reads the same.
  * A repeated state costs one lookup. One process-wide budget, not one cache per spec: many tasks hold no more.
  */
-export const wholeRunCache = new RunCache<TestRun & { executedFiles: number }>({ maxEntries: 10_000, maxBytes: 16 * 1024 * 1024, sizeOf: jsonBytes });
+export const wholeRunCache = new RunCache<TestRun & { executedFiles: number }>({ maxEntries: 10_000, maxBytes: 64 * 1024 * 1024, sizeOf: jsonBytes });
 
 /** A number per spec object for wholeRunCache's keys (a WeakMap: it holds no spec). */
 const specIds = new WeakMap<object, number>();
