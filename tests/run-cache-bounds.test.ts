@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { clearTestRunCaches, RepoSpec, SimRepo, stopCodeWorker } from '../src/sim-repo/index.js';
 import { RunCache } from '../src/sim-repo/run-cache.js';
 import { cachedBaseCount, MAX_BASES } from '../src/sim-repo/state.js';
-import { testRunCache, wholeRunCache } from '../src/sim-repo/test-runner.js';
+import { testFileStats, testRunCache, wholeRunCache } from '../src/sim-repo/test-runner.js';
 
 afterAll(() => stopCodeWorker());
 
@@ -38,6 +38,28 @@ describe('RunCache budget', () => {
     expect(cache.stats.entries).toBe(1);
     expect(cache.get('fixture', () => big)).toBe(1);
     expect(cache.get('fixture', () => `${big}!`)).toBeUndefined();
+  });
+
+  it('returns the reads as kept: the held string in place of a copy, so a caller keeping them holds no copy', () => {
+    const big = 'y'.repeat(10_000);
+    const copy = big.split('').join('');
+    const cache = new RunCache<number>();
+    const kept = cache.set(
+      'k',
+      [
+        ['big.js', copy],
+        ['gone.js', undefined],
+        ['own.js', 'written'],
+      ],
+      1,
+      (path) => (path === 'big.js' ? big : undefined),
+    );
+    expect(kept[0]![1]).toBe(big);
+    expect(kept.slice(1)).toEqual([
+      ['gone.js', undefined],
+      ['own.js', 'written'],
+    ]);
+    expect(cache.lookup('k', (path) => ({ 'big.js': big, 'own.js': 'written' })[path])).toEqual({ result: 1, reads: kept, bytes: expect.any(Number) });
   });
 
   it('clear forgets every entry and its bytes', () => {
@@ -86,5 +108,44 @@ describe('many distinct tasks', () => {
     // The first tasks' bases were dropped (and their worker bases): they are rebuilt, and run against their own files.
     expect(specs.slice(0, 6).map(outcome)).toEqual(first.slice(0, 6));
     expect(cachedBaseCount()).toBeLessThanOrEqual(MAX_BASES);
+  });
+});
+
+/** Task `i` of one fixture: the same test file and a 60 KB module it imports, and its own value.js. */
+function fixtureTask(i: number): RepoSpec {
+  const files: Record<string, string> = {
+    'tests/task.test.js': TEST.replace(
+      "import { value } from '../src/value.js';",
+      "import { value } from '../src/value.js';\nimport { table } from '../src/table.js';",
+    ),
+    'src/value.js': `export const value = ${i};\n`,
+    'src/table.js': `export const table = [${Array.from({ length: 10_000 }, (_, n) => n).join(',')}];\n`,
+  };
+  return RepoSpec.parse({ files, env: { EXPECTED: String(i) }, scripts: { test: { kind: 'test', cmd: 'vitest run' } } });
+}
+
+describe('many tasks of one fixture', () => {
+  it("keep every task's result of the shared test file, counted without the fixture text it read", () => {
+    clearTestRunCaches();
+    // More tasks than one key's entries held until issue 32's second round (16): a cold tasks/bench.json run
+    // executed the same test files again once the whole-run cache let them go.
+    const specs = Array.from({ length: 40 }, (_, i) => fixtureTask(i));
+    const pass = () =>
+      specs.map((spec) =>
+        SimRepo.fromSpec(spec)
+          .testResults()
+          .tests.map((test) => test.state)
+          .join(','),
+      );
+    const before = testFileStats.executed;
+    expect(pass()).toEqual(specs.map(() => 'passed'));
+    expect(testFileStats.executed - before).toBe(40);
+    expect(testRunCache.stats.entries).toBe(40);
+    // The 60 KB module is fixture text: an entry costs its result and paths (it counted ~120 KB more before).
+    expect(testRunCache.stats.bytes / testRunCache.stats.entries).toBeLessThan(4_000);
+    wholeRunCache.clear();
+    const again = testFileStats.executed;
+    expect(pass()).toEqual(specs.map(() => 'passed'));
+    expect(testFileStats.executed - again).toBe(0);
   });
 });

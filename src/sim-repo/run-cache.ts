@@ -58,6 +58,11 @@ export class RunCache<T> {
 
   /** The cached result for `key` whose reads all match `files` now, else undefined. */
   get(key: string, files: (path: string) => string | undefined): T | undefined {
+    return this.lookup(key, files)?.result;
+  }
+
+  /** As `get`, with the reads the result was computed from (the strings the cache holds: see `set`). */
+  lookup(key: string, files: (path: string) => string | undefined): { result: T; reads: Entry<T>['reads'] } | undefined {
     const entries = this.byKey.get(key);
     if (entries !== undefined) {
       for (const entry of entries) {
@@ -66,7 +71,7 @@ export class RunCache<T> {
           // Most recently used last.
           this.byKey.delete(key);
           this.byKey.set(key, entries);
-          return entry.result;
+          return entry;
         }
       }
     }
@@ -78,8 +83,10 @@ export class RunCache<T> {
    * Keeps `result` for `key` with the `reads` it was computed from. `held(path)`: the content the process holds for
    * `path` regardless of this cache (the fixture's file); a read equal to it is stored as that very string and costs
    * only its path (reads answered by a code worker arrive as copies).
+   * @returns the reads as kept (held strings in place of the worker's copies): a caller that keeps the reads beside
+   * the result should keep these, or the copies stay alive uncounted.
    */
-  set(key: string, reads: Entry<T>['reads'], result: T, held?: (path: string) => string | undefined): void {
+  set(key: string, reads: Entry<T>['reads'], result: T, held?: (path: string) => string | undefined): Entry<T>['reads'] {
     let bytes = ENTRY_OVERHEAD_BYTES + this.sizeOf(result);
     const kept = reads.map(([path, content]): readonly [string, string | undefined] => {
       bytes += READ_OVERHEAD_BYTES + 2 * path.length;
@@ -89,7 +96,7 @@ export class RunCache<T> {
       bytes += 2 * content.length;
       return [path, content];
     });
-    if (bytes > this.maxBytes || this.maxEntries === 0) return;
+    if (bytes > this.maxBytes || this.maxEntries === 0) return kept;
     let entries = this.byKey.get(key);
     if (entries === undefined) entries = [];
     else this.byKey.delete(key);
@@ -104,6 +111,7 @@ export class RunCache<T> {
       if (oldest.length === 0) this.byKey.delete(oldestKey);
     }
     this.stats.entries = this.size;
+    return kept;
   }
 
   clear(): void {

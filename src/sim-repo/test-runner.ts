@@ -44,16 +44,24 @@ interface ExecutedFile {
   reads: ReadonlyArray<readonly [string, string | undefined]>;
 }
 
-/** Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same. */
-export const testRunCache = new RunCache<ExecutedFile>({ maxEntries: 4_000, maxBytes: 96 * 1024 * 1024, sizeOf: jsonBytes });
+/**
+ * Per-file results of earlier runs, keyed by file, name pattern and env; valid while every file read reads the same.
+ * A result is counted at its JSON size, its reads by RunCache (fixture text held anyway costs its path only). Until
+ * issue 32's second round the reads were counted twice, fixture text included (~14.5 KB an entry for ~2 KB of result),
+ * so a 24 MiB budget evicted what a cold tasks/bench.json run needed again; the worker's copies of the read files
+ * stayed alive beside the cache's shared strings, too.
+ */
+export const testRunCache = new RunCache<FileResult>({ maxEntries: 4_000, perKey: 512, maxBytes: 24 * 1024 * 1024, sizeOf: jsonBytes });
 
 /**
  * Whole `vitest` runs of every repository spec, keyed by the spec (its date, hidden files and declared tests are part
  * of what a run means: by a process-unique number, specIds), arguments, env, the set of paths and the declared tests'
  * outcomes; valid while every file the run read (test files, their imports, declared test files) reads the same.
  * A repeated state costs one lookup. One process-wide budget, not one cache per spec: many tasks hold no more.
+ * Its file results are mostly the test-file cache's own objects, counted again here (an over-estimate kept on purpose:
+ * an entry outliving its files' entries holds them alone); a miss costs no sandbox run while those entries live.
  */
-export const wholeRunCache = new RunCache<TestRun & { executedFiles: number }>({ maxEntries: 10_000, maxBytes: 64 * 1024 * 1024, sizeOf: jsonBytes });
+export const wholeRunCache = new RunCache<TestRun & { executedFiles: number }>({ maxEntries: 10_000, maxBytes: 32 * 1024 * 1024, sizeOf: jsonBytes });
 
 /** A number per spec object for wholeRunCache's keys (a WeakMap: it holds no spec). */
 const specIds = new WeakMap<object, number>();
@@ -238,7 +246,7 @@ function executeFile(
   // The declared packages are part of the key: they change how an undeclared import fails ("Cannot find package").
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}\u0000${packages.join(',')}`;
-  const cached = testRunCache.get(key, lookup);
+  const cached = testRunCache.lookup(key, lookup);
   if (cached !== undefined) {
     testFileStats.cached++;
     return cached;
@@ -258,9 +266,8 @@ function executeFile(
   );
   // Counted once answered: a probe of codeAhead stopped at this run (it throws) has executed nothing yet.
   testFileStats.executed++;
-  const executed = { result: toFileResult(file, run), reads: run.reads };
-  testRunCache.set(key, run.reads, executed, heldContent(state));
-  return executed;
+  const result = toFileResult(file, run);
+  return { result, reads: testRunCache.set(key, run.reads, result, heldContent(state)) };
 }
 
 const SHIM_STATE: Record<ReportTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
