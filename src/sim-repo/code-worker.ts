@@ -1,6 +1,6 @@
 // Owns the worker thread that executes repository code (sandbox runs, ESLint) for the main thread, one request at a time.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
+import { renewSandboxWhenGrown, runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
 import { VITEST_MODULE_SOURCE, VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE } from './sandbox/vitest-api.js';
 import type { CodeAnswer, CodeEnvelope, CodeHint, CodeResponse, TreeEnvelope } from './code-host.js';
 
@@ -53,8 +53,12 @@ function receiveTree(tree: TreeEnvelope): { lookup: (path: string) => string | u
   return { lookup, paths };
 }
 
+/** The sandbox's renewal after the last answer (see renewSandboxWhenGrown): the next request waits for it. */
+let renewing: Promise<unknown> = Promise.resolve();
+
 async function handle(request: CodeEnvelope): Promise<CodeAnswer> {
   try {
+    await renewing;
     const { lookup, paths } = receiveTree(request.tree);
     if (request.kind === 'sandbox') {
       const { vitest, ...rest } = request.options;
@@ -81,6 +85,8 @@ parentPort!.on('message', async (request: CodeEnvelope | CodeHint) => {
   // The answer is on the port before its id is in the flag (the host reads the port once it sees the id).
   Atomics.store(flag, 0, request.id);
   Atomics.notify(flag, 0);
+  // After the answer, so the host does not wait for it; a failed renewal is the next run's error to report.
+  renewing = renewSandboxWhenGrown().catch(() => false);
 });
 
 // Loaded: tell the waiting main thread (1 = READY in code-host.ts; request ids start above it).

@@ -1,0 +1,51 @@
+// The sandbox's memory limit holds in bytes (issue 32): QuickJS counts 8 bytes per allocation under emscripten, so
+// before the WebAssembly memory was capped a runaway loop grew the host's memory to 340 MB and large strings were
+// not counted at all. Each case here passed the limit or ended as another error before the cap.
+import { describe, expect, it } from 'vitest';
+import { renewSandboxWhenGrown, runInSandbox, sandboxRenewals } from '../src/sim-repo/sandbox/index.js';
+import { MEMORY_MAXIMUM_BYTES, quickJS } from '../src/sim-repo/sandbox/quickjs.js';
+
+const memoryBytes = () => (quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8.length;
+const run = (code: string) => runInSandbox({ files: () => undefined, entry: { code, filename: '[eval1]' } });
+
+describe('the sandbox memory cap', () => {
+  it.each([
+    ['many small objects', 'const a = []; for (;;) a.push({ x: a.length });'],
+    [
+      '200 MB of 100 KB strings, each counted as 8 bytes by QuickJS',
+      "const a = []; for (let i = 0; i < 2000; i++) a.push('y'.repeat(100000) + i); console.log(a.length);",
+    ],
+    ['a string grown by concatenation (QuickJS cannot allocate its error: it throws null)', "let s = ''; for (;;) s += 'abc'.repeat(1000);"],
+    ['a million small arrays', 'const a = []; for (let i = 0; i < 1e6; i++) a.push([i]); console.log(a.length);'],
+  ])('ends %s as out_of_memory, within the cap', (_, code) => {
+    const result = run(code);
+    expect(result.status).toBe('out_of_memory');
+    expect(result.error?.message).toBe('run stopped: out of memory (limit 64 MiB)');
+    expect(result.stdout).toEqual([]);
+    expect(memoryBytes()).toBeLessThanOrEqual(MEMORY_MAXIMUM_BYTES);
+  });
+
+  it('keeps a run that fits, and other errors as they were', () => {
+    expect(run("const a = []; for (let i = 0; i < 200; i++) a.push('y'.repeat(10000)); console.log(a.length);")).toMatchObject({
+      status: 'ok',
+      stdout: ['200'],
+    });
+    expect(run('function f() { return f() + 1; } f();')).toMatchObject({ status: 'error', error: { message: expect.stringContaining('stack overflow') } });
+    expect(run('throw null;')).toMatchObject({ status: 'error', error: { message: 'Uncaught null' } });
+  });
+
+  it('after a run that grew the memory, renews it: the pages are given back and later runs give the same results', async () => {
+    const code =
+      "const parts = []; for (let i = 0; i < 50; i++) parts.push(String(i * i)); console.log(parts.join(','), new Date().toISOString(), Math.random());";
+    const before = run(code);
+    run('const a = []; for (;;) a.push({ x: a.length });');
+    expect(memoryBytes()).toBeGreaterThan(40 * 1024 * 1024);
+    const renewals = sandboxRenewals.count;
+    expect(await renewSandboxWhenGrown()).toBe(true);
+    expect(sandboxRenewals.count).toBe(renewals + 1);
+    expect(memoryBytes()).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(run(code)).toEqual(before);
+    // Nothing grew: nothing to renew.
+    expect(await renewSandboxWhenGrown()).toBe(false);
+  });
+});
