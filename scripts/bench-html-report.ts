@@ -6,7 +6,7 @@
 // copy, so no two details compress to one) and a fifth of the successes turned into attributed failures, so the report
 // has thousands of failed traces to inline — a worst case for its size. The folder is written one line at a time
 // (--gz: episodes.jsonl.gz in stratbench's gzip members), so building a 100k folder needs no more memory than a 10k one.
-// The build runs as the user runs it — `node --max-semi-space-size=4 CLI view DIR` (the flags of the shipped entry point; writes
+// The build runs as the user runs it — `node --max-semi-space-size=4 --heap-growing-percent=20 CLI view DIR` (the flags of the shipped entry point; writes
 // DIR/report.html) in a child process under `/usr/bin/time -v` —
 // so its wall time and peak RSS are the command's own. `--cli PATH` measures another build (e.g. a git worktree of an
 // older commit); `--folder DIR` reuses a folder an earlier run built (its path is printed), so builds compare on one folder.
@@ -147,7 +147,7 @@ process.stderr.write(
 // time and peak RSS /usr/bin/time reports.
 if (!existsSync(TIME)) throw new Error(`${TIME} is not installed (Debian package "time"): it measures the build's peak RSS`);
 const file = join(big, 'report.html');
-const timed = spawnSync(TIME, ['-v', process.execPath, '--max-semi-space-size=4', CLI, 'view', big], {
+const timed = spawnSync(TIME, ['-v', process.execPath, '--max-semi-space-size=4', '--heap-growing-percent=20', CLI, 'view', big], {
   encoding: 'utf8',
   env: { ...process.env, FORCE_COLOR: '0' },
 });

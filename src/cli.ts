@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=20
 // Argument parsing only: turns the command line into calls on the runner, suite loader and report modules.
 import './cli-prewarm.js';
 import { Command, CommanderError, Option } from 'commander';
