@@ -4,7 +4,8 @@ import type { LoadedTask } from '../suite/load-suite.js';
 import { taskDigests } from '../suite/task-digest.js';
 import { PLAN_REPLAN_BUDGETS, PLAN_UP_FRONT_BUDGETS, REACT_BUDGETS } from '../strategies/context.js';
 import { strategyByName, type StrategyName } from '../strategies/index.js';
-import { replayTrajectory, untouchedSuccessDetail, untouchedTrajectory } from './replay.js';
+import { replayTrajectory, untouchedSuccessDetail, untouchedTrajectory, type ReplayResult } from './replay.js';
+import { codeAheadPure, codeWorkerCount } from '../sim-repo/index.js';
 import { UsageError } from './usage-error.js';
 import { harnessDigest, harnessIdentity, type HarnessIdentity } from './harness-identity.js';
 import { readValidationCache, saveValidationCache, type CacheFiles } from './validation-cache.js';
@@ -28,11 +29,36 @@ interface ReferenceReplay {
  * does): a reference that does not score success means the suite is broken, and every strategy's failure on that
  * task would be blamed on the agent; an untouched repository that scores success means the task's checks are theatre
  * (an agent that makes no tool call passes), and every strategy's success on it would be counted.
+ *
+ * With `sideBySide` > 1 and more than one code worker (codeWorkerCount), up to that many tasks are replayed side by
+ * side, one per worker: each replay is a pure computation on its own repository, so its test runs go ahead
+ * (codeAheadPure) and the result is the one the synchronous replay gives. Lines come in the tasks' order either way.
+ * Default 1: a second worker holds a second QuickJS memory and ESLint (~70 MB on a cold tasks/bench.json run: peak
+ * 250 → 318 MB for validation 24 → 17 s), so `run` asks for it only when its episodes run side by side too.
  */
-function replayReferences(tasks: readonly LoadedTask[]): ReferenceReplay {
-  const replay: ReferenceReplay = { passed: [], broken: [], theatre: [] };
-  for (const task of tasks) {
-    const result = replayTrajectory(task, task.reference);
+async function replayReferences(tasks: readonly LoadedTask[], sideBySide = 1): Promise<ReferenceReplay> {
+  const outcomes: Array<{ reference: ReplayResult; theatre: boolean }> = new Array(tasks.length);
+  const lanes = Math.min(sideBySide, codeWorkerCount(), tasks.length);
+  const replay = (task: LoadedTask) => ({
+    reference: replayTrajectory(task, task.reference),
+    theatre: replayTrajectory(task, untouchedTrajectory(task.expect)).success,
+  });
+  if (lanes <= 1) tasks.forEach((task, index) => (outcomes[index] = replay(task)));
+  else {
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      for (let index = next++; index < tasks.length; index = next++) {
+        const task = tasks[index] as LoadedTask;
+        const reference = await codeAheadPure(() => replayTrajectory(task, task.reference));
+        const theatre = (await codeAheadPure(() => replayTrajectory(task, untouchedTrajectory(task.expect)))).success;
+        outcomes[index] = { reference, theatre };
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
+  }
+  const found: ReferenceReplay = { passed: [], broken: [], theatre: [] };
+  tasks.forEach((task, index) => {
+    const { reference: result, theatre } = outcomes[index] as { reference: ReplayResult; theatre: boolean };
     if (!result.success) {
       const why = result.endingMatches
         ? result.checks
@@ -40,13 +66,12 @@ function replayReferences(tasks: readonly LoadedTask[]): ReferenceReplay {
             .map((check) => `${String(check.check['check'])}: ${check.detail}`)
             .join('; ')
         : `ending ${result.outcome.status} does not match expect ${task.expect}`;
-      replay.broken.push(`  ${task.id}: ${why}`);
+      found.broken.push(`  ${task.id}: ${why}`);
     }
-    const theatre = replayTrajectory(task, untouchedTrajectory(task.expect)).success;
-    if (theatre) replay.theatre.push(`  ${task.id}: untouched — ${untouchedSuccessDetail(task.expect)}`);
-    if (result.success && !theatre) replay.passed.push(task);
-  }
-  return replay;
+    if (theatre) found.theatre.push(`  ${task.id}: untouched — ${untouchedSuccessDetail(task.expect)}`);
+    if (result.success && !theatre) found.passed.push(task);
+  });
+  return found;
 }
 
 /** Throws UsageError (exit 2) naming each broken or theatre task of `replay`; returns when there is none. */
@@ -72,8 +97,8 @@ function throwOnProblems({ broken, theatre }: ReferenceReplay, suitePath: string
  * Replays the reference and the untouched repository of each task (see replayReferences) and throws UsageError (exit
  * 2) naming each broken or theatre task, the failing checks or validate's line for the untouched repository.
  */
-export function checkReferences(tasks: readonly LoadedTask[], suitePath: string): void {
-  throwOnProblems(replayReferences(tasks), suitePath);
+export async function checkReferences(tasks: readonly LoadedTask[], suitePath: string, sideBySide = 1): Promise<void> {
+  throwOnProblems(await replayReferences(tasks, sideBySide), suitePath);
 }
 
 /** Where checkReferencesCached keeps its cache, and the seams tests replace. */
@@ -86,6 +111,8 @@ export interface ReferenceCacheOptions {
   files?: CacheFiles;
   /** Where the cache's one-line warnings go (default: stderr). */
   warn?: (line: string) => void;
+  /** Tasks replayed at once (run's `--concurrency`; default 1), at most one per code worker: see replayReferences. */
+  sideBySide?: number;
 }
 
 /**
@@ -99,7 +126,7 @@ export interface ReferenceCacheOptions {
 export async function checkReferencesCached(tasks: readonly LoadedTask[], suitePath: string, options: ReferenceCacheOptions): Promise<RunValidation> {
   const started = performance.now();
   if (options.cacheDir === null) {
-    checkReferences(tasks, suitePath);
+    await checkReferences(tasks, suitePath, options.sideBySide);
     return { mode: 'replayed', replayed: tasks.length, cached: 0, ms: Math.round(performance.now() - started), cache_dir: null, harness: null };
   }
   const warn = options.warn ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -109,7 +136,7 @@ export async function checkReferencesCached(tasks: readonly LoadedTask[], suiteP
   const digests = taskDigests(tasks);
   const digestOf = new Map(tasks.map((task, index) => [task, digests[index] as string]));
   const toReplay = tasks.filter((task) => !read.passed.has(digestOf.get(task) as string));
-  const replay = replayReferences(toReplay);
+  const replay = await replayReferences(toReplay, options.sideBySide);
   const passed = new Map(replay.passed.map((task) => [digestOf.get(task) as string, task.id]));
   const saveWarning = await saveValidationCache(options.cacheDir, harness, read.passed, passed, options.files);
   if (saveWarning !== undefined) warn(saveWarning);

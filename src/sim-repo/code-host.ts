@@ -101,6 +101,11 @@ export function codeWorkerLimit(env: Readonly<Record<string, string | undefined>
 let poolLimit: number | undefined;
 const limit = () => (poolLimit ??= codeWorkerLimit());
 
+/** The code workers this process may run at once (setCodeWorkerLimit, else codeWorkerLimit()): how many replays `run` makes side by side. */
+export function codeWorkerCount(): number {
+  return limit();
+}
+
 /** Sets the number of code workers (tests; undefined: codeWorkerLimit() again). Running workers beyond it end when idle. */
 export function setCodeWorkerLimit(workers: number | undefined): void {
   poolLimit = workers;

@@ -15,5 +15,14 @@ export type { TestResult, TestState, FileResult, TestRun } from './test-runner.j
 export { clearTestRunCaches, testFileStats, testRunCache } from './test-runner.js';
 export { clearRunCaches } from './run-caches.js';
 export type { CacheStats } from './run-cache.js';
-export { codeAhead, codeAheadOverlaps, codeAheadPure, codeAheadStats, prewarmForRepos, runEpisodesSideBySide, stopCodeWorker } from './code-host.js';
+export {
+  codeAhead,
+  codeAheadOverlaps,
+  codeAheadPure,
+  codeAheadStats,
+  codeWorkerCount,
+  prewarmForRepos,
+  runEpisodesSideBySide,
+  stopCodeWorker,
+} from './code-host.js';
 export type { SandboxRunOptions, SandboxRunResult, SandboxError } from './sandbox/index.js';

@@ -220,6 +220,7 @@ async function prepareRun(
   const options = await resumeDefaults(givenOptions, explicit);
   const selection = await selectRun(options, explicit, interrupt);
   const models = await prepareRunModels(options, explicit, selection, deps);
+  const identity = runIdentity(options, selection, models);
   // A broken reference would make every strategy's failure on its task look like the agent's, and a task an untouched
   // repository passes would count a do-nothing agent's success (exit 2, no folder). Tasks that passed before with the
   // same content and harness are served from the validation cache.
@@ -233,9 +234,10 @@ async function prepareRun(
               : typeof options['validationCacheDir'] === 'string'
                 ? options['validationCacheDir']
                 : DEFAULT_VALIDATION_CACHE_DIR,
+          // Side by side as the episodes will run (`--concurrency`): a second code worker costs memory (decision 0047).
+          sideBySide: identity.concurrency,
         });
   const { outDir, shard } = await prepareRunFolder(options, held);
-  const identity = runIdentity(options, selection, models);
   const existing = await loadResumed(options, outDir, identity.configHash);
   // The judge's calibration: what judge-check measured on this suite with this judge and prompt, else "uncalibrated".
   const calibrationDir = typeof options['calibrationDir'] === 'string' ? options['calibrationDir'] : DEFAULT_CALIBRATION_DIR;
