@@ -45,7 +45,10 @@ describe('references replayed side by side', () => {
     // The replays' test runs went ahead, on the two workers.
     expect(codeAheadStats.ahead).toBeGreaterThan(ahead);
     expect(alone).toMatch(/the reference of 2 task\(s\) does not score success/);
-    const named = alone.split('\n').filter((line) => line.startsWith('  ')).map((line) => line.slice(2, line.indexOf(':')));
+    const named = alone
+      .split('\n')
+      .filter((line) => line.startsWith('  '))
+      .map((line) => line.slice(2, line.indexOf(':')));
     expect(named).toEqual([tasks[2]!.id, tasks[7]!.id]);
     expect(sideBySide).toBe(alone);
   });
