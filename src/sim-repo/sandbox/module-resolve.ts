@@ -32,6 +32,13 @@ const NODE_BUILTINS = new Set([
   'zlib',
 ]);
 
+/**
+ * The longest specifier that can name a file, in characters: Linux's PATH_MAX (4,096). Node's lookups of a longer one
+ * fail (ENAMETOOLONG) and find nothing; the sandbox fails it without trying paths, so a run cannot make the host hold
+ * megabytes of tried paths (a fresh adversarial review, issue 32: 60 imports of 1 MB names grew the host by 2 GB).
+ */
+export const MAX_SPECIFIER_CHARS = 4096;
+
 /** The directory part of a repo-relative path (`src/a/b.js` → `src/a`, `b.js` → ``). */
 function dirname(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -66,6 +73,14 @@ export function resolveSpecifier(
   options: { mode: ResolutionMode; synthetic: ReadonlySet<string>; packages: ReadonlySet<string> },
 ): Resolution {
   const from = importer === '' ? '/repo/' : `/repo/${importer}`;
+  if (specifier.length > MAX_SPECIFIER_CHARS) {
+    const shown = `${specifier.slice(0, 100)}…`;
+    return {
+      ok: false,
+      name: shown,
+      message: `Cannot find module '${shown}' imported from ${from} (a specifier of ${specifier.length} characters names no file: ENAMETOOLONG)`,
+    };
+  }
   if (specifier.startsWith('./') || specifier.startsWith('../') || specifier === '.' || specifier === '..' || specifier.startsWith('/')) {
     const relative = specifier.startsWith('/repo/') ? specifier.slice('/repo/'.length) : specifier.startsWith('/') ? null : specifier;
     const joined = relative === null ? null : specifier.startsWith('/repo/') ? joinRepoPath('', relative) : joinRepoPath(dirname(importer), relative);

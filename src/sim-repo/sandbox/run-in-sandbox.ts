@@ -64,6 +64,18 @@ function chargeHostCall(): RunScope {
   return run;
 }
 
+/**
+ * Characters of tried module paths one run may make the host look up, at most: 4 Mi. Each path tried is charged its
+ * share of the run's operation budget (`lengthCharge`), so a loop of imports of long missing names ends at the budget,
+ * having made the host hold a few megabytes of paths, not gigabytes (a fresh adversarial review, issue 32).
+ */
+const MAX_TRIED_PATH_CHARS = 4 * 1024 * 1024;
+
+/** What host work on `text` (a tried path, Intl options) costs of the run's operation budget: its length's share of MAX_TRIED_PATH_CHARS. */
+function lengthCharge(run: RunScope, text: string): number {
+  return Number.isFinite(run.operationBudget) ? (text.length * run.operationBudget) / MAX_TRIED_PATH_CHARS : 0;
+}
+
 /** Most tamper reports kept per run (a loop of refused writes must not exhaust the host). */
 const MAX_TAMPER_REPORTS = 20;
 
@@ -272,13 +284,16 @@ function normalizeModule(base: string, requested: string): string {
   // Every path resolution tries is host work QuickJS does not count: each is charged as a host call, so a loop of
   // imports of missing modules (14 paths tried each) ends at the operation budget, not at the CPU-time limit.
   const files = (path: string): string | undefined => {
-    run.interrupts += HOST_CALL_CHARGE;
+    run.interrupts += HOST_CALL_CHARGE + lengthCharge(run, path);
+    // Past the budget the run ends at QuickJS's next interrupt check (every ~10,000 operations): until then, paths
+    // are not looked up (nor kept as reads), or a loop of imports would keep trying them.
+    if (run.interrupts > run.operationBudget) return undefined;
     return run.files(path);
   };
   const resolved = resolveSpecifier(requested, importer, files, run.resolveOptions);
   if (!resolved.ok) {
     // A normaliser error is not reported cleanly by quickjs-emscripten: resolve to a marker the loader fails on.
-    const marker = `[unresolved ${run.failedResolutions.size}] ${requested}`;
+    const marker = `[unresolved ${run.failedResolutions.size}] ${requested.slice(0, 200)}`;
     run.failedResolutions.set(marker, resolved.message);
     return marker;
   }
@@ -419,10 +434,13 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   let written = 0;
   const write = (stream: string, text: string): void => {
     if (written > MAX_OUTPUT_CHARS) return;
+    // One write longer than what is left is cut too (it was kept whole: 20 MB of stderr from one console.error).
+    const kept = written + text.length > MAX_OUTPUT_CHARS ? text.slice(0, MAX_OUTPUT_CHARS - written) : text;
     written += text.length;
     const target = stream.startsWith('stderr') ? stderr : stdout;
-    const lines = (stream.endsWith('-raw') ? text.replace(/\n$/, '') : text).split('\n');
-    target.push(...lines);
+    const lines = (stream.endsWith('-raw') ? kept.replace(/\n$/, '') : kept).split('\n');
+    // A loop, not push(...lines): 600,000 lines in one console.log overflowed the host's stack.
+    for (const line of lines) target.push(line);
     if (written > MAX_OUTPUT_CHARS) target.push(`… output cut at ${MAX_OUTPUT_CHARS} characters`);
   };
   const requestedAs = new Map<string, string>();
@@ -443,9 +461,14 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   const resolution = scope.resolveOptions.mode;
   const deniedBefore = memoryGrowthDenied();
   const finish = (status: SandboxRunResult['status'], exitCode: number, error?: SandboxError, value?: string): SandboxRunResult => {
-    // A run that failed after the memory refused to grow ran out of it, whatever QuickJS could still throw then
-    // (`null` when it could not even allocate its error).
-    if (status === 'error' && memoryGrowthDenied() !== deniedBefore) return finish('out_of_memory', 1, limitError('out_of_memory', options));
+    // QuickJS throws a primitive (`null`, `''`) when it cannot even allocate its out-of-memory error: after a
+    // refused growth, that is what it means. An Error the code threw stays its own: emscripten asks for 1.2× first,
+    // so a run that fits can see a refusal (a fresh review found such a run's own error lost).
+    if (status === 'error' && memoryGrowthDenied() !== deniedBefore && error !== undefined && error.stack === '' && error.message.startsWith('Uncaught '))
+      return finish('out_of_memory', 1, limitError('out_of_memory', options));
+    // Host work is charged between QuickJS's interrupt checks: a run that spent its budget and ended before the next
+    // check (a short loop of costly host calls) is stopped by the budget all the same.
+    if (status === 'ok' && budgetSpent()) return finish('timeout', 1, limitError('timeout', options));
     const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
     if (tampered.length > 0) result.tampered = [...tampered];
     if (error !== undefined) result.error = error;
@@ -737,11 +760,16 @@ function installHost(ctx: QuickJSContext): QuickJSHandle[] {
   });
   ctx.setProp(ctx.global, '__host_write', writeFn);
   const intlFn = ctx.newFunction('__host_intl', (kindHandle, localeHandle, optionsHandle, valueHandle) => {
-    if (cpuClockMs() > chargeHostCall().deadline) return ctx.newString('');
+    const run = chargeHostCall();
+    // Past the budget (the run ends at the next interrupt check) or the time limit, no more host work.
+    if (run.interrupts > run.operationBudget || cpuClockMs() > run.deadline) return ctx.newString('');
     try {
-      return ctx.newString(
-        hostIntl(ctx.getString(kindHandle), JSON.parse(ctx.getString(localeHandle)), JSON.parse(ctx.getString(optionsHandle)), ctx.dump(valueHandle)),
-      );
+      const locale = ctx.getString(localeHandle);
+      const options = ctx.getString(optionsHandle);
+      // Host work grows with the options' text: charged by length as tried paths are, so huge options end at the
+      // operation budget, not at the CPU-time limit (a verdict that depended on the machine's speed).
+      run.interrupts += lengthCharge(run, locale) + lengthCharge(run, options);
+      return ctx.newString(hostIntl(ctx.getString(kindHandle), JSON.parse(locale), JSON.parse(options), ctx.dump(valueHandle)));
     } catch (error) {
       return { error: ctx.newError({ name: 'RangeError', message: error instanceof Error ? error.message : String(error) }) };
     }
@@ -758,6 +786,9 @@ function installHost(ctx: QuickJSContext): QuickJSHandle[] {
   return [writeFn, intlFn, tamperFn];
 }
 
+/** Longest key of a kept formatter: options of a megabyte (a fresh review, issue 32) would make 1,000 of them a gigabyte. */
+const MAX_FORMATTER_KEY_CHARS = 1_000;
+
 /** Formatters by kind, locale and options: creating one costs far more than formatting with it. */
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
@@ -766,7 +797,7 @@ function numberFormat(locale: string | string[], options: Record<string, unknown
   let formatter = formatters.get(key) as Intl.NumberFormat | undefined;
   if (formatter === undefined) {
     formatter = new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions);
-    if (formatters.size < 1_000) formatters.set(key, formatter);
+    if (formatters.size < 1_000 && key.length <= MAX_FORMATTER_KEY_CHARS) formatters.set(key, formatter);
   }
   return formatter;
 }
