@@ -1,9 +1,12 @@
 // The sandbox's memory limit holds in bytes (issue 32): QuickJS counts 8 bytes per allocation under emscripten, so
 // before the WebAssembly memory was capped a runaway loop grew the host's memory to 340 MB and large strings were
 // not counted at all. Each case here passed the limit or ended as another error before the cap.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RepoSpec, SimRepo, stopCodeWorker } from '../src/sim-repo/index.js';
 import { renewSandboxWhenGrown, runInSandbox, sandboxRenewals } from '../src/sim-repo/sandbox/index.js';
 import { MEMORY_MAXIMUM_BYTES, quickJS } from '../src/sim-repo/sandbox/quickjs.js';
+
+afterAll(() => stopCodeWorker());
 
 const memoryBytes = () => (quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8.length;
 const run = (code: string) => runInSandbox({ files: () => undefined, entry: { code, filename: '[eval1]' } });
@@ -47,5 +50,29 @@ describe('the sandbox memory cap', () => {
     expect(run(code)).toEqual(before);
     // Nothing grew: nothing to renew.
     expect(await renewSandboxWhenGrown()).toBe(false);
+  });
+});
+
+describe('a test that runs out of memory', () => {
+  it('fails with the out-of-memory message (it was "Unknown Error: null"), and the file\'s other tests still run', () => {
+    const spec = RepoSpec.parse({
+      files: {
+        'tests/oom.test.js': [
+          "import { expect, it } from 'vitest';",
+          "it('allocates without end', () => { const a = []; for (;;) a.push({ x: a.length }); });",
+          "it('still runs', () => { expect(1 + 1).toBe(2); });",
+          '',
+        ].join('\n'),
+        // A file whose run hit no cap keeps vitest's wording for a thrown null.
+        'tests/plain.test.js': "import { it } from 'vitest';\nit('throws null itself', () => { throw null; });\n",
+      },
+      scripts: { test: { kind: 'test', cmd: 'vitest run' } },
+    });
+    const tests = SimRepo.fromSpec(spec).testResults().tests;
+    expect(tests.map((test) => [test.path.join(' '), test.state, test.error?.message])).toEqual([
+      ['allocates without end', 'failed', 'run stopped: out of memory (limit 64 MiB)'],
+      ['still runs', 'passed', undefined],
+      ['throws null itself', 'failed', 'null'],
+    ]);
   });
 });

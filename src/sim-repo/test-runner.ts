@@ -13,7 +13,7 @@ import { renderTestRun } from './test-output.js';
 import { MAX_TESTS_PER_FILE, readTestReport, type ReportError, type ReportTest } from './test-report.js';
 import type { FileResult, TestResult, TestRun, TestState } from './test-results.js';
 import { parseVitestArgs } from './vitest-cli.js';
-import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
+import { DEFAULT_TIMEOUT_MS, outOfMemoryMessage } from './sandbox/limits.js';
 
 export type { FileResult, TestResult, TestRun, TestState } from './test-results.js';
 
@@ -298,7 +298,8 @@ function toFileResult(file: string, run: SandboxRunResult): FileResult {
     return tamperedFile(file, `the test run's result could not be read (${report.unreadable}: ${JSON.stringify(run.value.slice(0, 80))})`);
   const tests = report.tests.map((test): TestResult => {
     const result: TestResult = { id: [file, ...test.path].join(' > '), file, path: test.path, state: SHIM_STATE[test.state] };
-    if (test.error !== undefined) result.error = shimError(test.error);
+    if (test.error !== undefined)
+      result.error = outOfMemory(run, test.error) ? { name: 'RangeError', message: outOfMemoryMessage(), stack: '' } : shimError(test.error);
     return result;
   });
   const fileResult: FileResult = { file, tests };
@@ -307,6 +308,15 @@ function toFileResult(file: string, run: SandboxRunResult): FileResult {
     fileResult.error = { name: 'Error', message: `${report.cut.tests} tests past the first ${MAX_TESTS_PER_FILE} of /repo/${file} were not read`, stack: '' };
   else if (tests.length === 0) fileResult.error = { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' };
   return fileResult;
+}
+
+/**
+ * Whether a test's error is the sandbox's memory running out: the run hit the cap and the test failed with what
+ * vitest's runner reports for a thrown value that is no Error ("Unknown Error"), which QuickJS throws when it cannot
+ * allocate its out-of-memory error (shown as "Unknown Error: null" before; a fresh review, issue 32).
+ */
+function outOfMemory(run: SandboxRunResult, error: ReportError): boolean {
+  return run.memoryRefused === true && error.name === 'Unknown Error' && error.stack === '';
 }
 
 /** How many lines of a stack are searched for the error's location (vitest's first frame is on the first few). */

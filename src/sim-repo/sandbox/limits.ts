@@ -22,3 +22,11 @@ export const HARD_CUTOFF_FACTOR = 10;
  * cached verdict is the verdict.
  */
 export const DEFAULT_OPERATION_BUDGET = 5_000;
+
+/** Default QuickJS heap limit, in bytes (a runaway allocation ends as `out_of_memory`; see also quickjs.ts's cap). */
+export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** The message of a run (or a test) stopped by the memory limit, `bytes` (default DEFAULT_MEMORY_BYTES). */
+export function outOfMemoryMessage(bytes: number = DEFAULT_MEMORY_BYTES): string {
+  return `run stopped: out of memory (limit ${Math.round(bytes / 1024 / 1024)} MiB)`;
+}

@@ -3,17 +3,16 @@ import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emsc
 import { isTestModulePath, resolveSpecifier, type ResolutionMode } from './module-resolve.js';
 import { LOCKDOWN_SOURCE } from './lockdown.js';
 import { FORMAT_SOURCE, PRELUDE_SOURCE } from './prelude.js';
-import { memoryGrowthDenied, quickJS, renewQuickJS } from './quickjs.js';
+import { MEMORY_MAXIMUM_BYTES, memoryGrowthDenied, quickJS, renewQuickJS } from './quickjs.js';
 import { viteImports } from './vite-imports.js';
 import { VITEST_MODULE_SOURCE, VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE } from './vitest-api.js';
 import { vitestLibrariesSource } from './vitest-libraries.js';
 import type { SandboxError, SandboxRunOptions, SandboxRunResult, SourceLocation } from './types.js';
 
-import { DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS } from './limits.js';
+import { DEFAULT_MEMORY_BYTES, DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS, outOfMemoryMessage } from './limits.js';
 
 export { DEFAULT_OPERATION_BUDGET, DEFAULT_TIMEOUT_MS };
-/** Default QuickJS heap limit, in bytes (a runaway allocation ends as `out_of_memory`). */
-export const DEFAULT_MEMORY_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MEMORY_BYTES };
 /** The fixture date when a repository declares none (ISO). */
 export const DEFAULT_DATE = '2026-01-01T09:00:00.000Z';
 const MAX_STACK_BYTES = 256 * 1024;
@@ -152,6 +151,8 @@ interface Engines {
   vitest: Engine;
   snapshot: Snapshot;
   dirty: boolean;
+  /** memoryGrowthDenied() once the engines were ready: a run that reached the cap since then is followed by a renewal. */
+  deniedAtReady: number;
 }
 
 /**
@@ -226,27 +227,41 @@ function restoreSnapshot(memory: Uint8Array, snapshot: Snapshot): void {
 let engines: Engines | undefined;
 let scope: RunScope | undefined;
 
-/**
- * The memory above which the sandbox is renewed after a run, bytes: 40 MiB. Runs of the suites here leave ~26 MB
- * (the 16 MiB start grown once); only a run that allocated far more (a runaway loop up to the limit) passes it.
- */
-const RENEW_ABOVE_BYTES = 40 * 1024 * 1024;
-
 /** Sandbox renewals so far (`npm run bench` and tests read it). */
 export const sandboxRenewals = { count: 0 };
 
 /**
- * Gives the memory a run grew back to the system: when the WebAssembly memory is above RENEW_ABOVE_BYTES, the engines
- * are dropped and the module is made anew with a fresh memory (~0.5 s with the engines' rebuild on the next run).
- * Call between runs, never during one; the code worker calls it after answering a request. Resolves true if renewed.
+ * Gives the memory a run used back to the system: after a run that reached the cap (a growth was refused since the
+ * engines were built), the engines are dropped and the module is made anew with a fresh memory (~100 ms with the
+ * engines' rebuild on the next run). Call between runs, never during one; the code worker calls it after answering
+ * a request. Resolves true if renewed.
  */
 export async function renewSandboxWhenGrown(): Promise<boolean> {
   if (scope !== undefined) throw new Error('renewSandboxWhenGrown called during a sandbox run');
-  if (engines === undefined || heap().length <= RENEW_ABOVE_BYTES) return false;
+  if (engines === undefined || memoryGrowthDenied() === engines.deniedAtReady) return false;
   engines = undefined;
   await renewQuickJS();
   sandboxRenewals.count++;
   return true;
+}
+
+/**
+ * Grows the memory to (just under) its cap once the snapshot is taken, through the allocator (emscripten's own path,
+ * which keeps its views current): one block as large as fits, then freed. The pages are not touched, so they cost no
+ * resident memory until a run uses them. Why: emscripten grows by 1.2×, 1.1× or 1.05× of the current size, so whether
+ * an allocation near the cap fit depended on the size earlier runs had left (a fresh review found a run booked one way
+ * fresh and another after a renewal). At the cap from the start, no run grows it: an allocation fits, or a growth is
+ * refused, the same way every time.
+ */
+function growToCap(): void {
+  const module = (quickJS as unknown as { module: { HEAPU8: Uint8Array; _malloc(size: number): number; _free(pointer: number): void } }).module;
+  for (let size = MEMORY_MAXIMUM_BYTES - module.HEAPU8.length; size > PAGE_BYTES; size -= 16 * PAGE_BYTES) {
+    const block = module._malloc(size);
+    if (block !== 0) {
+      module._free(block);
+      return;
+    }
+  }
 }
 
 /** The emscripten module's view of the WebAssembly memory (replaced by emscripten when the memory grows). */
@@ -395,7 +410,10 @@ function readyEngines(): Engines {
   try {
     const plain = createEngine(undefined);
     const vitest = createEngine(VITEST_PRELOAD);
-    engines = { plain, vitest, snapshot: takeSnapshot(), dirty: false };
+    const snapshot = takeSnapshot();
+    growToCap();
+    // The first run restores the snapshot too: growToCap changed the allocator's state after it.
+    engines = { plain, vitest, snapshot, dirty: true, deniedAtReady: memoryGrowthDenied() };
     return engines;
   } finally {
     scope = undefined;
@@ -471,6 +489,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     if (status === 'ok' && budgetSpent()) return finish('timeout', 1, limitError('timeout', options));
     const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
     if (tampered.length > 0) result.tampered = [...tampered];
+    if (memoryGrowthDenied() !== deniedBefore) result.memoryRefused = true;
     if (error !== undefined) result.error = error;
     if (value !== undefined) result.value = value;
     return result;
@@ -665,7 +684,7 @@ function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: n
       }
     : {
         name: 'RangeError',
-        message: `run stopped: out of memory (limit ${Math.round((options?.memoryBytes ?? DEFAULT_MEMORY_BYTES) / 1024 / 1024)} MiB)`,
+        message: outOfMemoryMessage(options?.memoryBytes),
         stack: '',
       };
 }

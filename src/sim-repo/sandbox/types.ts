@@ -67,6 +67,11 @@ export interface SandboxRunResult {
    * replaced, tests or hooks registered by a source module); each attempt was refused. Absent when none.
    */
   tampered?: string[];
+  /**
+   * True when the run's memory hit the sandbox's cap (a growth was refused): a value the run's code caught that is no
+   * Error (QuickJS throws `null` or `''` when it cannot allocate its out-of-memory error) means out of memory.
+   */
+  memoryRefused?: true;
   /** The resolved value of `after`, when given and it resolved to a string. */
   value?: string;
   /** Every working-tree path looked up (module resolution included), with the content seen (undefined = absent). */
