@@ -3,6 +3,7 @@
 // memory keeps its own error.
 import { describe, expect, it } from 'vitest';
 import { renewSandboxWhenGrown, runInSandbox } from '../src/sim-repo/sandbox/index.js';
+import { MEMORY_MAXIMUM_BYTES, quickJS } from '../src/sim-repo/sandbox/quickjs.js';
 
 const run = (code: string, files: Record<string, string> = {}) =>
   runInSandbox({ files: (path) => files[path], entry: { code, filename: '[eval1]' }, resolution: 'vite' });
@@ -62,5 +63,41 @@ describe('host work a run causes', () => {
     // depends on what earlier runs left.
     expect(run('const a = []; for (let i = 0; i < 5; i++) a.push(new Uint8Array(9e6)); console.log(a.length);')).toMatchObject({ status: 'ok', stdout: ['5'] });
     expect(run(code)).toEqual(first);
+  });
+});
+
+describe('the memory at its cap from the start (a second fresh review)', () => {
+  const memoryBytes = () => (quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8.length;
+
+  it('is within a step of the cap once the engines are ready, so no run grows it', () => {
+    run('1');
+    expect(memoryBytes()).toBeGreaterThan(MEMORY_MAXIMUM_BYTES - 1024 * 1024);
+    expect(memoryBytes()).toBeLessThanOrEqual(MEMORY_MAXIMUM_BYTES);
+  });
+
+  it('books a near-cap run the same way fresh, after a heavy run that fit, and after a renewal', async () => {
+    const code = "const a = new Uint8Array(52e6); a[1] = 1; console.log('allocated', a.length); throw null;";
+    await renewSandboxWhenGrown();
+    run('const a = []; for (;;) a.push({ x: a.length });');
+    await renewSandboxWhenGrown();
+    const fresh = run(code);
+    run('const a = []; for (let i = 0; i < 5; i++) a.push(new Uint8Array(1e7)); console.log(a.length);');
+    expect(run(code)).toEqual(fresh);
+    run('const a = []; for (;;) a.push({ x: a.length });');
+    expect(run(code)).toEqual(fresh);
+    await renewSandboxWhenGrown();
+    expect(run(code)).toEqual(fresh);
+  });
+
+  it('books a runaway after an await as out_of_memory, not as a promise that never settles', () => {
+    const result = run('await null; const a = []; for (;;) a.push([a.length]);');
+    expect(result.status).toBe('out_of_memory');
+  });
+
+  it('cuts a thrown 25 MB string in the error it returns', () => {
+    const result = run("throw 'm'.repeat(25e6);");
+    expect(result.status).toBe('error');
+    expect(result.error!.message.length).toBeLessThan(200_100);
+    expect(result.error!.message).toMatch(/… cut at 200000 characters$/);
   });
 });

@@ -65,10 +65,15 @@ describe('a test that runs out of memory', () => {
         ].join('\n'),
         // A file whose run hit no cap keeps vitest's wording for a thrown null.
         'tests/plain.test.js': "import { it } from 'vitest';\nit('throws null itself', () => { throw null; });\n",
+        // Out of memory in a hook fails the file with the out-of-memory message too.
+        'tests/hook.test.js':
+          "import { beforeAll, it } from 'vitest';\nbeforeAll(() => { const a = []; for (;;) a.push({ x: a.length }); });\nit('never runs', () => {});\n",
       },
       scripts: { test: { kind: 'test', cmd: 'vitest run' } },
     });
-    const tests = SimRepo.fromSpec(spec).testResults().tests;
+    const run = SimRepo.fromSpec(spec).testResults();
+    expect(run.fileErrors.find((error) => error.file === 'tests/hook.test.js')?.message).toBe('RangeError: run stopped: out of memory (limit 64 MiB)');
+    const tests = run.tests.filter((test) => test.file !== 'tests/hook.test.js');
     expect(tests.map((test) => [test.path.join(' '), test.state, test.error?.message])).toEqual([
       ['allocates without end', 'failed', 'run stopped: out of memory (limit 64 MiB)'],
       ['still runs', 'passed', undefined],

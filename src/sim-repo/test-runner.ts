@@ -303,7 +303,8 @@ function toFileResult(file: string, run: SandboxRunResult): FileResult {
     return result;
   });
   const fileResult: FileResult = { file, tests };
-  if (report.errors.length > 0) fileResult.error = shimError(report.errors[0]!);
+  if (report.errors.length > 0)
+    fileResult.error = outOfMemory(run, report.errors[0]!) ? { name: 'RangeError', message: outOfMemoryMessage(), stack: '' } : shimError(report.errors[0]!);
   else if (report.cut.tests > 0)
     fileResult.error = { name: 'Error', message: `${report.cut.tests} tests past the first ${MAX_TESTS_PER_FILE} of /repo/${file} were not read`, stack: '' };
   else if (tests.length === 0) fileResult.error = { name: 'Error', message: `No test suite found in file /repo/${file}`, stack: '' };

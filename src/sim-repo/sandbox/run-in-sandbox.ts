@@ -255,7 +255,9 @@ export async function renewSandboxWhenGrown(): Promise<boolean> {
  */
 function growToCap(): void {
   const module = (quickJS as unknown as { module: { HEAPU8: Uint8Array; _malloc(size: number): number; _free(pointer: number): void } }).module;
-  for (let size = MEMORY_MAXIMUM_BYTES - module.HEAPU8.length; size > PAGE_BYTES; size -= 16 * PAGE_BYTES) {
+  // From the cap down: the first block that fits ends within a step of the cap (a block the current memory already
+  // holds would grow nothing: a fresh review found the memory left at 48 MiB).
+  for (let size = MEMORY_MAXIMUM_BYTES; size > PAGE_BYTES; size -= 64 * PAGE_BYTES) {
     const block = module._malloc(size);
     if (block !== 0) {
       module._free(block);
@@ -482,14 +484,17 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     // QuickJS throws a primitive (`null`, `''`) when it cannot even allocate its out-of-memory error: after a
     // refused growth, that is what it means. An Error the code threw stays its own: emscripten asks for 1.2× first,
     // so a run that fits can see a refusal (a fresh review found such a run's own error lost).
-    if (status === 'error' && memoryGrowthDenied() !== deniedBefore && error !== undefined && error.stack === '' && error.message.startsWith('Uncaught '))
+    const refused = memoryGrowthDenied() !== deniedBefore;
+    if (refused && status === 'error' && error !== undefined && error.stack === '' && error.message.startsWith('Uncaught '))
       return finish('out_of_memory', 1, limitError('out_of_memory', options));
+    // A job that ran out of memory leaves the promise it would have settled pending: not a promise that never settles.
+    if (refused && status === 'timeout' && stoppedBy === 'idle') return finish('out_of_memory', 1, limitError('out_of_memory', options));
     // Host work is charged between QuickJS's interrupt checks: a run that spent its budget and ended before the next
     // check (a short loop of costly host calls) is stopped by the budget all the same.
     if (status === 'ok' && budgetSpent()) return finish('timeout', 1, limitError('timeout', options));
     const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
     if (tampered.length > 0) result.tampered = [...tampered];
-    if (memoryGrowthDenied() !== deniedBefore) result.memoryRefused = true;
+    if (refused) result.memoryRefused = true;
     if (error !== undefined) result.error = error;
     if (value !== undefined) result.value = value;
     return result;
@@ -689,10 +694,15 @@ function limitError(kind: 'timeout' | 'out_of_memory', options?: { timeoutMs?: n
       };
 }
 
+/** `text` cut at MAX_OUTPUT_CHARS with a marker, as output is (a thrown 25 MB string came back whole). */
+function cutText(text: string): string {
+  return text.length > MAX_OUTPUT_CHARS ? `${text.slice(0, MAX_OUTPUT_CHARS)}… cut at ${MAX_OUTPUT_CHARS} characters` : text;
+}
+
 /** Converts a dumped QuickJS error into Node's wording where the two differ (missing exports, non-Error throws). */
 export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string, string> = new Map()): SandboxError {
   if (typeof dumped !== 'object' || dumped === null || !('message' in dumped)) {
-    return { name: 'Error', message: `Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : showThrown(dumped)}`, stack: '' };
+    return { name: 'Error', message: cutText(`Uncaught ${typeof dumped === 'string' ? `'${dumped}'` : showThrown(dumped)}`), stack: '' };
   }
   const raw = dumped as { name?: unknown; message?: unknown; stack?: unknown; fileName?: unknown; lineNumber?: unknown };
   let name = typeof raw.name === 'string' ? raw.name : 'Error';
@@ -703,7 +713,7 @@ export function toSandboxError(dumped: unknown, requestedAs: ReadonlyMap<string,
     message = `The requested module '${requestedAs.get(missingExport[2]!) ?? missingExport[2]}' does not provide an export named '${missingExport[1]}'`;
   }
   const stack = typeof raw.stack === 'string' ? raw.stack : '';
-  const error: SandboxError = { name, message, stack };
+  const error: SandboxError = { name, message: cutText(message), stack: cutText(stack) };
   const location =
     firstLocation(stack) ??
     (typeof raw.fileName === 'string' && typeof raw.lineNumber === 'number' ? { file: raw.fileName, line: raw.lineNumber, column: 1 } : undefined);
