@@ -1,5 +1,6 @@
 // Owns the QuickJS WebAssembly module of the process (or worker thread) and its memory, capped in bytes.
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { DEFAULT_MEMORY_BYTES } from './limits.js';
 
 // The variant is imported alone: `quickjs-emscripten`'s entry imports all four variants' glue (about 2 MB more).
 const variant = (await import('@jitl/quickjs-wasmfile-release-sync')).default as unknown as QuickJSSyncVariant;
@@ -18,7 +19,7 @@ const INITIAL_MEMORY_BYTES = 16 * 1024 * 1024;
  * than 80 MiB: a runaway run's pages count in the process's peak RSS until the renewal after it (a cold
  * tasks/bench.json run: 247 MB at 64 MiB, 265 MB at 80 MiB).
  */
-export const MEMORY_MAXIMUM_BYTES = 64 * 1024 * 1024;
+export const MEMORY_MAXIMUM_BYTES = DEFAULT_MEMORY_BYTES;
 
 /** Growths of the memory refused at MEMORY_MAXIMUM_BYTES since the module was made (each failed allocation tries up to four). */
 let denied = 0;

@@ -177,7 +177,7 @@ const PAGE_BYTES = 4096;
  * or beyond it is free memory whose content no allocator or QuickJS reads before writing.
  */
 function heapTop(): number {
-  const module = (quickJS as unknown as { module: { HEAPU8: Uint8Array; _malloc(size: number): number; _free(pointer: number): void } }).module;
+  const module = emscripten();
   const probe = module._malloc(module.HEAPU8.length);
   if (probe === 0) return module.HEAPU8.length;
   module._free(probe);
@@ -254,7 +254,7 @@ export async function renewSandboxWhenGrown(): Promise<boolean> {
  * refused, the same way every time.
  */
 function growToCap(): void {
-  const module = (quickJS as unknown as { module: { HEAPU8: Uint8Array; _malloc(size: number): number; _free(pointer: number): void } }).module;
+  const module = emscripten();
   // From the cap down: the first block that fits ends within a step of the cap (a block the current memory already
   // holds would grow nothing: a fresh review found the memory left at 48 MiB).
   for (let size = MEMORY_MAXIMUM_BYTES; size > PAGE_BYTES; size -= 64 * PAGE_BYTES) {
@@ -266,9 +266,14 @@ function growToCap(): void {
   }
 }
 
+/** The emscripten module under quickjs-emscripten's module: the memory's view and the allocator. */
+function emscripten(): { HEAPU8: Uint8Array; _malloc(size: number): number; _free(pointer: number): void } {
+  return (quickJS as unknown as { module: ReturnType<typeof emscripten> }).module;
+}
+
 /** The emscripten module's view of the WebAssembly memory (replaced by emscripten when the memory grows). */
 function heap(): Uint8Array {
-  return (quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8;
+  return emscripten().HEAPU8;
 }
 
 function activeScope(): RunScope {
