@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_LISTED_EPISODES, type EpisodeRecord } from '../src/records/index.js';
 import { SummaryBuilder } from '../src/report/run-summary.js';
-import { describeCompleteness, MatrixPositions, parseEpisodes, scanEpisodes } from '../src/results-folder/index.js';
+import { describeCompleteness, DiskWriteError, MatrixPositions, parseEpisodes, scanEpisodes } from '../src/results-folder/index.js';
 import { episodeRecord, runFile } from './support/results-files.js';
 
 const file = (text: string): string => {
@@ -68,6 +68,20 @@ describe('scanEpisodes', () => {
     const path = file(`${line('a')}\nnot json\n${line('b')}\n`);
     const { result } = await scan(path);
     expect(result).toEqual({ ok: false, error: expect.stringContaining(`${path}:2: not valid JSON`) });
+  });
+
+  it("a disk fault its visitor throws rejects as it is; the visitor's other errors end the scan as the file's", async () => {
+    const path = file(`${line('a')}\n${line('b')}\n`);
+    // A merge copying lines onto a full disk: the write's error, not "cannot read" the shard being copied.
+    const full = new DiskWriteError('/out/episodes.jsonl', 'ENOSPC');
+    const copying = scanEpisodes(path, () => (record) => {
+      if (record.task === 'b') throw full;
+    });
+    await expect(copying).rejects.toBe(full);
+    const summing = await scanEpisodes(path, () => () => {
+      throw new RangeError('epoch out of range');
+    });
+    expect(summing).toEqual({ ok: false, error: `${path}: cannot read (RangeError: epoch out of range)` });
   });
 
   it('counts a repeated episode once, the first line, in one pass, naming the repeat', async () => {

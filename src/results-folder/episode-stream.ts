@@ -2,6 +2,7 @@
 import { open } from 'node:fs/promises';
 import { EpisodeRecord, type RunFile } from '../records/index.js';
 import { MatrixPositions } from './completeness.js';
+import { diskFaultCode } from './disk.js';
 import { type ChunkReport, EpisodeFileError, gzipChunks } from './episode-file.js';
 import { describeReadError, isJson, openResultsFolder, parseResultsJson, type ReadResult, type ResultsFolder } from './read.js';
 
@@ -148,6 +149,11 @@ async function eachLine(
 
 const NEWLINE = 0x0a;
 
+/** Carries a disk fault that a scan's visitor threw (DiskWriteError) past the scan's handling of its own read errors. */
+class VisitorDiskFault {
+  constructor(readonly fault: unknown) {}
+}
+
 /**
  * Streams episodes.jsonl (or episodes.jsonl.gz: a `path` ending in .gz, read member by member, a torn last member
  * skipped with a warning — see gzipChunks) at `path` to the visitor `start()` returns (called once): one EpisodeRecord per line, blank
@@ -157,6 +163,8 @@ const NEWLINE = 0x0a;
  * once: the first line is visited, each repeat is skipped with a warning naming both lines. One pass; memory: one
  * line at a time, plus one bit per cell of `matrix` (run.json's config) — episodes outside it, or all without it,
  * cost a string and a line number each. Never throws for bad input: `{ ok: false, error }` names the file and problem.
+ * A disk fault the visitor throws (DiskWriteError: merge or resume copying lines onto a full disk) rejects as it is; so
+ * does DiskReadError when the device fails a read (EIO). The visitor's other errors end the scan as `cannot read (…)`.
  */
 export async function scanEpisodes(
   path: string,
@@ -199,10 +207,16 @@ export async function scanEpisodes(
       if (position >= 0) positions!.set(position);
       else seen.set(identity, lineNumber);
       records += 1;
-      await visit(record, line, lineNumber, { start: startByte, length: byteLength });
+      try {
+        await visit(record, line, lineNumber, { start: startByte, length: byteLength });
+      } catch (visitError) {
+        // A write the disk refused while the visitor copied a line (merge, resume's rewrite) is not a read of this file.
+        throw diskFaultCode(visitError) === undefined ? visitError : new VisitorDiskFault(visitError);
+      }
       return true;
     });
   } catch (readError) {
+    if (readError instanceof VisitorDiskFault) throw readError.fault;
     return { ok: false, error: readError instanceof EpisodeFileError ? readError.message : describeReadError(path, readError) };
   }
   if (error !== undefined) return { ok: false, error };
