@@ -120,6 +120,11 @@ function program(): Command {
     )
     .option('--no-validation-cache', 'replay every reference, neither reading nor writing the validation cache')
     .option(
+      '--code-cache-dir <dir>',
+      "where the results of the repositories' code runs (test files, eslint, node) are kept by content and harness, so a later run does not run the same code again (default: .stratbench-cache/code-runs)",
+    )
+    .option('--no-code-cache', 'neither read nor write the code cache: every code run this process has not made itself runs in the sandbox')
+    .option(
       '--max-error-rate <share>',
       'exit 4 when more than this share of the episodes ended in an infrastructure error (0.05 or 5%; default 5%)',
       fraction('--max-error-rate'),
@@ -206,13 +211,14 @@ function program(): Command {
     process.exitCode = await runCommand(options, explicit);
   });
 
-  const cache = cli.command('cache').description('Manage the on-disk caches: the replies of --cache and the validation cache of run and validate.');
+  const cache = cli.command('cache').description('Manage the on-disk caches: the replies of --cache, and the validation and code caches of run and validate.');
   cache
     .command('clear')
-    .description('Delete every cached reply in the cache folder and every file of the validation cache (other files are left alone).')
+    .description('Delete every cached reply in the cache folder and every file of the validation and code caches (other files are left alone).')
     .option('--cache-dir <dir>', 'response cache folder', DEFAULT_CACHE_DIR)
     .option('--validation-cache-dir <dir>', 'validation cache folder (default: validation/ inside --cache-dir)')
-    .action(async (options: { cacheDir: string; validationCacheDir?: string }) => {
+    .option('--code-cache-dir <dir>', 'code cache folder (default: code-runs/ inside --cache-dir)')
+    .action(async (options: { cacheDir: string; validationCacheDir?: string; codeCacheDir?: string }) => {
       const { cacheClearCommand } = await import('./runner/commands/cache-clear.js');
       process.exitCode = await cacheClearCommand(options);
     });
@@ -234,10 +240,17 @@ function program(): Command {
       '--validation-cache-dir <dir>',
       "where the tasks whose reference passes and whose untouched repository fails are recorded, for run's check (default: .stratbench-cache/validation)",
     )
-    .action(async (suite: string, options: { json?: boolean; prompts?: string; wide?: boolean; validationCacheDir?: string }) => {
-      const { validateCommand } = await import('./runner/commands/validate.js');
-      process.exitCode = await validateCommand(suite, options);
-    });
+    .option('--code-cache-dir <dir>', "where the results of the repositories' code runs are kept between runs (default: .stratbench-cache/code-runs)")
+    .option('--no-code-cache', 'neither read nor write the code cache')
+    .action(
+      async (
+        suite: string,
+        options: { json?: boolean; prompts?: string; wide?: boolean; validationCacheDir?: string; codeCacheDir?: string; codeCache?: boolean },
+      ) => {
+        const { validateCommand } = await import('./runner/commands/validate.js');
+        process.exitCode = await validateCommand(suite, options);
+      },
+    );
 
   cli
     .command('judge-check')

@@ -1,5 +1,6 @@
 // Runs the episode matrix: cells with p-limit, each record written as it finishes, summarised at the end.
-import { prewarmForRepos, runEpisodesSideBySide, testFileStats } from '../sim-repo/index.js';
+import { activeRunStore, prewarmForRepos, runEpisodesSideBySide, testFileStats } from '../sim-repo/index.js';
+import { codeCacheRecord } from './code-cache.js';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import cliProgress from 'cli-progress';
@@ -208,6 +209,8 @@ async function finishMatrix(
     peak_rss_mb_after_episodes: Math.round(process.resourceUsage().maxRSS / 102.4) / 10,
     // Test files executed in the sandbox vs served from the content-keyed cache (repeated repository states).
     sandbox_test_files: { ...testFileStats },
+    // The code cache (decision 0049): runs served from the disk and written to it since the process opened it.
+    code_cache: codeCacheRecord(activeRunStore()),
   };
   const statistics = withStatistics(state.summary, config.seed, config.pairs);
   const completeness = describeCompleteness({ ...config.runInfo, status: interrupted ? 'interrupted' : 'complete' }, state.positions);

@@ -1,4 +1,5 @@
 // Owns the main thread's side of code execution: a pool of worker threads called synchronously (or ahead, asynchronously, side by side), with a hard deadline.
+import { activeRunStore } from './run-store.js';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -635,7 +636,9 @@ async function runAhead<T>(probe: () => unknown, real: () => T, probeIsReal: boo
 /**
  * Prewarms a code worker when any of `specs` runs code (a `test` or `lint` script; `eslint` preloaded only when
  * a `lint` script exists), or stops speculatively prewarmed workers that none of them needs. Call once before a
- * run's first episode: worker start-up then overlaps the run's own.
+ * run's first episode: worker start-up then overlaps the run's own. When the code cache in use already holds runs
+ * of this harness (run-store.ts), no worker is prewarmed and speculative ones stop: a run served from the disk needs
+ * none, and a worker costs ~40 MB (decision 0049); one starts at the first run the cache does not hold.
  * @throws Error when `STRATBENCH_CODE_WORKERS` is not a whole number ≥ 1 (codeWorkerLimit).
  */
 export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<string, { kind: string }>> }>): void {
@@ -649,7 +652,7 @@ export function prewarmForRepos(specs: Iterable<{ scripts: Readonly<Record<strin
       lint ||= script.kind === 'lint';
     }
   }
-  if (tests || lint) prewarmCodeWorker({ eslint: lint });
+  if ((tests || lint) && activeRunStore()?.holdsRuns() !== true) prewarmCodeWorker({ eslint: lint });
   else for (const current of pool.filter((candidate) => !candidate.used)) stop(current);
 }
 
@@ -710,7 +713,7 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
   const deadline = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const result = callCodeWorker({ kind: 'sandbox', options, tree }, deadline);
   if (result !== undefined) return result as SandboxRunResult;
-  return {
+  const killed: SandboxRunResult = {
     status: 'timeout',
     exitCode: 1,
     stdout: [],
@@ -722,4 +725,14 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
     },
     reads: treeEntries(tree),
   };
+  killedRuns.add(killed);
+  return killed;
+}
+
+/** Runs the harness killed at its hard cutoff (runSandboxed): the wall clock decided them, so no run store keeps them. */
+const killedRuns = new WeakSet<SandboxRunResult>();
+
+/** Whether `run` is one the harness killed at its hard cutoff (a machine's load, not the code, decided its result). */
+export function killedAtCutoff(run: SandboxRunResult): boolean {
+  return killedRuns.has(run);
 }

@@ -2,7 +2,7 @@
 import { callCodeWorker, hardCutoffMs } from './code-host.js';
 import type { EslintRun } from './lint/run-eslint.js';
 import { RunCache } from './run-cache.js';
-import { overlayTree, pathSetKey, recordChange, workingFile, workingPaths, type RepoState } from './state.js';
+import { overlayTree, pathSetName, recordChange, workingFile, workingPaths, type RepoState } from './state.js';
 
 interface LintOutcome {
   exit_code: number;
@@ -21,6 +21,15 @@ const lintCache = new RunCache<LintOutcome>({
   maxEntries: 500,
   maxBytes: 8 * 1024 * 1024,
   sizeOf: (outcome) => 2 * outcome.output.length + [...(outcome.fixed ?? [])].reduce((sum, [path, content]) => sum + 2 * (path.length + content.length), 0),
+  // `fixed` (--fix's files) as [path, content] pairs in the run store.
+  stored: {
+    name: 'eslint',
+    encode: ({ fixed, ...outcome }) => (fixed === undefined ? outcome : { ...outcome, fixed: [...fixed] }),
+    decode: (value) => {
+      const { fixed, ...outcome } = value as { exit_code: number; output: string; fixed?: Array<[string, string]> };
+      return fixed === undefined ? outcome : { ...outcome, fixed: new Map(fixed) };
+    },
+  },
 });
 
 /** Forgets every cached lint run (benchmarks: each run as a fresh process would make it). */
@@ -35,17 +44,20 @@ export function clearLintCache(): void {
  */
 export function runLint(state: RepoState, env: Readonly<Record<string, string>>, args: readonly string[]): { exit_code: number; output: string } {
   const files = (path: string) => workingFile(state, path);
-  // The set of paths by name (base id + created files), not by listing every path: O(files written).
-  const key = JSON.stringify([args, env, pathSetKey(state)]);
-  let outcome = lintCache.get(key, files);
+  // The set of paths by name (a digest of the base's paths + created files), not by listing every path: O(files written).
+  const key = JSON.stringify([args, env, pathSetName(state)]);
+  const held = (path: string) => state.base.initial.get(path);
+  let outcome = lintCache.get(key, files, held);
   if (outcome === undefined) {
-    const run = (callCodeWorker({ kind: 'eslint', input: { args, env }, tree: overlayTree(state) }, LINT_DEADLINE_MS) as EslintRun | undefined) ?? {
+    const answered = callCodeWorker({ kind: 'eslint', input: { args, env }, tree: overlayTree(state) }, LINT_DEADLINE_MS) as EslintRun | undefined;
+    const run = answered ?? {
       exit_code: 2,
       output: `\nOops! Something went wrong! :(\n\nlint run killed after ${hardCutoffMs(LINT_DEADLINE_MS)} ms (the harness's hard cutoff)`,
       reads: workingPaths(state).map((path): [string, string | undefined] => [path, files(path)]),
     };
     outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };
-    lintCache.set(key, run.reads, outcome, (path) => state.base.initial.get(path));
+    // A run killed at the hard cutoff is the machine's load, not the code's: no run store keeps it.
+    lintCache.set(key, run.reads, outcome, held, answered !== undefined);
   }
   for (const [path, content] of outcome.fixed ?? []) {
     state.written.set(path, content);

@@ -1,13 +1,18 @@
 // Owns the `node` command: `node FILE`, `node -e CODE`, `node -p CODE` run the repository's code in the sandbox.
-import { RunCache } from './run-cache.js';
-import { runSandboxed } from './code-host.js';
+import { plainForm, RunCache } from './run-cache.js';
+import { killedAtCutoff, runSandboxed } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { CommandOutcome } from './script-runner.js';
 import { overlayTree, workingFile, type RepoState } from './state.js';
 import { DEFAULT_TIMEOUT_MS } from './sandbox/limits.js';
 
 /** Outcomes of earlier `node` runs, valid while every file they read reads the same. */
-const nodeRunCache = new RunCache<CommandOutcome>({ maxEntries: 1_000, maxBytes: 4 * 1024 * 1024, sizeOf: (outcome) => 2 * outcome.output.length });
+const nodeRunCache = new RunCache<CommandOutcome>({
+  maxEntries: 1_000,
+  maxBytes: 4 * 1024 * 1024,
+  sizeOf: (outcome) => 2 * outcome.output.length,
+  stored: { name: 'node', ...plainForm<CommandOutcome>() },
+});
 
 /** Forgets every cached `node` run (benchmarks: each run as a fresh process would make it). */
 export function clearNodeRunCache(): void {
@@ -46,7 +51,8 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
   // The declared packages are part of the key: they change how an undeclared import fails ("Cannot find package").
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   const key = JSON.stringify([code ?? null, print, path ?? null, code === undefined ? rest.slice(1) : rest, env, state.spec.date, packages]);
-  const cached = nodeRunCache.get(key, lookup);
+  const held = (file: string) => state.base.initial.get(file);
+  const cached = nodeRunCache.get(key, lookup, held);
   if (cached !== undefined) return cached;
   // -p prints the value as Node's util.inspect would (console.log's formatting), statements allowed as in Node.
   const entry = path !== undefined ? { path } : { code: print ? `console.log((0, eval)(${JSON.stringify(code)}));` : code!, filename: '[eval1]' };
@@ -63,7 +69,7 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
     overlayTree(state),
   );
   const outcome = toOutcome(run, path);
-  nodeRunCache.set(key, run.reads, outcome, (path) => state.base.initial.get(path));
+  nodeRunCache.set(key, run.reads, outcome, held, !killedAtCutoff(run));
   return outcome;
 }
 

@@ -1,4 +1,5 @@
 // Owns the process-wide caches of sandboxed runs, keyed by the exact content of every file a run read.
+import { activeRunStore, type StoredForm } from './run-store.js';
 
 /** One cached run: the paths it read with the content it saw (undefined = absent), its result, and its estimated size. */
 interface Entry<T> {
@@ -26,6 +27,17 @@ export interface RunCacheLimits<T> {
   maxBytes?: number;
   /** Estimated bytes of a result (default 0); runs larger than `maxBytes` are not kept. */
   sizeOf?: (result: T) => number;
+  /**
+   * The cache's name in the run store (run-store.ts) and how its results become JSON: given, a miss consults the
+   * store in use and every run `set` keeps is written to it. Only for a cache whose keys name content, never a
+   * process's own numbers (an id of a spec or a base object).
+   */
+  stored?: { name: string } & StoredForm<T>;
+}
+
+/** Results stored as they are (plain JSON values). */
+export function plainForm<T>(): StoredForm<T> {
+  return { encode: (result) => result, decode: (value) => value as T };
 }
 
 /** Bytes counted per entry and per read besides their strings (array, tuple and map slots; an estimate). */
@@ -47,6 +59,7 @@ export class RunCache<T> {
   private readonly perKey: number;
   readonly maxBytes: number;
   private readonly sizeOf: (result: T) => number;
+  private readonly stored: ({ name: string } & StoredForm<T>) | undefined;
   readonly stats: CacheStats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
 
   constructor(limits: RunCacheLimits<T> = {}) {
@@ -54,15 +67,24 @@ export class RunCache<T> {
     this.perKey = limits.perKey ?? 16;
     this.maxBytes = limits.maxBytes ?? 16 * 1024 * 1024;
     this.sizeOf = limits.sizeOf ?? (() => 0);
+    this.stored = limits.stored;
   }
 
-  /** The cached result for `key` whose reads all match `files` now, else undefined. */
-  get(key: string, files: (path: string) => string | undefined): T | undefined {
-    return this.lookup(key, files)?.result;
+  /** The cached result for `key` whose reads all match `files` now, else undefined; `held` as `set`'s. */
+  get(key: string, files: (path: string) => string | undefined, held?: (path: string) => string | undefined): T | undefined {
+    return this.lookup(key, files, held)?.result;
   }
 
-  /** As `get`, with the reads the result was computed from (the strings the cache holds: see `set`). */
-  lookup(key: string, files: (path: string) => string | undefined): { result: T; reads: Entry<T>['reads'] } | undefined {
+  /**
+   * As `get`, with the reads the result was computed from (the strings the cache holds: see `set`). A miss here is
+   * looked up in the run store in use (when the cache is `stored`): a stored run whose reads all read the same is
+   * kept in this cache (with `held`, as `set` keeps a computed one) and returned.
+   */
+  lookup(
+    key: string,
+    files: (path: string) => string | undefined,
+    held?: (path: string) => string | undefined,
+  ): { result: T; reads: Entry<T>['reads'] } | undefined {
     const entries = this.byKey.get(key);
     if (entries !== undefined) {
       for (const entry of entries) {
@@ -76,17 +98,25 @@ export class RunCache<T> {
       }
     }
     this.stats.misses++;
-    return undefined;
+    const store = this.stored === undefined ? undefined : activeRunStore();
+    if (store === undefined || this.stored === undefined) return undefined;
+    const found = store.get(this.stored.name, key, files, this.stored);
+    if (found === undefined) return undefined;
+    const reads = found.paths.map((path): readonly [string, string | undefined] => [path, files(path)]);
+    return { result: found.result, reads: this.set(key, reads, found.result, held, false) };
   }
 
   /**
    * Keeps `result` for `key` with the `reads` it was computed from. `held(path)`: the content the process holds for
    * `path` regardless of this cache (the fixture's file); a read equal to it is stored as that very string and costs
    * only its path (reads answered by a code worker arrive as copies).
+   * A `stored` cache writes the run to the run store in use too, unless `store` is false (a run served from it, or
+   * one the harness killed at its hard cutoff: the wall clock decided it, not the code).
    * @returns the reads as kept (held strings in place of the worker's copies): a caller that keeps the reads beside
    * the result should keep these, or the copies stay alive uncounted.
    */
-  set(key: string, reads: Entry<T>['reads'], result: T, held?: (path: string) => string | undefined): Entry<T>['reads'] {
+  set(key: string, reads: Entry<T>['reads'], result: T, held?: (path: string) => string | undefined, store = true): Entry<T>['reads'] {
+    if (store && this.stored !== undefined) activeRunStore()?.put(this.stored.name, key, reads, result, this.stored);
     let bytes = ENTRY_OVERHEAD_BYTES + this.sizeOf(result);
     const kept = reads.map(([path, content]): readonly [string, string | undefined] => {
       bytes += READ_OVERHEAD_BYTES + 2 * path.length;

@@ -1,4 +1,5 @@
 // Owns the mutable state of one simulated repository, the immutable base its copies share, and the change log.
+import { createHash } from 'node:crypto';
 import { resolveRepoPath } from './paths.js';
 import { normaliseCommand } from './shell-parse.js';
 import type { FaultSpec, MemoryNote, RepoSpec, ScriptSpec, SideEffect } from './spec.js';
@@ -203,6 +204,24 @@ export function addedPaths(state: RepoState): string[] {
 export function pathSetKey(state: RepoState): string {
   const added = addedPaths(state);
   return added.length === 0 ? String(state.base.id) : `${state.base.id}+${JSON.stringify(added)}`;
+}
+
+/** Each base's pathsDigest, computed once. */
+const pathDigests = new WeakMap<RepoBase, string>();
+
+/**
+ * As pathSetKey, naming the base by its paths' content (32 hex digits of the sha256 of its sorted paths) instead of
+ * its process-unique id: equal across processes for equal path sets, so a key the run store keeps can hold it.
+ * O(files written) after the base's first call, which is O(files).
+ */
+export function pathSetName(state: RepoState): string {
+  let digest = pathDigests.get(state.base);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(state.base.initialPaths.join('\0')).digest('hex').slice(0, 32);
+    pathDigests.set(state.base, digest);
+  }
+  const added = addedPaths(state);
+  return added.length === 0 ? digest : `${digest}+${JSON.stringify(added)}`;
 }
 
 /**

@@ -3,8 +3,8 @@ import picomatch from 'picomatch';
 import { linearGlob } from './linear-glob.js';
 import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { evaluatePredicate } from './predicates.js';
-import { jsonBytes, RunCache } from './run-cache.js';
-import { runSandboxed, type WorkingTree } from './code-host.js';
+import { jsonBytes, plainForm, RunCache } from './run-cache.js';
+import { killedAtCutoff, runSandboxed, type WorkingTree } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
 import { isTestModulePath } from './sandbox/module-resolve.js';
@@ -51,7 +51,13 @@ interface ExecutedFile {
  * so a 24 MiB budget evicted what a cold tasks/bench.json run needed again; the worker's copies of the read files
  * stayed alive beside the cache's shared strings, too.
  */
-export const testRunCache = new RunCache<FileResult>({ maxEntries: 4_000, perKey: 512, maxBytes: 24 * 1024 * 1024, sizeOf: jsonBytes });
+export const testRunCache = new RunCache<FileResult>({
+  maxEntries: 4_000,
+  perKey: 512,
+  maxBytes: 24 * 1024 * 1024,
+  sizeOf: jsonBytes,
+  stored: { name: 'test-file', ...plainForm<FileResult>() },
+});
 
 /**
  * Whole `vitest` runs of every repository spec, keyed by the spec (its date, hidden files and declared tests are part
@@ -248,7 +254,7 @@ function executeFile(
   // The declared packages are part of the key: they change how an undeclared import fails ("Cannot find package").
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
   const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}\u0000${packages.join(',')}`;
-  const cached = testRunCache.lookup(key, lookup);
+  const cached = testRunCache.lookup(key, lookup, heldContent(state));
   if (cached !== undefined) {
     testFileStats.cached++;
     return cached;
@@ -269,7 +275,7 @@ function executeFile(
   // Counted once answered: a probe of codeAhead stopped at this run (it throws) has executed nothing yet.
   testFileStats.executed++;
   const result = toFileResult(file, run);
-  return { result, reads: testRunCache.set(key, run.reads, result, heldContent(state)) };
+  return { result, reads: testRunCache.set(key, run.reads, result, heldContent(state), !killedAtCutoff(run)) };
 }
 
 const SHIM_STATE: Record<ReportTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };

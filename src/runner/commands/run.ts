@@ -33,6 +33,8 @@ import { selectRun, type RunSelection } from '../run-selection.js';
 import { overflowedAtFirstCall, reportRun, type MatrixOutcome } from '../run-ending.js';
 import { UsageError } from '../usage-error.js';
 import { DEFAULT_VALIDATION_CACHE_DIR } from '../validation-cache.js';
+import { DEFAULT_CODE_CACHE_DIR, openCodeCache } from '../code-cache.js';
+import { harnessIdentity } from '../harness-identity.js';
 
 /** `--<role>-model <spec>`: the model of one role (`plannerModel`…), over `--model`. */
 export type RoleModelOptions = { [R in Role as `${R}Model`]?: string };
@@ -75,6 +77,10 @@ export interface RunOptions extends BackendOptions, RoleModelOptions {
   validationCacheDir?: string;
   /** `--no-validation-cache` sets it false: replay every reference, neither reading nor writing the validation cache. */
   validationCache?: boolean;
+  /** `--code-cache-dir`: where the results of the repositories' code runs are kept between runs (default DEFAULT_CODE_CACHE_DIR). */
+  codeCacheDir?: string;
+  /** `--no-code-cache` sets it false: run every test file, `eslint` and `node` run the process has not run itself. */
+  codeCache?: boolean;
   /** `--max-error-rate`: above this share (0–1) of infrastructure errors the run exits 4 (default DEFAULT_RUN_MAX_ERROR_RATE 0.05, run-ending.ts). */
   maxErrorRate?: number;
   /** `--counterfactual`: replay each failed episode with each role swapped for an oracle (no model calls). */
@@ -221,6 +227,12 @@ async function prepareRun(
   const selection = await selectRun(options, explicit, interrupt);
   const models = await prepareRunModels(options, explicit, selection, deps);
   const identity = runIdentity(options, selection, models);
+  // Both caches are keyed on the harness: its identity is computed once (~30 ms).
+  const useValidationCache = options['validate'] !== false && options['validationCache'] !== false;
+  const useCodeCache = options['codeCache'] !== false;
+  const harness = useValidationCache || useCodeCache ? await harnessIdentity() : undefined;
+  // Before the references replay: they are served from, and kept in, the code cache too.
+  openCodeCache(useCodeCache ? (typeof options['codeCacheDir'] === 'string' ? options['codeCacheDir'] : DEFAULT_CODE_CACHE_DIR) : null, harness);
   // A broken reference would make every strategy's failure on its task look like the agent's, and a task an untouched
   // repository passes would count a do-nothing agent's success (exit 2, no folder). Tasks that passed before with the
   // same content and harness are served from the validation cache.
@@ -236,6 +248,7 @@ async function prepareRun(
                 : DEFAULT_VALIDATION_CACHE_DIR,
           // Side by side as the episodes will run (`--concurrency`): a second code worker costs memory (decision 0047).
           sideBySide: identity.concurrency,
+          ...(harness !== undefined ? { harness } : {}),
         });
   const { outDir, shard } = await prepareRunFolder(options, held);
   const existing = await loadResumed(options, outDir, identity.configHash);

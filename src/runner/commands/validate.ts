@@ -9,6 +9,8 @@ import { naiveReplayWarnings, stopReplayWarnings, type NaiveReplayWarning, type 
 import { compositionLines, suiteComposition } from '../suite-composition.js';
 import { rememberPassedTasks } from '../run-checks.js';
 import { DEFAULT_VALIDATION_CACHE_DIR } from '../validation-cache.js';
+import { DEFAULT_CODE_CACHE_DIR, openCodeCache } from '../code-cache.js';
+import { harnessIdentity } from '../harness-identity.js';
 
 /** The flags of `stratbench validate` (cli.ts). */
 export interface ValidateOptions {
@@ -26,6 +28,10 @@ export interface ValidateOptions {
    * recorded, so the next `run` does not replay them (default DEFAULT_VALIDATION_CACHE_DIR; null: record nothing).
    */
   validationCacheDir?: string | null;
+  /** `--code-cache-dir`: the code cache the replays are served from and kept in (default DEFAULT_CODE_CACHE_DIR). */
+  codeCacheDir?: string;
+  /** `--no-code-cache` sets it false: no code cache. */
+  codeCache?: boolean;
 }
 
 /** The suite's warnings, each written to stderr; none changes the exit code. */
@@ -52,6 +58,7 @@ export async function validateCommand(path: string, options: ValidateOptions = {
   const suite = await loadSuiteOrThrow(path);
   const promptSet = options.prompts === undefined ? undefined : await loadPromptsOrThrow(options.prompts);
   const contamination = promptSet === undefined ? undefined : checkPromptContamination(promptSet, suite.tasks);
+  if (options.codeCache !== false) openCodeCache(options.codeCacheDir ?? DEFAULT_CODE_CACHE_DIR, await harnessIdentity());
   const tasks = validateTrajectories(suite.tasks);
   // validate always replays (its lines are the point); what passed run's check is recorded for the next run.
   await rememberPassedTasks(suite.tasks, passedRunCheck(tasks), {
