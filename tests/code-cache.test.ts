@@ -42,7 +42,12 @@ function observe(edits: Record<string, string> = {}) {
   const lint = repo.run('npx eslint src tests');
   const fix = repo.run('npx eslint --fix src');
   const node = repo.run('node -p "1 + 1"');
-  return { tests: [tests.exit_code, tests.output], lint: [lint.exit_code, lint.output], fix: [fix.exit_code, fix.output, repo.fileAt('src/checkout.js')], node: [node.exit_code, node.output] };
+  return {
+    tests: [tests.exit_code, tests.output],
+    lint: [lint.exit_code, lint.output],
+    fix: [fix.exit_code, fix.output, repo.fileAt('src/checkout.js')],
+    node: [node.exit_code, node.output],
+  };
 }
 
 /** `observe` in a fresh process's state: every in-process cache empty, `store` in use. */
@@ -138,7 +143,9 @@ describe('the code cache', () => {
     const warnings: string[] = [];
     const store = new RunStore(join(blocker, 'cache'), HARNESS, (line) => warnings.push(line));
     expect(freshProcess(store).seen).toEqual(cold.seen);
-    expect(warnings).toEqual([expect.stringMatching(/^warning: cannot write the code cache .*a-file\/cache\/harness-a+ \(ENOTDIR\): this run's code runs are not kept for the next$/)]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/^warning: cannot write the code cache .*a-file\/cache\/harness-a+ \(ENOTDIR\): this run's code runs are not kept for the next$/),
+    ]);
     expect(store.stats.stored).toBe(0);
   });
 

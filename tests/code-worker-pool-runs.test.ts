@@ -19,7 +19,8 @@ const BENCH_TASKS = [
 /** Runs `stratbench run` with STRATBENCH_CODE_WORKERS=`workers`; returns each episode's verdict-bearing fields by key. */
 function runWith(workers: number, args: string[]): Map<string, unknown> {
   const out = join(scratch('code-worker-pool-'), 'run');
-  const result = spawnSync(process.execPath, [CLI, 'run', ...args, '--strategies', STRATEGIES, '--out', out, '--no-progress'], {
+  // Without the code cache: each run's code runs on its own pool of workers, not served from the other's.
+  const result = spawnSync(process.execPath, [CLI, 'run', ...args, '--strategies', STRATEGIES, '--out', out, '--no-progress', '--no-code-cache'], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, FORCE_COLOR: '0', STRATBENCH_CODE_WORKERS: String(workers) },

@@ -142,6 +142,8 @@ export async function runCommand(options: RunOptions, explicit: ReadonlySet<stri
   } finally {
     // Released on every way out: the end, Ctrl-C/SIGTERM (which end the run normally) and errors.
     await held.lock?.release();
+    // The code cache the run opened is this run's: a later run in the process (tests, the API) opens its own.
+    openCodeCache(null, undefined);
   }
 }
 

@@ -58,8 +58,14 @@ export async function validateCommand(path: string, options: ValidateOptions = {
   const suite = await loadSuiteOrThrow(path);
   const promptSet = options.prompts === undefined ? undefined : await loadPromptsOrThrow(options.prompts);
   const contamination = promptSet === undefined ? undefined : checkPromptContamination(promptSet, suite.tasks);
+  // The replays are served from, and kept in, the code cache; closed again once they are done.
   if (options.codeCache !== false) openCodeCache(options.codeCacheDir ?? DEFAULT_CODE_CACHE_DIR, await harnessIdentity());
-  const tasks = validateTrajectories(suite.tasks);
+  let tasks: TaskValidation[];
+  try {
+    tasks = validateTrajectories(suite.tasks);
+  } finally {
+    openCodeCache(null, undefined);
+  }
   // validate always replays (its lines are the point); what passed run's check is recorded for the next run.
   await rememberPassedTasks(suite.tasks, passedRunCheck(tasks), {
     cacheDir: options.validationCacheDir === undefined ? DEFAULT_VALIDATION_CACHE_DIR : options.validationCacheDir,
