@@ -71,10 +71,19 @@ export function* matrixCells(
   let blockCells: PendingCell[] | undefined;
   for (let epoch = 0; epoch < epochs; epoch++) {
     const cells: PendingCell[] = [];
+    // The epoch's seeds first, in one loop: sha256 there costs ~1 µs a seed, ~5 µs when each is computed between two
+    // episodes (measured on the core suite: 164 ms of 30,030 episodes; OpenSSL's state goes cold in between).
+    const seeds: number[] = [];
+    for (let task = 0, at = position; task < tasks.length; task++) {
+      for (let strategy = 0; strategy < strategies.length; strategy++, at++) {
+        if (keep(at)) seeds.push(episodeSeed(seed, tasks[task]!.id, strategies[strategy]!, epoch));
+      }
+    }
+    let kept = 0;
     for (let task = 0; task < tasks.length; task++) {
       for (let strategy = 0; strategy < strategies.length; strategy++) {
         if (keep(position)) {
-          const cell = { task: tasks[task]!, strategy: strategies[strategy]!, epoch, seed: episodeSeed(seed, tasks[task]!.id, strategies[strategy]!, epoch) };
+          const cell = { task: tasks[task]!, strategy: strategies[strategy]!, epoch, seed: seeds[kept++]! };
           if (estimate === undefined) yield cell;
           else cells.push({ cell, task, strategy });
         }
