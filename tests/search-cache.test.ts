@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
 import { CACHED_MATCH_LINES, TRIGRAM_MIN_FILES, TreeIndex } from '../src/sim-repo/tree-index.js';
+import { baseFor } from '../src/sim-repo/state.js';
 import { capOutput, executeToolCall, OUTPUT_LIMITS } from '../src/tools/index.js';
 
 /** A base past the trigram threshold: `pkg/m000.js` … with `export function f<i>` twice each, and a small src/. */
@@ -116,5 +117,33 @@ describe('search and grep over a cached base', () => {
     expect(seen).toBe(uncached);
     expect(executeToolCall(repo, call).output).toBe(uncached);
     expect(seen.split('\n').at(-1)).toBe(`… ${full.split('\n').length - (seen.split('\n').length - 1)} more lines (narrow the search)`);
+  });
+});
+
+describe('bases of one fixture', () => {
+  it('share one tree and its search results when their files are equal, and only then', () => {
+    const fixture = bigSpec();
+    // Two tasks on the fixture without file overrides: separate specs (as the suite loader makes them), equal files.
+    const one = RepoSpec.parse({ ...fixture, files: { ...fixture.files }, env: { CI: 'true' } });
+    const two = RepoSpec.parse({ ...fixture, files: { ...fixture.files } });
+    // A third overrides one file.
+    const three = RepoSpec.parse({ ...fixture, files: { ...fixture.files, 'pkg/m007.js': 'export const seven = round(7);\n' } });
+    const [a, b, c] = [one, two, three].map((spec) => baseFor(spec));
+    expect(a!.id).not.toBe(b!.id);
+    expect(b!.index).toBe(a!.index);
+    expect(b!.initial).toBe(a!.initial);
+    expect(c!.index).not.toBe(a!.index);
+    // Each searches its own files: the shared tree answers as a scan of each repository does.
+    for (const spec of [one, two, three]) {
+      const repo = SimRepo.fromSpec(spec);
+      for (const text of ['round(7)', 'export function g1', 'seven']) expect(searched(repo, text)).toBe(scanGrep(repo, text));
+    }
+    expect(searched(SimRepo.fromSpec(three), 'seven')).toBe('pkg/m007.js:1:export const seven = round(7);');
+    expect(searched(SimRepo.fromSpec(two), 'seven')).toBe('');
+    // What one repository writes stays its own, on the shared tree too.
+    const writer = SimRepo.fromSpec(one);
+    writer.write('pkg/m001.js', 'export const seven = 7;\n');
+    expect(searched(writer, 'seven')).toBe('pkg/m001.js:1:export const seven = 7;');
+    expect(searched(SimRepo.fromSpec(two), 'seven')).toBe('');
   });
 });

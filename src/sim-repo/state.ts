@@ -120,20 +120,55 @@ export function baseFor(spec: RepoSpec): RepoBase {
     initial.set(resolved.path, content);
   }
   if (!initial.has('package.json')) initial.set('package.json', generatedPackageJson(spec));
-  const index = new TreeIndex(initial);
+  const tree = sharedTree(initial);
   const base: RepoBase = {
     id: baseIdFor(spec),
     files: spec.files,
     scripts: spec.scripts,
-    initial,
-    initialPaths: index.paths,
-    index,
+    initial: tree.initial,
+    initialPaths: tree.index.paths,
+    index: tree.index,
     scriptCommands: Object.entries(spec.scripts).map(([name, script]) => ({ name, cmd: normaliseCommand(script.cmd), script })),
   };
   bases.delete(spec);
   bases.set(spec, base);
   while (bases.size > MAX_BASES) bases.delete(bases.keys().next().value as RepoSpec);
   return base;
+}
+
+/** Trees of recent bases, most recent last: a base with the same files shares one (SHARED_TREES kept). */
+const trees: Array<{ initial: ReadonlyMap<string, string>; index: TreeIndex }> = [];
+/** Trees kept for sharing: a suite's tasks on one fixture without file overrides are built one after another. */
+const SHARED_TREES = 8;
+
+/**
+ * The initial tree and TreeIndex of a recent base whose files equal `initial` (same paths, same contents), else
+ * `initial` with a new index. Tasks on one fixture without file overrides have separate specs (and bases: their
+ * scripts, history and ids differ) but one tree: sharing it builds its sorted paths, directory entries, trigram
+ * postings and search results once, not once per task (a 10,000-file fixture's postings take ~90 ms). A tree is
+ * a function of its files only, so sharing changes no result. O(SHARED_TREES × files) comparisons, most of them of
+ * one string with itself (the tasks' file maps share the fixture's strings).
+ */
+function sharedTree(initial: Map<string, string>): { initial: ReadonlyMap<string, string>; index: TreeIndex } {
+  for (let k = trees.length - 1; k >= 0; k--) {
+    const tree = trees[k]!;
+    if (tree.initial.size !== initial.size) continue;
+    let same = true;
+    for (const [path, content] of initial) {
+      if (tree.initial.get(path) !== content) {
+        same = false;
+        break;
+      }
+    }
+    if (!same) continue;
+    trees.splice(k, 1);
+    trees.push(tree);
+    return tree;
+  }
+  const tree = { initial, index: new TreeIndex(initial) };
+  trees.push(tree);
+  if (trees.length > SHARED_TREES) trees.shift();
+  return tree;
 }
 
 /** `{"name":"app","private":true,"type":"module","scripts":{...},…dependencies}`, pretty-printed with a trailing newline. */
