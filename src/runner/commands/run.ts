@@ -2,7 +2,7 @@
 import { dirname, resolve } from 'node:path';
 import { interruptModelCalls, limitModelCalls } from '../../models/call-limit.js';
 import type { HostStats } from '../../models/host-pool.js';
-import type { ChatModel, Role } from '../../models/types.js';
+import type { ChatModel, ChatOptions, Role } from '../../models/types.js';
 import type { EpisodeRecord, RunDescription, RunJudge, RunValidation, Shard } from '../../records/index.js';
 import {
   commandLine,
@@ -337,6 +337,7 @@ async function executeMatrix(run: PreparedRun, deps: RunDependencies, held: Held
 function runEnvironment(run: PreparedRun, deps: RunDependencies, signal: AbortSignal): RunEnvironment {
   const { models, identity } = run;
   const { judgeBuilt } = models;
+  const optionsByRole = new Map<Role, ChatOptions>();
   const { judge: judgeModel, ...limitedModels } = interruptModelCalls(
     limitModelCalls<Role | 'judge'>(
       judgeBuilt?.model ? { ...models.models, judge: judgeBuilt.model } : (models.models as Record<Role | 'judge', ChatModel>),
@@ -349,7 +350,12 @@ function runEnvironment(run: PreparedRun, deps: RunDependencies, signal: AbortSi
     ...(judgeBuilt ? { judge: judgeBuilt.bind && judgeModel ? judgeBuilt.bind(judgeModel) : judgeBuilt.judge } : {}),
     prompts: models.prompts,
     toolDescriptions: toolDescriptionsForPrompt(),
-    chatOptions: (role: Role) => roleChatOptions(models.ollamaConfig, role),
+    // One object per role for the whole run (the configuration does not change): episodes copy it with their seed.
+    chatOptions: (role: Role) => {
+      let options = optionsByRole.get(role);
+      if (options === undefined) optionsByRole.set(role, (options = roleChatOptions(models.ollamaConfig, role)));
+      return options;
+    },
     options: deps.sequentialWaves === true ? { ...identity.strategyOptions, parallelWaves: false } : identity.strategyOptions,
     configHash: identity.configHash,
   };
