@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { clearRunCaches, RepoSpec, RunStore, SimRepo, stopCodeWorker, testFileStats, useRunStore } from '../src/sim-repo/index.js';
 import { plainForm, RunCache } from '../src/sim-repo/run-cache.js';
+import { storableRun } from '../src/sim-repo/code-host.js';
+import { runInSandbox } from '../src/sim-repo/sandbox/index.js';
+import { closeCodeCache, openCodeCache } from '../src/runner/code-cache.js';
+import { createHash } from 'node:crypto';
 
 afterAll(() => stopCodeWorker());
 afterEach(() => useRunStore(undefined));
@@ -137,6 +141,26 @@ describe('the code cache', () => {
     expect(other.stats.served).toBe(0);
   });
 
+  it('serves nothing from a file edited with its checksum recomputed into a shape it does not read: a miss, not a crash', () => {
+    const root = folder();
+    const store = new RunStore(root, HARNESS, () => {});
+    freshProcess(store);
+    for (const name of storeFiles(store)) {
+      const path = join(store.dir, name);
+      const text = readFileSync(path, 'utf8');
+      const body = JSON.parse(text.slice(65)) as Record<string, unknown>;
+      if (!('result' in body)) continue;
+      body['result'] = { file: 'tests/checkout.test.js', tests: 'garbage', exit_code: 'zero', output: 7, side_effect: 'none' };
+      const edited = JSON.stringify(body);
+      writeFileSync(path, `${createHash('sha256').update(edited).digest('hex')}\n${edited}`);
+    }
+    const forged = new RunStore(root, HARNESS, () => {});
+    const run = freshProcess(forged);
+    expect(run.seen).toEqual(cold.seen);
+    expect(run.executed).toBe(1);
+    expect(forged.stats.served).toBe(0);
+  });
+
   it('costs one warning when the folder cannot be written, and the runs go on', () => {
     const blocker = join(folder(), 'a-file');
     writeFileSync(blocker, '');
@@ -174,6 +198,38 @@ describe('the code cache', () => {
     expect(readdirSync(root).sort()).toEqual([`harness-${'1'.repeat(64)}`, `harness-${'2'.repeat(64)}`, `harness-${HARNESS}`, 'notes']);
     expect(others.length).toBe(4);
     expect(new RunStore(root, HARNESS, () => {}).holdsRuns()).toBe(true);
+  });
+});
+
+describe('what the code cache never keeps', () => {
+  it('a run stopped by its CPU-time limit (the load of the machine can decide it), unlike one stopped by its operation budget', () => {
+    const loop = { files: () => undefined, entry: { code: 'for (;;) {}', filename: 'loop.js' } };
+    const timed = runInSandbox({ ...loop, timeoutMs: 50, operationBudget: Number.MAX_SAFE_INTEGER });
+    expect(timed.status).toBe('timeout');
+    expect(timed.timeLimitReached).toBe(true);
+    expect(storableRun(timed)).toBe(false);
+    const budgeted = runInSandbox({ ...loop, operationBudget: 2_000 });
+    expect(budgeted.status).toBe('timeout');
+    expect(budgeted.timeLimitReached).toBeUndefined();
+    expect(storableRun(budgeted)).toBe(true);
+  });
+});
+
+describe('opening the code cache', () => {
+  it('costs one warning for a folder the system cannot make (under /proc), and never hangs', async () => {
+    const warnings: string[] = [];
+    const harness = { version: '0', node: process.version, code: 'c'.repeat(64), dependencies: {} };
+    expect(await openCodeCache('/proc/self/stratbench-code-cache', harness, (line) => warnings.push(line))).toBeUndefined();
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warning: cannot use the code cache \/proc\/self\/stratbench-code-cache \(.*\): this run's code runs are neither served from nor kept in it$/,
+      ),
+    ]);
+    const root = join(folder(), 'a', 'b');
+    const store = await openCodeCache(root, harness, (line) => warnings.push(line));
+    expect(store?.root).toBe(root);
+    closeCodeCache();
+    expect(warnings.length).toBe(1);
   });
 });
 

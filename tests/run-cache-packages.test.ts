@@ -24,6 +24,37 @@ const states = (repoSpec: RepoSpec): string[] =>
 const nodeOutput = (repoSpec: RepoSpec): string => SimRepo.fromSpec(repoSpec).run(NODE).output;
 
 describe('run caches and declared packages', () => {
+  it('keys a package whose name holds a comma apart from the two packages the comma would split it into', () => {
+    const joined = spec({ 'a,b': '1.0.0' });
+    const split = spec({ a: '1.0.0', b: '1.0.0' });
+    const probe = (repoSpec: RepoSpec) =>
+      SimRepo.fromSpec(repoSpec).run(`node -e "import('a').then(() => console.log('ok'), (e) => console.log(e.message))"`).output;
+    clearRunCaches();
+    const cold = { joined: probe(joined), split: '' };
+    clearRunCaches();
+    cold.split = probe(split);
+    expect(cold.joined).not.toBe(cold.split);
+    const states = (repoSpec: RepoSpec) =>
+      SimRepo.fromSpec(RepoSpec.parse({ ...repoSpec, files: { 'tests/a.test.js': TEST.replace(/'pg'/g, "'a'") } }))
+        .testResults()
+        .tests.map((test) => test.state);
+    clearRunCaches();
+    const coldStates = { joined: states(joined), split: [] as string[] };
+    clearRunCaches();
+    coldStates.split = states(split);
+    expect(coldStates.joined).not.toEqual(coldStates.split);
+    for (const order of [
+      [joined, split],
+      [split, joined],
+    ]) {
+      clearRunCaches();
+      for (const repoSpec of order) {
+        expect(probe(repoSpec)).toBe(repoSpec === joined ? cold.joined : cold.split);
+        expect(states(repoSpec)).toEqual(repoSpec === joined ? coldStates.joined : coldStates.split);
+      }
+    }
+  });
+
   it('serves each repository the result a cold run gives it, in either order', () => {
     const declared = spec({ pg: '^8' });
     const undeclared = spec({});

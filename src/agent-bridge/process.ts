@@ -1,4 +1,5 @@
 // The agent's process: started in its own process group, its output kept (the tail), the whole group killed.
+import { withHostTimeZone } from '../sim-repo/index.js';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -83,7 +84,8 @@ export function startAgent(command: string, env: Record<string, string>, cwd?: s
   const child = spawn('/bin/sh', ['-c', command], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env, [AGENT_TOKEN_VARIABLE]: token },
+    // The user's time zone, not the sandbox's UTC (pinSandboxTimeZone): the agent is the user's program.
+    env: { ...withHostTimeZone(process.env), ...env, [AGENT_TOKEN_VARIABLE]: token },
     ...(cwd !== undefined ? { cwd } : {}),
   });
   child.stderr?.on('data', (chunk: Buffer) => stderr.add(chunk));

@@ -1,4 +1,5 @@
 // Owns the main thread's side of code execution: a pool of worker threads called synchronously (or ahead, asynchronously, side by side), with a hard deadline.
+import { pinSandboxTimeZone } from './time-zone.js';
 import { activeRunStore } from './run-store.js';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -219,6 +220,8 @@ function workerEntry(): { entry: URL | string; eval: boolean } {
 
 /** Starts a worker without waiting for it (it loads its modules on another core while this thread goes on), in the pool. */
 function spawn(preloadEslint: boolean): Live {
+  // Before the worker starts: it takes the process's zone, which QuickJS's local-time Date methods read.
+  pinSandboxTimeZone();
   if (lastIdleEnd > 0 && Date.now() - lastIdleEnd < RESTART_WINDOW_MS) idleMs = Math.min(idleMs * 4, MAX_IDLE_MS);
   const signal = new SharedArrayBuffer(4);
   const channel = new MessageChannel();
@@ -732,7 +735,11 @@ export function runSandboxed(options: Omit<SandboxRunOptions, 'files'> & RunInte
 /** Runs the harness killed at its hard cutoff (runSandboxed): the wall clock decided them, so no run store keeps them. */
 const killedRuns = new WeakSet<SandboxRunResult>();
 
-/** Whether `run` is one the harness killed at its hard cutoff (a machine's load, not the code, decided its result). */
-export function killedAtCutoff(run: SandboxRunResult): boolean {
-  return killedRuns.has(run);
+/**
+ * Whether a code cache may keep `run`'s result (decision 0049): not when the harness killed it at its hard cutoff, nor
+ * when it reached its CPU-time limit (SandboxRunResult.timeLimitReached) — the machine's load, not the code, may have
+ * decided those. The operation budget, the memory cap and a promise that never settles decide the same on any machine.
+ */
+export function storableRun(run: SandboxRunResult): boolean {
+  return !killedRuns.has(run) && run.timeLimitReached !== true;
 }

@@ -1,6 +1,6 @@
 // Owns the worker thread that executes repository code (sandbox runs, ESLint) for the main thread, one request at a time.
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { renewSandboxWhenGrown, runInSandbox, type RunInternals, type SandboxRunOptions } from './sandbox/index.js';
+import { renewSandboxWhenGrown, runInSandbox, type RunInternals, type SandboxRunOptions, type SandboxRunResult } from './sandbox/index.js';
 import { VITEST_MODULE_SOURCE, VITEST_SOURCE_MODULE_NAME, VITEST_SOURCE_MODULE_SOURCE } from './sandbox/vitest-api.js';
 import type { CodeAnswer, CodeEnvelope, CodeHint, CodeResponse, TreeEnvelope } from './code-host.js';
 
@@ -53,6 +53,19 @@ function receiveTree(tree: TreeEnvelope): { lookup: (path: string) => string | u
   return { lookup, paths };
 }
 
+/** Whether a sandbox run of the current lint (its config's evaluation) reached its time limit. */
+let lintReachedTimeLimit = false;
+
+/**
+ * The sandbox of lint runs: runInSandbox, noting a run that reached its time limit (the lint's result may then depend
+ * on the machine's load: EslintRun.timeLimitReached). One function for every lint: config evaluations are cached per runner.
+ */
+function lintSandbox(options: SandboxRunOptions): SandboxRunResult {
+  const run = runInSandbox(options);
+  if (run.timeLimitReached === true) lintReachedTimeLimit = true;
+  return run;
+}
+
 /** The sandbox's renewal after the last answer (see renewSandboxWhenGrown): the next request waits for it. */
 let renewing: Promise<unknown> = Promise.resolve();
 
@@ -68,7 +81,9 @@ async function handle(request: CodeEnvelope): Promise<CodeAnswer> {
       return { ok: true, value: runInSandbox(options) };
     }
     const { runEslint } = await loadEslint();
-    return { ok: true, value: runEslint({ ...request.input, paths: paths(), files: lookup, runInSandbox }) };
+    lintReachedTimeLimit = false;
+    const value = runEslint({ ...request.input, paths: paths(), files: lookup, runInSandbox: lintSandbox });
+    return { ok: true, value: lintReachedTimeLimit ? { ...value, timeLimitReached: true } : value };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

@@ -14,6 +14,7 @@ export * as durations from './durations.js';
 export type { TestResult, TestState, FileResult, TestRun } from './test-runner.js';
 export { clearTestRunCaches, testFileStats, testRunCache } from './test-runner.js';
 export { clearRunCaches } from './run-caches.js';
+export { pinSandboxTimeZone, withHostTimeZone } from './time-zone.js';
 export { activeRunStore, clearRunStore, RunStore, useRunStore, type RunStoreStats } from './run-store.js';
 export type { CacheStats } from './run-cache.js';
 export {

@@ -2,13 +2,8 @@
 import { callCodeWorker, hardCutoffMs } from './code-host.js';
 import type { EslintRun } from './lint/run-eslint.js';
 import { RunCache } from './run-cache.js';
+import { STORED_FORMS, type LintOutcome } from './stored-results.js';
 import { overlayTree, pathSetName, recordChange, workingFile, workingPaths, type RepoState } from './state.js';
-
-interface LintOutcome {
-  exit_code: number;
-  output: string;
-  fixed?: Map<string, string>;
-}
 
 /**
  * The time limit of one lint run (config evaluation included), ms; the worker is killed at hardCutoffMs of it in wall
@@ -21,15 +16,7 @@ const lintCache = new RunCache<LintOutcome>({
   maxEntries: 500,
   maxBytes: 8 * 1024 * 1024,
   sizeOf: (outcome) => 2 * outcome.output.length + [...(outcome.fixed ?? [])].reduce((sum, [path, content]) => sum + 2 * (path.length + content.length), 0),
-  // `fixed` (--fix's files) as [path, content] pairs in the run store.
-  stored: {
-    name: 'eslint',
-    encode: ({ fixed, ...outcome }) => (fixed === undefined ? outcome : { ...outcome, fixed: [...fixed] }),
-    decode: (value) => {
-      const { fixed, ...outcome } = value as { exit_code: number; output: string; fixed?: Array<[string, string]> };
-      return fixed === undefined ? outcome : { ...outcome, fixed: new Map(fixed) };
-    },
-  },
+  stored: { name: 'eslint', ...STORED_FORMS.eslint },
 });
 
 /** Forgets every cached lint run (benchmarks: each run as a fresh process would make it). */
@@ -56,8 +43,9 @@ export function runLint(state: RepoState, env: Readonly<Record<string, string>>,
       reads: workingPaths(state).map((path): [string, string | undefined] => [path, files(path)]),
     };
     outcome = { exit_code: run.exit_code, output: run.output, ...(run.fixed !== undefined && run.fixed.size > 0 ? { fixed: run.fixed } : {}) };
-    // A run killed at the hard cutoff is the machine's load, not the code's: no run store keeps it.
-    lintCache.set(key, run.reads, outcome, held, answered !== undefined);
+    // A run killed at the hard cutoff, or whose config reached its time limit, may be the machine's load, not the
+    // code's: no code cache keeps it.
+    lintCache.set(key, run.reads, outcome, held, answered !== undefined && answered.timeLimitReached !== true);
   }
   for (const [path, content] of outcome.fixed ?? []) {
     state.written.set(path, content);

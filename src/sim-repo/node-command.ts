@@ -1,6 +1,7 @@
 // Owns the `node` command: `node FILE`, `node -e CODE`, `node -p CODE` run the repository's code in the sandbox.
-import { plainForm, RunCache } from './run-cache.js';
-import { killedAtCutoff, runSandboxed } from './code-host.js';
+import { RunCache } from './run-cache.js';
+import { STORED_FORMS } from './stored-results.js';
+import { runSandboxed, storableRun } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { CommandOutcome } from './script-runner.js';
 import { overlayTree, workingFile, type RepoState } from './state.js';
@@ -11,7 +12,7 @@ const nodeRunCache = new RunCache<CommandOutcome>({
   maxEntries: 1_000,
   maxBytes: 4 * 1024 * 1024,
   sizeOf: (outcome) => 2 * outcome.output.length,
-  stored: { name: 'node', ...plainForm<CommandOutcome>() },
+  stored: { name: 'node', ...STORED_FORMS.node },
 });
 
 /** Forgets every cached `node` run (benchmarks: each run as a fresh process would make it). */
@@ -69,7 +70,7 @@ export function runNode(state: RepoState, env: Readonly<Record<string, string>>,
     overlayTree(state),
   );
   const outcome = toOutcome(run, path);
-  nodeRunCache.set(key, run.reads, outcome, held, !killedAtCutoff(run));
+  nodeRunCache.set(key, run.reads, outcome, held, storableRun(run));
   return outcome;
 }
 

@@ -1,6 +1,6 @@
 // Owns the run store: the results of sandboxed runs kept on disk between processes, by content (decision 0049).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -245,7 +245,8 @@ export class RunStore {
   /** The folder's files and bytes, counted at the first write (which makes the folder and prunes older harnesses'). */
   private measure(): { files: number; bytes: number } {
     if (this.usage !== undefined) return this.usage;
-    mkdirSync(this.dir, { recursive: true });
+    // One level, in a root the runner made (openCodeCache): a recursive mkdir spins on some paths (under /proc).
+    if (!existsSync(this.dir)) mkdirSync(this.dir);
     this.pruneOtherHarnesses();
     let files = 0;
     let bytes = 0;

@@ -3,8 +3,9 @@ import picomatch from 'picomatch';
 import { linearGlob } from './linear-glob.js';
 import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { evaluatePredicate } from './predicates.js';
-import { jsonBytes, plainForm, RunCache } from './run-cache.js';
-import { killedAtCutoff, runSandboxed, type WorkingTree } from './code-host.js';
+import { jsonBytes, RunCache } from './run-cache.js';
+import { STORED_FORMS } from './stored-results.js';
+import { runSandboxed, storableRun, type WorkingTree } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
 import type { TestSpec } from './spec.js';
 import { isTestModulePath } from './sandbox/module-resolve.js';
@@ -56,7 +57,7 @@ export const testRunCache = new RunCache<FileResult>({
   perKey: 512,
   maxBytes: 24 * 1024 * 1024,
   sizeOf: jsonBytes,
-  stored: { name: 'test-file', ...plainForm<FileResult>() },
+  stored: { name: 'test-file', ...STORED_FORMS.testFile },
 });
 
 /**
@@ -253,7 +254,7 @@ function executeFile(
   }
   // The declared packages are part of the key: they change how an undeclared import fails ("Cannot find package").
   const packages = [...Object.keys(state.spec.dependencies), ...Object.keys(state.spec.devDependencies)];
-  const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}\u0000${packages.join(',')}`;
+  const key = `${file}\u0000${pattern ?? ''}\u0000${state.spec.date}\u0000${JSON.stringify(env)}\u0000${JSON.stringify(packages)}`;
   const cached = testRunCache.lookup(key, lookup, heldContent(state));
   if (cached !== undefined) {
     testFileStats.cached++;
@@ -275,7 +276,8 @@ function executeFile(
   // Counted once answered: a probe of codeAhead stopped at this run (it throws) has executed nothing yet.
   testFileStats.executed++;
   const result = toFileResult(file, run);
-  return { result, reads: testRunCache.set(key, run.reads, result, heldContent(state), !killedAtCutoff(run)) };
+  // A run killed at the hard cutoff or stopped by its CPU-time limit may be the machine's load: no code cache keeps it.
+  return { result, reads: testRunCache.set(key, run.reads, result, heldContent(state), storableRun(run)) };
 }
 
 const SHIM_STATE: Record<ReportTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };

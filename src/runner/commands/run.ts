@@ -33,7 +33,7 @@ import { selectRun, type RunSelection } from '../run-selection.js';
 import { overflowedAtFirstCall, reportRun, type MatrixOutcome } from '../run-ending.js';
 import { UsageError } from '../usage-error.js';
 import { DEFAULT_VALIDATION_CACHE_DIR } from '../validation-cache.js';
-import { DEFAULT_CODE_CACHE_DIR, openCodeCache } from '../code-cache.js';
+import { closeCodeCache, DEFAULT_CODE_CACHE_DIR, openCodeCache } from '../code-cache.js';
 import { harnessIdentity } from '../harness-identity.js';
 
 /** `--<role>-model <spec>`: the model of one role (`plannerModel`…), over `--model`. */
@@ -143,7 +143,7 @@ export async function runCommand(options: RunOptions, explicit: ReadonlySet<stri
     // Released on every way out: the end, Ctrl-C/SIGTERM (which end the run normally) and errors.
     await held.lock?.release();
     // The code cache the run opened is this run's: a later run in the process (tests, the API) opens its own.
-    openCodeCache(null, undefined);
+    closeCodeCache();
   }
 }
 
@@ -234,7 +234,7 @@ async function prepareRun(
   const useCodeCache = options['codeCache'] !== false;
   const harness = useValidationCache || useCodeCache ? await harnessIdentity() : undefined;
   // Before the references replay: they are served from, and kept in, the code cache too.
-  openCodeCache(useCodeCache ? (typeof options['codeCacheDir'] === 'string' ? options['codeCacheDir'] : DEFAULT_CODE_CACHE_DIR) : null, harness);
+  await openCodeCache(useCodeCache ? (typeof options['codeCacheDir'] === 'string' ? options['codeCacheDir'] : DEFAULT_CODE_CACHE_DIR) : null, harness);
   // A broken reference would make every strategy's failure on its task look like the agent's, and a task an untouched
   // repository passes would count a do-nothing agent's success (exit 2, no folder). Tasks that passed before with the
   // same content and harness are served from the validation cache.

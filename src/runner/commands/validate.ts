@@ -9,7 +9,7 @@ import { naiveReplayWarnings, stopReplayWarnings, type NaiveReplayWarning, type 
 import { compositionLines, suiteComposition } from '../suite-composition.js';
 import { rememberPassedTasks } from '../run-checks.js';
 import { DEFAULT_VALIDATION_CACHE_DIR } from '../validation-cache.js';
-import { DEFAULT_CODE_CACHE_DIR, openCodeCache } from '../code-cache.js';
+import { closeCodeCache, DEFAULT_CODE_CACHE_DIR, openCodeCache } from '../code-cache.js';
 import { harnessIdentity } from '../harness-identity.js';
 
 /** The flags of `stratbench validate` (cli.ts). */
@@ -59,12 +59,12 @@ export async function validateCommand(path: string, options: ValidateOptions = {
   const promptSet = options.prompts === undefined ? undefined : await loadPromptsOrThrow(options.prompts);
   const contamination = promptSet === undefined ? undefined : checkPromptContamination(promptSet, suite.tasks);
   // The replays are served from, and kept in, the code cache; closed again once they are done.
-  if (options.codeCache !== false) openCodeCache(options.codeCacheDir ?? DEFAULT_CODE_CACHE_DIR, await harnessIdentity());
+  if (options.codeCache !== false) await openCodeCache(options.codeCacheDir ?? DEFAULT_CODE_CACHE_DIR, await harnessIdentity());
   let tasks: TaskValidation[];
   try {
     tasks = validateTrajectories(suite.tasks);
   } finally {
-    openCodeCache(null, undefined);
+    closeCodeCache();
   }
   // validate always replays (its lines are the point); what passed run's check is recorded for the next run.
   await rememberPassedTasks(suite.tasks, passedRunCheck(tasks), {

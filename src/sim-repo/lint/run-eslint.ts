@@ -41,6 +41,8 @@ export interface EslintRun {
   output: string;
   reads: Array<[string, string | undefined]>;
   fixed?: Map<string, string>;
+  /** Set by the code worker when a sandbox run of this lint reached its time limit (SandboxRunResult.timeLimitReached). */
+  timeLimitReached?: true;
 }
 
 /**

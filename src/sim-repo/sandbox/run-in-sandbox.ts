@@ -92,6 +92,16 @@ function cpuClockMs(): number {
   return (used.user + used.system) / 1000;
 }
 
+/** Whether the current run's time limit was found passed (reset by each run): see SandboxRunResult.timeLimitReached. */
+let timeLimitReached = false;
+
+/** Whether `deadline` (on cpuClockMs's clock) has passed; noted for the run's result when it has. */
+function pastDeadline(deadline: number): boolean {
+  if (cpuClockMs() <= deadline) return false;
+  timeLimitReached = true;
+  return true;
+}
+
 /** What the host callbacks of the engines (module loader, console, Intl, interrupt) act on during one run. */
 interface RunScope {
   files: (path: string) => string | undefined;
@@ -340,7 +350,7 @@ function createEngine(preload: string | undefined): Engine {
       return true;
     }
     // The CPU clock costs ~0.3 µs a read: read every 16th check (about every 160,000 operations).
-    if ((scope.interrupts & 15) === 0 && cpuClockMs() > scope.deadline) {
+    if ((scope.interrupts & 15) === 0 && pastDeadline(scope.deadline)) {
       stoppedBy = 'time';
       return true;
     }
@@ -443,6 +453,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
   ready.dirty = true;
   const deadline = cpuClockMs() + timeoutMs;
   stoppedBy = 'time';
+  timeLimitReached = false;
   const reads = new Map<string, string | undefined>();
   const files = (path: string): string | undefined => {
     if (reads.has(path)) return reads.get(path);
@@ -500,6 +511,7 @@ export function runInSandbox(options: SandboxRunOptions & RunInternals): Sandbox
     const result: SandboxRunResult = { status, exitCode, stdout, stderr, reads: [...reads.entries()] };
     if (tampered.length > 0) result.tampered = [...tampered];
     if (refused) result.memoryRefused = true;
+    if (timeLimitReached) result.timeLimitReached = true;
     if (error !== undefined) result.error = error;
     if (value !== undefined) result.value = value;
     return result;
@@ -603,7 +615,7 @@ function step(engine: Engine, deadline: number): Failed | undefined {
 /** Runs the pending jobs, or else the next virtual timer: `progress`, `idle` (nothing left to run) or how it failed. */
 function advance(engine: Engine, deadline: number): 'progress' | 'idle' | Failed {
   const { ctx, runtime } = engine;
-  if (cpuClockMs() > deadline) return { kind: 'timeout' };
+  if (pastDeadline(deadline)) return { kind: 'timeout' };
   // A spent budget ends the run for good: QuickJS turns an interrupt inside a promise job into that promise's
   // rejection, so the code could otherwise go on (or finish `ok`) after its budget ran out.
   if (budgetSpent()) return { kind: 'timeout' };
@@ -796,7 +808,7 @@ function installHost(ctx: QuickJSContext): QuickJSHandle[] {
   const intlFn = ctx.newFunction('__host_intl', (kindHandle, localeHandle, optionsHandle, valueHandle) => {
     const run = chargeHostCall();
     // Past the budget (the run ends at the next interrupt check) or the time limit, no more host work.
-    if (run.interrupts > run.operationBudget || cpuClockMs() > run.deadline) return ctx.newString('');
+    if (run.interrupts > run.operationBudget || pastDeadline(run.deadline)) return ctx.newString('');
     try {
       const locale = ctx.getString(localeHandle);
       const options = ctx.getString(optionsHandle);

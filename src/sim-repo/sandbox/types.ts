@@ -72,6 +72,12 @@ export interface SandboxRunResult {
    * Error (QuickJS throws `null` or `''` when it cannot allocate its out-of-memory error) means out of memory.
    */
   memoryRefused?: true;
+  /**
+   * True when the run reached its time limit (`timeoutMs` of the process's CPU time, which other threads' work counts
+   * in): a safety net behind the operation budget, whose outcome can depend on the machine's load, so the code cache
+   * keeps no such run (decision 0049).
+   */
+  timeLimitReached?: true;
   /** The resolved value of `after`, when given and it resolved to a string. */
   value?: string;
   /** Every working-tree path looked up (module resolution included), with the content seen (undefined = absent). */
