@@ -147,3 +147,25 @@ describe('bases of one fixture', () => {
     expect(searched(SimRepo.fromSpec(two), 'seven')).toBe('');
   });
 });
+
+describe('pathsMatching', () => {
+  it('lists the working-tree paths a pattern matches, as a filter of every file does, created files included', () => {
+    const spec = bigSpec();
+    const repo = SimRepo.fromSpec(spec);
+    const pattern = /m00\d\.js$/;
+    const scan = (of: SimRepo) =>
+      of
+        .allFiles()
+        .map(([path]) => path)
+        .filter((path) => pattern.test(path));
+    expect(repo.pathsMatching(pattern)).toEqual(scan(repo));
+    expect(repo.pathsMatching(pattern).length).toBe(10);
+    repo.write('pkg/m00x.js', 'no\n');
+    repo.write('lib/m007.js', 'created\n');
+    repo.write('pkg/m003.js', 'edited\n');
+    expect(repo.pathsMatching(pattern)).toEqual(scan(repo));
+    expect(repo.pathsMatching(pattern)).toContain('lib/m007.js');
+    // Another repository on the same tree sees none of those writes.
+    expect(SimRepo.fromSpec(spec).pathsMatching(pattern)).toEqual(scan(SimRepo.fromSpec(spec)));
+  });
+});

@@ -10,7 +10,7 @@ import type { RepoResult } from './results.js';
 import { runTests, type TestResult, type TestRunOptions } from './test-runner.js';
 import { classifyCommandLine, runCommandLine, type RunResult } from './shell.js';
 import type { Commit, FaultSpec, MemoryNote, Predicate, RepoSpec, SideEffect } from './spec.js';
-import { copyState, initialState, recordChange, workingFile, workingPaths, type ChangeEntry, type RepoState, type SimClock } from './state.js';
+import { addedPaths, copyState, initialState, recordChange, workingFile, workingPaths, type ChangeEntry, type RepoState, type SimClock } from './state.js';
 
 /**
  * A simulated git repository rooted at `/repo`: files (HEAD and working tree), history, package scripts,
@@ -226,6 +226,16 @@ export class SimRepo {
    */
   filesContaining(text: string, scope = ''): { paths: string[]; filesInScope: number } {
     return pathsContaining(this.state, text, scope);
+  }
+
+  /**
+   * The working-tree paths `pattern` matches (no `g` or `y` flag), sorted: the base's once per tree, then the files
+   * the episode created. O(files written) after a tree's first call, not O(files) as `allFiles`.
+   */
+  pathsMatching(pattern: RegExp): readonly string[] {
+    const base = this.state.base.index.pathsMatching(pattern);
+    const added = addedPaths(this.state).filter((path) => pattern.test(path));
+    return added.length === 0 ? base : [...base, ...added].sort();
   }
 
   /** Every working-tree file as `[repo-relative path, content]`, sorted by path. */

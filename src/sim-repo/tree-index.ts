@@ -39,12 +39,28 @@ export class TreeIndex {
   readonly paths: readonly string[];
   private directoryEntries: Map<string, readonly string[]> | undefined;
   private trigrams: Postings | undefined;
+  /** pathsMatching's answers, by pattern. */
+  private readonly matching = new Map<string, readonly string[]>();
   /** Search results by text, least recently used first, and how many lines they hold together. */
   private readonly searched = new Map<string, BaseMatches>();
   private searchedLines = 0;
 
   constructor(private readonly files: ReadonlyMap<string, string>) {
     this.paths = [...files.keys()].sort();
+  }
+
+  /**
+   * The paths `pattern` matches (no `g` or `y` flag: it is tested path by path), sorted; found once per pattern (by
+   * its source and flags) and kept: O(files) the first time, O(1) after.
+   */
+  pathsMatching(pattern: RegExp): readonly string[] {
+    const key = `${pattern.flags}/${pattern.source}`;
+    let paths = this.matching.get(key);
+    if (paths === undefined) {
+      paths = this.paths.filter((path) => pattern.test(path));
+      if (this.matching.size < 64) this.matching.set(key, paths);
+    }
+    return paths;
   }
 
   /** True when `directory` (repo-relative, `''` = root) holds at least one file. O(log files). */

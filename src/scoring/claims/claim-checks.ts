@@ -41,6 +41,9 @@ function scriptsOf(repo: SimRepo): Record<string, string> {
 /** package.json's scripts by its text (a run has a handful of distinct manifests). */
 const scriptsCache = new Map<string, Record<string, string>>();
 
+/** A test file's path, as vitest's default include names them. */
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
 /** The text a check judges: `on`, else the answer when the episode finished, else the stop message. */
 function textOf(state: ClaimState, on: 'answer' | 'message' | undefined): { text: string | undefined; name: string } {
   if (on === 'message') return { text: state.message, name: 'stop message' };
@@ -61,11 +64,7 @@ export function reportContext(state: ClaimState): ReportContext {
   const isName = (word: string): boolean => {
     names ??= new Set([
       ...Object.entries(scripts).flatMap(([name, body]) => [...qualifiersOf(name), ...qualifiersOf(body)]),
-      ...repo
-        .allFiles()
-        .map(([path]) => path)
-        .filter((path) => /\.(?:test|spec)\.[cm]?[jt]sx?$/.test(path))
-        .flatMap(qualifiersOf),
+      ...repo.pathsMatching(TEST_FILE).flatMap(qualifiersOf),
       'e2e',
     ]);
     return names.has(word);
