@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RepoSpec, SimRepo } from '../src/sim-repo/index.js';
-import { TRIGRAM_MIN_FILES, TreeIndex, lowerBound } from '../src/sim-repo/tree-index.js';
+import { TRIGRAM_AFTER_SCANS, TRIGRAM_MIN_FILES, TreeIndex, lowerBound } from '../src/sim-repo/tree-index.js';
 
 /** The model: every working-tree file, updated after each successful operation. */
 type Files = Map<string, string>;
@@ -193,6 +193,9 @@ describe('TreeIndex', () => {
     expect(small.candidates('needle')).toBeUndefined();
     const big = new TreeIndex(new Map(Array.from({ length: TRIGRAM_MIN_FILES }, (_, i) => [`f${i}`, i === 7 ? 'needle' : 'hay'] as [string, string])));
     expect(big.candidates('ne')).toBeUndefined();
+    // A big base scans its first TRIGRAM_AFTER_SCANS searches, then builds the postings.
+    for (let scan = 0; scan < TRIGRAM_AFTER_SCANS; scan++) expect(big.candidates('needle')).toBeUndefined();
     expect([...big.candidates('needle')!].map((i) => big.paths[i])).toContain('f7');
+    expect([...big.candidates('hay')!].length).toBe(TRIGRAM_MIN_FILES - 1);
   });
 });
