@@ -14,7 +14,7 @@ const MAX_RESULT_CHARS = 256 * 1024;
 const MAX_FILES = 50_000;
 /** Bytes one harness's folder holds at most; past it new runs are not stored (a warning line says so). */
 const MAX_BYTES = 256 * 1024 * 1024;
-/** Other harnesses' folders kept beside the current one (older builds, most recently used first); the rest are removed. */
+/** Other harnesses' folders kept beside the current one (older builds, most recently written first); the rest are removed. */
 const OTHER_HARNESSES_KEPT = 2;
 const HARNESS_FOLDER = /^harness-[0-9a-f]{64}$/;
 const STORE_FILE = /^[0-9a-f]{40}\.json$/;
