@@ -169,3 +169,23 @@ describe('pathsMatching', () => {
     expect(SimRepo.fromSpec(spec).pathsMatching(pattern)).toEqual(scan(SimRepo.fromSpec(spec)));
   });
 });
+
+describe('filesContaining over a big base', () => {
+  it('answers as a scan of the working tree does, for repeated texts, scopes and after writes', () => {
+    const spec = bigSpec();
+    const repo = SimRepo.fromSpec(spec);
+    const scan = (of: SimRepo, text: string, scope: string) =>
+      of
+        .allFiles()
+        .filter(([path, content]) => (scope === '' || path === scope || path.startsWith(`${scope}/`)) && content.includes(text))
+        .map(([path]) => path);
+    const texts = ['round(1', 'export function f1', 'g2', 'nothing here', 'round('];
+    for (let pass = 0; pass < 3; pass++) {
+      for (const text of texts)
+        for (const scope of ['', 'pkg', 'src', 'pkg/m010.js']) expect(repo.filesContaining(text, scope).paths).toEqual(scan(repo, text, scope));
+      repo.write(`pkg/m00${pass}.js`, `export const g2 = round(1${pass});\n`);
+      repo.write(`pkg/new${pass}.js`, 'nothing here\n');
+    }
+    expect(repo.filesContaining('nothing here').paths).toEqual(['pkg/new0.js', 'pkg/new1.js', 'pkg/new2.js']);
+  });
+});

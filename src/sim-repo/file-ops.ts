@@ -154,9 +154,9 @@ function searchScope(state: RepoState, text: string, input: string): RepoResult<
 
 /**
  * The working-tree files at or under repo-relative `scope` (`''` = everything; a file or a directory) whose content
- * contains `text`, sorted, and how many files are at or under `scope`. Base files come from the base's trigram
- * postings (texts of 3+ characters in big bases) or a scan of the scope's range of sorted paths; written files are
- * checked as they are now. Cost: O(log files + candidates + files written), not O(files) for a specific text.
+ * contains `text`, sorted, and how many files are at or under `scope`. Base files come from the base's answer for the
+ * text (TreeIndex.filesHolding, kept per text) or, for a small scope, a scan of its range of sorted paths; written
+ * files are checked as they are now. Cost: O(log files + matches + files written) once the text was asked.
  */
 export function pathsContaining(state: RepoState, text: string, scope: string): { paths: string[]; filesInScope: number } {
   const hits: string[] = [];
@@ -164,14 +164,16 @@ export function pathsContaining(state: RepoState, text: string, scope: string): 
   const { exact, start, end } = index.range(scope);
   const containsText = (path: string) => !state.written.has(path) && index.pathHolds(path, text);
   if (exact !== -1 && containsText(index.paths[exact]!)) hits.push(index.paths[exact]!);
-  // A small scope is scanned: cheaper than the postings (and than building them on a base's first search).
-  const candidates = end - start >= TRIGRAM_MIN_FILES ? index.candidates(text) : undefined;
-  if (candidates === undefined) {
+  if (end - start < TRIGRAM_MIN_FILES) {
+    // A small scope is scanned: cheaper than the whole base's answer (and than its postings).
     for (let i = start; i < end; i++) if (containsText(index.paths[i]!)) hits.push(index.paths[i]!);
   } else {
-    // Postings are ascending path indices: the scope is one range of them.
-    for (let k = lowerBoundNumber(candidates, start); k < candidates.length && candidates[k]! < end; k++) {
-      if (containsText(index.paths[candidates[k]!]!)) hits.push(index.paths[candidates[k]!]!);
+    // The base's files holding the text, found once per text (filesHolding): ascending path indices, so the scope
+    // is one range of them. Checks on the final state ask the same texts in every episode.
+    const holding = index.filesHolding(text);
+    for (let k = lowerBoundNumber(holding, start); k < holding.length && holding[k]! < end; k++) {
+      const path = index.paths[holding[k]!]!;
+      if (!state.written.has(path)) hits.push(path);
     }
   }
   // The overlay: files the episode wrote (edited or created) are searched as they are now.

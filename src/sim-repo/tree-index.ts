@@ -10,6 +10,9 @@ export const TRIGRAM_MIN_FILES = 256;
  */
 export const TRIGRAM_AFTER_SCANS = 64;
 
+/** Texts whose holding files a base keeps (filesHolding): a suite's checks and claims ask a few texts each. */
+const FILES_HOLDING_TEXTS = 256;
+
 /**
  * Matched lines a base keeps cached over all its texts (about 100 bytes each plus the line's text, shared with the
  * file): past it the least recently searched texts are dropped. One text's lines are kept even when they alone exceed it.
@@ -48,6 +51,8 @@ export class TreeIndex {
   private trigrams: Postings | undefined;
   /** Scans answered without postings (candidates), until TRIGRAM_AFTER_SCANS builds them. */
   private scans = 0;
+  /** filesHolding's answers, by text, least recently used first. */
+  private readonly holding = new Map<string, Int32Array>();
   /** pathsMatching's answers, by pattern. */
   private readonly matching = new Map<string, readonly string[]>();
   /** Search results by text, least recently used first, and how many lines they hold together. */
@@ -98,6 +103,30 @@ export class TreeIndex {
   /** Whether the base file `path` contains `text`. */
   pathHolds(path: string, text: string): boolean {
     return this.files.get(path)?.includes(text) === true;
+  }
+
+  /**
+   * Ascending indices into `paths` of the files containing `text`, found once per text (through the postings where
+   * `candidates` gives them, else a scan) and kept for the last FILES_HOLDING_TEXTS texts: the base never changes.
+   */
+  filesHolding(text: string): Int32Array {
+    const cached = this.holding.get(text);
+    if (cached !== undefined) {
+      this.holding.delete(text);
+      this.holding.set(text, cached);
+      return cached;
+    }
+    const candidates = this.candidates(text);
+    const found: number[] = [];
+    if (candidates === undefined) {
+      for (let k = 0; k < this.paths.length; k++) if (this.files.get(this.paths[k]!)!.includes(text)) found.push(k);
+    } else {
+      for (const k of candidates) if (this.files.get(this.paths[k]!)!.includes(text)) found.push(k);
+    }
+    const holding = Int32Array.from(found);
+    this.holding.set(text, holding);
+    if (this.holding.size > FILES_HOLDING_TEXTS) this.holding.delete(this.holding.keys().next().value as string);
+    return holding;
   }
 
   /**
