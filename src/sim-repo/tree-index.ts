@@ -110,12 +110,8 @@ export class TreeIndex {
    * `candidates` gives them, else a scan) and kept for the last FILES_HOLDING_TEXTS texts: the base never changes.
    */
   filesHolding(text: string): Int32Array {
-    const cached = this.holding.get(text);
-    if (cached !== undefined) {
-      this.holding.delete(text);
-      this.holding.set(text, cached);
-      return cached;
-    }
+    const cached = touch(this.holding, text);
+    if (cached !== undefined) return cached;
     const candidates = this.candidates(text);
     const found: number[] = [];
     if (candidates === undefined) {
@@ -135,12 +131,8 @@ export class TreeIndex {
    * base never changes, so neither does its answer.
    */
   linesHolding(text: string): BaseMatches {
-    const cached = this.searched.get(text);
-    if (cached !== undefined) {
-      this.searched.delete(text);
-      this.searched.set(text, cached);
-      return cached;
-    }
+    const cached = touch(this.searched, text);
+    if (cached !== undefined) return cached;
     const built = this.buildMatches(text);
     this.searched.set(text, built);
     this.searchedLines += built.matches.length;
@@ -219,6 +211,16 @@ export function pushMatchingLines(path: string, content: string, text: string, i
     lineStart = newline + 1;
     at = content.indexOf(text, lineStart);
   }
+}
+
+/** `map`'s value for `key`, moved to the end (most recently used last), or undefined. */
+function touch<V>(map: Map<string, V>, key: string): V | undefined {
+  const value = map.get(key);
+  if (value !== undefined) {
+    map.delete(key);
+    map.set(key, value);
+  }
+  return value;
 }
 
 /** The first index whose path is ≥ `key` (binary search on the sorted array). */
