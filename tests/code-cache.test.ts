@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { clearRunCaches, RepoSpec, RunStore, SimRepo, stopCodeWorker, testFileStats, useRunStore } from '../src/sim-repo/index.js';
-import { plainForm, RunCache } from '../src/sim-repo/run-cache.js';
+import { RunCache } from '../src/sim-repo/run-cache.js';
+import type { StoredForm } from '../src/sim-repo/run-store.js';
+
+/** Results stored as they are (plain JSON values). */
+const plainForm = <T>(): StoredForm<T> => ({ encode: (result) => result, decode: (value) => value as T });
 import { storableRun } from '../src/sim-repo/code-host.js';
 import { runInSandbox } from '../src/sim-repo/sandbox/index.js';
 import { closeCodeCache, openCodeCache } from '../src/runner/code-cache.js';

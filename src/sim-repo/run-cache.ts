@@ -35,11 +35,6 @@ export interface RunCacheLimits<T> {
   stored?: { name: string } & StoredForm<T>;
 }
 
-/** Results stored as they are (plain JSON values). */
-export function plainForm<T>(): StoredForm<T> {
-  return { encode: (result) => result, decode: (value) => value as T };
-}
-
 /** Bytes counted per entry and per read besides their strings (array, tuple and map slots; an estimate). */
 const ENTRY_OVERHEAD_BYTES = 200;
 const READ_OVERHEAD_BYTES = 40;
