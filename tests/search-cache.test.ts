@@ -120,6 +120,56 @@ describe('search and grep over a cached base', () => {
   });
 });
 
+describe('the search tool over a cached base', () => {
+  /** The search tool's output from a scan: the first 100 matches as `path:line: text`, capped, the rest counted. */
+  function scanSearchTool(repo: SimRepo, text: string, scope = ''): string {
+    const lines = scanGrep(repo, text, scope)
+      .split('\n')
+      .map((line) => line.replace(/^([^:]+:\d+):/, '$1: '));
+    return capOutput(lines.slice(0, 100).join('\n'), OUTPUT_LIMITS, Math.max(0, lines.length - 100));
+  }
+  const searchTool = (repo: SimRepo, text: string, path?: string) =>
+    executeToolCall(repo, { tool: 'search', args: path === undefined ? { text } : { text, path } }).output;
+
+  it('prints what a scan shows, on a second repository of the base and after the episode wrote in the scope', () => {
+    const spec = bigSpec(400);
+    const first = SimRepo.fromSpec(spec);
+    const before = searchTool(first, 'export function');
+    expect(before).toBe(scanSearchTool(first, 'export function'));
+    expect(before.split('\n').at(-1)).toMatch(/^… \d+ more lines \(narrow the search\)$/);
+    first.write('pkg/m000a.js', 'export function new000() {}\n');
+    const after = searchTool(first, 'export function');
+    expect(after).toBe(scanSearchTool(first, 'export function'));
+    expect(after).toContain('pkg/m000a.js:1: export function new000() {}');
+    // The other repository on the same base is not shown the first one's file; a scope without the write is the base's.
+    const second = SimRepo.fromSpec(spec);
+    expect(searchTool(second, 'export function')).toBe(before);
+    expect(searchTool(first, 'export function', 'src')).toBe(scanSearchTool(first, 'export function', 'src'));
+    expect(searchTool(second, 'no such text')).toBe('No matches for "no such text"');
+  });
+
+  it('prints a scope of the base once, for every repository on it, and again only where a written file is in it', () => {
+    const spec = bigSpec();
+    let printed = 0;
+    const print = (matches: readonly { path: string }[]) => {
+      printed++;
+      return matches.map((match) => match.path).join(',');
+    };
+    const first = SimRepo.fromSpec(spec);
+    const second = SimRepo.fromSpec(spec);
+    const once = first.searchPrinted('round', 'src', 'test-print', print);
+    expect(once).toEqual({ ok: true, output: 'src/a.js', count: 1 });
+    expect(second.searchPrinted('round', 'src', 'test-print', print)).toEqual(once);
+    expect(printed).toBe(1);
+    second.write('src/c.js', 'round(3);\n');
+    expect(second.searchPrinted('round', 'src', 'test-print', print)).toEqual({ ok: true, output: 'src/a.js,src/c.js', count: 2 });
+    expect(printed).toBe(2);
+    expect(first.searchPrinted('round', 'src', 'test-print', print)).toEqual(once);
+    expect(printed).toBe(2);
+    expect(first.searchPrinted('round', '../x', 'test-print', print)).toMatchObject({ ok: false, code: 'path_escape' });
+  });
+});
+
 describe('bases of one fixture', () => {
   it('share one tree and its search results when their files are equal, and only then', () => {
     const fixture = bigSpec();

@@ -92,7 +92,7 @@ function grep(context: ExecContext, args: readonly string[]): CommandOutcome {
   }
   const [text, path] = operands;
   if (text === undefined) return done(2, 'Usage: grep [OPTION]... PATTERNS [FILE]...');
-  const found = searchPrinted(context.state, text, path ?? '.', 'grep', grepLine);
+  const found = searchPrinted(context.state, text, path ?? '.', 'grep', printGrep);
   if (!found.ok) {
     if (found.code === 'path_escape') {
       return { exit_code: 2, output: `grep: ${path}: Permission denied`, side_effect: 'none', error_code: 'path_escape' };
@@ -102,5 +102,5 @@ function grep(context: ExecContext, args: readonly string[]): CommandOutcome {
   return found.count === 0 ? done(1, '') : done(0, found.output);
 }
 
-/** One line of grep -rn's output. */
-const grepLine = (match: SearchMatch): string => `${match.path}:${match.line}:${match.text}`;
+/** grep -rn's output: one `path:line:text` line a match. */
+const printGrep = (matches: readonly SearchMatch[]): string => matches.map((match) => `${match.path}:${match.line}:${match.text}`).join('\n');

@@ -71,29 +71,28 @@ export function searchFiles(state: RepoState, text: string, input = '.'): RepoRe
 }
 
 /**
- * `searchFiles`' matches printed one a line with `format` (e.g. grep's `path:line:text`), and how many there are.
- * When no file the episode wrote is in the scope, the text is a range of the base's cached lines, so it is kept with
- * them under `key` (which must name `format`): the same search on the same base prints nothing again.
+ * `searchFiles`' matches printed by `print` (e.g. grep's `path:line:text` lines, or a tool's capped listing), and how
+ * many there are. When no file the episode wrote is in the scope, the matches are ranges of the base's cached lines,
+ * so the printed text is kept with them under `key` (which must name `print`: the same key, the same printing): the
+ * same search on the same base prints nothing again. `print` must be pure; it is not called for a kept text.
  */
 export function searchPrinted(
   state: RepoState,
   text: string,
   input: string,
   key: string,
-  format: (match: SearchMatch) => string,
+  print: (matches: readonly SearchMatch[]) => string,
 ): RepoResult<{ output: string; count: number }> {
   const found = searchScope(state, text, input);
   if (!found.ok) return found;
-  if (found.kind === 'merged') return { ok: true, output: found.matches.map(format).join('\n'), count: found.matches.length };
+  if (found.kind === 'merged') return { ok: true, output: print(found.matches), count: found.matches.length };
   const { base, ranges } = found;
   let count = 0;
   for (const { from, to } of ranges) count += to - from;
   const cacheKey = `${key}\u0000${ranges.map(({ from, to }) => `${from}-${to}`).join(',')}`;
   let output = base.derived.get(cacheKey);
   if (output === undefined) {
-    const lines: string[] = [];
-    for (const { from, to } of ranges) for (let i = from; i < to; i++) lines.push(format(base.matches[i]!));
-    output = lines.join('\n');
+    output = print(ranges.length === 1 ? base.matches.slice(ranges[0]!.from, ranges[0]!.to) : ranges.flatMap(({ from, to }) => base.matches.slice(from, to)));
     base.derived.set(cacheKey, output);
   }
   return { ok: true, output, count };

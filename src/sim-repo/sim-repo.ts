@@ -1,6 +1,6 @@
 // Owns the SimRepo class: the one stateful, deterministic, in-memory repository an episode acts on.
 import { EDIT_MS, LOOKUP_MS, PUSH_MS } from './durations.js';
-import { editFile, listDirectory, pathsContaining, readFile, searchFiles, writeFile, type EditApplied, type SearchMatch } from './file-ops.js';
+import { editFile, listDirectory, pathsContaining, readFile, searchFiles, searchPrinted, writeFile, type EditApplied, type SearchMatch } from './file-ops.js';
 import { changesUnder, findCommit, formatLog, formatShow, gitLog, type LogOptions, type ShowOptions } from './git-history.js';
 import { gitDiff, gitStatus, type WorktreeChanges } from './git-worktree.js';
 import { resolveRepoPath } from './paths.js';
@@ -77,6 +77,21 @@ export class SimRepo {
   search(text: string, path?: string): RepoResult<{ matches: SearchMatch[] }> {
     this.advance(LOOKUP_MS);
     return searchFiles(this.state, text, path);
+  }
+
+  /**
+   * `search`'s matches printed by `print` (pure), and how many there are; 200 ms, the same errors. The printed text of
+   * a scope no written file is in is kept with the base's matches under `key`, which must name `print` (file-ops'
+   * searchPrinted): a search tool printing the same way on the same base does not print again.
+   */
+  searchPrinted(
+    text: string,
+    path: string | undefined,
+    key: string,
+    print: (matches: readonly SearchMatch[]) => string,
+  ): RepoResult<{ output: string; count: number }> {
+    this.advance(LOOKUP_MS);
+    return searchPrinted(this.state, text, path ?? '.', key, print);
   }
 
   /**

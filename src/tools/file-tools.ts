@@ -1,5 +1,6 @@
 // Owns the file tools: read, list, search, edit and write.
 import { z } from 'zod';
+import type { SearchMatch } from '../sim-repo/index.js';
 import { defineTool } from './define-tool.js';
 import { capOutput, OUTPUT_LIMITS } from './cap-output.js';
 import { fromRepoError, lookupMiss, succeeded, timed } from './tool-result.js';
@@ -41,6 +42,15 @@ export const list = defineTool({
     }),
 });
 
+/**
+ * The search tool's output: the first MAX_SEARCH_MATCHES matches as `path:line: text` lines, capped (capOutput) with
+ * the matches past them counted in its last line. Pure, so a search of an unchanged scope prints it once per base.
+ */
+function printMatches(matches: readonly SearchMatch[]): string {
+  const lines = matches.slice(0, MAX_SEARCH_MATCHES).map((match) => `${match.path}:${match.line}: ${match.text}`);
+  return capOutput(lines.join('\n'), OUTPUT_LIMITS, matches.length - lines.length);
+}
+
 export const search = defineTool({
   name: 'search',
   description:
@@ -54,12 +64,11 @@ export const search = defineTool({
   readOnly: true,
   execute: (repo, args) =>
     timed(repo, () => {
-      const found = repo.search(args.text, args.path);
+      const found = repo.searchPrinted(args.text, args.path, 'search-tool', printMatches);
       if (!found.ok) return fromRepoError(found, true);
       const scope = args.path === undefined ? '' : ` in ${args.path}`;
-      if (found.matches.length === 0) return lookupMiss(`No matches for "${args.text}"${scope}`, 'no_matches');
-      const lines = found.matches.slice(0, MAX_SEARCH_MATCHES).map((match) => `${match.path}:${match.line}: ${match.text}`);
-      return succeeded(capOutput(lines.join('\n'), OUTPUT_LIMITS, found.matches.length - lines.length));
+      if (found.count === 0) return lookupMiss(`No matches for "${args.text}"${scope}`, 'no_matches');
+      return succeeded(found.output);
     }),
 });
 
