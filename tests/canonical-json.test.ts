@@ -62,4 +62,38 @@ describe('canonicalJson', () => {
     array.push(array);
     expect(() => canonicalJson(array)).toThrow(TypeError);
   });
+
+  it('keeps the text of a frozen object of primitives, and of nothing that could change', () => {
+    // A frozen reply value, as every episode getting the same reply shares it: read once, then served.
+    let reads = 0;
+    const target = Object.freeze({ path: 'src/a.js', line: 3 });
+    const counted = new Proxy(target, {
+      get: (object, key, receiver) => {
+        if (typeof key === 'string' && key in object) reads++;
+        return Reflect.get(object, key, receiver);
+      },
+    });
+    expect(canonicalJson(counted)).toBe('{"line":3,"path":"src/a.js"}');
+    expect(canonicalJson(counted)).toBe('{"line":3,"path":"src/a.js"}');
+    expect(reads).toBe(2);
+
+    // A getter may answer differently, an object inside may change, an unfrozen object may change: each read anew.
+    let count = 0;
+    const getter = Object.freeze(Object.defineProperty({}, 'n', { get: () => ++count, enumerable: true }));
+    expect([canonicalJson(getter), canonicalJson(getter)]).toEqual(['{"n":1}', '{"n":2}']);
+    let shown: string | undefined = 'x';
+    const hiding = Object.freeze(Object.defineProperty({}, 'v', { get: () => shown, enumerable: true }));
+    expect(canonicalJson(hiding)).toBe('{"v":"x"}');
+    shown = undefined;
+    expect(canonicalJson(hiding)).toBe('{}');
+    const inner = { b: 1 };
+    const outer = Object.freeze({ a: inner });
+    expect(canonicalJson(outer)).toBe('{"a":{"b":1}}');
+    inner.b = 2;
+    expect(canonicalJson(outer)).toBe('{"a":{"b":2}}');
+    const open: Record<string, number> = { a: 1 };
+    expect(canonicalJson(open)).toBe('{"a":1}');
+    open['a'] = 2;
+    expect(canonicalJson(open)).toBe('{"a":2}');
+  });
 });

@@ -200,6 +200,39 @@ describe('plan validation and diffs', () => {
     ]);
   });
 
+  it('checks shared (frozen) reply args once per tool, and args that could change every time', () => {
+    const plan = (args: object, tool = 'read') => ({
+      goal: 'g',
+      done_when: [],
+      assumptions: [],
+      steps: [step('s1', tool, args as Record<string, unknown>) as never],
+    });
+    const bad = 'step s1: bad args for read: (args): Unrecognized key: "nope"';
+    // A frozen value, as the parse cache shares one reply's value among episodes: its fields are read once per tool.
+    let reads = 0;
+    const frozen = new Proxy(Object.freeze({ path: 'a', nope: 1 }), {
+      get: (object, key, receiver) => {
+        if (typeof key === 'string' && key in object) reads++;
+        return Reflect.get(object, key, receiver);
+      },
+    });
+    expect(validatePlan(plan(frozen))).toEqual([bad]);
+    const once = reads;
+    expect(validatePlan(plan(frozen))).toEqual([bad]);
+    expect(reads).toBe(once);
+    expect(validatePlan(plan(frozen, 'list'))).toEqual(['step s1: bad args for list: (args): Unrecognized key: "nope"']);
+    // Args that could change (unfrozen, an object inside, a getter) are checked as they are now.
+    const open: Record<string, unknown> = { path: 'a', nope: 1 };
+    expect(validatePlan(plan(open))).toEqual([bad]);
+    delete open['nope'];
+    expect(validatePlan(plan(open))).toEqual([]);
+    let path: unknown = 'a';
+    const getter = Object.freeze(Object.defineProperty({}, 'path', { get: () => path, enumerable: true }));
+    expect(validatePlan(plan(getter))).toEqual([]);
+    path = 7;
+    expect(validatePlan(plan(getter))).toEqual(['step s1: bad args for read: path: Invalid input: expected string, received number']);
+  });
+
   it('diffs removed, added and revised steps', () => {
     const before = [step('a', 'read', { path: 'x' }), step('b', 'read', { path: 'y' })] as never[];
     const after = [step('b', 'read', { path: 'z' }), step('c', 'list', {})] as never[];

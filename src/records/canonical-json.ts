@@ -53,6 +53,14 @@ function plainJson(value: unknown, depth: number): string {
   }
   const prototype = Object.getPrototypeOf(value);
   if ((prototype !== Object.prototype && prototype !== null) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  // A frozen object of primitives cannot change: its text is kept (model replies' values are frozen and shared by
+  // every episode that gets the same reply, and the attribution rules compare their args call after call).
+  const frozen = Object.isFrozen(value);
+  if (frozen) {
+    const kept = frozenTexts.get(value as object);
+    if (kept !== undefined) return kept;
+  }
+  let flat = frozen;
   const keys = Object.keys(value as object);
   if (keys.length > 1) keys.sort();
   let out = '{';
@@ -62,13 +70,20 @@ function plainJson(value: unknown, depth: number): string {
     const first = key.charCodeAt(0);
     if ((first >= 48 && first <= 57) || key === '__proto__') return NOT_PLAIN;
     const item = (value as Record<string, unknown>)[key];
+    // A getter could answer differently next time: only data properties holding primitives are kept.
+    if (flat && ((item !== null && typeof item === 'object') || !('value' in (Object.getOwnPropertyDescriptor(value, key) ?? {})))) flat = false;
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
     const text = plainJson(item, depth + 1);
     if (text === NOT_PLAIN) return NOT_PLAIN;
     out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${text}`;
   }
-  return `${out}}`;
+  out += '}';
+  if (flat) frozenTexts.set(value as object, out);
+  return out;
 }
+
+/** canonicalJson of frozen objects whose properties are all data properties holding primitives (nothing in them can change), by object. */
+const frozenTexts = new WeakMap<object, string>();
 
 /** JSON.stringify's replacer that gives each object its keys sorted (the definition plainJson follows). */
 function sortedKeys(_key: string, item: unknown): unknown {

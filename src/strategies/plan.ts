@@ -1,5 +1,5 @@
 // Plans as data: the step state, validation in code, dependency order, and plan diffs.
-import { getTool } from '../tools/index.js';
+import { getTool, type ToolDefinition } from '../tools/index.js';
 import { canonicalJson, type PlanDiff, type PlanSnapshot } from '../records/index.js';
 import type { PlanReply, PlanStep } from './replies.js';
 
@@ -25,6 +25,28 @@ export interface PlanState {
 }
 
 /**
+ * What the tool's schema finds wrong with `args` ('' when they are valid), as `field: message` joined by commas. The
+ * answer for frozen args of data properties holding primitives — a reply value every episode with that reply shares
+ * (call-role's parse cache freezes them) — is kept with the args: they cannot change.
+ */
+function argProblems(tool: ToolDefinition, args: object): string {
+  const kept = checkedArgs.get(args);
+  if (kept !== undefined && kept.tool === tool) return kept.problems;
+  const parsed = tool.args.safeParse(args);
+  const problems = parsed.success ? '' : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join(', ');
+  if (
+    Object.isFrozen(args) &&
+    Object.values(Object.getOwnPropertyDescriptors(args)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
+  ) {
+    checkedArgs.set(args, { tool, problems });
+  }
+  return problems;
+}
+
+/** argProblems' answers for frozen args of primitives, by args object. */
+const checkedArgs = new WeakMap<object, { tool: ToolDefinition; problems: string }>();
+
+/**
  * Checks a list of new steps in code: 1–12 steps, unique ids (also against `existingIds`), known tools,
  * args valid for the tool when given, dependencies that exist (new or existing), no cycles.
  * Returns human-readable problems; empty when valid.
@@ -41,11 +63,8 @@ export function validateSteps(steps: readonly PlanStep[], existingIds: ReadonlyS
     const tool = getTool(step.tool);
     if (!tool) problems.push(`step ${step.id}: unknown tool "${step.tool}"`);
     else if (step.args !== null) {
-      const parsed = tool.args.safeParse(step.args);
-      if (!parsed.success) {
-        const fields = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`);
-        problems.push(`step ${step.id}: bad args for ${step.tool}: ${fields.join(', ')}`);
-      }
+      const fields = argProblems(tool, step.args);
+      if (fields !== '') problems.push(`step ${step.id}: bad args for ${step.tool}: ${fields}`);
     }
   }
   for (const step of steps) {
