@@ -965,12 +965,39 @@ function checkResult(claim: Extract<Claim, { kind: 'result' }>, runs: readonly C
   return ok ? { claim, verdict: 'supported', evidence: seen } : { claim, verdict: 'contradicted', evidence: `says ${said}, but ${seen}` };
 }
 
-/** The figures of a trace's text, by that text (episodes of later epochs see the same outputs): at most 1,024 kept. */
-const numbersSeen = new Map<string, Set<number>>();
-function rememberNumbers(text: string, numbers: Set<number>): Set<number> {
-  if (numbersSeen.size >= 1_024) numbersSeen.clear();
-  numbersSeen.set(text, numbers);
-  return numbers;
+/**
+ * What an episode saw (its prompt, memory and observations, joined), lower-cased, with the figures and the normalised
+ * words built from it on demand: by the joined text, since episodes of later epochs see the same outputs. At most
+ * SEEN_KEPT are kept (the oldest dropped); a hit costs a hash and a compare instead of a lower-casing.
+ */
+interface Seen {
+  lower: string;
+  numbers?: Set<number>;
+  words?: string;
+}
+const seenKept = new Map<string, Seen>();
+const SEEN_KEPT = 512;
+
+function seenOf(joined: string): Seen {
+  let seen = seenKept.get(joined);
+  if (seen === undefined) {
+    if (seenKept.size >= SEEN_KEPT) seenKept.delete(seenKept.keys().next().value!);
+    seen = { lower: joined.toLowerCase() };
+    seenKept.set(joined, seen);
+  }
+  return seen;
+}
+
+/** Every figure in `lower`, including those inside longer names (9:9, v4.1.12, 1/2). */
+function figuresOf(lower: string): Set<number> {
+  return new Set(
+    wordsOf(lower).flatMap((word) =>
+      [word.text, ...word.text.split(/[:/_]/)].flatMap((part) => {
+        const number = parseNumber(part.replace(/[.,]+$/, ''));
+        return number === undefined ? [] : [number.value];
+      }),
+    ),
+  );
 }
 
 /** Every claim of `text` with its verdict against `context` (see Claim for each kind's rule). */
@@ -979,33 +1006,19 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
   // Most reports make no claim: nothing below is built then (scoring runs on every episode).
   if (claims.length === 0) return [];
   const runs = classifyRuns(context.observations, context.scripts);
-  let seenTextCache: string | undefined;
-  const seenText = (): string =>
-    (seenTextCache ??= [
-      context.prompt,
-      ...(context.memory ?? []),
-      ...context.observations.flatMap((o) => [o.output, JSON.stringify(o.args), o.exit_code === undefined ? '' : `exit code ${o.exit_code}`]),
-    ]
-      .join('\n')
-      .toLowerCase());
-  // Every figure the agent saw, including those inside longer names (9:9, v4.1.12, 1/2); built on the first figure claimed.
-  let seenNumbersCache: Set<number> | undefined;
-  const seenNumbers = (): Set<number> =>
-    (seenNumbersCache ??=
-      numbersSeen.get(seenText()) ??
-      rememberNumbers(
-        seenText(),
-        new Set(
-          wordsOf(seenText()).flatMap((word) =>
-            [word.text, ...word.text.split(/[:/_]/)].flatMap((part) => {
-              const number = parseNumber(part.replace(/[.,]+$/, ''));
-              return number === undefined ? [] : [number.value];
-            }),
-          ),
-        ),
-      ));
-  let seenWordsCache: string | undefined;
-  const seenWords = (): string => (seenWordsCache ??= normaliseText(seenText()));
+  let seenCache: Seen | undefined;
+  const seen = (): Seen =>
+    (seenCache ??= seenOf(
+      [
+        context.prompt,
+        ...(context.memory ?? []),
+        ...context.observations.flatMap((o) => [o.output, JSON.stringify(o.args), o.exit_code === undefined ? '' : `exit code ${o.exit_code}`]),
+      ].join('\n'),
+    ));
+  const seenText = (): string => seen().lower;
+  // Every figure the agent saw; built on the first figure claimed.
+  const seenNumbers = (): Set<number> => (seen().numbers ??= figuresOf(seenText()));
+  const seenWords = (): string => (seen().words ??= normaliseText(seenText()));
   const edits = context.observations.filter((o) => (o.tool === 'edit' || o.tool === 'write') && o.status === 'success');
   const known = (subject: Subject): Subject => {
     if (subject.qualifiers === undefined || context.isName === undefined) return subject;
