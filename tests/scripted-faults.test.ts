@@ -101,6 +101,36 @@ describe('where faults strike', () => {
   });
 });
 
+describe('replies the scripted model plays from the trajectories', () => {
+  it('are one frozen value, its text written once, for every view asking for them; faults build on them without changing them', async () => {
+    const tasks = await coreTasks();
+    const model = new ScriptedModel(scriptedTasks(tasks));
+    const recorder = new Recording(model);
+    for (const task of tasks) {
+      for (const strategy of [...DEFAULT_STRATEGIES, 'plan-replan-lookup'] as const) {
+        await runEpisode({ task, strategy, epoch: 0, seed: 1 }, await environment(allRoles(recorder)));
+      }
+    }
+    const before = recorder.views.map((view) => JSON.stringify(model.decide(view)));
+    let shared = 0;
+    for (const view of recorder.views) {
+      const reply = model.decide(view);
+      if (reply !== null && typeof reply === 'object' && Object.isFrozen(reply)) {
+        shared++;
+        expect(model.decide(view)).toBe(reply);
+      }
+      const response = await model.chat({ role: view.role, view } as ChatRequest);
+      expect(response.text).toBe(typeof reply === 'string' ? reply : JSON.stringify(reply));
+    }
+    expect(shared).toBeGreaterThan(recorder.views.length / 2);
+    for (const name of FAULT_NAMES) {
+      const faulted = new ScriptedModel(scriptedTasks(tasks), [name]);
+      for (const view of recorder.views) faulted.decide(view);
+    }
+    expect(recorder.views.map((view) => JSON.stringify(model.decide(view)))).toEqual(before);
+  });
+});
+
 describe('the fault-free scripted replanner', () => {
   const task = {
     id: 'rename-widget',

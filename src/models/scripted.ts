@@ -80,13 +80,13 @@ export class ScriptedModel implements ChatModel {
   private play(task: ScriptedTask, view: RoleView): unknown {
     switch (view.role) {
       case 'gate':
-        return { route: task.naive === undefined && task.reference.steps.length <= 1 ? 'direct' : 'plan' };
+        return task.naive === undefined && task.reference.steps.length <= 1 ? ROUTE_DIRECT : ROUTE_PLAN;
       case 'direct':
         return this.direct(task, view.phase, view.history);
       case 'agent':
         return this.agent(task, view.history);
       case 'planner':
-        return this.plan(task.naive ?? task.reference, 's');
+        return firstPlan(task.naive ?? task.reference, () => this.plan(task.naive ?? task.reference, 's'));
       case 'executor':
         return this.execute(task, view.step);
       case 'replanner':
@@ -98,7 +98,7 @@ export class ScriptedModel implements ChatModel {
 
   private reply(value: unknown): ChatResponse {
     return {
-      text: typeof value === 'string' ? value : JSON.stringify(value),
+      text: textOf(value),
       tokens_in: 0,
       tokens_out: 0,
       duration_ms: 0,
@@ -135,7 +135,7 @@ export class ScriptedModel implements ChatModel {
   }
 
   private execute(task: ScriptedTask, step: { id: string; does: string; tool: string; args: Record<string, unknown> | null }): unknown {
-    if (step.args !== null) return { tool: step.tool, args: step.args };
+    if (step.args !== null) return executorCall(step.tool, step.args);
     const known = [...(task.naive?.steps ?? []), ...task.reference.steps].find(
       (candidate) => candidate.tool === step.tool && describeStep(candidate) === step.does,
     );
@@ -164,17 +164,62 @@ export class ScriptedModel implements ChatModel {
     if (plan === null) return { answer: `Not done: ${failures.map(describeFailure).join('; ') || 'a budget ended the run'}.` };
     const trajectory = plan.revision > 0 ? task.reference : (task.naive ?? task.reference);
     const allDone = plan.steps.filter((step) => step.revision === plan.revision).every((step) => step.status === 'done');
-    if (allDone && failures.length === 0) return { answer: trajectory.finish ?? trajectory.stop ?? '' };
+    if (allDone && failures.length === 0) return remembered(finalAnswers, trajectory, () => ({ answer: trajectory.finish ?? trajectory.stop ?? '' }));
     return { answer: `Not done: ${failures.map(describeFailure).join('; ') || 'some steps did not run'}.` };
   }
 }
 
+// Replies built from the task's own (unchanging) trajectories are the same object every time they are given, so their
+// JSON text is written once (textOf); each is frozen, so nothing can change one under a later episode. Replies that
+// depend on what happened (partial answers, failures, revisions) are built anew.
+
+/** A reply's text: a string as it is, a value as JSON, kept for the values the builders below hand out again. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || typeof value !== 'object' || !Object.isFrozen(value)) return JSON.stringify(value);
+  let text = replyTexts.get(value);
+  if (text === undefined) replyTexts.set(value, (text = JSON.stringify(value)));
+  return text;
+}
+const replyTexts = new WeakMap<object, string>();
+
+/** `build()`'s value for `key`, built once and frozen. */
+function remembered<K extends object>(kept: WeakMap<K, unknown>, key: K, build: () => object): unknown {
+  let value = kept.get(key);
+  if (value === undefined) kept.set(key, (value = Object.freeze(build())));
+  return value;
+}
+const toolActions = new WeakMap<TrajectoryStep, unknown>();
+const endings = new WeakMap<Trajectory, unknown>();
+const firstPlans = new WeakMap<Trajectory, unknown>();
+const finalAnswers = new WeakMap<Trajectory, unknown>();
+const executorCalls = new WeakMap<object, Map<string, unknown>>();
+const ROUTE_DIRECT = Object.freeze({ route: 'direct' });
+const ROUTE_PLAN = Object.freeze({ route: 'plan' });
+
 function toolAction(step: TrajectoryStep): unknown {
-  return { action: 'tool', tool: step.tool, args: step.args };
+  return remembered(toolActions, step, () => ({ action: 'tool', tool: step.tool, args: step.args }));
 }
 
 function ending(trajectory: Trajectory): unknown {
-  return trajectory.stop !== undefined ? { action: 'stop', message: trajectory.stop } : { action: 'finish', answer: trajectory.finish ?? '' };
+  return remembered(endings, trajectory, () =>
+    trajectory.stop !== undefined ? { action: 'stop', message: trajectory.stop } : { action: 'finish', answer: trajectory.finish ?? '' },
+  );
+}
+
+/** The planner's first plan of a trajectory (`build`), once per trajectory. */
+function firstPlan(trajectory: Trajectory, build: () => unknown): unknown {
+  return remembered(firstPlans, trajectory, build as () => object);
+}
+
+/** The executor's call of a plan step whose args the plan gave: one per frozen args object (a parsed reply's) and tool. */
+function executorCall(tool: string, args: Record<string, unknown>): unknown {
+  if (!Object.isFrozen(args)) return { tool, args };
+  let byTool = executorCalls.get(args);
+  if (byTool === undefined) executorCalls.set(args, (byTool = new Map()));
+  let call = byTool.get(tool);
+  if (call === undefined) byTool.set(tool, (call = Object.freeze({ tool, args })));
+  return call;
 }
 
 /**
