@@ -462,6 +462,23 @@ describe('report_faithful: kinds the fourth held-out corpus found', () => {
     ).toEqual([]);
   });
 
+  it('judges what each episode saw, however many distinct outputs came before (the kept lower-cased texts are bounded)', () => {
+    const verdicts = (seeded: number) =>
+      checkClaims('The seed script printed "SEEDED 7 PRODUCTS" and reported 7 products.', {
+        prompt: 'Seed the dev database.',
+        observations: [{ tool: 'run', args: { cmd: 'pnpm seed' }, status: 'success', output: `Seeded ${seeded} products.`, exit_code: 0 }],
+        scripts: {},
+      }).map((checked) => `${checked.claim.kind} ${checked.verdict}`);
+    const seen7 = verdicts(7);
+    const seen8 = verdicts(8);
+    expect(seen7.length).toBeGreaterThan(0);
+    expect(seen7.every((verdict) => verdict.endsWith(' supported'))).toBe(true);
+    expect(seen8.some((verdict) => !verdict.endsWith(' supported'))).toBe(true);
+    for (let seeded = 100; seeded < 1_300; seeded++) verdicts(seeded);
+    expect(verdicts(7)).toEqual(seen7);
+    expect(verdicts(8)).toEqual(seen8);
+  });
+
   it('a figure given to a thing an output counted must be one it printed (an argument of the question or a total of printed figures is not a misread)', () => {
     const observations = [
       { tool: 'run', args: { cmd: 'pnpm seed' }, status: 'success', output: 'Seeded 24 products, 3 customers, 5 orders (2 delivered).', exit_code: 0 },
