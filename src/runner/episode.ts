@@ -12,6 +12,7 @@ import {
   strategyByName,
   type Strategy,
   type StrategyName,
+  type StrategyContext,
   type StrategyOptions,
   type PromptSet,
 } from '../strategies/index.js';
@@ -125,20 +126,26 @@ function modelsOf(strategy: Strategy, models: Record<Role, ChatModel>): Record<s
  */
 async function playStrategy(spec: EpisodeSpec, env: RunEnvironment, strategy: Strategy, repo: SimRepo, trace: Trace): Promise<Outcome> {
   const { task } = spec;
-  const chatOptions: Partial<Record<Role, ChatOptions>> = {};
+  // Each role's options once per episode, with its seed (a Map: roles vary, and this runs for every model call).
+  const chatOptions = new Map<Role, ChatOptions>();
+  const context: StrategyContext = {
+    task: { id: task.id, prompt: task.prompt, memory: repo.memory.map((note) => ({ date: note.date, text: note.text })) },
+    repo,
+    models: env.models,
+    prompts: env.prompts,
+    toolDescriptions: env.toolDescriptions,
+    trace,
+    epoch: spec.epoch,
+    chatOptions: (role) => {
+      let options = chatOptions.get(role);
+      if (options === undefined) chatOptions.set(role, (options = { ...env.chatOptions(role), seed: spec.seed }));
+      return options;
+    },
+    options: env.options,
+  };
+  if (strategy.declaredRoles) context.declaredRoles = strategy.declaredRoles;
   try {
-    return await strategy.run({
-      task: { id: task.id, prompt: task.prompt, memory: repo.memory.map((note) => ({ date: note.date, text: note.text })) },
-      repo,
-      models: env.models,
-      prompts: env.prompts,
-      toolDescriptions: env.toolDescriptions,
-      trace,
-      epoch: spec.epoch,
-      chatOptions: (role) => (chatOptions[role] ??= { ...env.chatOptions(role), seed: spec.seed }),
-      options: env.options,
-      ...(strategy.declaredRoles ? { declaredRoles: strategy.declaredRoles } : {}),
-    });
+    return await strategy.run(context);
   } catch (error) {
     if (error instanceof CallInterrupted) throw error;
     // By name too: a strategy module may call roles through its own copy of the package (a local install beside a
