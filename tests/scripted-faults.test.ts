@@ -129,6 +129,20 @@ describe('replies the scripted model plays from the trajectories', () => {
     }
     expect(recorder.views.map((view) => JSON.stringify(model.decide(view)))).toEqual(before);
   });
+
+  it('still gives each task its own reply once more replies were played than are kept', async () => {
+    const tasks: ScriptedTask[] = Array.from({ length: 600 }, (_, i) => ({
+      id: `t${i}`,
+      reference: { steps: [{ tool: 'read', args: { path: `src/f${i}.js` } }], finish: `file ${i}` },
+    })) as unknown as ScriptedTask[];
+    const model = new ScriptedModel(tasks);
+    const ask = async (i: number) =>
+      (await model.chat({ role: 'agent', view: { role: 'agent', task_id: `t${i}`, history: [] } } as unknown as ChatRequest)).text;
+    const first = await ask(0);
+    expect(first).toBe('{"action":"tool","tool":"read","args":{"path":"src/f0.js"}}');
+    for (let i = 1; i < 600; i++) expect(await ask(i)).toBe(`{"action":"tool","tool":"read","args":{"path":"src/f${i}.js"}}`);
+    expect(await ask(0)).toBe(first);
+  });
 });
 
 describe('the fault-free scripted replanner', () => {

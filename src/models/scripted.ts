@@ -169,9 +169,10 @@ export class ScriptedModel implements ChatModel {
   }
 }
 
-// Replies built from the task's own (unchanging) trajectories are the same object every time they are given, so their
-// JSON text is written once (textOf); each is frozen, so nothing can change one under a later episode. Replies that
-// depend on what happened (partial answers, failures, revisions) are built anew.
+// Replies built from the task's own (unchanging) trajectories are the same object each time they are given while kept
+// (the last KEPT_REPLIES of each kind), so their JSON text is written once (textOf); each is frozen, so nothing can
+// change one under a later episode. Replies that depend on what happened (partial answers, failures, revisions) are
+// built anew.
 
 /** A reply's text: a string as it is, a value as JSON, kept for the values the builders below hand out again. */
 function textOf(value: unknown): string {
@@ -183,17 +184,25 @@ function textOf(value: unknown): string {
 }
 const replyTexts = new WeakMap<object, string>();
 
-/** `build()`'s value for `key`, built once and frozen. */
-function remembered<K extends object>(kept: WeakMap<K, unknown>, key: K, build: () => object): unknown {
+/**
+ * `build()`'s value for `key`, built once and frozen. Each kind keeps at most KEPT_REPLIES (the oldest dropped): a
+ * suite of hundreds of tasks would otherwise hold every reply of every trajectory for the whole run (~5 MB on
+ * `tasks/bench.json`).
+ */
+function remembered<K extends object>(kept: Map<K, unknown>, key: K, build: () => object): unknown {
   let value = kept.get(key);
-  if (value === undefined) kept.set(key, (value = Object.freeze(build())));
+  if (value === undefined) {
+    if (kept.size >= KEPT_REPLIES) kept.delete(kept.keys().next().value!);
+    kept.set(key, (value = Object.freeze(build())));
+  }
   return value;
 }
-const toolActions = new WeakMap<TrajectoryStep, unknown>();
-const endings = new WeakMap<Trajectory, unknown>();
-const firstPlans = new WeakMap<Trajectory, unknown>();
-const finalAnswers = new WeakMap<Trajectory, unknown>();
-const executorCalls = new WeakMap<object, Map<string, unknown>>();
+const KEPT_REPLIES = 256;
+const toolActions = new Map<TrajectoryStep, unknown>();
+const endings = new Map<Trajectory, unknown>();
+const firstPlans = new Map<Trajectory, unknown>();
+const finalAnswers = new Map<Trajectory, unknown>();
+const executorCalls = new Map<object, Map<string, unknown>>();
 const ROUTE_DIRECT = Object.freeze({ route: 'direct' });
 const ROUTE_PLAN = Object.freeze({ route: 'plan' });
 
@@ -212,11 +221,14 @@ function firstPlan(trajectory: Trajectory, build: () => unknown): unknown {
   return remembered(firstPlans, trajectory, build as () => object);
 }
 
-/** The executor's call of a plan step whose args the plan gave: one per frozen args object (a parsed reply's) and tool. */
+/** The executor's call of a plan step whose args the plan gave: one per frozen args object (a parsed reply's) and tool, for the last KEPT_REPLIES args. */
 function executorCall(tool: string, args: Record<string, unknown>): unknown {
   if (!Object.isFrozen(args)) return { tool, args };
   let byTool = executorCalls.get(args);
-  if (byTool === undefined) executorCalls.set(args, (byTool = new Map()));
+  if (byTool === undefined) {
+    if (executorCalls.size >= KEPT_REPLIES) executorCalls.delete(executorCalls.keys().next().value!);
+    executorCalls.set(args, (byTool = new Map()));
+  }
   let call = byTool.get(tool);
   if (call === undefined) byTool.set(tool, (call = Object.freeze({ tool, args })));
   return call;

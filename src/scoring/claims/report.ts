@@ -976,7 +976,7 @@ interface Seen {
   words?: string;
 }
 const seenKept = new Map<string, Seen>();
-const SEEN_KEPT = 512;
+const SEEN_KEPT = 128;
 
 function seenOf(joined: string): Seen {
   let seen = seenKept.get(joined);
