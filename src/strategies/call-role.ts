@@ -1,6 +1,6 @@
 // One model call for a role: render, call, parse, one repair attempt, and a model_call trace event each time.
 import type { z } from 'zod';
-import type { ChatModel, Role, RoleView } from '../models/types.js';
+import type { ChatModel, ChatRequest, Role, RoleView } from '../models/types.js';
 import { parseReply, refusedToolCall } from '../models/parse-reply.js';
 import { ContextExceededError } from '../models/context-limit.js';
 import { renderMessages, type PromptTemplate } from './prompts.js';
@@ -164,18 +164,22 @@ export async function askRole<T>(
   let repair: { text: string; error: string } | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const currentRepair = repair;
-    const request = {
+    // Built by assignment, not conditional spreads, and the options read when a backend asks for them (the scripted
+    // stand-in never does): this runs for every model call of every episode.
+    const request: ChatRequest = {
       role: modelRole,
       schemaName,
       schema,
       // A declared role's view is the strategy's own (its `role` is the declared name): a backend that reads views answers it as `modelRole`'s.
       view: view as RoleView,
       messages: () => renderMessages(template, view as RoleView, schema, ctx.toolDescriptions, currentRepair),
-      options: ctx.chatOptions(modelRole),
+      get options() {
+        return ctx.chatOptions(modelRole);
+      },
       epoch: ctx.epoch,
-      ...(currentRepair ? { repair: currentRepair } : {}),
-      ...(declared !== undefined ? { declaredRole: declared } : {}),
     };
+    if (currentRepair) request.repair = currentRepair;
+    if (declared !== undefined) request.declaredRole = declared;
     let response: Awaited<ReturnType<typeof model.chat>>;
     try {
       response = await model.chat(request);

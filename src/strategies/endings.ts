@@ -5,13 +5,15 @@ import type { Role } from '../models/types.js';
 
 /** Records the episode's `end` event and returns the outcome. */
 export function end(ctx: StrategyContext, outcome: Outcome): Outcome {
-  ctx.trace.emit({
+  // Built by assignment in the event's key order, not with conditional spreads (every episode ends here).
+  const event: { type: 'end'; status: Outcome['status']; reason: Outcome['reason']; answer?: string; message?: string } = {
     type: 'end',
     status: outcome.status,
     reason: outcome.reason,
-    ...(outcome.answer === undefined ? {} : { answer: outcome.answer }),
-    ...(outcome.message === undefined ? {} : { message: outcome.message }),
-  });
+  };
+  if (outcome.answer !== undefined) event.answer = outcome.answer;
+  if (outcome.message !== undefined) event.message = outcome.message;
+  ctx.trace.emit(event);
   return outcome;
 }
 

@@ -239,7 +239,11 @@ async function runSteps(
       const keptMiss = used.result.status === 'lookup_miss' && ctx.options.lookupMissAsResult;
       if (meetsExpectation(step, used.result) || keptMiss) {
         step.status = 'done';
-        ctx.trace.emit({ type: 'step_end', step_id: step.id, status: 'done', ...(keptMiss ? { reason: 'lookup miss kept as a result' } : {}) });
+        ctx.trace.emit(
+          keptMiss
+            ? { type: 'step_end', step_id: step.id, status: 'done', reason: 'lookup miss kept as a result' }
+            : { type: 'step_end', step_id: step.id, status: 'done' },
+        );
         if (used.readsOfThisCall >= budgets.repeatedReadLimit)
           return { kind: 'ended', outcome: await repeatedRead(ctx, tool, used.readsOfThisCall, writeReport) };
         continue;
