@@ -164,8 +164,8 @@ export async function askRole<T>(
   let repair: { text: string; error: string } | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const currentRepair = repair;
-    // Built by assignment, not conditional spreads, and the options read when a backend asks for them (the scripted
-    // stand-in never does): this runs for every model call of every episode.
+    // Built by assignment, not conditional spreads: this runs for every model call of every episode. (Not with a getter
+    // for the options either: an object literal with an accessor is slower to build than the options are to look up.)
     const request: ChatRequest = {
       role: modelRole,
       schemaName,
@@ -173,9 +173,7 @@ export async function askRole<T>(
       // A declared role's view is the strategy's own (its `role` is the declared name): a backend that reads views answers it as `modelRole`'s.
       view: view as RoleView,
       messages: () => renderMessages(template, view as RoleView, schema, ctx.toolDescriptions, currentRepair),
-      get options() {
-        return ctx.chatOptions(modelRole);
-      },
+      options: ctx.chatOptions(modelRole),
       epoch: ctx.epoch,
     };
     if (currentRepair) request.repair = currentRepair;
