@@ -34,6 +34,17 @@ class Recording implements ChatModel {
   }
 }
 
+/** `model` recording every view it is asked, after one episode of each task × strategy (plan-replan-lookup too). */
+async function recordedViews(tasks: LoadedTask[], model: ChatModel): Promise<Recording> {
+  const recorder = new Recording(model);
+  for (const task of tasks) {
+    for (const strategy of [...DEFAULT_STRATEGIES, 'plan-replan-lookup'] as const) {
+      await runEpisode({ task, strategy, epoch: 0, seed: 1 }, await environment(allRoles(recorder)));
+    }
+  }
+  return recorder;
+}
+
 describe('fault names and the registry', () => {
   it('names each fault <role>.<mode> with a mode of the closed list and says where it strikes', () => {
     for (const fault of Object.values(SCRIPTED_FAULTS)) {
@@ -80,12 +91,7 @@ describe('where faults strike', () => {
   it('decides from the view alone (same view, same reply) and leaves every other role as the fault-free model plays it', async () => {
     const tasks = await coreTasks();
     const baseline = new ScriptedModel(scriptedTasks(tasks));
-    const recorder = new Recording(baseline);
-    for (const task of tasks) {
-      for (const strategy of [...DEFAULT_STRATEGIES, 'plan-replan-lookup'] as const) {
-        await runEpisode({ task, strategy, epoch: 0, seed: 1 }, await environment(allRoles(recorder)));
-      }
-    }
+    const recorder = await recordedViews(tasks, baseline);
     expect(recorder.views.length).toBeGreaterThan(300);
     for (const name of FAULT_NAMES) {
       const faulted = new ScriptedModel(scriptedTasks(tasks), [name]);
@@ -105,12 +111,7 @@ describe('replies the scripted model plays from the trajectories', () => {
   it('are one frozen value, its text written once, for every view asking for them; faults build on them without changing them', async () => {
     const tasks = await coreTasks();
     const model = new ScriptedModel(scriptedTasks(tasks));
-    const recorder = new Recording(model);
-    for (const task of tasks) {
-      for (const strategy of [...DEFAULT_STRATEGIES, 'plan-replan-lookup'] as const) {
-        await runEpisode({ task, strategy, epoch: 0, seed: 1 }, await environment(allRoles(recorder)));
-      }
-    }
+    const recorder = await recordedViews(tasks, model);
     const before = recorder.views.map((view) => JSON.stringify(model.decide(view)));
     let shared = 0;
     for (const view of recorder.views) {
