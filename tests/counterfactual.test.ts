@@ -175,6 +175,32 @@ describe('stratbench run --counterfactual', () => {
   });
 });
 
+describe('the oracle planner and the scripted plan it starts from', () => {
+  it('fills the steps left to the executor in its own copy: the plan the scripted model gives every later episode is unchanged', async () => {
+    const { loadSuiteFile } = await import('../src/suite/load-suite.js');
+    const loaded = await loadSuiteFile(String(RUN_DEFAULTS['suite']));
+    if (!loaded.ok) throw new Error('core suite does not load');
+    const task = loaded.tasks.find((t) => (t.naive ?? t.reference!).steps.some((step) => step.deferred === true))!;
+    const tasks = [{ id: task.id, reference: task.reference!, naive: task.naive }];
+    const scripted = new ScriptedModel(tasks);
+    const view = { role: 'planner', task_id: task.id, prompt: task.prompt, memory: [] } as unknown as RoleView;
+    const request = { role: 'planner', view, schemaName: 'plan' } as never;
+    const before = (await scripted.chat(request)).text;
+    expect(JSON.parse(before).steps.some((step: { args: unknown }) => step.args === null)).toBe(true);
+
+    const oracle = new OracleModel(tasks, { replans: true }).decide(view) as { steps: Array<{ args: unknown }> };
+    expect(oracle.steps.every((step) => step.args !== null)).toBe(true);
+    expect((await scripted.chat(request)).text).toBe(before);
+    expect((await new ScriptedModel(tasks).chat(request)).text).toBe(before);
+    // The shared plan is frozen all through: a caller that changes it instead of a copy fails at once.
+    const shared = scripted.decide(view) as { steps: Array<{ args: unknown }> };
+    expect(() => {
+      shared.steps[0]!.args = {};
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(task.reference!.steps[0]!.args)).toBe(false);
+  });
+});
+
 describe('the oracle executor is bound to its contract (issue 27, kind 5)', () => {
   const executorView = async (does: string) => {
     const { loadSuiteFile } = await import('../src/suite/load-suite.js');

@@ -231,6 +231,12 @@ describe('plan validation and diffs', () => {
     expect(validatePlan(plan(getter))).toEqual([]);
     path = 7;
     expect(validatePlan(plan(getter))).toEqual(['step s1: bad args for read: path: Invalid input: expected string, received number']);
+    // zod reads inherited fields too: frozen args over another prototype are checked as that prototype is now.
+    const inherited: Record<string, unknown> = { path: 'a' };
+    const child = Object.freeze(Object.create(inherited) as object);
+    expect(validatePlan(plan(child))).toEqual([]);
+    inherited['path'] = 42;
+    expect(validatePlan(plan(child))).toEqual(['step s1: bad args for read: path: Invalid input: expected string, received number']);
   });
 
   it('diffs removed, added and revised steps', () => {

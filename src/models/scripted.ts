@@ -193,9 +193,35 @@ function remembered<K extends object>(kept: Map<K, unknown>, key: K, build: () =
   let value = kept.get(key);
   if (value === undefined) {
     if (kept.size >= KEPT_REPLIES) kept.delete(kept.keys().next().value!);
-    kept.set(key, (value = Object.freeze(build())));
+    kept.set(key, (value = frozenCopy(build())));
   }
   return value;
+}
+
+/** Whether `value` is a frozen plain object whose own properties are all data properties holding primitives. */
+function frozenFlat(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return (
+    Object.isFrozen(value) &&
+    (prototype === Object.prototype || prototype === null) &&
+    Object.values(Object.getOwnPropertyDescriptors(value)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
+  );
+}
+
+/**
+ * A deep copy of a reply, frozen at every level: a caller that changes what it was given (rather than a copy) throws
+ * instead of changing the reply every later episode gets. Copied first, so the task's own data (a step's args) is
+ * never frozen.
+ */
+function frozenCopy<T extends object>(value: T): T {
+  const freeze = (item: unknown): void => {
+    if (item === null || typeof item !== 'object') return;
+    Object.freeze(item);
+    for (const child of Object.values(item)) freeze(child);
+  };
+  const copy = structuredClone(value);
+  freeze(copy);
+  return copy;
 }
 const KEPT_REPLIES = 256;
 const toolActions = new Map<TrajectoryStep, unknown>();
@@ -221,16 +247,19 @@ function firstPlan(trajectory: Trajectory, build: () => unknown): unknown {
   return remembered(firstPlans, trajectory, build as () => object);
 }
 
-/** The executor's call of a plan step whose args the plan gave: one per frozen args object (a parsed reply's) and tool, for the last KEPT_REPLIES args. */
+/**
+ * The executor's call of a plan step whose args the plan gave: one per args object and tool, for the last KEPT_REPLIES
+ * args, when the args cannot change (frozenFlat: a parsed reply's are); else built anew.
+ */
 function executorCall(tool: string, args: Record<string, unknown>): unknown {
-  if (!Object.isFrozen(args)) return { tool, args };
+  if (!frozenFlat(args)) return { tool, args };
   let byTool = executorCalls.get(args);
   if (byTool === undefined) {
     if (executorCalls.size >= KEPT_REPLIES) executorCalls.delete(executorCalls.keys().next().value!);
     executorCalls.set(args, (byTool = new Map()));
   }
   let call = byTool.get(tool);
-  if (call === undefined) byTool.set(tool, (call = Object.freeze({ tool, args })));
+  if (call === undefined) byTool.set(tool, (call = frozenCopy({ tool, args })));
   return call;
 }
 

@@ -120,9 +120,9 @@ export class OracleModel implements ChatModel {
     switch (view.role) {
       case 'planner': {
         const played = this.planned.get(view.task_id) ?? reference;
-        const plan = this.firstApproach.decide(view) as { steps: Array<{ args: unknown }> };
-        plan.steps.forEach((step, i) => (step.args ??= played.steps[i]?.args ?? {}));
-        return plan;
+        // A copy: the scripted model's plan is shared (and frozen) by every episode that gets it.
+        const plan = this.firstApproach.decide(view) as { steps: ReadonlyArray<{ args: unknown }> };
+        return { ...plan, steps: plan.steps.map((step, i) => ({ ...step, args: step.args ?? played.steps[i]?.args ?? {} })) };
       }
       case 'executor': {
         const { step, history } = view;

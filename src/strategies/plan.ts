@@ -26,7 +26,7 @@ export interface PlanState {
 
 /**
  * What the tool's schema finds wrong with `args` ('' when they are valid), as `field: message` joined by commas. The
- * answer for frozen args of data properties holding primitives — a reply value every episode with that reply shares
+ * answer for frozen plain args of data properties holding primitives — a reply value every episode with that reply shares
  * (call-role's parse cache freezes them) — is kept with the args: they cannot change.
  */
 function argProblems(tool: ToolDefinition, args: object): string {
@@ -34,8 +34,11 @@ function argProblems(tool: ToolDefinition, args: object): string {
   if (kept !== undefined && kept.tool === tool) return kept.problems;
   const parsed = tool.args.safeParse(args);
   const problems = parsed.success ? '' : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join(', ');
+  // Own properties only, and zod reads inherited ones too: the prototype must be Object's (or none).
+  const prototype = Object.getPrototypeOf(args);
   if (
     Object.isFrozen(args) &&
+    (prototype === Object.prototype || prototype === null) &&
     Object.values(Object.getOwnPropertyDescriptors(args)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
   ) {
     checkedArgs.set(args, { tool, problems });
