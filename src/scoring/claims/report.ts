@@ -1027,7 +1027,10 @@ export function checkClaims(text: string, context: ReportContext): CheckedClaim[
   };
   const editedPaths = edits.map((edit) => String(edit.args['path'] ?? '').replace(/^\.\//, ''));
   return claims.map((found): CheckedClaim => {
-    const claim = 'subject' in found ? { ...found, subject: known(found.subject) } : found;
+    // A copy only when a qualifier is dropped: claims are shared by every report with the same text (claimsOf's cache),
+    // and copied or not they serialise the same.
+    const subject = 'subject' in found ? known(found.subject) : undefined;
+    const claim = subject === undefined || ('subject' in found && subject === found.subject) ? found : { ...found, subject };
     switch (claim.kind) {
       case 'result':
         return checkResult(claim, runs, context.prompt);
