@@ -5,6 +5,7 @@ import type { Check, Trajectory } from '../suite/schema.js';
 import { CallInterrupted, InfrastructureError, type ChatModel, type ChatOptions, type Role } from '../models/types.js';
 import { Trace } from '../trace/trace.js';
 import { score } from '../scoring/score.js';
+import type { Observation } from '../scoring/claims/subjects.js';
 import { attribute, costFindings } from '../attribution/index.js';
 import {
   ContextExceededEnding,
@@ -175,13 +176,23 @@ async function scoreEpisode(
 ): Promise<{ outcome: Outcome; scored: EpisodeScore }> {
   const { task } = spec;
   // The claim checks read what the agent was asked and every tool call it made (issue 26 §1).
-  const observations = trace.events.flatMap((event) =>
-    event.type === 'tool_call'
-      ? [{ tool: event.tool, args: event.args, status: event.status, output: event.output, exit_code: event.exit_code, error_code: event.error_code }]
-      : [],
-  );
-  const claimState = { prompt: task.prompt, memory: repo.memory.map((note) => note.text), observations };
-  const scoreOn = (state: SimRepo) => score(task, played, { repo: state, answer: played.answer, message: played.message, ...claimState });
+  // A loop, not flatMap: an array per event adds up over every episode.
+  const observations: Observation[] = [];
+  for (const event of trace.events) {
+    if (event.type === 'tool_call') {
+      observations.push({
+        tool: event.tool,
+        args: event.args,
+        status: event.status,
+        output: event.output,
+        exit_code: event.exit_code,
+        error_code: event.error_code,
+      });
+    }
+  }
+  const memory = repo.memory.map((note) => note.text);
+  const scoreOn = (state: SimRepo) =>
+    score(task, played, { repo: state, answer: played.answer, message: played.message, prompt: task.prompt, memory, observations });
   // With a model served over the network, or episodes side by side on several code workers, the checks' sandbox runs go
   // ahead without blocking other episodes (codeAheadPure: scoring reads the state only, so it runs on a copy whose
   // result is the score).
