@@ -27,7 +27,9 @@ export interface ExecContext {
 export function runScript(context: ExecContext, action: Extract<Action, { kind: 'script' }>): CommandOutcome {
   const outcome = runBehaviour(context, action.script, action.args);
   if (action.header === null) return outcome;
-  return { ...outcome, output: outcome.output === '' ? action.header : `${action.header}\n\n${outcome.output}` };
+  const headed = Object.assign({}, outcome);
+  headed.output = outcome.output === '' ? action.header : `${action.header}\n\n${outcome.output}`;
+  return headed;
 }
 
 function runBehaviour(context: ExecContext, script: ScriptSpec, args: readonly string[]): CommandOutcome {

@@ -273,7 +273,9 @@ export function overlayTree(
 
 /** Appends a change stamped with the current simulated time. */
 export function recordChange(state: RepoState, entry: Omit<ChangeEntry, 't_ms'>): void {
-  state.changes.push({ ...entry, t_ms: state.clock.now_ms });
+  const change = Object.assign({}, entry) as ChangeEntry;
+  change.t_ms = state.clock.now_ms;
+  state.changes.push(change);
 }
 
 const SEVERITY: Record<SideEffect, number> = { none: 0, reversible: 1, irreversible: 2 };

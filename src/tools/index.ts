@@ -79,7 +79,10 @@ export function executeToolCall(repo: SimRepo, call: { tool: string; args: Recor
     throw new ToolInternalError(`internal error in tool ${tool.name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   const output = capOutput(result.output);
-  return output === result.output ? result : { ...result, output };
+  if (output === result.output) return result;
+  const capped = Object.assign({}, result);
+  capped.output = output;
+  return capped;
 }
 
 /** A bug inside a tool or the harness under it (see executeToolCall); never the agent's doing. */
