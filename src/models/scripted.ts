@@ -252,9 +252,10 @@ function firstPlan(trajectory: Trajectory, build: () => unknown): unknown {
  * args, when the args cannot change (frozenFlat: a parsed reply's are); else built anew.
  */
 function executorCall(tool: string, args: Record<string, unknown>): unknown {
-  if (!frozenFlat(args)) return { tool, args };
+  // Kept args were frozen and flat when kept, and such args cannot change: only new ones are checked.
   let byTool = executorCalls.get(args);
   if (byTool === undefined) {
+    if (!frozenFlat(args)) return { tool, args };
     if (executorCalls.size >= KEPT_REPLIES) executorCalls.delete(executorCalls.keys().next().value!);
     executorCalls.set(args, (byTool = new Map()));
   }
