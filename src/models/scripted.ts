@@ -1,5 +1,5 @@
 // The embedded `scripted` model: a deterministic stand-in (not an LLM) that plays each task's trajectories.
-import type { Trajectory, TrajectoryStep } from '../records/index.js';
+import { isFrozenFlat, type Trajectory, type TrajectoryStep } from '../records/index.js';
 import type { ChatModel, ChatRequest, ChatResponse, FailureView, Observation, RoleView } from './types.js';
 import { describeStep, referenceAfterSwitch, sequentialPosition, type ScriptedTask } from './scripted-tracks.js';
 import { faultStrikesRole, markFault, SCRIPTED_FAULTS, type ScriptedFault } from './scripted-faults.js';
@@ -85,8 +85,11 @@ export class ScriptedModel implements ChatModel {
         return this.direct(task, view.phase, view.history);
       case 'agent':
         return this.agent(task, view.history);
-      case 'planner':
-        return firstPlan(task.naive ?? task.reference, () => this.plan(task.naive ?? task.reference, 's'));
+      case 'planner': {
+        // The first plan of a trajectory, once per trajectory.
+        const trajectory = task.naive ?? task.reference;
+        return remembered(firstPlans, trajectory, () => this.plan(trajectory, 's') as object);
+      }
       case 'executor':
         return this.execute(task, view.step);
       case 'replanner':
@@ -198,16 +201,6 @@ function remembered<K extends object>(kept: Map<K, unknown>, key: K, build: () =
   return value;
 }
 
-/** Whether `value` is a frozen plain object whose own properties are all data properties holding primitives. */
-function frozenFlat(value: object): boolean {
-  const prototype = Object.getPrototypeOf(value);
-  return (
-    Object.isFrozen(value) &&
-    (prototype === Object.prototype || prototype === null) &&
-    Object.values(Object.getOwnPropertyDescriptors(value)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
-  );
-}
-
 /**
  * A deep copy of a reply, frozen at every level: a caller that changes what it was given (rather than a copy) throws
  * instead of changing the reply every later episode gets. Copied first, so the task's own data (a step's args) is
@@ -242,20 +235,15 @@ function ending(trajectory: Trajectory): unknown {
   );
 }
 
-/** The planner's first plan of a trajectory (`build`), once per trajectory. */
-function firstPlan(trajectory: Trajectory, build: () => unknown): unknown {
-  return remembered(firstPlans, trajectory, build as () => object);
-}
-
 /**
  * The executor's call of a plan step whose args the plan gave: one per args object and tool, for the last KEPT_REPLIES
- * args, when the args cannot change (frozenFlat: a parsed reply's are); else built anew.
+ * args, when the args cannot change (isFrozenFlat: a parsed reply's are); else built anew.
  */
 function executorCall(tool: string, args: Record<string, unknown>): unknown {
   // Kept args were frozen and flat when kept, and such args cannot change: only new ones are checked.
   let byTool = executorCalls.get(args);
   if (byTool === undefined) {
-    if (!frozenFlat(args)) return { tool, args };
+    if (!isFrozenFlat(args)) return { tool, args };
     if (executorCalls.size >= KEPT_REPLIES) executorCalls.delete(executorCalls.keys().next().value!);
     executorCalls.set(args, (byTool = new Map()));
   }

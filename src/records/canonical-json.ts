@@ -85,6 +85,20 @@ function plainJson(value: unknown, depth: number): string {
 /** canonicalJson of frozen objects whose properties are all data properties holding primitives (nothing in them can change), by object. */
 const frozenTexts = new WeakMap<object, string>();
 
+/**
+ * Whether `value` is a frozen plain object (prototype Object's or none) whose own properties are all data properties
+ * holding primitives: nothing in it, or read through it, can change, so an answer computed from it can be kept with
+ * it (decision 0050). O(properties).
+ */
+export function isFrozenFlat(value: object): boolean {
+  const prototype = Object.getPrototypeOf(value);
+  return (
+    Object.isFrozen(value) &&
+    (prototype === Object.prototype || prototype === null) &&
+    Object.values(Object.getOwnPropertyDescriptors(value)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
+  );
+}
+
 /** JSON.stringify's replacer that gives each object its keys sorted (the definition plainJson follows). */
 function sortedKeys(_key: string, item: unknown): unknown {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;

@@ -1,6 +1,6 @@
 // Plans as data: the step state, validation in code, dependency order, and plan diffs.
 import { getTool, type ToolDefinition } from '../tools/index.js';
-import { canonicalJson, type PlanDiff, type PlanSnapshot } from '../records/index.js';
+import { canonicalJson, isFrozenFlat, type PlanDiff, type PlanSnapshot } from '../records/index.js';
 import type { PlanReply, PlanStep } from './replies.js';
 
 /** Limits on a plan's size (seed 001: steps are one tool call each; 1–12 per plan). */
@@ -34,15 +34,8 @@ function argProblems(tool: ToolDefinition, args: object): string {
   if (kept !== undefined && kept.tool === tool) return kept.problems;
   const parsed = tool.args.safeParse(args);
   const problems = parsed.success ? '' : parsed.error.issues.map((issue) => `${issue.path.join('.') || '(args)'}: ${issue.message}`).join(', ');
-  // Own properties only, and zod reads inherited ones too: the prototype must be Object's (or none).
-  const prototype = Object.getPrototypeOf(args);
-  if (
-    Object.isFrozen(args) &&
-    (prototype === Object.prototype || prototype === null) &&
-    Object.values(Object.getOwnPropertyDescriptors(args)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
-  ) {
-    checkedArgs.set(args, { tool, problems });
-  }
+  // zod reads inherited properties too: isFrozenFlat asks for Object's prototype (or none).
+  if (isFrozenFlat(args)) checkedArgs.set(args, { tool, problems });
   return problems;
 }
 
