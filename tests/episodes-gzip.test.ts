@@ -5,7 +5,8 @@ import { copyFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, st
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EpisodeWriter, scanEpisodes } from '../src/results-folder/index.js';
+import { compressMember } from '../src/results-folder/episode-file.js';
+import { EpisodeWriter, GZIP_LEVEL, scanEpisodes } from '../src/results-folder/index.js';
 import { episodes, episodesText, ROOT, scratch, startStratbench, stratbench } from './support/cli.js';
 
 const MATRIX = ['--strategies', 'all', '--epochs', '6', '--no-progress'];
@@ -317,6 +318,24 @@ describe('EpisodeWriter with compress', () => {
     expect(text.map((l) => (JSON.parse(l) as { text: string }).text.slice(-4))).toEqual(
       Array.from({ length: 2000 }, (_, i) => `${'x'.repeat(4)}${i}`.slice(-4)),
     );
+  });
+
+  it('a member deflated past one output chunk (incompressible lines) holds the same deflate bytes as zlib gives in one call', async () => {
+    // Random hex per line: deflates to ~55% of 1 MiB, past the 256 KiB output chunk, so the member takes several trips.
+    let seed = 7;
+    const noise = (): string => {
+      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+      return seed.toString(16).padStart(8, '0');
+    };
+    const lines = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ i, text: Array.from({ length: 32 }, noise).join('') }));
+    const raw = Buffer.from(`${lines.join('\n')}\n`);
+    for (const input of [raw, Buffer.from(`${lines[0]}\n`.repeat(4000))]) {
+      const member = await compressMember(input);
+      // stratbench's 20-byte header, then zlib's deflate data, CRC-32 and length, as gzip writes them after its 10-byte header.
+      expect(member.readUInt32LE(16)).toBe(member.length);
+      expect(member.subarray(20).equals(gzipSync(input, { level: GZIP_LEVEL }).subarray(10))).toBe(true);
+      expect(gunzipSync(member).equals(input)).toBe(true);
+    }
   });
 
   it('refuses a file that is not gzip, naming it (no episode silently dropped)', async () => {
