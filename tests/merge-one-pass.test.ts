@@ -1,6 +1,6 @@
 // merge reads each line once, copying as it checks: what it refuses late (an overlap, a corrupt line in a later
 // folder, after earlier folders were copied) still leaves neither OUT nor a staging folder, and shards merge as before.
-import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { episodes, scratch, stratbench } from './support/cli.js';
@@ -41,5 +41,24 @@ describe('merge in one pass', () => {
     expect(refused.stderr).toContain(`${second}:${lines.split('\n').filter(Boolean).length + 1}: not a valid episode record`);
     expect(leftovers(root, 'refused')).toEqual([]);
     expect(existsSync(join(root, 'merged', 'run.json'))).toBe(true);
+  });
+
+  it('says which lines it skipped: a torn last gzip member and a torn last line each give a warning naming the file', () => {
+    const root = scratch('merge-one-pass-');
+    const shards = [1, 2].map((index) => join(root, `shard-${index}`));
+    expect(stratbench(['run', ...ONE_TASK, '--epochs', '4', '--shard', '1/2', '--compress', '--out', shards[0] as string]).status).toBe(0);
+    expect(stratbench(['run', ...ONE_TASK, '--epochs', '4', '--shard', '2/2', '--out', shards[1] as string]).status).toBe(0);
+    const gz = join(shards[0] as string, 'episodes.jsonl.gz');
+    truncateSync(gz, statSync(gz).size - 50);
+    const plain = join(shards[1] as string, 'episodes.jsonl');
+    const lines = readFileSync(plain, 'utf8').split('\n').filter(Boolean);
+    truncateSync(plain, statSync(plain).size - 40);
+    const merged = stratbench(['merge', ...shards, '--out', join(root, 'merged')]);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain(`warning: ${gz}: incomplete last gzip member at byte`);
+    expect(merged.stderr).toContain(`warning: ${plain}:${lines.length}: incomplete last line (a run interrupted while writing?) — skipped`);
+    expect(merged.stderr).toContain('warning: the merged run is incomplete');
+    // The first shard's only member was torn: nothing of it is kept; the second keeps all but its torn line.
+    expect(episodes(join(root, 'merged'))).toHaveLength(lines.length - 1);
   });
 });

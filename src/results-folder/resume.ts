@@ -215,9 +215,11 @@ export interface MergedFolders {
   /**
    * Streams the episodes the merge keeps (one per matrix cell), with their JSON lines; ResumeError for a corrupt file,
    * a folder changed since, or (without `prefer`) episodes in several folders — then only after visiting every line
-   * before the first repeat, so the caller must write into a folder it discards on error.
+   * before the first repeat, so the caller must write into a folder it discards on error. Resolves to the reads'
+   * warnings, folder by folder (a torn last line or gzip member skipped, an episode repeated within one file), for the
+   * caller to show: every command that skips a line says so.
    */
-  forEachKept(visit: (record: EpisodeRecord, line: string) => void | Promise<void>): Promise<void>;
+  forEachKept(visit: (record: EpisodeRecord, line: string) => void | Promise<void>): Promise<string[]>;
   run: RunFile;
   /** Some folder's episodes are episodes.jsonl.gz (merge then writes episodes.jsonl.gz). */
   compressed: boolean;
@@ -352,6 +354,7 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
       return { prefer: overlapping > 0 ? (prefer ?? null) : null, episodes: overlapping };
     },
     async forEachKept(visit) {
+      const warnings: string[] = [];
       // Each folder's kept lines, in folder order, then file order.
       for (const [index, file] of episodeFiles.entries()) {
         const scanned = await scanEpisodes(
@@ -368,8 +371,10 @@ export async function mergeFolders(dirs: string[], options: { prefer?: 'first' |
           config,
         );
         if (!scanned.ok) throw new ResumeError(scanned.error);
+        warnings.push(...scanned.warnings);
       }
       refuseOverlap();
+      return warnings;
     },
   };
 }

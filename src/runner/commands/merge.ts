@@ -56,6 +56,8 @@ interface CopiedEpisodes {
   missingTexts: number;
   builder: SummaryBuilder;
   positions: MatrixPositions;
+  /** What reading the folders skipped (a torn last line or gzip member, an episode repeated within a file). */
+  warnings: string[];
 }
 
 /**
@@ -154,8 +156,9 @@ async function copyEpisodes(folder: string, merged: Merged, messages: Messages, 
   const writer = new EpisodeWriter(join(folder, compress ? EPISODES_GZ_FILE : EPISODES_FILE), { compress, ...(options.disk ? { disk: options.disk } : {}) });
   let episodes = 0;
   let missingTexts = 0;
+  let warnings: string[] = [];
   try {
-    await merged.forEachKept((record, line) => {
+    warnings = await merged.forEachKept((record, line) => {
       episodes += 1;
       if (referencesMissingText(record, messages.texts)) missingTexts += 1;
       const written = writer.writeLine(line);
@@ -166,7 +169,7 @@ async function copyEpisodes(folder: string, merged: Merged, messages: Messages, 
   } finally {
     await writer.close();
   }
-  return { episodes, missingTexts, builder, positions };
+  return { episodes, missingTexts, builder, positions, warnings };
 }
 
 /**
@@ -193,6 +196,7 @@ function mergedRunFile(dirs: string[], merged: Merged, copied: CopiedEpisodes): 
 /** What the merge did, on stderr: episodes and folders, the overlap `--prefer` settled, incompleteness, lost texts. */
 function reportMerge(dirs: readonly string[], out: string, merged: Merged, copied: CopiedEpisodes, completeness: RunCompleteness): void {
   const { overlap } = merged;
+  for (const warning of copied.warnings) process.stderr.write(`warning: ${warning}\n`);
   process.stderr.write(`merged ${copied.episodes} episode(s) from ${dirs.length} folder(s) into ${out}\n`);
   if (overlap.episodes > 0)
     process.stderr.write(`note: ${overlap.episodes} episode(s) were in several folders; kept the ${overlap.prefer} folder's (--prefer)\n`);
