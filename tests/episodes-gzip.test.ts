@@ -321,16 +321,23 @@ describe('EpisodeWriter with compress', () => {
   });
 
   it('a member deflated past one output chunk (incompressible lines) holds the same deflate bytes as zlib gives in one call', async () => {
-    // Random hex per line: deflates to ~55% of 1 MiB, past the 256 KiB output chunk, so the member takes several trips.
+    // Random hex per line (xorshift32): deflates to over half its size, past the 256 KiB output chunk, so the member
+    // takes several trips (asserted below).
     let seed = 7;
     const noise = (): string => {
-      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
-      return seed.toString(16).padStart(8, '0');
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0).toString(16).padStart(8, '0');
     };
     const lines = Array.from({ length: 4000 }, (_, i) => JSON.stringify({ i, text: Array.from({ length: 32 }, noise).join('') }));
     const raw = Buffer.from(`${lines.join('\n')}\n`);
-    for (const input of [raw, Buffer.from(`${lines[0]}\n`.repeat(4000))]) {
+    for (const [input, pastOneChunk] of [
+      [raw, true],
+      [Buffer.from(`${lines[0]}\n`.repeat(4000)), false],
+    ] as const) {
       const member = await compressMember(input);
+      expect(member.length > 256 * 1024).toBe(pastOneChunk);
       // stratbench's 20-byte header, then zlib's deflate data, CRC-32 and length, as gzip writes them after its 10-byte header.
       expect(member.readUInt32LE(16)).toBe(member.length);
       expect(member.subarray(20).equals(gzipSync(input, { level: GZIP_LEVEL }).subarray(10))).toBe(true);

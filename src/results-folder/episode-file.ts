@@ -21,8 +21,8 @@ export const GZIP_LEVEL = 3;
  * zlib's output chunk for a member: 256 KiB, so a member comes back from the thread pool in one trip. With Node's
  * default (16 KiB) a 1 MiB member of core-suite lines (~88 KB deflated) came back ~6 times, a stream callback and a
  * new thread-pool task each: ~70 ms of the main thread's 6.5 s over 30,030 `--compress` episodes (profiled, issue 32).
- * The bytes are the same at any chunk size. One chunk holds a member deflated to a quarter of its size; larger takes
- * more trips.
+ * At levels 1–9 the bytes are the same at any chunk size (level 0's stored blocks follow the output chunks; nothing
+ * writes level 0). One chunk holds a member deflated to a quarter of its size; a larger one takes more trips.
  */
 const GZIP_CHUNK_BYTES = 1 << 18;
 
