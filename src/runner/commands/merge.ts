@@ -193,7 +193,7 @@ function mergedRunFile(dirs: string[], merged: Merged, copied: CopiedEpisodes): 
   return { run: { ...described, status: completeness.status === 'complete' ? 'complete' : 'partial', completeness }, completeness };
 }
 
-/** What the merge did, on stderr: episodes and folders, the overlap `--prefer` settled, incompleteness, lost texts. */
+/** What the merge did, on stderr: the lines its reads skipped, episodes and folders, the overlap `--prefer` settled, incompleteness, lost texts. */
 function reportMerge(dirs: readonly string[], out: string, merged: Merged, copied: CopiedEpisodes, completeness: RunCompleteness): void {
   const { overlap } = merged;
   for (const warning of copied.warnings) process.stderr.write(`warning: ${warning}\n`);
