@@ -71,7 +71,7 @@ function plainJson(value: unknown, depth: number): string {
     if ((first >= 48 && first <= 57) || key === '__proto__') return NOT_PLAIN;
     const item = (value as Record<string, unknown>)[key];
     // A getter could answer differently next time: only data properties holding primitives are kept.
-    if (flat && ((item !== null && typeof item === 'object') || !('value' in (Object.getOwnPropertyDescriptor(value, key) ?? {})))) flat = false;
+    if (flat && !holdsPrimitive(Object.getOwnPropertyDescriptor(value, key))) flat = false;
     if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
     const text = plainJson(item, depth + 1);
     if (text === NOT_PLAIN) return NOT_PLAIN;
@@ -95,8 +95,13 @@ export function isFrozenFlat(value: object): boolean {
   return (
     Object.isFrozen(value) &&
     (prototype === Object.prototype || prototype === null) &&
-    Object.values(Object.getOwnPropertyDescriptors(value)).every((field) => 'value' in field && (field.value === null || typeof field.value !== 'object'))
+    Object.values(Object.getOwnPropertyDescriptors(value)).every(holdsPrimitive)
   );
+}
+
+/** Whether a property is a data property (not a getter) holding a primitive: what isFrozenFlat and plainJson's cache ask of every field. */
+function holdsPrimitive(field: PropertyDescriptor | undefined): boolean {
+  return field !== undefined && 'value' in field && (field.value === null || typeof field.value !== 'object');
 }
 
 /** JSON.stringify's replacer that gives each object its keys sorted (the definition plainJson follows). */
