@@ -62,6 +62,37 @@ describe('RunCache budget', () => {
     expect(cache.lookup('k', (path) => ({ 'big.js': big, 'own.js': 'written' })[path])).toEqual({ result: 1, reads: kept, bytes: expect.any(Number) });
   });
 
+  it('keeps one frozen read per path and held (or absent) content, shared by every entry and cache that read it', () => {
+    const held = 'export const shared = 1;\n'.repeat(100);
+    const heldOf = (path: string) => (path === 'src/shared.js' ? held : undefined);
+    const first = new RunCache<number>();
+    const second = new RunCache<number>();
+    // Each run's reads arrive as its own copies (a worker's answer): new tuples, new path strings, copied content.
+    const copy = (text: string) => text.split('').join('');
+    const readsOf = (i: number): Array<readonly [string, string | undefined]> => [
+      [copy('src/shared.js'), copy(held)],
+      [copy('src/gone.js'), undefined],
+      [copy('src/own.js'), `export const own = ${i};\n`],
+    ];
+    const kept = [first.set('a', readsOf(1), 1, heldOf), first.set('b', readsOf(2), 2, heldOf), second.set('c', readsOf(3), 3, heldOf)];
+    for (const reads of kept.slice(1)) {
+      expect(reads[0]).toBe(kept[0]![0]);
+      expect(reads[1]).toBe(kept[0]![1]);
+      // An entry's own content is its own tuple.
+      expect(reads[2]).not.toBe(kept[0]![2]);
+    }
+    expect(kept[0]![0]![1]).toBe(held);
+    expect(Object.isFrozen(kept[0]![0])).toBe(true);
+    expect(kept.map((reads) => reads[2]![1])).toEqual(['export const own = 1;\n', 'export const own = 2;\n', 'export const own = 3;\n']);
+    // Sharing changes nothing a lookup sees: each entry still answers only to its own contents.
+    const files = (i: number) => (path: string) => ({ 'src/shared.js': held, 'src/own.js': `export const own = ${i};\n` })[path];
+    expect(first.get('a', files(1))).toBe(1);
+    expect(first.get('b', files(2))).toBe(2);
+    expect(first.get('a', files(2))).toBeUndefined();
+    expect(second.get('c', files(3))).toBe(3);
+    expect(first.get('a', (path) => (path === 'src/shared.js' ? `${held}changed` : files(1)(path)))).toBeUndefined();
+  });
+
   it('clear forgets every entry and its bytes', () => {
     const cache = new RunCache<number>();
     cache.set('k', [['a', 'b']], 1);
@@ -123,6 +154,19 @@ function fixtureTask(i: number): RepoSpec {
   };
   return RepoSpec.parse({ files, env: { EXPECTED: String(i) }, scripts: { test: { kind: 'test', cmd: 'vitest run' } } });
 }
+
+describe('test results of separate runs', () => {
+  it('share one id and one frozen describe path per test, so cached results hold no copy of either', () => {
+    clearTestRunCaches();
+    const results = [fixtureTask(1), fixtureTask(2)].map((spec) => SimRepo.fromSpec(spec).testResults());
+    const [one, two] = results.map((run) => run.tests[0]!);
+    expect(one!.path).toEqual(['task', 'sees its own value']);
+    expect(one!.id).toBe('tests/task.test.js > task > sees its own value');
+    // Two sandbox runs (different value.js), one path array.
+    expect(two!.path).toBe(one!.path);
+    expect(Object.isFrozen(one!.path)).toBe(true);
+  });
+});
 
 describe('many tasks of one fixture', () => {
   it("keep every task's result of the shared test file, counted without the fixture text it read", () => {

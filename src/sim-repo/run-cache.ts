@@ -35,6 +35,46 @@ export interface RunCacheLimits<T> {
   stored?: { name: string } & StoredForm<T>;
 }
 
+/** A read: a path and the content the run saw there (undefined: absent). */
+type Read = readonly [string, string | undefined];
+
+/**
+ * The reads every cache keeps of a path: the path once, and one tuple per content the process holds anyway (a fixture's
+ * file) or absent. Runs of one task read the same files, so without it each entry held its own tuple and its own copy
+ * of the path (a worker's answer arrives as copies; a hidden run's paths are built with a prefix): 46,574 tuples and
+ * 11,136 path strings for a few hundred distinct reads, ~5 MB of the main thread's heap in a cold tasks/bench.json run
+ * (its heap snapshot). Bounded: past SHARED_PATHS paths it starts again (entries keep the tuples they have).
+ */
+const sharedReads = new Map<string, { path: string; reads: Read[] }>();
+const SHARED_PATHS = 16_384;
+/** Contents kept a path (the most recent first): the fixture's and absent, and a few tasks' variants of held files. */
+const SHARED_READS_PER_PATH = 8;
+
+function sharedPathEntry(path: string): { path: string; reads: Read[] } {
+  let entry = sharedReads.get(path);
+  if (entry === undefined) {
+    if (sharedReads.size >= SHARED_PATHS) sharedReads.clear();
+    entry = { path, reads: [] };
+    sharedReads.set(path, entry);
+  }
+  return entry;
+}
+
+/** The path as already kept (one string per path), for a read whose content is the entry's own. */
+function sharedPath(path: string): string {
+  return sharedPathEntry(path).path;
+}
+
+/** One frozen tuple per path and held (or absent) content, shared by every entry that read it. */
+function sharedRead(path: string, content: string | undefined): Read {
+  const entry = sharedPathEntry(path);
+  for (const read of entry.reads) if (read[1] === content) return read;
+  const read: Read = Object.freeze([entry.path, content] as const);
+  if (entry.reads.length >= SHARED_READS_PER_PATH) entry.reads.pop();
+  entry.reads.unshift(read);
+  return read;
+}
+
 /** Bytes counted per entry and per read besides their strings (array, tuple and map slots; an estimate). */
 const ENTRY_OVERHEAD_BYTES = 200;
 const READ_OVERHEAD_BYTES = 40;
@@ -113,13 +153,13 @@ export class RunCache<T> {
   set(key: string, reads: Entry<T>['reads'], result: T, held?: (path: string) => string | undefined, store = true): Entry<T>['reads'] {
     if (store && this.stored !== undefined) activeRunStore()?.put(this.stored.name, key, reads, result, this.stored);
     let bytes = ENTRY_OVERHEAD_BYTES + this.sizeOf(result);
-    const kept = reads.map(([path, content]): readonly [string, string | undefined] => {
+    const kept = reads.map(([path, content]): Read => {
       bytes += READ_OVERHEAD_BYTES + 2 * path.length;
-      if (content === undefined) return [path, content];
+      if (content === undefined) return sharedRead(path, undefined);
       const shared = held?.(path);
-      if (shared === content) return [path, shared];
+      if (shared === content) return sharedRead(path, shared);
       bytes += 2 * content.length;
-      return [path, content];
+      return [sharedPath(path), content];
     });
     if (bytes > this.maxBytes || this.maxEntries === 0) return kept;
     let entries = this.byKey.get(key);

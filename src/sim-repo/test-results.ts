@@ -9,7 +9,7 @@ export interface TestResult {
   id: string;
   file: string;
   /** Describe names and the test name. */
-  path: string[];
+  path: readonly string[];
   state: TestState;
   error?: SandboxError & { expected?: string; actual?: string };
   /** Set for environment-dependent tests (decided by their declared predicate, not executed). */

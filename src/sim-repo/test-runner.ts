@@ -280,6 +280,25 @@ function executeFile(
   return { result, reads: testRunCache.set(key, run.reads, result, heldContent(state), storableRun(run)) };
 }
 
+/**
+ * A test's id and describe path as already kept, so every result of the same test shares one string and one array:
+ * each run's report arrives as new copies (and a declared test's were built again per whole run). In a cold
+ * tasks/bench.json run the cached results held ~3.6 MB of such copies (the main thread's heap snapshot). The paths are
+ * frozen: cached results are shared by every episode that hits them. Bounded: past TEST_IDENTITIES it starts again.
+ */
+const testIdentities = new Map<string, { id: string; path: readonly string[] }>();
+const TEST_IDENTITIES = 16_384;
+
+function testIdentity(file: string, path: readonly string[]): { id: string; path: readonly string[] } {
+  const id = [file, ...path].join(' > ');
+  const known = testIdentities.get(id);
+  if (known !== undefined && known.path.length === path.length && known.path.every((name, index) => name === path[index])) return known;
+  if (testIdentities.size >= TEST_IDENTITIES) testIdentities.clear();
+  const identity = { id, path: Object.freeze([...path]) };
+  testIdentities.set(id, identity);
+  return identity;
+}
+
 const SHIM_STATE: Record<ReportTest['state'], TestState> = { pass: 'passed', fail: 'failed', skip: 'skipped', todo: 'todo' };
 
 /**
@@ -305,7 +324,8 @@ function toFileResult(file: string, run: SandboxRunResult): FileResult {
   if ('unreadable' in report)
     return tamperedFile(file, `the test run's result could not be read (${report.unreadable}: ${JSON.stringify(run.value.slice(0, 80))})`);
   const tests = report.tests.map((test): TestResult => {
-    const result: TestResult = { id: [file, ...test.path].join(' > '), file, path: test.path, state: SHIM_STATE[test.state] };
+    const { id, path } = testIdentity(file, test.path);
+    const result: TestResult = { id, file, path, state: SHIM_STATE[test.state] };
     if (test.error !== undefined)
       result.error = outOfMemory(run, test.error) ? { name: 'RangeError', message: outOfMemoryMessage(), stack: '' } : shimError(test.error);
     return result;
@@ -374,8 +394,8 @@ function declaredFile(
   const content = workingFile(state, file) ?? '';
   const regex = pattern === null ? null : safeRegex(pattern);
   const tests = declared.map((test): TestResult => {
-    const path = test.name.split(' > ');
-    const base = { id: `${file} > ${test.name}`, file, path, declared: true as const };
+    const { id, path } = testIdentity(file, test.name.split(' > '));
+    const base = { id, file, path, declared: true as const };
     if (content.includes('.skip(') || (regex !== null && !regex.test(path.join(' ')))) return { ...base, state: 'skipped' };
     if (evaluatePredicate(test.passes_when, state, env)) return { ...base, state: 'passed' };
     // The declared failure text is printed as written (it already names its error).
