@@ -51,6 +51,18 @@ describe('the sandbox memory cap', () => {
     // Nothing grew: nothing to renew.
     expect(await renewSandboxWhenGrown()).toBe(false);
   });
+
+  it('has the old memory collected by the time the renewal resolves, so the two are never resident together', async () => {
+    run('const a = []; for (;;) a.push({ x: a.length });');
+    const old = new WeakRef((quickJS as unknown as { module: { HEAPU8: Uint8Array } }).module.HEAPU8.buffer);
+    // A later job than the WeakRef's (a target is kept alive through the job that made the reference).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await renewSandboxWhenGrown()).toBe(true);
+    // Without the collection in renewQuickJS, V8 kept it (~40 MB resident here) until its next full collection.
+    // (A boolean: a failure must not print a 64 MiB buffer.)
+    expect(old.deref() === undefined, 'the old memory is still alive after the renewal').toBe(true);
+    expect(run('console.log(6 * 7);')).toMatchObject({ status: 'ok', stdout: ['42'] });
+  });
 });
 
 describe('a test that runs out of memory', () => {
