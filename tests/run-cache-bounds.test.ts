@@ -2,9 +2,9 @@
 // more than the budget, by the caches' own accounting, and a bounded cache still never serves a stale result.
 import { afterAll, describe, expect, it } from 'vitest';
 import { clearTestRunCaches, RepoSpec, SimRepo, stopCodeWorker } from '../src/sim-repo/index.js';
-import { RunCache } from '../src/sim-repo/run-cache.js';
+import { RunCache, sharedReadStats } from '../src/sim-repo/run-cache.js';
 import { cachedBaseCount, MAX_BASES } from '../src/sim-repo/state.js';
-import { testFileStats, testRunCache, wholeRunCache } from '../src/sim-repo/test-runner.js';
+import { testFileStats, testIdentityStats, testRunCache, wholeRunCache } from '../src/sim-repo/test-runner.js';
 
 afterAll(() => stopCodeWorker());
 
@@ -93,6 +93,30 @@ describe('RunCache budget', () => {
     expect(first.get('a', (path) => (path === 'src/shared.js' ? `${held}changed` : files(1)(path)))).toBeUndefined();
   });
 
+  it('keeps shared reads within their byte budget, whatever paths and contents the runs read', () => {
+    clearTestRunCaches();
+    const cache = new RunCache<number>({ maxBytes: 1_000 });
+    // Long absent paths (code can import any name) and long held contents: each read is refused by the cache's budget,
+    // and the shared table must not keep them all instead.
+    for (let i = 0; i < 400; i++) {
+      const path = `src/${String(i).padStart(4, '0')}-${'p'.repeat(4_000)}.js`;
+      const held = `export const v = ${i};\n`.padEnd(30_000, ' ');
+      cache.set(
+        `k${i}`,
+        [
+          [path, undefined],
+          [`lib/${i}.js`, held],
+        ],
+        i,
+        (asked) => (asked === `lib/${i}.js` ? held : undefined),
+      );
+      expect(sharedReadStats().bytes).toBeLessThanOrEqual(8 * 1024 * 1024);
+    }
+    expect(sharedReadStats().paths).toBeLessThan(400);
+    clearTestRunCaches();
+    expect(sharedReadStats()).toEqual({ paths: 0, bytes: 0 });
+  });
+
   it('clear forgets every entry and its bytes', () => {
     const cache = new RunCache<number>();
     cache.set('k', [['a', 'b']], 1);
@@ -165,6 +189,29 @@ describe('test results of separate runs', () => {
     // Two sandbox runs (different value.js), one path array.
     expect(two!.path).toBe(one!.path);
     expect(Object.isFrozen(one!.path)).toBe(true);
+  });
+});
+
+describe('shared test identities', () => {
+  it('stay within their byte budget when the code names its tests at length, and clearTestRunCaches empties them', () => {
+    clearTestRunCaches();
+    const chain = Array.from({ length: 5 }, (_, level) => `${level}${'d'.repeat(899)}`);
+    const test = [
+      "import { describe, it } from 'vitest';",
+      `${chain.map((name) => `describe('${name}', () => {`).join(' ')}`,
+      `  for (let i = 0; i < 250; i++) it(String(i) + '${'t'.repeat(890)}', () => {});`,
+      `${chain.map(() => '});').join(' ')}`,
+      '',
+    ].join('\n');
+    const spec = RepoSpec.parse({ files: { 'tests/long.test.js': test }, scripts: { test: { kind: 'test', cmd: 'vitest run' } } });
+    const results = SimRepo.fromSpec(spec).testResults();
+    expect(results.tests).toHaveLength(250);
+    expect(results.tests.every((one) => one.state === 'passed' && one.path.length === 6)).toBe(true);
+    // 250 ids of ~5,400 characters: ~5.4 MB at the estimate, over the 4 MiB budget: the table started again.
+    expect(testIdentityStats().bytes).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(testIdentityStats().identities).toBeLessThan(250);
+    clearTestRunCaches();
+    expect(testIdentityStats()).toEqual({ identities: 0, bytes: 0 });
   });
 });
 

@@ -43,35 +43,64 @@ type Read = readonly [string, string | undefined];
  * file) or absent. Runs of one task read the same files, so without it each entry held its own tuple and its own copy
  * of the path (a worker's answer arrives as copies; a hidden run's paths are built with a prefix): 46,574 tuples and
  * 11,136 path strings for a few hundred distinct reads, ~5 MB of the main thread's heap in a cold tasks/bench.json run
- * (its heap snapshot). Bounded: past SHARED_PATHS paths it starts again (entries keep the tuples they have).
+ * (its heap snapshot). Bounded by SHARED_PATHS paths and SHARED_READS_BYTES estimated bytes (two per character of each
+ * path and content it keeps): what it keeps is otherwise held only while a fixture lives, and paths come from the
+ * code a run executes (a fresh review pinned 38 MB with long absent paths before the byte bound). Past either bound it
+ * starts again; entries keep the tuples they have.
  */
 const sharedReads = new Map<string, { path: string; reads: Read[] }>();
 const SHARED_PATHS = 16_384;
+const SHARED_READS_BYTES = 8 * 1024 * 1024;
+/** A path or content longer than this (characters) is not shared: the entry keeps its own. */
+const SHARED_READ_MAX_CHARS = 64 * 1024;
+let sharedReadsBytes = 0;
 /** Contents kept a path (the most recent first): the fixture's and absent, and a few tasks' variants of held files. */
 const SHARED_READS_PER_PATH = 8;
 
-function sharedPathEntry(path: string): { path: string; reads: Read[] } {
+/** What the shared reads hold now (tests): paths and estimated bytes. */
+export function sharedReadStats(): { paths: number; bytes: number } {
+  return { paths: sharedReads.size, bytes: sharedReadsBytes };
+}
+
+/** Forgets every shared read (clearTestRunCaches). */
+export function clearSharedReads(): void {
+  sharedReads.clear();
+  sharedReadsBytes = 0;
+}
+
+function readBytes(content: string | undefined): number {
+  return READ_OVERHEAD_BYTES + 2 * (content?.length ?? 0);
+}
+
+function sharedPathEntry(path: string): { path: string; reads: Read[] } | undefined {
   let entry = sharedReads.get(path);
   if (entry === undefined) {
-    if (sharedReads.size >= SHARED_PATHS) sharedReads.clear();
+    if (path.length > SHARED_READ_MAX_CHARS) return undefined;
+    const bytes = READ_OVERHEAD_BYTES + 2 * path.length;
+    if (sharedReads.size >= SHARED_PATHS || sharedReadsBytes + bytes > SHARED_READS_BYTES) clearSharedReads();
     entry = { path, reads: [] };
     sharedReads.set(path, entry);
+    sharedReadsBytes += bytes;
   }
   return entry;
 }
 
 /** The path as already kept (one string per path), for a read whose content is the entry's own. */
 function sharedPath(path: string): string {
-  return sharedPathEntry(path).path;
+  return sharedPathEntry(path)?.path ?? path;
 }
 
 /** One frozen tuple per path and held (or absent) content, shared by every entry that read it. */
 function sharedRead(path: string, content: string | undefined): Read {
   const entry = sharedPathEntry(path);
+  if (entry === undefined) return [path, content];
   for (const read of entry.reads) if (read[1] === content) return read;
+  if (content !== undefined && content.length > SHARED_READ_MAX_CHARS) return [entry.path, content];
+  if (sharedReadsBytes + readBytes(content) > SHARED_READS_BYTES) return [entry.path, content];
   const read: Read = Object.freeze([entry.path, content] as const);
-  if (entry.reads.length >= SHARED_READS_PER_PATH) entry.reads.pop();
+  if (entry.reads.length >= SHARED_READS_PER_PATH) sharedReadsBytes -= readBytes(entry.reads.pop()![1]);
   entry.reads.unshift(read);
+  sharedReadsBytes += readBytes(content);
   return read;
 }
 

@@ -3,7 +3,7 @@ import picomatch from 'picomatch';
 import { linearGlob } from './linear-glob.js';
 import { compileLinear, type LinearRegex } from './linear-regex.js';
 import { evaluatePredicate } from './predicates.js';
-import { jsonBytes, RunCache } from './run-cache.js';
+import { clearSharedReads, jsonBytes, RunCache } from './run-cache.js';
 import { STORED_FORMS } from './stored-results.js';
 import { runSandboxed, storableRun, type WorkingTree } from './code-host.js';
 import type { SandboxRunResult } from './sandbox/index.js';
@@ -80,6 +80,9 @@ let lastSpecId = 0;
 export function clearTestRunCaches(): void {
   testRunCache.clear();
   wholeRunCache.clear();
+  testIdentities.clear();
+  testIdentityBytes = 0;
+  clearSharedReads();
 }
 
 /** The string the process holds for `path` regardless of the caches (a hidden or fixture file), for RunCache.set. */
@@ -284,18 +287,43 @@ function executeFile(
  * A test's id and describe path as already kept, so every result of the same test shares one string and one array:
  * each run's report arrives as new copies (and a declared test's were built again per whole run). In a cold
  * tasks/bench.json run the cached results held ~3.6 MB of such copies (the main thread's heap snapshot). The paths are
- * frozen: cached results are shared by every episode that hits them. Bounded: past TEST_IDENTITIES it starts again.
+ * frozen: cached results are shared by every episode that hits them. Bounded by TEST_IDENTITIES identities and
+ * TEST_IDENTITY_BYTES: past either it starts again. clearTestRunCaches empties it.
  */
 const testIdentities = new Map<string, { id: string; path: readonly string[] }>();
 const TEST_IDENTITIES = 16_384;
+/**
+ * Estimated bytes the identities may keep (two per character of each id and name): names come from the code a run
+ * executes, up to MAX_PATH_DEPTH × MAX_NAME_CHARS each, and a count bound alone let a fresh review's test files pin
+ * 376 MB. An identity over TEST_IDENTITY_MAX_CHARS characters is not shared.
+ */
+const TEST_IDENTITY_BYTES = 4 * 1024 * 1024;
+const TEST_IDENTITY_MAX_CHARS = 16 * 1024;
+let testIdentityBytes = 0;
+
+/** What the shared test identities hold now (tests): identities and estimated bytes. */
+export function testIdentityStats(): { identities: number; bytes: number } {
+  return { identities: testIdentities.size, bytes: testIdentityBytes };
+}
 
 function testIdentity(file: string, path: readonly string[]): { id: string; path: readonly string[] } {
   const id = [file, ...path].join(' > ');
   const known = testIdentities.get(id);
   if (known !== undefined && known.path.length === path.length && known.path.every((name, index) => name === path[index])) return known;
-  if (testIdentities.size >= TEST_IDENTITIES) testIdentities.clear();
   const identity = { id, path: Object.freeze([...path]) };
+  // The id holds every name, so twice its length bounds the id and the names together.
+  const bytes = 4 * id.length + 100;
+  if (id.length > TEST_IDENTITY_MAX_CHARS) return identity;
+  if (known !== undefined) {
+    testIdentities.delete(id);
+    testIdentityBytes -= bytes;
+  }
+  if (testIdentities.size >= TEST_IDENTITIES || testIdentityBytes + bytes > TEST_IDENTITY_BYTES) {
+    testIdentities.clear();
+    testIdentityBytes = 0;
+  }
   testIdentities.set(id, identity);
+  testIdentityBytes += bytes;
   return identity;
 }
 

@@ -71,33 +71,43 @@ export async function renewQuickJS(): Promise<void> {
     // Dropped and collected before the new one is made: until V8 collects the old instance, its memory (every page a
     // run touched, up to the cap) stays resident beside the new one, for seconds on a busy worker. A cold
     // tasks/bench.json run peaked at 250–257 MB (the kernel's high-water mark) with both resident, 241–242 with this.
+    // The collector is found before the old instance is dropped, and never throws: a renewal always ends with one.
+    const collect = garbageCollector();
     quickJS = undefined as unknown as QuickJSWASMModule;
-    collectGarbage();
+    collect?.();
   }
   quickJS = await load();
 }
 
-/** This thread's `gc()`, exposed once (see collectGarbage). */
-let gc: (() => void) | undefined;
+/** This thread's `gc()` once found (see garbageCollector); null: none can be had. */
+let gc: (() => void) | null | undefined;
 
 /**
- * Has V8 collect this thread's garbage now: one full collection, synchronous (~10–30 ms on a code worker). `gc` is
- * exposed the way jest's leak detector does it: `--expose-gc` set for one new context, whose global `gc` is kept,
- * then unset (or the process's own `gc` when it runs with `--expose-gc`). Not the inspector's
- * `HeapProfiler.collectGarbage`: it collects for low memory (every page compacted), and its evacuation put 6–8 MB
- * more on top of the old memory still resident: 248–251 MB at the same point.
+ * This thread's `gc()`: one full V8 collection, synchronous (~10–30 ms on a code worker). The process's own when it
+ * runs with `--expose-gc`; else exposed the way jest's leak detector does it: `--expose-gc` set, and the global `gc`
+ * of a new context kept. The flag is left set: V8's flags are the process's, and unsetting it raced another worker
+ * between its own set and its new context (a fresh review: 5 of 80 simultaneous renewals found no `gc`, and the
+ * renewal threw). Set, it only puts `gc` on contexts made later. Undefined when none can be had: the old memory then
+ * waits for V8's next full collection.
+ * Not the inspector's `HeapProfiler.collectGarbage` (no flag): it collects for low memory, every page compacted, and
+ * its evacuation put 6–8 MB more on top of the old memory still resident: 248–251 MB at the same point.
  */
-function collectGarbage(): void {
+function garbageCollector(): (() => void) | undefined {
   if (gc === undefined) {
+    gc = null;
     const own = (globalThis as { gc?: unknown }).gc;
     if (typeof own === 'function') gc = own as () => void;
     else {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
-      setFlagsFromString('--no-expose-gc');
+      try {
+        setFlagsFromString('--expose-gc');
+        const exposed: unknown = runInNewContext('gc');
+        if (typeof exposed === 'function') gc = exposed as () => void;
+      } catch {
+        // No collector: see above.
+      }
     }
   }
-  gc();
+  return gc ?? undefined;
 }
 
 // Assigned inside renewQuickJS, not as `= await load()`: the module's top-level await keeps the value it awaited alive
