@@ -70,7 +70,7 @@ export async function renewQuickJS(): Promise<void> {
   if (quickJS !== undefined) {
     // Dropped and collected before the new one is made: until V8 collects the old instance, its memory (every page a
     // run touched, up to the cap) stays resident beside the new one, for seconds on a busy worker. A cold
-    // tasks/bench.json run peaked at 250–257 MB (the kernel's high-water mark) with both resident, 241–242 with this.
+    // tasks/bench.json run peaked at 250–257 MB (the kernel's high-water mark) with both resident, 239–246 with this.
     // The collector is found before the old instance is dropped, and never throws: a renewal always ends with one.
     const collect = garbageCollector();
     quickJS = undefined as unknown as QuickJSWASMModule;
