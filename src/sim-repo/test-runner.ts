@@ -80,8 +80,7 @@ let lastSpecId = 0;
 export function clearTestRunCaches(): void {
   testRunCache.clear();
   wholeRunCache.clear();
-  testIdentities.clear();
-  testIdentityBytes = 0;
+  clearTestIdentities();
   clearSharedReads();
 }
 
@@ -306,6 +305,11 @@ export function testIdentityStats(): { identities: number; bytes: number } {
   return { identities: testIdentities.size, bytes: testIdentityBytes };
 }
 
+function clearTestIdentities(): void {
+  testIdentities.clear();
+  testIdentityBytes = 0;
+}
+
 function testIdentity(file: string, path: readonly string[]): { id: string; path: readonly string[] } {
   const id = [file, ...path].join(' > ');
   const known = testIdentities.get(id);
@@ -318,10 +322,7 @@ function testIdentity(file: string, path: readonly string[]): { id: string; path
     testIdentities.delete(id);
     testIdentityBytes -= bytes;
   }
-  if (testIdentities.size >= TEST_IDENTITIES || testIdentityBytes + bytes > TEST_IDENTITY_BYTES) {
-    testIdentities.clear();
-    testIdentityBytes = 0;
-  }
+  if (testIdentities.size >= TEST_IDENTITIES || testIdentityBytes + bytes > TEST_IDENTITY_BYTES) clearTestIdentities();
   testIdentities.set(id, identity);
   testIdentityBytes += bytes;
   return identity;
